@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs what costgate needs on a Debian or Ubuntu machine, and only what is missing.
+# Without root or apt-get it prints the exact command to run and stops (exit 1).
+set -euo pipefail
+
+packages=(valgrind cmake gcc make pkg-config git libcjson-dev libgoogle-perftools-dev google-perftools)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$package")
+  fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  [ "${1:-}" = "--quiet" ] || echo "install-deps: everything is installed"
+  exit 0
+fi
+
+command_line="apt-get update && apt-get install -y --no-install-recommends ${missing[*]}"
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "install-deps: error: missing packages (${missing[*]}) and no apt-get on this machine" >&2
+  echo "install-deps: install the equivalents of: ${missing[*]}" >&2
+  exit 1
+fi
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    sudo=(sudo -n)
+  else
+    echo "install-deps: error: missing packages: ${missing[*]}" >&2
+    echo "install-deps: run as root: $command_line" >&2
+    exit 1
+  fi
+fi
+
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -q
+"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
