@@ -1,0 +1,38 @@
+# For people: `make`, `make test`, `make bench [N]`, `make baseline`. The build itself is CMake;
+# this file only installs what is missing, configures build/ once, and runs the right command.
+
+BUILD ?= build
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+# `make bench 5000`: the word after `bench` is the message count, not a target.
+ifeq (bench,$(firstword $(MAKECMDGOALS)))
+  BENCH_MESSAGES := $(word 2,$(MAKECMDGOALS))
+  ifneq ($(BENCH_MESSAGES),)
+    $(eval $(BENCH_MESSAGES):;@:)
+  endif
+endif
+BENCH_MESSAGES ?=
+N ?= $(if $(BENCH_MESSAGES),$(BENCH_MESSAGES),1000)
+
+.PHONY: all deps configure test bench baseline clean
+
+all: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+deps:
+	@tools/install-deps.sh --quiet
+
+configure: deps
+	@test -f $(BUILD)/CMakeCache.txt || cmake -S . -B $(BUILD)
+
+test: all
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+bench: all
+	$(BUILD)/gate/gate --messages $(N) $(if $(wildcard $(BUILD)/gate/gate),--baseline=main --baseline-fallback)
+
+baseline: all
+	$(BUILD)/gate/gate --save-baseline main
+
+clean:
+	rm -rf $(BUILD)

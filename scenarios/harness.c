@@ -1,0 +1,314 @@
+/* The harness: main for every scenario executable. The queue is filled between the two entries
+ * into the measured region, so callgrind (toggled on the region) and DHAT (filtered on its frame)
+ * count the service start and the drain and nothing of the fill. */
+#include "harness.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Largest COUNT accepted: far beyond any useful run, and small enough that the fill's memory
+ * stays sane. */
+#define COUNT_MAX 100000000ULL
+
+enum region_phase { PHASE_START, PHASE_DRAIN };
+
+struct run {
+	const struct scenario *scenario;
+	struct service service;
+	struct cq_queue requests;
+	struct cq_queue replies;
+	unsigned char *raw_bodies;           /* raw scenarios: count bodies back to back */
+	size_t body_length;                  /* every body has this length (one generator) */
+	const struct cq_delivery **batch;    /* batch scenarios: the batch being assembled */
+	uint64_t count;                      /* deliveries requested on the command line */
+	uint64_t handled;                    /* bodies the handler returned from successfully */
+	uint64_t replies_handled;            /* replies the reply handler took */
+	const char *failure;                 /* the internal check that failed, or NULL */
+};
+
+static int fail(struct run *run, const char *what)
+{
+	if (run->failure == NULL)
+		run->failure = what;
+	return -1;
+}
+
+static int start_service(struct run *run)
+{
+	const struct scenario *scenario = run->scenario;
+
+	run->service.requests = &run->requests;
+	run->service.replies = &run->replies;
+	if (scenario->batch_size > 1) {
+		run->batch = malloc(scenario->batch_size * sizeof(*run->batch));
+		if (run->batch == NULL)
+			return fail(run, "out of memory for the batch");
+	}
+	if (scenario->start != NULL && scenario->start(&run->service) != 0)
+		return fail(run, "the service did not start");
+	return 0;
+}
+
+static int drain_replies(struct run *run)
+{
+	const struct cq_delivery *reply;
+
+	while ((reply = cq_queue_next(&run->replies)) != NULL) {
+		if (run->scenario->handle_reply(&run->service, reply->body, reply->length) != 0)
+			return fail(run, "the reply handler failed");
+		cq_queue_settle(&run->replies, reply->tag);
+		run->replies_handled++;
+	}
+	return 0;
+}
+
+static int handle_one(struct run *run, const unsigned char *body, size_t length)
+{
+	if (run->scenario->handle(&run->service, body, length) != 0)
+		return fail(run, "the handler failed");
+	run->handled++;
+	if (run->scenario->handle_reply != NULL)
+		return drain_replies(run);
+	return 0;
+}
+
+/* One delivery at a time, settled after the handler returns. The loop every message of most
+ * scenarios takes, so it is kept short: consume_raw measures it. */
+static int drain_single(struct run *run)
+{
+	const struct scenario *scenario = run->scenario;
+	const struct cq_delivery *delivery;
+	uint64_t handled = 0;
+	int status = 0;
+
+	while ((delivery = cq_queue_next(&run->requests)) != NULL) {
+		if (scenario->handle(&run->service, delivery->body, delivery->length) != 0) {
+			status = fail(run, "the handler failed");
+			break;
+		}
+		handled++;
+		cq_queue_settle(&run->requests, delivery->tag);
+		if (scenario->handle_reply != NULL && drain_replies(run) != 0) {
+			status = -1;
+			break;
+		}
+	}
+	run->handled += handled;
+	return status;
+}
+
+/* Deliveries assembled into batches on the consumer, the whole batch settled at once. */
+static int drain_batches(struct run *run)
+{
+	size_t batch_size = run->scenario->batch_size;
+
+	for (;;) {
+		size_t taken = 0;
+		size_t i;
+
+		while (taken < batch_size && (run->batch[taken] = cq_queue_next(&run->requests)) != NULL)
+			taken++;
+		if (taken == 0)
+			return 0;
+		for (i = 0; i < taken; i++)
+			if (handle_one(run, run->batch[i]->body, run->batch[i]->length) != 0)
+				return -1;
+		cq_queue_settle(&run->requests, run->batch[taken - 1]->tag);
+	}
+}
+
+/* No queue: the hand-written loop a user would write around the same handler. */
+static int drain_raw(struct run *run)
+{
+	uint64_t i;
+
+	for (i = 0; i < run->count; i++)
+		if (handle_one(run, run->raw_bodies + i * run->body_length, run->body_length) != 0)
+			return -1;
+	return 0;
+}
+
+static int drain(struct run *run)
+{
+	if (run->scenario->raw)
+		return drain_raw(run);
+	if (run->scenario->batch_size > 1)
+		return drain_batches(run);
+	return drain_single(run);
+}
+
+#if defined(__clang__)
+#define REGION_ATTRIBUTES __attribute__((noinline, used))
+#else
+#define REGION_ATTRIBUTES __attribute__((noipa, used))
+#endif
+
+/* The measured region. The barrier after the call keeps it from being a tail call, so the frame
+ * stays on the stack for DHAT and callgrind sees the entry and the exit. */
+int costgate_measured_region(struct run *run, enum region_phase phase);
+REGION_ATTRIBUTES int costgate_measured_region(struct run *run, enum region_phase phase)
+{
+	int status = phase == PHASE_START ? start_service(run) : drain(run);
+
+	__asm__ volatile("" : : "g"(status) : "memory");
+	return status;
+}
+
+/* Fills the queue (or the raw loop's array) with count bodies from the generator, checking
+ * that every one is the same bytes as the first. */
+static int fill(struct run *run)
+{
+	unsigned char first[COSTGATE_BODY_MAX];
+	unsigned char body[COSTGATE_BODY_MAX];
+	uint64_t i;
+
+	run->body_length = run->scenario->body(first, sizeof(first));
+	if (run->body_length == 0 || run->body_length > sizeof(first))
+		return fail(run, "the body check: the generator returned a bad length");
+	if (run->scenario->raw) {
+		run->raw_bodies = malloc(run->count * run->body_length);
+		if (run->raw_bodies == NULL)
+			return fail(run, "out of memory for the bodies");
+	}
+	for (i = 0; i < run->count; i++) {
+		size_t length = i == 0 ? run->body_length : run->scenario->body(body, sizeof(body));
+
+		if (i > 0 && (length != run->body_length || memcmp(body, first, length) != 0))
+			return fail(run, "the body check: the generator wrote different bytes");
+		if (run->scenario->raw)
+			memcpy(run->raw_bodies + i * run->body_length, first, run->body_length);
+		else if (cq_queue_publish(&run->requests, first, run->body_length) != 0)
+			return fail(run, "out of memory while filling the queue");
+	}
+	return 0;
+}
+
+static int check_counts(struct run *run)
+{
+	if (run->handled != run->count)
+		return fail(run, "the count check: the drain did not handle exactly COUNT messages");
+	if (!run->scenario->raw && run->requests.settled != run->count)
+		return fail(run, "the settle check: not every delivery was settled");
+	if (run->scenario->handle_reply != NULL && run->replies_handled != run->count)
+		return fail(run, "the reply check: not every request got exactly one reply");
+	return 0;
+}
+
+static int run_scenario(const struct scenario *scenario, uint64_t count)
+{
+	struct run run = { .scenario = scenario, .count = count };
+	int status = 1;
+
+	if (cq_queue_init(&run.requests, 1) != 0 || cq_queue_init(&run.replies, 1) != 0) {
+		fail(&run, "out of memory for the queues");
+		goto out;
+	}
+	if (costgate_measured_region(&run, PHASE_START) != 0 || fill(&run) != 0)
+		goto out;
+	if (run.handled != 0 || run.requests.delivered != 0 ||
+	    (!run.scenario->raw && cq_queue_ready(&run.requests) != count)) {
+		fail(&run, "the fill check: a message was consumed while the queue was filled");
+		goto out;
+	}
+	if (costgate_measured_region(&run, PHASE_DRAIN) != 0 || check_counts(&run) != 0)
+		goto out;
+	status = 0;
+out:
+	if (status != 0)
+		fprintf(stderr, "%s: error: %s (%llu requested, %llu handled)\n", scenario->name,
+			run.failure ? run.failure : "unknown failure", (unsigned long long)count,
+			(unsigned long long)run.handled);
+	if (scenario->stop != NULL)
+		scenario->stop(&run.service);
+	free(run.batch);
+	free(run.raw_bodies);
+	cq_queue_release(&run.requests);
+	cq_queue_release(&run.replies);
+	return status;
+}
+
+static int describe(const struct scenario *scenario)
+{
+	unsigned char body[COSTGATE_BODY_MAX];
+	cJSON *root = cJSON_CreateObject();
+	cJSON *floors = NULL;
+	char *text = NULL;
+	int status = 1;
+
+	if (cJSON_AddStringToObject(root, "name", scenario->name) == NULL ||
+	    cJSON_AddStringToObject(root, "title", scenario->title) == NULL ||
+	    cJSON_AddBoolToObject(root, "gated", scenario->gated) == NULL ||
+	    cJSON_AddStringToObject(root, "region", COSTGATE_REGION_NAME) == NULL ||
+	    (floors = cJSON_AddObjectToObject(root, "floors")) == NULL ||
+	    cJSON_AddNumberToObject(floors, "steady_allocations", scenario->steady_allocations) == NULL ||
+	    cJSON_AddNumberToObject(floors, "cold_allocations", (double)scenario->cold_allocations) == NULL ||
+	    cJSON_AddNumberToObject(root, "body_bytes", (double)scenario->body(body, sizeof(body))) == NULL ||
+	    cJSON_AddNumberToObject(root, "batch_size", scenario->batch_size > 1 ? (double)scenario->batch_size : 1) == NULL ||
+	    cJSON_AddBoolToObject(root, "raw", scenario->raw) == NULL)
+		goto out;
+	if (scenario->limit_percent > 0 &&
+	    cJSON_AddNumberToObject(root, "limit_percent", scenario->limit_percent) == NULL)
+		goto out;
+	text = cJSON_PrintUnformatted(root);
+	if (text == NULL || printf("%s\n", text) < 0 || fflush(stdout) != 0)
+		goto out;
+	status = 0;
+out:
+	if (status != 0)
+		fprintf(stderr, "%s: error: cannot write the description\n", scenario->name);
+	cJSON_free(text);
+	cJSON_Delete(root);
+	return status;
+}
+
+static int usage(const char *name, const char *problem)
+{
+	fprintf(stderr,
+		"%s: error: %s\n"
+		"usage: %s COUNT      run COUNT deliveries (1..%llu) through the measured region\n"
+		"       %s --describe print the scenario's declaration as JSON\n",
+		name, problem, name, COUNT_MAX, name);
+	return 2;
+}
+
+/* COUNT: decimal digits only, 1..COUNT_MAX. */
+static int parse_count(const char *text, uint64_t *count)
+{
+	char *end = NULL;
+	unsigned long long value;
+
+	if (text[0] < '0' || text[0] > '9')
+		return -1;
+	errno = 0;
+	value = strtoull(text, &end, 10);
+	if (errno != 0 || *end != '\0' || value == 0 || value > COUNT_MAX)
+		return -1;
+	*count = value;
+	return 0;
+}
+
+int harness_main(const struct scenario *scenario, int argc, char **argv)
+{
+	uint64_t count;
+
+	if (argc != 2)
+		return usage(scenario->name, "expected exactly one argument");
+	if (strcmp(argv[1], "--describe") == 0)
+		return describe(scenario);
+	if (parse_count(argv[1], &count) != 0) {
+		char problem[256];
+
+		snprintf(problem, sizeof(problem), "COUNT must be a positive integer up to %llu, not '%s'",
+			 COUNT_MAX, argv[1]);
+		return usage(scenario->name, problem);
+	}
+	return run_scenario(scenario, count);
+}
+
+int main(int argc, char **argv)
+{
+	return harness_main(&costgate_scenario, argc, argv);
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The harness contract, on the real scenario executables: --describe, the usage errors, and the
+# internal checks (fill, count, same body bytes) that end in exit 1.
+# Usage: test_harness.sh SCENARIO_DIR TEST_SCENARIO_DIR DESCRIBE_CHECK
+set -u
+scenarios=$1 test_scenarios=$2 describe_check=$3
+export LC_ALL=C
+failures=0 passed=0
+
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+
+# expect NAME CODE PATTERN -- COMMAND...: the command exits CODE and its stderr matches PATTERN.
+expect() {
+  local name=$1 code=$2 pattern=$3 stderr actual
+  shift 4
+  stderr=$("$@" 2>&1 >/dev/null)
+  actual=$?
+  if [ "$actual" -ne "$code" ]; then
+    fail "$name: exit $actual, expected $code ($stderr)"
+  elif ! grep -qE -- "$pattern" <<<"$stderr"; then
+    fail "$name: stderr does not match '$pattern': $stderr"
+  else
+    pass "$name"
+  fi
+}
+
+names=(consume_json consume_json_kilobyte reply batch consume_raw decode_only)
+for name in "${names[@]}"; do
+  if "$scenarios/$name" --describe | "$describe_check" "$name"; then
+    pass "describe_should_print_a_valid_declaration ($name)"
+  else
+    fail "describe_should_print_a_valid_declaration ($name)"
+  fi
+  expect "scenario_should_run_1_1000_2000_deliveries ($name)" 0 '^$' -- \
+    bash -c '"$1" 1 && "$1" 1000 && "$1" 2000' _ "$scenarios/$name"
+done
+
+# The checker itself must reject a declaration that lacks a field.
+if echo '{"name":"consume_json","title":"t","gated":true,"region":"costgate_measured_region"}' |
+  "$describe_check" consume_json 2>/dev/null; then
+  fail "describe_check_should_reject_a_declaration_without_floors"
+else
+  pass "describe_check_should_reject_a_declaration_without_floors"
+fi
+
+for bad in 0 -3 abc 18446744073709551616 1x "" 100000001; do
+  expect "count_should_reject_'$bad'" 2 "COUNT must be a positive integer.*'$bad'" -- \
+    "$scenarios/consume_json" "$bad"
+done
+expect "count_should_be_required" 2 'expected exactly one argument' -- "$scenarios/consume_json"
+expect "count_should_be_alone" 2 'expected exactly one argument' -- "$scenarios/consume_json" 1 2
+
+expect "fill_check_should_catch_a_consumer_during_the_fill" 1 'the fill check' -- \
+  "$test_scenarios/steals_during_fill" 10
+expect "count_check_should_catch_an_extra_message" 1 'the count check.*10 requested, 11 handled' -- \
+  "$test_scenarios/requeues_once" 10
+expect "body_check_should_catch_bodies_that_change" 1 'the body check: the generator wrote different bytes' -- \
+  "$test_scenarios/varying_body" 10
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,26 @@
+/* Test-only: a program that describes itself like a scenario but does its work without ever
+ * calling the measured region. gate must report that the region collected nothing. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static volatile unsigned long sink;
+
+int main(int argc, char **argv)
+{
+	unsigned long count;
+	unsigned long i;
+
+	if (argc == 2 && strcmp(argv[1], "--describe") == 0) {
+		puts("{\"name\":\"never_enters_region\",\"title\":\"test only: never enters its region\","
+		     "\"gated\":true,\"region\":\"costgate_measured_region\","
+		     "\"floors\":{\"steady_allocations\":0,\"cold_allocations\":0}}");
+		return 0;
+	}
+	if (argc != 2)
+		return 2;
+	count = strtoul(argv[1], NULL, 10);
+	for (i = 0; i < count * 100; i++)
+		sink += i;
+	return 0;
+}

@@ -1,0 +1,29 @@
+/* Test-only: a handler that dies of SIGSEGV inside the region. gate must report a measurement
+ * failure naming it, never a pass. */
+#include <signal.h>
+
+#include "harness.h"
+
+static size_t body(unsigned char *buffer, size_t capacity)
+{
+	(void)capacity;
+	buffer[0] = 'x';
+	return 1;
+}
+
+static int handle(struct service *service, const unsigned char *message, size_t length)
+{
+	(void)service;
+	(void)message;
+	(void)length;
+	raise(SIGSEGV);
+	return 0;
+}
+
+const struct scenario costgate_scenario = {
+	.name = "segfaults",
+	.title = "test only: crashes in its handler",
+	.gated = true,
+	.body = body,
+	.handle = handle,
+};

@@ -1,0 +1,36 @@
+/* Test-only: a generator that consumes from the queue while it is being filled. The harness's
+ * fill check must catch it (exit 1). */
+#include "harness.h"
+
+static struct cq_queue *requests;
+
+static int start(struct service *service)
+{
+	requests = service->requests;
+	return 0;
+}
+
+static size_t body(unsigned char *buffer, size_t capacity)
+{
+	(void)capacity;
+	if (requests != NULL)
+		(void)cq_queue_next(requests);
+	buffer[0] = 'x';
+	return 1;
+}
+
+static int handle(struct service *service, const unsigned char *message, size_t length)
+{
+	(void)service;
+	(void)message;
+	(void)length;
+	return 0;
+}
+
+const struct scenario costgate_scenario = {
+	.name = "steals_during_fill",
+	.title = "test only: consumes while the queue is filled",
+	.body = body,
+	.start = start,
+	.handle = handle,
+};

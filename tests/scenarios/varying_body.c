@@ -1,0 +1,27 @@
+/* Test-only: a generator whose bytes change with every call. The harness's body check must catch
+ * it, because bodies that differ make the slope wrong. */
+#include "harness.h"
+
+static size_t body(unsigned char *buffer, size_t capacity)
+{
+	static unsigned char counter;
+
+	(void)capacity;
+	buffer[0] = counter++;
+	return 1;
+}
+
+static int handle(struct service *service, const unsigned char *message, size_t length)
+{
+	(void)service;
+	(void)message;
+	(void)length;
+	return 0;
+}
+
+const struct scenario costgate_scenario = {
+	.name = "varying_body",
+	.title = "test only: a generator whose bytes change",
+	.body = body,
+	.handle = handle,
+};
