@@ -19,16 +19,18 @@ int gate_error_set(struct gate_error *err, const char *format, ...)
 
 int gate_error_prefix(struct gate_error *err, const char *format, ...)
 {
-	char prefix[512];
 	char rest[sizeof(err->message)];
+	size_t used;
 	va_list args;
 
 	if (err == NULL)
 		return -1;
-	va_start(args, format);
-	vsnprintf(prefix, sizeof(prefix), format, args);
-	va_end(args);
 	memcpy(rest, err->message, sizeof(rest));
-	snprintf(err->message, sizeof(err->message), "%s: %s", prefix, rest);
+	va_start(args, format);
+	vsnprintf(err->message, sizeof(err->message), format, args);
+	va_end(args);
+	used = strlen(err->message);
+	snprintf(err->message + used, sizeof(err->message) - used, ": %.*s",
+		 (int)(sizeof(err->message) - used), rest);
 	return -1;
 }

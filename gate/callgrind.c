@@ -1,0 +1,836 @@
+/* The callgrind format parser: one pass with getline, no line-length limit, every count checked.
+ * Positions (line, instr, relative +N, -N, "*") are only checked: costgate totals per function, and
+ * callgrind makes them relative to the last plain cost line, not to calls= or jump lines. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "callgrind.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#define CG_NO_FUNCTION SIZE_MAX
+
+/* The three id spaces of name compression: callgrind numbers files once for fl=, fi=, fe=,
+ * cfi=, cfl= and jfi=, functions once for fn=, cfn= and jfn=, objects once for ob= and cob=. */
+enum cg_space {
+	CG_SPACE_FILES,
+	CG_SPACE_FUNCTIONS,
+	CG_SPACE_OBJECTS,
+	CG_SPACE_COUNT
+};
+
+static const char *const cg_space_names[CG_SPACE_COUNT] = { "file", "function", "object" };
+
+enum cg_effect {
+	CG_EFFECT_NONE,         /* only names something (and may define a compressed id) */
+	CG_EFFECT_SETS_FILE,    /* fl=: the file of the functions that follow */
+	CG_EFFECT_SETS_FUNCTION /* fn=: the function the next cost lines belong to */
+};
+
+struct cg_spec {
+	const char *prefix;
+	enum cg_space space;
+	enum cg_effect effect;
+};
+
+/* fi=/fe= switch the file for inlined code: the cost stays with the current fn=. jfi=/jfn= come
+ * with --collect-jumps and carry no cost, but may be where a compressed id is first defined. */
+static const struct cg_spec cg_specs[] = {
+	{ "fn=", CG_SPACE_FUNCTIONS, CG_EFFECT_SETS_FUNCTION },
+	{ "fl=", CG_SPACE_FILES, CG_EFFECT_SETS_FILE },
+	{ "fi=", CG_SPACE_FILES, CG_EFFECT_NONE },
+	{ "fe=", CG_SPACE_FILES, CG_EFFECT_NONE },
+	{ "ob=", CG_SPACE_OBJECTS, CG_EFFECT_NONE },
+	{ "cob=", CG_SPACE_OBJECTS, CG_EFFECT_NONE },
+	{ "cfi=", CG_SPACE_FILES, CG_EFFECT_NONE },
+	{ "cfl=", CG_SPACE_FILES, CG_EFFECT_NONE },
+	{ "cfn=", CG_SPACE_FUNCTIONS, CG_EFFECT_NONE },
+	{ "jfi=", CG_SPACE_FILES, CG_EFFECT_NONE },
+	{ "jfn=", CG_SPACE_FUNCTIONS, CG_EFFECT_NONE },
+};
+
+/* One defined compressed id; name NULL marks an empty slot. */
+struct cg_name {
+	uint64_t id;
+	char *name;
+};
+
+/* One id space: open addressing, capacity a power of two, at most half full. */
+struct cg_names {
+	struct cg_name *slots;
+	size_t capacity;
+	size_t count;
+};
+
+struct cg_parser {
+	const char *path;
+	struct gate_error *err;
+	uint64_t line_number;       /* of the line being parsed, from 1 */
+	size_t position_count;      /* columns before the counts: 1 unless "positions:" says more */
+	size_t event_count;         /* 0 until the "events:" line */
+	char *event;                /* first event name; owned until moved into the profile */
+	int seen_positions;
+	int body_started;           /* a cost, name, calls= or jump line was seen */
+	int call_pending;           /* a calls= line awaits the cost line after it */
+	uint64_t call_line_number;  /* of that calls= line */
+	int has_summary;
+	int has_totals;
+	uint64_t summary;           /* first count of "summary:" */
+	uint64_t totals;            /* first count of "totals:" */
+	uint64_t total;             /* sum of the exclusive cost lines */
+	struct cg_names names[CG_SPACE_COUNT];
+	char *file;                 /* the last fl=, owned; NULL before the first */
+	size_t current;             /* index in functions of the fn= in effect, or CG_NO_FUNCTION */
+	struct cg_function *functions;
+	size_t function_count;
+	size_t function_capacity;
+	size_t *by_name;            /* open addressing: index in functions + 1, 0 when empty */
+	size_t by_name_capacity;    /* a power of two, at most half full */
+};
+
+enum cg_number {
+	CG_NUMBER_OK,
+	CG_NUMBER_BAD,     /* not a decimal or 0x hexadecimal number */
+	CG_NUMBER_TOO_BIG  /* above UINT64_MAX */
+};
+
+static int parse_error(const struct cg_parser *parser, uint64_t line_number,
+		       const char *format, ...) __attribute__((format(printf, 3, 4)));
+
+/* Sets "cannot parse 'path': line N: <problem>" and returns -1. */
+static int parse_error(const struct cg_parser *parser, uint64_t line_number,
+		       const char *format, ...)
+{
+	char problem[512];
+	va_list args;
+
+	va_start(args, format);
+	vsnprintf(problem, sizeof(problem), format, args);
+	va_end(args);
+	gate_error_set(parser->err, "cannot parse '%s': line %" PRIu64 ": %s", parser->path,
+		       line_number, problem);
+	return -1;
+}
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int is_hex_digit(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static int is_key_char(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static const char *skip_spaces(const char *cursor)
+{
+	while (is_space(*cursor))
+		cursor++;
+	return cursor;
+}
+
+/* Length of the token at cursor, for quoting it in a message. */
+static int token_length(const char *cursor)
+{
+	size_t length = 0;
+
+	while (cursor[length] != '\0' && !is_space(cursor[length]))
+		length++;
+	return length > 40 ? 40 : (int)length;
+}
+
+static int starts_with(const char *text, const char *prefix)
+{
+	return strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
+/* Reads a decimal or 0x hexadecimal number at *cursor and moves past it. Signs and leading
+ * spaces, which strtoull would take, are refused; a leading 0 is decimal, not octal. */
+static enum cg_number read_number(const char **cursor, uint64_t *value)
+{
+	const char *start = *cursor;
+	int base = 10;
+	char *end;
+	unsigned long long number;
+
+	if (start[0] == '0' && (start[1] == 'x' || start[1] == 'X') && is_hex_digit(start[2]))
+		base = 16;
+	else if (!is_digit(start[0]))
+		return CG_NUMBER_BAD;
+	errno = 0;
+	number = strtoull(start, &end, base);
+	if (errno == ERANGE)
+		return CG_NUMBER_TOO_BIG;
+	if (end == start)
+		return CG_NUMBER_BAD;
+#if ULLONG_MAX > UINT64_MAX
+	if (number > UINT64_MAX)
+		return CG_NUMBER_TOO_BIG;
+#endif
+	*cursor = end;
+	*value = (uint64_t)number;
+	return CG_NUMBER_OK;
+}
+
+/* Moves past one subposition: a number, +N, -N or "*", ending at a space or the line's end. */
+static int skip_subposition(const char **cursor)
+{
+	const char *at = *cursor;
+	uint64_t ignored;
+
+	if (*at == '*') {
+		at++;
+	} else {
+		if (*at == '+' || *at == '-')
+			at++;
+		if (read_number(&at, &ignored) != CG_NUMBER_OK)
+			return -1;
+	}
+	if (*at != '\0' && !is_space(*at))
+		return -1;
+	*cursor = at;
+	return 0;
+}
+
+/* Reads the counts from cursor to the end of the line, at most parser->event_count of them;
+ * *first is the first one, 0 when there is none (missing counts are 0). */
+static int read_counts(struct cg_parser *parser, const char *cursor, uint64_t *first,
+		       size_t *count)
+{
+	uint64_t value;
+
+	*first = 0;
+	*count = 0;
+	for (cursor = skip_spaces(cursor); *cursor != '\0'; cursor = skip_spaces(cursor)) {
+		const char *start = cursor;
+		enum cg_number status;
+
+		if (*count == parser->event_count)
+			return parse_error(parser, parser->line_number,
+					   "more counts than events (%zu)", parser->event_count);
+		status = read_number(&cursor, &value);
+		if (status == CG_NUMBER_OK && *cursor != '\0' && !is_space(*cursor))
+			status = CG_NUMBER_BAD;
+		if (status == CG_NUMBER_TOO_BIG)
+			return parse_error(parser, parser->line_number,
+					   "count '%.*s' is above %" PRIu64, token_length(start),
+					   start, UINT64_MAX);
+		if (status != CG_NUMBER_OK)
+			return parse_error(parser, parser->line_number, "bad count '%.*s'",
+					   token_length(start), start);
+		if (*count == 0)
+			*first = value;
+		(*count)++;
+	}
+	return 0;
+}
+
+/* Adds count to *sum unless that would pass UINT64_MAX. */
+static int add_count(uint64_t *sum, uint64_t count)
+{
+	if (count > UINT64_MAX - *sum)
+		return -1;
+	*sum += count;
+	return 0;
+}
+
+static uint64_t hash_id(uint64_t id)
+{
+	id ^= id >> 33;
+	id *= UINT64_C(0xff51afd7ed558ccd);
+	id ^= id >> 33;
+	return id;
+}
+
+static uint64_t hash_text(const char *text)
+{
+	uint64_t hash = UINT64_C(0xcbf29ce484222325);
+
+	for (; *text != '\0'; text++) {
+		hash ^= (unsigned char)*text;
+		hash *= UINT64_C(0x100000001b3);
+	}
+	return hash;
+}
+
+static struct cg_name *names_slot(const struct cg_names *names, uint64_t id)
+{
+	size_t mask = names->capacity - 1;
+	size_t at = (size_t)hash_id(id) & mask;
+
+	while (names->slots[at].name != NULL && names->slots[at].id != id)
+		at = (at + 1) & mask;
+	return &names->slots[at];
+}
+
+static const char *names_find(const struct cg_names *names, uint64_t id)
+{
+	if (names->capacity == 0)
+		return NULL;
+	return names_slot(names, id)->name;
+}
+
+static int names_grow(struct cg_names *names)
+{
+	struct cg_names grown = { NULL, names->capacity == 0 ? 64 : names->capacity * 2,
+				  names->count };
+	size_t i;
+
+	grown.slots = calloc(grown.capacity, sizeof(*grown.slots));
+	if (grown.slots == NULL)
+		return -1;
+	for (i = 0; i < names->capacity; i++)
+		if (names->slots[i].name != NULL)
+			*names_slot(&grown, names->slots[i].id) = names->slots[i];
+	free(names->slots);
+	*names = grown;
+	return 0;
+}
+
+/* Defines id as a copy of name; id must not be defined yet. */
+static int names_add(struct cg_names *names, uint64_t id, const char *name)
+{
+	struct cg_name *slot;
+	char *copy;
+
+	if ((names->count + 1) * 2 > names->capacity && names_grow(names) != 0)
+		return -1;
+	copy = strdup(name);
+	if (copy == NULL)
+		return -1;
+	slot = names_slot(names, id);
+	slot->id = id;
+	slot->name = copy;
+	names->count++;
+	return 0;
+}
+
+static void names_release(struct cg_names *names)
+{
+	size_t i;
+
+	for (i = 0; i < names->capacity; i++)
+		free(names->slots[i].name);
+	free(names->slots);
+	names->slots = NULL;
+	names->capacity = 0;
+	names->count = 0;
+}
+
+/* The by_name slot holding name, or the empty slot where it belongs. */
+static size_t *by_name_slot(const struct cg_parser *parser, const char *name)
+{
+	size_t mask = parser->by_name_capacity - 1;
+	size_t at = (size_t)hash_text(name) & mask;
+
+	while (parser->by_name[at] != 0 &&
+	       strcmp(parser->functions[parser->by_name[at] - 1].name, name) != 0)
+		at = (at + 1) & mask;
+	return &parser->by_name[at];
+}
+
+static int by_name_grow(struct cg_parser *parser)
+{
+	size_t *old = parser->by_name;
+	size_t old_capacity = parser->by_name_capacity;
+	size_t capacity = old_capacity == 0 ? 64 : old_capacity * 2;
+	size_t i;
+
+	parser->by_name = calloc(capacity, sizeof(*parser->by_name));
+	if (parser->by_name == NULL) {
+		parser->by_name = old;
+		return -1;
+	}
+	parser->by_name_capacity = capacity;
+	for (i = 0; i < old_capacity; i++)
+		if (old[i] != 0)
+			*by_name_slot(parser, parser->functions[old[i] - 1].name) = old[i];
+	free(old);
+	return 0;
+}
+
+static int out_of_memory(const struct cg_parser *parser)
+{
+	return parse_error(parser, parser->line_number, "out of memory");
+}
+
+/* Makes name the current function, adding it (with the current fl=) when it is new. */
+static int enter_function(struct cg_parser *parser, const char *name)
+{
+	struct cg_function *function;
+	size_t *slot;
+
+	if ((parser->function_count + 1) * 2 > parser->by_name_capacity &&
+	    by_name_grow(parser) != 0)
+		return out_of_memory(parser);
+	slot = by_name_slot(parser, name);
+	if (*slot != 0) {
+		parser->current = *slot - 1;
+		return 0;
+	}
+	if (parser->function_count == parser->function_capacity) {
+		size_t capacity = parser->function_capacity == 0 ? 32
+								: parser->function_capacity * 2;
+		struct cg_function *grown =
+			realloc(parser->functions, capacity * sizeof(*parser->functions));
+
+		if (grown == NULL)
+			return out_of_memory(parser);
+		parser->functions = grown;
+		parser->function_capacity = capacity;
+	}
+	function = &parser->functions[parser->function_count];
+	function->name = strdup(name);
+	function->file = strdup(parser->file != NULL ? parser->file : "???");
+	function->exclusive = 0;
+	function->inclusive = 0;
+	if (function->name == NULL || function->file == NULL) {
+		free(function->name);
+		free(function->file);
+		return out_of_memory(parser);
+	}
+	parser->current = parser->function_count++;
+	*slot = parser->current + 1;
+	return 0;
+}
+
+static int set_file(struct cg_parser *parser, const char *name)
+{
+	char *copy = strdup(name);
+
+	if (copy == NULL)
+		return out_of_memory(parser);
+	free(parser->file);
+	parser->file = copy;
+	return 0;
+}
+
+/* Resolves the text after "fn=" and the like: "name", "(id) name" (defines id) or "(id)"
+ * (refers to it). A name that starts with "(" and no digit, "(below main)", is a plain name. */
+static int resolve_name(struct cg_parser *parser, enum cg_space space, const char *text,
+			const char **name)
+{
+	struct cg_names *names = &parser->names[space];
+	const char *kind = cg_space_names[space];
+	const char *cursor = skip_spaces(text);
+	const char *defined;
+	uint64_t id;
+
+	if (cursor[0] != '(' || !is_digit(cursor[1])) {
+		if (*cursor == '\0')
+			return parse_error(parser, parser->line_number, "empty %s name", kind);
+		*name = cursor;
+		return 0;
+	}
+	cursor++;
+	if (read_number(&cursor, &id) != CG_NUMBER_OK || *cursor != ')')
+		return parse_error(parser, parser->line_number, "bad %s id '%.*s'", kind,
+				   token_length(text), text);
+	cursor = skip_spaces(cursor + 1);
+	defined = names_find(names, id);
+	if (*cursor == '\0') {
+		if (defined == NULL)
+			return parse_error(parser, parser->line_number,
+					   "undefined %s id (%" PRIu64 ")", kind, id);
+		*name = defined;
+		return 0;
+	}
+	if (defined != NULL && strcmp(defined, cursor) != 0)
+		return parse_error(parser, parser->line_number,
+				   "%s id (%" PRIu64 ") redefined from '%s' to '%s'", kind, id,
+				   defined, cursor);
+	if (defined == NULL && names_add(names, id, cursor) != 0)
+		return out_of_memory(parser);
+	*name = cursor;
+	return 0;
+}
+
+/* Every body line needs the "events:" line before it, and ends the header. */
+static int start_body(struct cg_parser *parser)
+{
+	if (parser->event_count == 0)
+		return parse_error(parser, parser->line_number,
+				   "no 'events:' line before the first cost or name line");
+	parser->body_started = 1;
+	return 0;
+}
+
+static int parse_spec_line(struct cg_parser *parser, const struct cg_spec *spec, const char *text)
+{
+	const char *name = NULL; /* set by resolve_name; NULL quiets -Wmaybe-uninitialized */
+
+	if (start_body(parser) != 0 || resolve_name(parser, spec->space, text, &name) != 0)
+		return -1;
+	if (spec->effect == CG_EFFECT_SETS_FILE)
+		return set_file(parser, name);
+	if (spec->effect == CG_EFFECT_SETS_FUNCTION)
+		return enter_function(parser, name);
+	return 0;
+}
+
+/* A plain cost line is self cost; the one right after calls= is the inclusive cost of that call,
+ * which belongs to the caller's inclusive cost only. */
+static int parse_cost_line(struct cg_parser *parser, const char *line)
+{
+	const char *cursor = line;
+	struct cg_function *function;
+	uint64_t cost;
+	size_t count;
+	size_t column;
+	int is_call = parser->call_pending;
+
+	if (start_body(parser) != 0)
+		return -1;
+	if (parser->current == CG_NO_FUNCTION)
+		return parse_error(parser, parser->line_number, "cost line before any 'fn=' line");
+	for (column = 0; column < parser->position_count; column++) {
+		cursor = skip_spaces(cursor);
+		if (*cursor == '\0')
+			return parse_error(parser, parser->line_number,
+					   "cost line with %zu of its %zu positions", column,
+					   parser->position_count);
+		if (skip_subposition(&cursor) != 0)
+			return parse_error(parser, parser->line_number, "bad position '%.*s'",
+					   token_length(cursor), cursor);
+	}
+	if (read_counts(parser, cursor, &cost, &count) != 0)
+		return -1;
+	parser->call_pending = 0;
+	function = &parser->functions[parser->current];
+	if (!is_call && add_count(&function->exclusive, cost) != 0)
+		return parse_error(parser, parser->line_number, "cost of '%s' overflows",
+				   function->name);
+	if (add_count(&function->inclusive, cost) != 0)
+		return parse_error(parser, parser->line_number, "inclusive cost of '%s' overflows",
+				   function->name);
+	if (!is_call && add_count(&parser->total, cost) != 0)
+		return parse_error(parser, parser->line_number, "total cost overflows");
+	return 0;
+}
+
+/* "calls=<count> <target position>": the next cost line is the call's inclusive cost. */
+static int parse_calls_line(struct cg_parser *parser, const char *text)
+{
+	const char *cursor = skip_spaces(text);
+	uint64_t call_count;
+	size_t column;
+
+	if (start_body(parser) != 0)
+		return -1;
+	if (read_number(&cursor, &call_count) != CG_NUMBER_OK ||
+	    (*cursor != '\0' && !is_space(*cursor)))
+		return parse_error(parser, parser->line_number, "bad call count in 'calls=' line");
+	for (column = 0; column < parser->position_count; column++) {
+		cursor = skip_spaces(cursor);
+		if (skip_subposition(&cursor) != 0)
+			return parse_error(parser, parser->line_number,
+					   "bad target position in 'calls=' line");
+	}
+	if (*skip_spaces(cursor) != '\0')
+		return parse_error(parser, parser->line_number, "trailing text in 'calls=' line");
+	if (parser->current == CG_NO_FUNCTION)
+		return parse_error(parser, parser->line_number,
+				   "'calls=' line before any 'fn=' line");
+	parser->call_pending = 1;
+	parser->call_line_number = parser->line_number;
+	return 0;
+}
+
+static int parse_events(struct cg_parser *parser, const char *value)
+{
+	const char *cursor = skip_spaces(value);
+	size_t length = 0;
+
+	if (parser->event_count != 0)
+		return parse_error(parser, parser->line_number,
+				   "second 'events:' line (a file of several parts)");
+	while (cursor[length] != '\0' && !is_space(cursor[length]))
+		length++;
+	if (length == 0)
+		return parse_error(parser, parser->line_number, "empty 'events:' line");
+	parser->event = strndup(cursor, length);
+	if (parser->event == NULL)
+		return out_of_memory(parser);
+	for (; *cursor != '\0'; cursor = skip_spaces(cursor + strcspn(cursor, " \t")))
+		parser->event_count++;
+	return 0;
+}
+
+static int parse_positions(struct cg_parser *parser, const char *value)
+{
+	const char *cursor = skip_spaces(value);
+	size_t count = 0;
+
+	if (parser->seen_positions || parser->body_started)
+		return parse_error(parser, parser->line_number,
+				   "'positions:' line repeated or after the first cost line");
+	for (; *cursor != '\0'; cursor = skip_spaces(cursor + strcspn(cursor, " \t")))
+		count++;
+	if (count == 0)
+		return parse_error(parser, parser->line_number, "empty 'positions:' line");
+	parser->position_count = count;
+	parser->seen_positions = 1;
+	return 0;
+}
+
+/* "summary:" (in the header) and "totals:" (at the end): the whole run's cost of each event. */
+static int parse_sum(struct cg_parser *parser, const char *key, const char *value, int *seen,
+		     uint64_t *first)
+{
+	size_t count;
+
+	if (*seen)
+		return parse_error(parser, parser->line_number, "second '%s:' line", key);
+	if (parser->event_count == 0)
+		return parse_error(parser, parser->line_number, "'%s:' before the 'events:' line",
+				   key);
+	if (read_counts(parser, value, first, &count) != 0)
+		return -1;
+	if (count == 0)
+		return parse_error(parser, parser->line_number, "empty '%s:' line", key);
+	*seen = 1;
+	return 0;
+}
+
+static int parse_version(struct cg_parser *parser, const char *value)
+{
+	const char *cursor = skip_spaces(value);
+	uint64_t version;
+
+	if (read_number(&cursor, &version) != CG_NUMBER_OK || version > 1)
+		return parse_error(parser, parser->line_number, "unsupported format version '%.*s'",
+				   token_length(skip_spaces(value)), skip_spaces(value));
+	return 0;
+}
+
+/* "key: value". Keys other than these (cmd:, pid:, desc:, event:, ...) describe the run. */
+static int parse_header_line(struct cg_parser *parser, const char *line)
+{
+	size_t key_length = 0;
+	const char *value;
+
+	while (is_key_char(line[key_length]))
+		key_length++;
+	if (key_length == 0 || line[key_length] != ':')
+		return parse_error(parser, parser->line_number, "unrecognised line '%.40s'", line);
+	value = line + key_length + 1;
+	if (key_length == 6 && strncmp(line, "events", 6) == 0)
+		return parse_events(parser, value);
+	if (key_length == 9 && strncmp(line, "positions", 9) == 0)
+		return parse_positions(parser, value);
+	if (key_length == 7 && strncmp(line, "summary", 7) == 0)
+		return parse_sum(parser, "summary", value, &parser->has_summary, &parser->summary);
+	if (key_length == 6 && strncmp(line, "totals", 6) == 0)
+		return parse_sum(parser, "totals", value, &parser->has_totals, &parser->totals);
+	if (key_length == 7 && strncmp(line, "version", 7) == 0)
+		return parse_version(parser, value);
+	return 0;
+}
+
+static int is_blank(const char *line)
+{
+	return *skip_spaces(line) == '\0';
+}
+
+static int parse_line(struct cg_parser *parser, const char *line)
+{
+	size_t i;
+
+	if (is_blank(line) || line[0] == '#')
+		return 0;
+	if (is_digit(line[0]) || line[0] == '+' || line[0] == '-' || line[0] == '*')
+		return parse_cost_line(parser, line);
+	if (parser->call_pending)
+		return parse_error(parser, parser->line_number,
+				   "the 'calls=' line %" PRIu64 " is not followed by a cost line",
+				   parser->call_line_number);
+	for (i = 0; i < sizeof(cg_specs) / sizeof(cg_specs[0]); i++)
+		if (starts_with(line, cg_specs[i].prefix))
+			return parse_spec_line(parser, &cg_specs[i],
+					       line + strlen(cg_specs[i].prefix));
+	if (starts_with(line, "calls="))
+		return parse_calls_line(parser, line + strlen("calls="));
+	/* Jumps (--collect-jumps) carry no cost; the position line after one is a cost line
+	 * without counts. callgrind writes "jcnd=<followed>/<executed>", not the documented
+	 * "jcnd=<executed> <followed>", another reason to skip rather than read them. */
+	if (starts_with(line, "jump=") || starts_with(line, "jcnd="))
+		return start_body(parser);
+	return parse_header_line(parser, line);
+}
+
+/* Drops the line end ("\n" or "\r\n"); refuses a NUL byte, which would cut the line short. */
+static int trim_line(const struct cg_parser *parser, char *line, size_t length)
+{
+	if (strlen(line) != length)
+		return parse_error(parser, parser->line_number, "NUL byte in line");
+	if (length > 0 && line[length - 1] == '\n')
+		line[--length] = '\0';
+	if (length > 0 && line[length - 1] == '\r')
+		line[--length] = '\0';
+	return 0;
+}
+
+static int finish(struct cg_parser *parser)
+{
+	if (parser->line_number == 0)
+		return gate_error_set(parser->err, "cannot parse '%s': empty file", parser->path);
+	if (parser->event_count == 0)
+		return gate_error_set(parser->err, "cannot parse '%s': no 'events:' line",
+				      parser->path);
+	if (parser->call_pending)
+		return parse_error(parser, parser->call_line_number,
+				   "'calls=' line at the end of the file without its cost line "
+				   "(truncated file?)");
+	if (parser->has_totals && parser->totals != parser->total)
+		return gate_error_set(parser->err,
+				      "cannot parse '%s': totals say %" PRIu64
+				      ", cost lines sum to %" PRIu64,
+				      parser->path, parser->totals, parser->total);
+	/* totals: is the checksum of the cost lines. summary: is the run's own count, which the
+	 * format lets exceed them (--cache-sim=yes writes 2 more Ir than the cost lines hold),
+	 * so it must match only without totals:, which is what a truncated file looks like. */
+	if (parser->has_summary && (parser->has_totals ? parser->summary < parser->total
+						       : parser->summary != parser->total))
+		return gate_error_set(parser->err,
+				      "cannot parse '%s': summary says %" PRIu64
+				      ", cost lines sum to %" PRIu64,
+				      parser->path, parser->summary, parser->total);
+	return 0;
+}
+
+static int compare_functions(const void *left, const void *right)
+{
+	const struct cg_function *a = left;
+	const struct cg_function *b = right;
+
+	return strcmp(a->name, b->name);
+}
+
+static void parser_release(struct cg_parser *parser)
+{
+	size_t i;
+
+	for (i = 0; i < CG_SPACE_COUNT; i++)
+		names_release(&parser->names[i]);
+	for (i = 0; i < parser->function_count; i++) {
+		free(parser->functions[i].name);
+		free(parser->functions[i].file);
+	}
+	free(parser->functions);
+	free(parser->by_name);
+	free(parser->file);
+	free(parser->event);
+}
+
+int cg_profile_parse(struct cg_profile *profile, const char *path, struct gate_error *err)
+{
+	struct cg_parser parser;
+	FILE *stream = NULL;
+	char *line = NULL;
+	size_t line_capacity = 0;
+	ssize_t length;
+	int saved_errno;
+	int result = -1;
+
+	*profile = (struct cg_profile)CG_PROFILE_INIT;
+	memset(&parser, 0, sizeof(parser));
+	parser.path = path;
+	parser.err = err;
+	parser.position_count = 1;
+	parser.current = CG_NO_FUNCTION;
+
+	stream = fopen(path, "r");
+	if (stream == NULL) {
+		saved_errno = errno;
+		gate_error_set(err, "cannot open '%s': %s", path, strerror(saved_errno));
+		goto out;
+	}
+	for (;;) {
+		errno = 0;
+		length = getline(&line, &line_capacity, stream);
+		if (length == -1)
+			break;
+		parser.line_number++;
+		if (trim_line(&parser, line, (size_t)length) != 0 || parse_line(&parser, line) != 0)
+			goto out;
+	}
+	saved_errno = errno;
+	if (ferror(stream) || saved_errno != 0) {
+		gate_error_set(err, "cannot read '%s': %s", path,
+			       saved_errno != 0 ? strerror(saved_errno) : "read error");
+		goto out;
+	}
+	if (finish(&parser) != 0)
+		goto out;
+
+	if (parser.function_count > 0)
+		qsort(parser.functions, parser.function_count, sizeof(*parser.functions),
+		      compare_functions);
+	profile->event = parser.event;
+	profile->total = parser.total;
+	profile->functions = parser.functions;
+	profile->function_count = parser.function_count;
+	parser.event = NULL;
+	parser.functions = NULL;
+	parser.function_count = 0;
+	result = 0;
+out:
+	free(line);
+	if (stream != NULL)
+		fclose(stream);
+	parser_release(&parser);
+	return result;
+}
+
+const struct cg_function *cg_profile_find(const struct cg_profile *profile, const char *name)
+{
+	size_t low = 0;
+	size_t high;
+
+	if (profile == NULL || name == NULL)
+		return NULL;
+	high = profile->function_count;
+	while (low < high) {
+		size_t middle = low + (high - low) / 2;
+		int order = strcmp(name, profile->functions[middle].name);
+
+		if (order == 0)
+			return &profile->functions[middle];
+		if (order < 0)
+			high = middle;
+		else
+			low = middle + 1;
+	}
+	return NULL;
+}
+
+void cg_profile_release(struct cg_profile *profile)
+{
+	size_t i;
+
+	if (profile == NULL)
+		return;
+	for (i = 0; i < profile->function_count; i++) {
+		free(profile->functions[i].name);
+		free(profile->functions[i].file);
+	}
+	free(profile->functions);
+	free(profile->event);
+	*profile = (struct cg_profile)CG_PROFILE_INIT;
+}

@@ -1,0 +1,53 @@
+/* Reads one callgrind output file into the cost of its first event (Ir), per function, exclusive
+ * and inclusive. Functions are merged by name, as callgrind writes them, so a name that callgrind
+ * writes for several functions (two "(below main)", a static helper in two files) is one entry. */
+#ifndef GATE_CALLGRIND_H
+#define GATE_CALLGRIND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+struct cg_function {
+	char *name;         /* as callgrind wrote it after name decompression, e.g. "even'2" for
+			     * the second recursion level (--separate-recs); owned */
+	char *file;         /* the fl= in effect at its first fn= block ("???" when unknown or when
+			     * the file has no fl= before it); owned */
+	uint64_t exclusive; /* self cost of the first event: every cost line of every fn= block of
+			     * this name, inlined code (fi=/fe=) included, call costs excluded */
+	uint64_t inclusive; /* exclusive + the cost lines that follow its calls= lines (callgrind's
+			     * inclusive: a recursive call is counted at every level) */
+};
+
+struct cg_profile {
+	char *event;                   /* name of the first event in "events:", e.g. "Ir"; owned */
+	uint64_t total;                /* sum of every function's exclusive cost */
+	struct cg_function *functions; /* sorted by name (strcmp), one entry per distinct name;
+					* owned, NULL when there are none */
+	size_t function_count;
+};
+
+#define CG_PROFILE_INIT { 0 }
+
+/*
+ * Parses one callgrind output file (one part: --combine-dumps files are rejected). *profile is
+ * overwritten, not freed: pass it empty (CG_PROFILE_INIT or released). On success it owns what it
+ * points to until cg_profile_release(). The first count of "totals:", when present, must equal
+ * the total of the cost lines; so must that of "summary:" when there is no "totals:" (a truncated
+ * file), otherwise it may be larger, as the format allows (--cache-sim=yes makes it 2 Ir larger).
+ * Positions are checked but not kept.
+ *
+ * On error returns -1, leaves *profile empty and sets err to one message, e.g.
+ * "cannot open 'x': No such file or directory", "cannot parse 'x': line 12: bad count '1y'",
+ * "cannot parse 'x': totals say 900, cost lines sum to 820".
+ */
+int cg_profile_parse(struct cg_profile *profile, const char *path, struct gate_error *err);
+
+/* Finds a function by exact name (binary search); NULL when absent. Points into profile. */
+const struct cg_function *cg_profile_find(const struct cg_profile *profile, const char *name);
+
+/* Frees what profile owns and leaves it as CG_PROFILE_INIT. NULL-safe. */
+void cg_profile_release(struct cg_profile *profile);
+
+#endif
