@@ -1,0 +1,63 @@
+/* The machine and toolchain a measurement was taken with: the environment block people read,
+ * and the fingerprint that decides whether two measurements may be compared at all. */
+#ifndef GATE_ENVIRONMENT_H
+#define GATE_ENVIRONMENT_H
+
+#include <cjson/cJSON.h>
+
+#include "error.h"
+
+/* The glibc tunable every measured run gets: the baseline string and memory routines, whatever
+ * the CPU offers, so a runner with another CPU counts the same instructions. */
+#define GATE_DISPATCH_PIN                                                                  \
+	"glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW,-AVX2,-AVX,-FMA,-BMI1,-BMI2,-LZCNT,"  \
+	"-MOVBE,-POPCNT,-SSE4_2,-SSE4_1,-SSSE3,-ERMS,-FSRM,-AVX_Fast_Unaligned_Load,"        \
+	"-Fast_Unaligned_Copy,-Fast_Unaligned_Load,-Fast_Rep_String"
+
+/* Version of the results and baseline documents gate writes (its own, beside schema 3's). */
+#define GATE_SCHEMA_VERSION 1
+
+/* Everything is an owned string; "unknown" when the machine does not say (never guessed). */
+struct environment {
+	char *cpu;          /* /proc/cpuinfo "model name" */
+	char *architecture; /* uname machine, e.g. "x86_64" */
+	char *cores;        /* "2 logical" (online processors) */
+	char *memory;       /* MemTotal in GiB with one decimal, e.g. "23.5 GiB" */
+	char *os;           /* "Linux 6.1.0-18-amd64 (Debian GNU/Linux 12 (bookworm))" */
+	char *compiler;     /* as the build's manifest says, e.g. "GNU 12.2.0" */
+	char *flags;        /* the scenarios' compile flags from the manifest, e.g. "-O2 -g" */
+	char *valgrind;     /* `valgrind --version` without the "valgrind-" prefix, e.g. "3.19.0" */
+	char *glibc;        /* gnu_get_libc_version(), e.g. "2.36" */
+	char *cjson;        /* cJSON_Version(), e.g. "1.7.15" */
+	char *dispatch_pin; /* GATE_DISPATCH_PIN */
+	int schema;         /* GATE_SCHEMA_VERSION when collected; as read from a fingerprint */
+};
+
+#define ENVIRONMENT_INIT { 0 }
+
+/* Fills every field. `valgrind_path` is the valgrind executable gate runs (its version is asked
+ * with an argv, no shell); `compiler` and `flags` come from the manifest. Returns -1 only when
+ * out of memory or valgrind cannot be run; unreadable machine facts become "unknown". */
+int environment_collect(struct environment *environment, const char *valgrind_path,
+			const char *compiler, const char *flags, struct gate_error *err);
+
+/* The `environment` block of results.json: cpu, architecture, cores, memory, os, compiler,
+ * valgrind, profile ("-O2 -g, never -march=native"), flags. NULL when out of memory. */
+cJSON *environment_to_json(const struct environment *environment);
+
+/* The fingerprint object: schema, valgrind, compiler, flags, glibc, cjson, dispatch_pin. Two
+ * measurements are comparable exactly when their fingerprints are equal. */
+cJSON *environment_fingerprint_to_json(const struct environment *environment);
+
+/* Reads a fingerprint object back (every key a string, except schema a number). */
+int environment_fingerprint_from_json(struct environment *environment, const cJSON *fingerprint,
+				      struct gate_error *err);
+
+/* 1 when both fingerprints are equal; otherwise 0 and `difference` (may be NULL) names the first
+ * field that differs with both values, e.g. "valgrind: 3.19.0 here, 3.22.0 in the baseline". */
+int environment_fingerprint_equal(const struct environment *here, const struct environment *there,
+				  char *difference, size_t difference_size);
+
+void environment_release(struct environment *environment); /* NULL-safe */
+
+#endif
