@@ -1,0 +1,175 @@
+/* Reads baselines/accepted.json. Strict: an entry gate cannot read must not silently accept or
+ * silently drop a regression, so every malformed entry is an error naming it. */
+#define _GNU_SOURCE
+#include "acceptance.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const metric_names[] = { "instructions", "cold_instructions" };
+
+const char *acceptance_metric_name(enum acceptance_metric metric)
+{
+	return metric_names[metric];
+}
+
+static int read_text(const char *path, char **text, size_t *length, struct gate_error *err)
+{
+	FILE *file = fopen(path, "rb");
+	long size;
+
+	*text = NULL;
+	if (file == NULL) {
+		int saved = errno;
+
+		if (saved == ENOENT)
+			return 1;
+		return gate_error_set(err, "cannot read acceptances '%s': %s", path, strerror(saved));
+	}
+	if (fseek(file, 0, SEEK_END) != 0 || (size = ftell(file)) < 0 || fseek(file, 0, SEEK_SET) != 0 ||
+	    (*text = malloc((size_t)size + 1)) == NULL ||
+	    fread(*text, 1, (size_t)size, file) != (size_t)size) {
+		fclose(file);
+		free(*text);
+		*text = NULL;
+		return gate_error_set(err, "cannot read acceptances '%s': read error", path);
+	}
+	fclose(file);
+	(*text)[size] = '\0';
+	*length = (size_t)size;
+	return 0;
+}
+
+static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t index,
+		      const char *path, struct gate_error *err)
+{
+	const cJSON *scenario = cJSON_GetObjectItemCaseSensitive(item, "scenario");
+	const cJSON *metric = cJSON_GetObjectItemCaseSensitive(item, "metric");
+	const cJSON *value = cJSON_GetObjectItemCaseSensitive(item, "value");
+	const cJSON *reason = cJSON_GetObjectItemCaseSensitive(item, "reason");
+	size_t m;
+
+	if (!cJSON_IsObject(item))
+		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu] is not an object",
+				      path, index);
+	if (!cJSON_IsString(scenario) || scenario->valuestring[0] == '\0')
+		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].scenario is "
+				      "not a scenario name", path, index);
+	if (!cJSON_IsString(metric))
+		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].metric is not "
+				      "a string", path, index);
+	for (m = 0; m < sizeof(metric_names) / sizeof(metric_names[0]); m++)
+		if (strcmp(metric->valuestring, metric_names[m]) == 0)
+			break;
+	if (m == sizeof(metric_names) / sizeof(metric_names[0]))
+		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].metric '%s' is "
+				      "not 'instructions' or 'cold_instructions'", path, index,
+				      metric->valuestring);
+	if (!cJSON_IsNumber(value) || !isfinite(value->valuedouble) || value->valuedouble <= 0 ||
+	    value->valuedouble > 9007199254740991.0)
+		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].value is not a "
+				      "positive number", path, index);
+	if (!cJSON_IsString(reason) || strlen(reason->valuestring) < 3)
+		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].reason must say "
+				      "why", path, index);
+	entry->metric = (enum acceptance_metric)m;
+	entry->value = value->valuedouble;
+	entry->scenario = strdup(scenario->valuestring);
+	entry->reason = strdup(reason->valuestring);
+	if (entry->scenario == NULL || entry->reason == NULL)
+		return gate_error_set(err, "out of memory");
+	return 0;
+}
+
+static int read_entries(struct acceptance *acceptance, const cJSON *array, const char *path,
+			struct gate_error *err)
+{
+	const cJSON *item;
+	size_t i;
+
+	acceptance->entries = calloc((size_t)cJSON_GetArraySize(array) + 1, sizeof(*acceptance->entries));
+	if (acceptance->entries == NULL)
+		return gate_error_set(err, "out of memory");
+	cJSON_ArrayForEach(item, array) {
+		struct acceptance_entry *entry = &acceptance->entries[acceptance->count];
+
+		acceptance->count++;
+		if (read_entry(entry, item, acceptance->count - 1, path, err) != 0)
+			return -1;
+		for (i = 0; i + 1 < acceptance->count; i++)
+			if (strcmp(acceptance->entries[i].scenario, entry->scenario) == 0 &&
+			    acceptance->entries[i].metric == entry->metric)
+				return gate_error_set(err, "cannot read acceptances '%s': '%s' %s is "
+						      "accepted twice", path, entry->scenario,
+						      metric_names[entry->metric]);
+	}
+	return 0;
+}
+
+int acceptance_read(struct acceptance *acceptance, const char *path, struct gate_error *err)
+{
+	char *text = NULL;
+	size_t length = 0;
+	cJSON *root = NULL;
+	const cJSON *array;
+	int status = -1, found;
+
+	*acceptance = (struct acceptance)ACCEPTANCE_INIT;
+	acceptance->path = strdup(path);
+	if (acceptance->path == NULL)
+		return gate_error_set(err, "out of memory");
+	found = read_text(path, &text, &length, err);
+	if (found != 0) {
+		status = found > 0 ? 0 : -1;
+		goto out;
+	}
+	root = cJSON_ParseWithLength(text, length);
+	array = cJSON_GetObjectItemCaseSensitive(root, "accepted");
+	if (!cJSON_IsObject(root)) {
+		gate_error_set(err, "cannot read acceptances '%s': not a JSON object", path);
+		goto out;
+	}
+	if (!cJSON_IsArray(array)) {
+		gate_error_set(err, "cannot read acceptances '%s': 'accepted' is missing or not an array",
+			       path);
+		goto out;
+	}
+	status = read_entries(acceptance, array, path, err);
+out:
+	cJSON_Delete(root);
+	free(text);
+	if (status != 0)
+		acceptance_release(acceptance);
+	return status;
+}
+
+const struct acceptance_entry *acceptance_find(const struct acceptance *acceptance,
+					       const char *scenario, enum acceptance_metric metric)
+{
+	size_t i;
+
+	for (i = 0; acceptance != NULL && i < acceptance->count; i++)
+		if (acceptance->entries[i].metric == metric &&
+		    strcmp(acceptance->entries[i].scenario, scenario) == 0)
+			return &acceptance->entries[i];
+	return NULL;
+}
+
+void acceptance_release(struct acceptance *acceptance)
+{
+	size_t i;
+
+	if (acceptance == NULL)
+		return;
+	for (i = 0; i < acceptance->count; i++) {
+		free(acceptance->entries[i].scenario);
+		free(acceptance->entries[i].reason);
+	}
+	free(acceptance->entries);
+	free(acceptance->path);
+	*acceptance = (struct acceptance)ACCEPTANCE_INIT;
+}

@@ -1,0 +1,43 @@
+/* Accepted regressions: baselines/accepted.json, a reviewable file in the repository that names
+ * the scenario, the metric, the accepted value and the reason. Nothing else can make a change
+ * that crosses a limit pass. */
+#ifndef GATE_ACCEPTANCE_H
+#define GATE_ACCEPTANCE_H
+
+#include <stddef.h>
+
+#include "error.h"
+
+enum acceptance_metric {
+	ACCEPT_INSTRUCTIONS,      /* "instructions": instructions per message */
+	ACCEPT_COLD_INSTRUCTIONS, /* "cold_instructions": instructions of the cold start */
+};
+
+struct acceptance_entry {
+	char *scenario;                /* owned */
+	enum acceptance_metric metric;
+	double value;                  /* head may go up to this (inclusive) */
+	char *reason;                  /* why, for every report; owned */
+};
+
+struct acceptance {
+	struct acceptance_entry *entries; /* in file order; owned */
+	size_t count;
+	char *path;                       /* where they were read from; owned */
+};
+
+#define ACCEPTANCE_INIT { NULL, 0, NULL }
+
+/* Reads the file. A file that does not exist is no entries. Malformed: an error naming the file
+ * and the problem (entry index and key); a scenario and metric accepted twice is an error. */
+int acceptance_read(struct acceptance *acceptance, const char *path, struct gate_error *err);
+
+/* The entry for scenario and metric, or NULL. */
+const struct acceptance_entry *acceptance_find(const struct acceptance *acceptance,
+					       const char *scenario, enum acceptance_metric metric);
+
+const char *acceptance_metric_name(enum acceptance_metric metric);
+
+void acceptance_release(struct acceptance *acceptance); /* NULL-safe */
+
+#endif

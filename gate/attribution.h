@@ -1,0 +1,51 @@
+/* Saying why: the functions whose exclusive instructions per message moved most between the
+ * baseline and the head, and the allocation sites whose blocks per message moved. Both sides are
+ * slopes from their own N and 2N runs, so start-up cost never shows up as a per message change. */
+#ifndef GATE_ATTRIBUTION_H
+#define GATE_ATTRIBUTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "measure.h"
+
+/* At most this many rows each: the ones that explain the change, not the whole profile. */
+#define ATTRIBUTION_ROWS 10
+
+struct attribution_function {
+	const char *name;           /* points into head or baseline */
+	double head;                /* exclusive instructions per message at head (0 when gone) */
+	double baseline;            /* likewise in the baseline (0 when new) */
+	double exclusive_change;    /* head - baseline */
+	double inclusive_change;    /* the same for inclusive instructions */
+	double share_percent;       /* exclusive_change as a share of the total change */
+	bool appeared;              /* not in the baseline's profile */
+	bool disappeared;           /* not in the head's profile */
+};
+
+struct attribution_site {
+	const char *location;       /* points into head or baseline */
+	const char *stack;
+	double head_blocks;         /* blocks per message at head */
+	double baseline_blocks;     /* in the baseline, or 0 without one */
+	double blocks_change;
+	double bytes_change;
+	bool appeared;
+	bool disappeared;
+};
+
+struct attribution {
+	double total_change;        /* instructions per message, head - baseline */
+	struct attribution_function functions[ATTRIBUTION_ROWS]; /* by |exclusive_change|, descending */
+	size_t function_count;
+	struct attribution_site sites[ATTRIBUTION_ROWS];         /* by |blocks_change|, descending */
+	size_t site_count;
+};
+
+/* Compares head with baseline. Without a baseline (a floor breach on a first run) the sites are
+ * the head's own, each counted as a change from nothing, and there are no function rows. Rows
+ * with no change are left out. Returns -1 only when out of memory. */
+int attribution_compute(struct attribution *attribution, const struct measurement *head,
+			const struct measurement *baseline);
+
+#endif

@@ -1,0 +1,365 @@
+/* gate: parse the options, then run the named steps: prepare, load the baseline, measure,
+ * decide, report. Only this file chooses exit codes (DESIGN.md's table). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "acceptance.h"
+#include "baseline.h"
+#include "environment.h"
+#include "manifest.h"
+#include "measure.h"
+#include "options.h"
+#include "results.h"
+#include "runner.h"
+#include "table.h"
+#include "verdict.h"
+#include "worktree.h"
+
+#ifndef GATE_VERSION
+#define GATE_VERSION "unknown"
+#endif
+
+/* Everything one run of gate holds, released in one place. */
+struct session {
+	const struct gate_options *options;
+	char *valgrind;
+	char *root;                    /* repository top directory, or NULL outside git */
+	struct manifest manifest;      /* the scenarios to measure */
+	size_t built_count;            /* scenarios the build has, before --scenario */
+	struct environment environment;
+	struct acceptance acceptance;
+	struct results baseline;
+	char *baseline_source;
+	bool have_baseline;
+	bool remeasured;
+	struct measurement *measurements;
+	char *raw_dir;                 /* --raw-dir made absolute: the runs have their own cwd */
+};
+
+static int fail(int code, const struct gate_error *err)
+{
+	fprintf(stderr, "gate: error: %s\n", err->message);
+	return code;
+}
+
+static int make_directories(const char *path, struct gate_error *err)
+{
+	char *copy = strdup(path);
+	char *slash;
+	int status = 0;
+
+	if (copy == NULL)
+		return gate_error_set(err, "out of memory");
+	for (slash = strchr(copy + 1, '/');; slash = strchr(slash + 1, '/')) {
+		if (slash != NULL)
+			*slash = '\0';
+		if (mkdir(copy, 0755) != 0 && errno != EEXIST) {
+			int saved = errno;
+
+			status = gate_error_set(err, "cannot create directory '%s': %s", copy, strerror(saved));
+			break;
+		}
+		if (slash == NULL)
+			break;
+		*slash = '/';
+	}
+	free(copy);
+	return status;
+}
+
+static int prepare(struct session *session)
+{
+	const struct gate_options *options = session->options;
+	struct gate_error err = GATE_ERROR_INIT;
+	char *manifest_path = NULL;
+	int status;
+
+	session->valgrind = runner_find_program("valgrind", getenv("PATH"));
+	if (session->valgrind == NULL) {
+		gate_error_set(&err, "valgrind not found on PATH (install it: tools/install-deps.sh)");
+		return fail(GATE_EXIT_MEASUREMENT, &err);
+	}
+	if (asprintf(&manifest_path, "%s/scenarios/manifest.txt", options->build_dir) < 0)
+		return fail(GATE_EXIT_USAGE, &err);
+	status = manifest_read(&session->manifest, manifest_path, &err);
+	free(manifest_path);
+	if (status != 0)
+		return fail(GATE_EXIT_USAGE, &err);
+	session->built_count = session->manifest.entry_count;
+	if (manifest_select(&session->manifest, options->scenarios, options->scenario_count, &err) != 0)
+		return fail(GATE_EXIT_USAGE, &err);
+	if (environment_collect(&session->environment, session->valgrind, session->manifest.compiler,
+				session->manifest.flags, &err) != 0)
+		return fail(GATE_EXIT_MEASUREMENT, &err);
+	session->root = baseline_repository_root();
+	return 0;
+}
+
+static int load_acceptance(struct session *session)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	char *path = NULL;
+	int status;
+
+	if (session->options->accepted_path != NULL)
+		path = strdup(session->options->accepted_path);
+	else if (asprintf(&path, "%s/baselines/accepted.json", session->root ? session->root : ".") < 0)
+		path = NULL;
+	if (path == NULL) {
+		gate_error_set(&err, "out of memory");
+		return fail(GATE_EXIT_USAGE, &err);
+	}
+	status = acceptance_read(&session->acceptance, path, &err);
+	free(path);
+	return status == 0 ? 0 : fail(GATE_EXIT_USAGE, &err);
+}
+
+static int load_baseline(struct session *session)
+{
+	const struct gate_options *options = session->options;
+	struct gate_error err = GATE_ERROR_INIT;
+	enum baseline_status status;
+
+	if (options->baseline_ref == NULL && options->baseline_file == NULL)
+		return 0;
+	if (options->baseline_file != NULL) {
+		status = baseline_load_file(&session->baseline, options->baseline_file,
+					    &session->baseline_source, &err);
+	} else if (session->root == NULL) {
+		gate_error_set(&err, "no baseline: the current directory is not in a git repository");
+		status = BASELINE_ABSENT;
+	} else {
+		status = baseline_load_ref(&session->baseline, session->root, options->baseline_ref,
+					   &session->baseline_source, &err);
+	}
+	if (status == BASELINE_MALFORMED)
+		return fail(GATE_EXIT_USAGE, &err);
+	if (status == BASELINE_ABSENT) {
+		if (!options->baseline_optional)
+			return fail(GATE_EXIT_NO_BASELINE, &err);
+		fprintf(stderr, "gate: %s; checking floors only\n", err.message);
+		return 0;
+	}
+	session->have_baseline = true;
+	return 0;
+}
+
+static int measure(struct session *session, struct measure_options *measure_options)
+{
+	const struct gate_options *options = session->options;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	if (make_directories(options->raw_dir, &err) != 0)
+		return fail(GATE_EXIT_USAGE, &err);
+	session->raw_dir = realpath(options->raw_dir, NULL);
+	if (session->raw_dir == NULL) {
+		int saved = errno;
+
+		gate_error_set(&err, "cannot use '%s': %s", options->raw_dir, strerror(saved));
+		return fail(GATE_EXIT_USAGE, &err);
+	}
+	*measure_options = (struct measure_options){
+		.messages = options->messages,
+		.jobs = options->jobs,
+		.timeout_seconds = options->timeout_seconds,
+		.raw_dir = session->raw_dir,
+		.valgrind = session->valgrind,
+		.no_randomize = true,
+		.verbosity = options->verbosity,
+	};
+	session->measurements = calloc(session->manifest.entry_count + 1, sizeof(*session->measurements));
+	if (session->measurements == NULL) {
+		gate_error_set(&err, "out of memory");
+		return fail(GATE_EXIT_MEASUREMENT, &err);
+	}
+	if (options->verbosity > 0)
+		fprintf(stderr, "gate: measuring %zu scenario%s at 1, %llu and %llu deliveries, %u at once\n",
+			session->manifest.entry_count, session->manifest.entry_count == 1 ? "" : "s",
+			(unsigned long long)options->messages, 2ULL * options->messages, options->jobs);
+	if (measure_scenarios(session->measurements, &session->manifest, measure_options, &err) != 0)
+		return fail(GATE_EXIT_MEASUREMENT, &err);
+	return 0;
+}
+
+/* A stored baseline from another toolchain is not compared: the ref is measured here instead. */
+static int make_comparable(struct session *session, const struct measure_options *measure_options)
+{
+	const struct gate_options *options = session->options;
+	struct gate_error err = GATE_ERROR_INIT;
+	char difference[512];
+	char *raw_dir = NULL;
+	struct measure_options baseline_options = *measure_options;
+	int status;
+
+	if (!session->have_baseline ||
+	    environment_fingerprint_equal(&session->environment, &session->baseline.fingerprint,
+					  difference, sizeof(difference)))
+		return 0;
+	if (options->baseline_ref == NULL) {
+		gate_error_set(&err, "no comparable baseline: '%s' was measured with another toolchain "
+			       "(%s)", session->baseline_source, difference);
+		return fail(GATE_EXIT_NO_BASELINE, &err);
+	}
+	fprintf(stderr, "gate: the stored baseline is not comparable (%s): measuring %s here in a "
+		"temporary worktree\n", difference, options->baseline_ref);
+	results_release(&session->baseline);
+	free(session->baseline_source);
+	session->baseline_source = NULL;
+	session->have_baseline = false;
+	if (asprintf(&raw_dir, "%s/baseline", session->raw_dir) < 0 || make_directories(raw_dir, &err) != 0) {
+		free(raw_dir);
+		return fail(GATE_EXIT_NO_BASELINE, &err);
+	}
+	baseline_options.raw_dir = raw_dir;
+	status = worktree_measure(&session->baseline, session->root, options->baseline_ref,
+				  &baseline_options, session->valgrind, &session->baseline_source, &err);
+	free(raw_dir);
+	if (status != 0)
+		return fail(GATE_EXIT_NO_BASELINE, &err);
+	if (!environment_fingerprint_equal(&session->environment, &session->baseline.fingerprint,
+					   difference, sizeof(difference))) {
+		gate_error_set(&err, "no comparable baseline: %s built here still differs (%s)",
+			       options->baseline_ref, difference);
+		return fail(GATE_EXIT_NO_BASELINE, &err);
+	}
+	session->have_baseline = true;
+	session->remeasured = true;
+	return 0;
+}
+
+static int save_baseline(struct session *session)
+{
+	const struct gate_options *options = session->options;
+	struct gate_error err = GATE_ERROR_INIT;
+	char *directory = NULL, *path = NULL;
+	cJSON *document = NULL;
+	size_t i;
+	int code = GATE_EXIT_USAGE;
+
+	for (i = 0; i < session->manifest.entry_count; i++) {
+		if (session->measurements[i].failed) {
+			gate_error_set(&err, "baseline not written: '%s' failed to measure",
+				       session->measurements[i].info.name);
+			return fail(GATE_EXIT_MEASUREMENT, &err);
+		}
+	}
+	if (asprintf(&directory, "%s/baselines", session->root ? session->root : ".") < 0 ||
+	    asprintf(&path, "%s/%s.json", directory, options->save_baseline) < 0) {
+		gate_error_set(&err, "out of memory");
+		goto out;
+	}
+	document = results_document(session->measurements, session->manifest.entry_count,
+				    &session->environment, NULL);
+	if (document == NULL) {
+		gate_error_set(&err, "out of memory");
+		goto out;
+	}
+	if (make_directories(directory, &err) != 0 || results_write_file(document, path, &err) != 0)
+		goto out;
+	fprintf(stderr, "gate: wrote the baseline %s\n", path);
+	code = 0;
+out:
+	cJSON_Delete(document);
+	free(directory);
+	free(path);
+	return code == 0 ? 0 : fail(code, &err);
+}
+
+static int decide_and_report(struct session *session)
+{
+	const struct gate_options *options = session->options;
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict = VERDICT_INIT;
+	bool whole_suite = options->scenario_count == 0;
+	cJSON *document = NULL;
+	int code;
+
+	if (verdict_decide(&verdict, session->measurements, session->manifest.entry_count,
+			   session->have_baseline ? &session->baseline : NULL, &session->acceptance,
+			   whole_suite, &err) != 0)
+		return fail(GATE_EXIT_MEASUREMENT, &err);
+	verdict.baseline_source = session->baseline_source;
+	verdict.remeasured = session->remeasured;
+	table_print(stdout, &verdict, "make baseline, or gate --save-baseline main");
+	fflush(stdout);
+	code = verdict.exit_code;
+	document = results_document(session->measurements, session->manifest.entry_count,
+				    &session->environment, &verdict);
+	if (document == NULL || results_write_file(document, options->json_path, &err) != 0) {
+		if (document == NULL)
+			gate_error_set(&err, "out of memory");
+		code = fail(GATE_EXIT_USAGE, &err);
+	}
+	cJSON_Delete(document);
+	verdict_release(&verdict);
+	if (code == GATE_EXIT_PASS || code == GATE_EXIT_REGRESSION) {
+		if (options->save_baseline != NULL && save_baseline(session) != 0)
+			code = GATE_EXIT_MEASUREMENT;
+	}
+	return code;
+}
+
+static void session_release(struct session *session)
+{
+	size_t i;
+
+	for (i = 0; session->measurements != NULL && i < session->manifest.entry_count; i++)
+		measurement_release(&session->measurements[i]);
+	free(session->measurements);
+	manifest_release(&session->manifest);
+	environment_release(&session->environment);
+	acceptance_release(&session->acceptance);
+	results_release(&session->baseline);
+	free(session->baseline_source);
+	free(session->valgrind);
+	free(session->root);
+	free(session->raw_dir);
+}
+
+static int run(const struct gate_options *options)
+{
+	struct session session = { .options = options };
+	struct measure_options measure_options;
+	int code = prepare(&session);
+
+	if (code == 0)
+		code = load_acceptance(&session);
+	if (code == 0)
+		code = load_baseline(&session);
+	if (code == 0)
+		code = measure(&session, &measure_options);
+	if (code == 0)
+		code = make_comparable(&session, &measure_options);
+	if (code == 0)
+		code = decide_and_report(&session);
+	session_release(&session);
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	struct gate_options options;
+	struct gate_error err = GATE_ERROR_INIT;
+	int code;
+
+	if (options_parse(&options, argc, argv, &err) != 0) {
+		options_release(&options);
+		return fail(GATE_EXIT_USAGE, &err);
+	}
+	if (options.help || options.version) {
+		if (options.help)
+			options_usage(stdout);
+		else
+			printf("gate %s\n", GATE_VERSION);
+		options_release(&options);
+		return 0;
+	}
+	code = run(&options);
+	options_release(&options);
+	return code;
+}

@@ -1,0 +1,503 @@
+/* Measuring: describe, then every valgrind run of every scenario in one pool (longest first),
+ * then parse and compute. A failed scenario is recorded and the rest are still measured
+ * (DESIGN.md rule 8); nothing that failed to measure is ever reported as a figure. */
+#define _GNU_SOURCE
+#include "measure.h"
+
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callgrind.h"
+#include "dhat.h"
+#include "environment.h"
+#include "runner.h"
+
+static const char *const tool_names[MEASURE_TOOLS] = { "callgrind", "dhat" };
+
+/* A run of one tool at one count: argv storage, the job, and what it belongs to. */
+struct run {
+	struct measurement *measurement;
+	enum measure_tool tool;
+	enum slope_run which;
+	char *argv[12];
+	char *owned[6]; /* the argv strings built here */
+	char *output_path;
+	char *log_path;
+	char *directory;
+	struct runner_job job;
+};
+
+char *const *measure_environment(void)
+{
+	static char *environment[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", "LANG=C",
+				       "GLIBC_TUNABLES=" GATE_DISPATCH_PIN, NULL };
+
+	return environment;
+}
+
+static void record_failure(struct measurement *measurement, const char *format, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void record_failure(struct measurement *measurement, const char *format, ...)
+{
+	va_list args;
+
+	if (measurement->failed)
+		return;
+	measurement->failed = true;
+	va_start(args, format);
+	vsnprintf(measurement->failure, sizeof(measurement->failure), format, args);
+	va_end(args);
+}
+
+static uint64_t count_of(const struct measurement *measurement, enum slope_run which)
+{
+	return which == SLOPE_ONE ? 1 : which == SLOPE_N ? measurement->messages
+							 : 2 * measurement->messages;
+}
+
+static int build_run(struct run *run, const struct measure_options *options)
+{
+	struct measurement *measurement = run->measurement;
+	const char *name = measurement->info.name;
+	uint64_t count = count_of(measurement, run->which);
+	size_t argc = 0;
+	char *program;
+
+	if (asprintf(&run->output_path, "%s/%s.out.%s.%" PRIu64, options->raw_dir,
+		     tool_names[run->tool], name, count) < 0 ||
+	    asprintf(&run->log_path, "%s/%s.log.%s.%" PRIu64, options->raw_dir,
+		     tool_names[run->tool], name, count) < 0 ||
+	    (run->directory = strdup(measurement->info.path)) == NULL ||
+	    asprintf(&program, "./%s", basename(measurement->info.path)) < 0)
+		return -1;
+	run->owned[0] = program;
+	run->argv[argc++] = (char *)options->valgrind;
+	if (run->tool == MEASURE_CALLGRIND) {
+		run->argv[argc++] = "--tool=callgrind";
+		run->argv[argc++] = "--collect-atstart=no";
+		if (asprintf(&run->owned[1], "--toggle-collect=%s", measurement->info.region) < 0 ||
+		    asprintf(&run->owned[2], "--callgrind-out-file=%s", run->output_path) < 0)
+			return -1;
+	} else {
+		run->argv[argc++] = "--tool=dhat";
+		if (asprintf(&run->owned[1], "--num-callers=%d", MEASURE_NUM_CALLERS) < 0 ||
+		    asprintf(&run->owned[2], "--dhat-out-file=%s", run->output_path) < 0)
+			return -1;
+	}
+	run->argv[argc++] = run->owned[1];
+	run->argv[argc++] = run->owned[2];
+	run->argv[argc++] = "--vgdb=no";
+	run->argv[argc++] = "--trace-children=no";
+	/* Fixed argv: run from the executable's directory as ./NAME, so the path a checkout
+	 * lives at never reaches the program's stack. */
+	run->argv[argc++] = program;
+	if (asprintf(&run->owned[3], "%" PRIu64, count) < 0)
+		return -1;
+	run->argv[argc++] = run->owned[3];
+	run->argv[argc] = NULL;
+	run->job.argv = run->argv;
+	run->job.directory = dirname(run->directory);
+	run->job.log_path = run->log_path;
+	/* callgrind costs about twice what DHAT does; both grow with the count. */
+	run->job.weight = count * (run->tool == MEASURE_CALLGRIND ? 2 : 1) + 1;
+	run->job.context = run;
+	return 0;
+}
+
+static void release_run(struct run *run)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(run->owned) / sizeof(run->owned[0]); i++)
+		free(run->owned[i]);
+	free(run->output_path);
+	free(run->log_path);
+	free(run->directory);
+}
+
+/* For -v: the run as a person would retype it (display only; runs never go through a shell). */
+static void print_command(const struct run *run)
+{
+	char *const *environment = measure_environment();
+	size_t i;
+
+	fprintf(stderr, "gate: run: cd '%s' && env -i", run->job.directory);
+	for (i = 0; environment[i] != NULL; i++)
+		fprintf(stderr, " '%s'", environment[i]);
+	fprintf(stderr, " setarch -R");
+	for (i = 0; run->argv[i] != NULL; i++)
+		fprintf(stderr, " %s", run->argv[i]);
+	fputc('\n', stderr);
+}
+
+static void report_progress(const struct runner_job *job, size_t remaining, void *context)
+{
+	const struct measure_options *options = context;
+	const struct run *run = job->context;
+	char how[200];
+
+	if (options->verbosity < 1)
+		return;
+	runner_describe_end(job, options->timeout_seconds, how, sizeof(how));
+	fprintf(stderr, "gate: %s %s %" PRIu64 ": %s in %.1f s, %zu to go\n",
+		run->measurement->info.name, tool_names[run->tool],
+		count_of(run->measurement, run->which), how, job->seconds, remaining);
+}
+
+/* Exclusive and inclusive per message of every function seen in the N or 2N run. */
+static int compute_functions(struct measurement *measurement, const struct cg_profile *profiles)
+{
+	const struct cg_profile *n = &profiles[SLOPE_N], *twice = &profiles[SLOPE_TWICE_N];
+	size_t capacity = n->function_count + twice->function_count, i;
+	double messages = (double)measurement->messages;
+
+	measurement->functions = calloc(capacity ? capacity : 1, sizeof(*measurement->functions));
+	if (measurement->functions == NULL)
+		return -1;
+	for (i = 0; i < capacity; i++) {
+		const struct cg_function *in_twice = i < twice->function_count ? &twice->functions[i] : NULL;
+		const struct cg_function *in_n, *cold;
+		const char *name;
+		struct function_cost *cost;
+
+		if (in_twice == NULL) { /* functions of the N run that the 2N run lacks */
+			name = n->functions[i - twice->function_count].name;
+			if (cg_profile_find(twice, name) != NULL)
+				continue;
+		} else {
+			name = in_twice->name;
+		}
+		in_n = cg_profile_find(n, name);
+		cold = cg_profile_find(&profiles[SLOPE_ONE], name);
+		cost = &measurement->functions[measurement->function_count];
+		cost->exclusive = ((double)(in_twice ? in_twice->exclusive : 0) -
+				   (double)(in_n ? in_n->exclusive : 0)) / messages;
+		cost->inclusive = ((double)(in_twice ? in_twice->inclusive : 0) -
+				   (double)(in_n ? in_n->inclusive : 0)) / messages;
+		cost->cold_exclusive = cold ? cold->exclusive : 0;
+		if (cost->exclusive == 0 && cost->inclusive == 0 && cost->cold_exclusive == 0)
+			continue;
+		cost->name = strdup(name);
+		if (cost->name == NULL)
+			return -1;
+		measurement->function_count++;
+	}
+	return 0;
+}
+
+static int compare_functions(const void *left, const void *right)
+{
+	const struct function_cost *a = left, *b = right;
+
+	if (a->exclusive != b->exclusive)
+		return a->exclusive > b->exclusive ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+static const struct dhat_site *find_site(const struct dhat_profile *profile,
+					 const struct dhat_site *like)
+{
+	size_t i;
+
+	for (i = 0; i < profile->site_count; i++)
+		if (strcmp(profile->sites[i].location, like->location) == 0 &&
+		    strcmp(profile->sites[i].stack, like->stack) == 0)
+			return &profile->sites[i];
+	return NULL;
+}
+
+/* Blocks and bytes per message of every allocation site of the three runs. */
+static int compute_sites(struct measurement *measurement, const struct dhat_profile *profiles)
+{
+	size_t capacity = 0, run, i;
+	double messages = (double)measurement->messages;
+
+	for (run = 0; run < SLOPE_RUNS; run++)
+		capacity += profiles[run].site_count;
+	measurement->sites = calloc(capacity ? capacity : 1, sizeof(*measurement->sites));
+	if (measurement->sites == NULL)
+		return -1;
+	for (run = 0; run < SLOPE_RUNS; run++) {
+		for (i = 0; i < profiles[run].site_count; i++) {
+			const struct dhat_site *site = &profiles[run].sites[i], *other;
+			struct site_cost *cost = &measurement->sites[measurement->site_count];
+			size_t earlier;
+			bool seen = false;
+
+			for (earlier = 0; earlier < run && !seen; earlier++)
+				seen = find_site(&profiles[earlier], site) != NULL;
+			if (seen)
+				continue;
+			other = find_site(&profiles[SLOPE_TWICE_N], site);
+			cost->blocks = other ? (double)other->blocks : 0;
+			cost->bytes = other ? (double)other->bytes : 0;
+			other = find_site(&profiles[SLOPE_N], site);
+			cost->blocks = (cost->blocks - (other ? (double)other->blocks : 0)) / messages;
+			cost->bytes = (cost->bytes - (other ? (double)other->bytes : 0)) / messages;
+			other = find_site(&profiles[SLOPE_ONE], site);
+			cost->cold_blocks = other ? other->blocks : 0;
+			cost->cold_bytes = other ? other->bytes : 0;
+			cost->location = strdup(site->location);
+			cost->stack = strdup(site->stack);
+			if (cost->location == NULL || cost->stack == NULL)
+				return -1;
+			measurement->site_count++;
+		}
+	}
+	return 0;
+}
+
+static int compare_sites(const void *left, const void *right)
+{
+	const struct site_cost *a = left, *b = right;
+	int order;
+
+	if (a->blocks != b->blocks)
+		return a->blocks > b->blocks ? -1 : 1;
+	if (a->cold_blocks != b->cold_blocks)
+		return a->cold_blocks > b->cold_blocks ? -1 : 1;
+	order = strcmp(a->location, b->location);
+	return order != 0 ? order : strcmp(a->stack, b->stack);
+}
+
+/* The runs must have ended well and their files must parse; the region must have been entered.
+ * Returns -1 after recording the failure in the measurement. */
+static int check_run(struct measurement *measurement, const struct run *run,
+		     const struct measure_options *options)
+{
+	char how[200];
+
+	if (runner_job_succeeded(&run->job))
+		return 0;
+	runner_describe_end(&run->job, options->timeout_seconds, how, sizeof(how));
+	record_failure(measurement, "%s run at %" PRIu64 " %s (log: %s)", tool_names[run->tool],
+		       count_of(measurement, run->which), how, run->log_path);
+	return -1;
+}
+
+static int read_callgrind(struct measurement *measurement, struct run *const *runs,
+			  struct cg_profile *profiles)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	size_t which;
+
+	for (which = 0; which < SLOPE_RUNS; which++) {
+		const struct run *run = runs[which];
+
+		if (cg_profile_parse(&profiles[which], run->output_path, &err) != 0) {
+			record_failure(measurement, "callgrind run at %" PRIu64 ": %s",
+				       count_of(measurement, which), err.message);
+			return -1;
+		}
+		measurement->instructions[which] = profiles[which].total;
+		if (profiles[which].total == 0 ||
+		    cg_profile_find(&profiles[which], measurement->info.region) == NULL) {
+			record_failure(measurement, "callgrind run at %" PRIu64 ": the region '%s' "
+				       "was never entered (%" PRIu64 " instructions collected, file %s)",
+				       count_of(measurement, which), measurement->info.region,
+				       profiles[which].total, run->output_path);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int read_dhat(struct measurement *measurement, struct run *const *runs,
+		     struct dhat_profile *profiles)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	size_t which;
+
+	for (which = 0; which < SLOPE_RUNS; which++) {
+		const struct run *run = runs[which];
+
+		if (dhat_profile_parse(&profiles[which], run->output_path, measurement->info.region,
+				       &err) != 0) {
+			record_failure(measurement, "dhat run at %" PRIu64 ": %s",
+				       count_of(measurement, which), err.message);
+			return -1;
+		}
+		if (profiles[which].deepest_stack >= MEASURE_NUM_CALLERS) {
+			record_failure(measurement, "dhat run at %" PRIu64 ": a stack reached %d frames, "
+				       "so the region frame may have been cut off (file %s)",
+				       count_of(measurement, which), MEASURE_NUM_CALLERS, run->output_path);
+			return -1;
+		}
+		measurement->allocations[which] = profiles[which].blocks;
+		measurement->bytes[which] = profiles[which].bytes;
+	}
+	return 0;
+}
+
+static int compute_slopes(struct measurement *measurement)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+
+	if (slope_compute(&measurement->instruction_slope, measurement->instructions,
+			  measurement->messages, true, &err) != 0) {
+		record_failure(measurement, "instructions are implausible: %s", err.message);
+		return -1;
+	}
+	if (slope_compute(&measurement->allocation_slope, measurement->allocations,
+			  measurement->messages, false, &err) != 0 ||
+	    slope_compute(&measurement->byte_slope, measurement->bytes, measurement->messages, false,
+			  &err) != 0) {
+		record_failure(measurement, "allocations are implausible: %s", err.message);
+		return -1;
+	}
+	return 0;
+}
+
+/* Turns the finished runs of one scenario (runs[tool][which]) into its figures. Returns -1 only
+ * when out of memory; a measurement failure is recorded and returns 0. */
+static int conclude(struct measurement *measurement, struct run *runs[MEASURE_TOOLS][SLOPE_RUNS],
+		    const struct measure_options *options)
+{
+	struct cg_profile callgrind[SLOPE_RUNS] = { CG_PROFILE_INIT, CG_PROFILE_INIT, CG_PROFILE_INIT };
+	struct dhat_profile dhat[SLOPE_RUNS] = { DHAT_PROFILE_INIT, DHAT_PROFILE_INIT, DHAT_PROFILE_INIT };
+	int status = 0;
+	size_t tool, which;
+
+	for (tool = 0; tool < MEASURE_TOOLS; tool++) {
+		for (which = 0; which < SLOPE_RUNS; which++) {
+			measurement->valgrind_seconds += runs[tool][which]->job.seconds;
+			measurement->valgrind_cpu_seconds += runs[tool][which]->job.cpu_seconds;
+			measurement->raw_files[tool][which] = strdup(basename(runs[tool][which]->output_path));
+			if (measurement->raw_files[tool][which] == NULL)
+				status = -1;
+		}
+	}
+	for (tool = 0; tool < MEASURE_TOOLS; tool++)
+		for (which = 0; which < SLOPE_RUNS; which++)
+			if (check_run(measurement, runs[tool][which], options) != 0)
+				goto out;
+	if (read_callgrind(measurement, runs[MEASURE_CALLGRIND], callgrind) != 0 ||
+	    read_dhat(measurement, runs[MEASURE_DHAT], dhat) != 0 || compute_slopes(measurement) != 0)
+		goto out;
+	if (compute_functions(measurement, callgrind) != 0 || compute_sites(measurement, dhat) != 0) {
+		status = -1;
+		goto out;
+	}
+	qsort(measurement->functions, measurement->function_count, sizeof(*measurement->functions),
+	      compare_functions);
+	qsort(measurement->sites, measurement->site_count, sizeof(*measurement->sites), compare_sites);
+out:
+	for (which = 0; which < SLOPE_RUNS; which++) {
+		cg_profile_release(&callgrind[which]);
+		dhat_profile_release(&dhat[which]);
+	}
+	return status;
+}
+
+/* Reads every scenario's declaration; one that fails is recorded and left out of the runs. */
+static void describe_all(struct measurement *measurements, const struct manifest *manifest,
+			 const struct measure_options *options)
+{
+	size_t i;
+
+	for (i = 0; i < manifest->entry_count; i++) {
+		struct measurement *measurement = &measurements[i];
+		const struct manifest_entry *entry = &manifest->entries[i];
+		struct gate_error err = GATE_ERROR_INIT;
+
+		memset(measurement, 0, sizeof(*measurement));
+		measurement->messages = options->messages;
+		if (scenario_info_read(&measurement->info, entry->name, entry->path,
+				       measure_environment(), options->timeout_seconds, &err) != 0) {
+			measurement->info.name = strdup(entry->name);
+			measurement->info.path = strdup(entry->path);
+			record_failure(measurement, "%s", err.message);
+		}
+	}
+}
+
+int measure_scenarios(struct measurement *measurements, const struct manifest *manifest,
+		      const struct measure_options *options, struct gate_error *err)
+{
+	size_t count = manifest->entry_count, run_count = 0, i, tool, which;
+	struct run *runs = calloc(count * MEASURE_TOOLS * SLOPE_RUNS + 1, sizeof(*runs));
+	struct runner_job *jobs = calloc(count * MEASURE_TOOLS * SLOPE_RUNS + 1, sizeof(*jobs));
+	struct run *(*by_scenario)[MEASURE_TOOLS][SLOPE_RUNS] = calloc(count + 1, sizeof(*by_scenario));
+	struct runner_options runner = {
+		.parallel = options->jobs,
+		.timeout_seconds = options->timeout_seconds,
+		.environment = measure_environment(),
+		.no_randomize = options->no_randomize,
+		.progress = report_progress,
+		.progress_context = (void *)options,
+	};
+	int status = -1;
+
+	if (runs == NULL || jobs == NULL || by_scenario == NULL) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	describe_all(measurements, manifest, options);
+	for (i = 0; i < count; i++) {
+		if (measurements[i].failed)
+			continue;
+		for (tool = 0; tool < MEASURE_TOOLS; tool++) {
+			for (which = 0; which < SLOPE_RUNS; which++) {
+				struct run *run = &runs[run_count++];
+
+				run->measurement = &measurements[i];
+				run->tool = tool;
+				run->which = which;
+				by_scenario[i][tool][which] = run;
+				if (build_run(run, options) != 0) {
+					gate_error_set(err, "out of memory");
+					goto out;
+				}
+				if (options->verbosity >= 2)
+					print_command(run);
+			}
+		}
+	}
+	/* The runner sorts what it is given; jobs are copied out and back around the call. */
+	for (i = 0; i < run_count; i++)
+		jobs[i] = runs[i].job;
+	if (runner_run(jobs, run_count, &runner, err) != 0)
+		goto out;
+	for (i = 0; i < run_count; i++)
+		runs[i].job = jobs[i];
+	for (i = 0; i < count; i++) {
+		if (!measurements[i].failed && conclude(&measurements[i], by_scenario[i], options) != 0) {
+			gate_error_set(err, "out of memory");
+			goto out;
+		}
+	}
+	status = 0;
+out:
+	for (i = 0; i < run_count; i++)
+		release_run(&runs[i]);
+	free(runs);
+	free(jobs);
+	free(by_scenario);
+	return status;
+}
+
+void measurement_release(struct measurement *measurement)
+{
+	size_t i, tool;
+
+	if (measurement == NULL)
+		return;
+	scenario_info_release(&measurement->info);
+	for (i = 0; i < measurement->function_count; i++)
+		free(measurement->functions[i].name);
+	free(measurement->functions);
+	for (i = 0; i < measurement->site_count; i++) {
+		free(measurement->sites[i].location);
+		free(measurement->sites[i].stack);
+	}
+	free(measurement->sites);
+	for (tool = 0; tool < MEASURE_TOOLS; tool++)
+		for (i = 0; i < SLOPE_RUNS; i++)
+			free(measurement->raw_files[tool][i]);
+	memset(measurement, 0, sizeof(*measurement));
+}

@@ -1,0 +1,83 @@
+/* Measuring scenarios: every scenario under callgrind and DHAT at 1, N and 2N deliveries, all
+ * runs in one pool, then the slopes, the per-function and per-site detail, and plausibility. */
+#ifndef GATE_MEASURE_H
+#define GATE_MEASURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "manifest.h"
+#include "scenario.h"
+#include "slope.h"
+
+/* DHAT keeps this many frames: deep enough that the region frame of a deep handler's
+ * allocation is never cut off (DESIGN.md rule 3). */
+#define MEASURE_NUM_CALLERS 128
+
+enum measure_tool { MEASURE_CALLGRIND, MEASURE_DHAT, MEASURE_TOOLS };
+
+/* What one function costs a message in the steady state (its slope), and in the cold run. */
+struct function_cost {
+	char *name;              /* owned */
+	double exclusive;        /* exclusive instructions per message */
+	double inclusive;        /* inclusive instructions per message */
+	uint64_t cold_exclusive; /* exclusive instructions of the 1-delivery run */
+};
+
+/* What one allocation site costs a message, and in the cold run. */
+struct site_cost {
+	char *location;       /* "function (file:line)"; owned */
+	char *stack;          /* frames from the site up to the region, " < "-joined; owned */
+	double blocks;        /* blocks per message */
+	double bytes;         /* bytes per message */
+	uint64_t cold_blocks; /* blocks of the 1-delivery run */
+	uint64_t cold_bytes;
+};
+
+struct measurement {
+	struct scenario_info info; /* name and path always; the rest once --describe was read */
+	uint64_t messages;         /* N */
+	bool failed;               /* a measurement failure: `failure` says which run and why */
+	char failure[1024];
+
+	uint64_t instructions[SLOPE_RUNS]; /* region totals at 1, N, 2N (callgrind) */
+	uint64_t allocations[SLOPE_RUNS];  /* blocks under the region frame (DHAT) */
+	uint64_t bytes[SLOPE_RUNS];        /* bytes under the region frame (DHAT) */
+	struct slope instruction_slope;
+	struct slope allocation_slope;
+	struct slope byte_slope;
+
+	struct function_cost *functions; /* nonzero ones, by exclusive per message, descending */
+	size_t function_count;
+	struct site_cost *sites;         /* nonzero ones, by blocks per message, descending */
+	size_t site_count;
+
+	char *raw_files[MEASURE_TOOLS][SLOPE_RUNS]; /* output file names inside the raw directory */
+	double valgrind_seconds;     /* wall time of this scenario's valgrind runs, summed */
+	double valgrind_cpu_seconds; /* their CPU time, summed */
+};
+
+struct measure_options {
+	uint64_t messages;        /* N, at least 2 */
+	unsigned jobs;            /* valgrind runs at once */
+	double timeout_seconds;   /* per run; 0: none */
+	const char *raw_dir;      /* where the callgrind and DHAT files and run logs go (exists) */
+	const char *valgrind;     /* path of the valgrind executable */
+	bool no_randomize;        /* address randomization off in the runs */
+	int verbosity;            /* 0 quiet, 1 progress, 2 progress and commands */
+};
+
+/* The sealed environment every measured run gets (NULL-terminated, static storage). */
+char *const *measure_environment(void);
+
+/* Measures every manifest entry into `measurements` (manifest->entry_count of them, in manifest
+ * order). A scenario's failure is recorded in its measurement and the others go on; returns -1
+ * only when gate itself cannot go on (out of memory, cannot run children at all). */
+int measure_scenarios(struct measurement *measurements, const struct manifest *manifest,
+		      const struct measure_options *options, struct gate_error *err);
+
+void measurement_release(struct measurement *measurement); /* NULL-safe */
+
+#endif

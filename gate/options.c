@@ -1,0 +1,231 @@
+/* Parsing gate's command line with getopt_long. Every number is checked whole (strtoull with an
+ * end pointer and errno) and against its range, so "10k" or "-1" is an error, never a default. */
+#define _GNU_SOURCE
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Upper bounds that keep a run sane: 2N deliveries must fit the harness's COUNT limit. */
+#define MESSAGES_MAX 50000000ULL
+#define JOBS_MAX 256
+#define TIMEOUT_MAX 86400
+
+enum long_only {
+	OPT_JSON = 256,
+	OPT_RAW_DIR,
+	OPT_BUILD_DIR,
+	OPT_TIMEOUT,
+	OPT_BASELINE,
+	OPT_BASELINE_FILE,
+	OPT_BASELINE_OPTIONAL,
+	OPT_SAVE_BASELINE,
+	OPT_ACCEPTED,
+};
+
+static const struct option long_options[] = {
+	{ "messages", required_argument, NULL, 'n' },
+	{ "scenario", required_argument, NULL, 's' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "raw-dir", required_argument, NULL, OPT_RAW_DIR },
+	{ "build-dir", required_argument, NULL, OPT_BUILD_DIR },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "baseline-file", required_argument, NULL, OPT_BASELINE_FILE },
+	{ "baseline-optional", no_argument, NULL, OPT_BASELINE_OPTIONAL },
+	{ "save-baseline", required_argument, NULL, OPT_SAVE_BASELINE },
+	{ "accepted", required_argument, NULL, OPT_ACCEPTED },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+void options_usage(FILE *out)
+{
+	fputs("usage: gate [options]\n"
+	      "Measures every scenario the build produced under callgrind (instructions) and DHAT\n"
+	      "(heap allocations) at 1, N and 2N deliveries, and gates the cost of one message.\n"
+	      "\n"
+	      "  -n, --messages N        N deliveries (default 1000); per message = (count(2N) - count(N)) / N\n"
+	      "  -s, --scenario NAME     measure only NAME (a name or a glob); may repeat\n"
+	      "  -j, --jobs JOBS         valgrind runs at once (default: the number of CPUs)\n"
+	      "      --timeout SECONDS   kill a run after this long (default 600)\n"
+	      "      --build-dir DIR     the build to measure (default build)\n"
+	      "      --json FILE         write results here (default DIR/gate/results.json)\n"
+	      "      --raw-dir DIR       keep callgrind and DHAT files here (default DIR/gate/raw)\n"
+	      "      --baseline REF      compare with baselines/REF.json as committed on git ref REF\n"
+	      "                          (else origin/REF), never the working tree's copy\n"
+	      "      --baseline-file F   compare with the baseline in file F\n"
+	      "      --baseline-optional when no baseline can be had, say so and check floors only\n"
+	      "      --save-baseline NAME  measure and write baselines/NAME.json\n"
+	      "      --accepted FILE     accepted regressions (default baselines/accepted.json)\n"
+	      "  -v, --verbose           print each valgrind command\n"
+	      "  -q, --quiet             no progress on stderr\n"
+	      "  -h, --help              this text\n"
+	      "  -V, --version           gate's version\n"
+	      "\n"
+	      "Exit codes:\n"
+	      "  0  every gated scenario is within its limits\n"
+	      "  1  a regression: an instruction limit or an allocation floor was exceeded\n"
+	      "  2  usage, configuration or input error (bad flag, malformed baseline or config)\n"
+	      "  3  measurement failure: a scenario crashed or exited non-zero, valgrind missing or\n"
+	      "     failed, output unparsable or implausible\n"
+	      "  4  no comparable baseline could be had\n",
+	      out);
+}
+
+static int parse_unsigned(const char *text, uint64_t low, uint64_t high, const char *option,
+			  uint64_t *value, struct gate_error *err)
+{
+	char *end = NULL;
+	unsigned long long parsed;
+
+	errno = 0;
+	if (text[0] < '0' || text[0] > '9' ||
+	    ((parsed = strtoull(text, &end, 10)), errno != 0) || *end != '\0' || parsed < low ||
+	    parsed > high)
+		return gate_error_set(err, "%s must be an integer from %llu to %llu, not '%s'", option,
+				      (unsigned long long)low, (unsigned long long)high, text);
+	*value = parsed;
+	return 0;
+}
+
+/* NAME for baselines/NAME.json: no path separators, no leading dot. */
+static int check_baseline_name(const char *name, const char *option, struct gate_error *err)
+{
+	if (name[0] == '\0' || name[0] == '.' || strchr(name, '/') != NULL)
+		return gate_error_set(err, "%s needs a plain name (it becomes baselines/NAME.json), "
+				      "not '%s'", option, name);
+	return 0;
+}
+
+static int add_scenario(struct gate_options *options, char *pattern, struct gate_error *err)
+{
+	char **grown = realloc(options->scenarios, (options->scenario_count + 1) * sizeof(*grown));
+
+	if (grown == NULL)
+		return gate_error_set(err, "out of memory");
+	options->scenarios = grown;
+	grown[options->scenario_count++] = pattern;
+	return 0;
+}
+
+static int apply(struct gate_options *options, int option, char *argument, struct gate_error *err)
+{
+	uint64_t value;
+
+	switch (option) {
+	case 'n':
+		return parse_unsigned(argument, 2, MESSAGES_MAX, "--messages", &options->messages, err);
+	case 's':
+		return add_scenario(options, argument, err);
+	case 'j':
+		if (parse_unsigned(argument, 1, JOBS_MAX, "--jobs", &value, err) != 0)
+			return -1;
+		options->jobs = (unsigned)value;
+		return 0;
+	case OPT_TIMEOUT:
+		if (parse_unsigned(argument, 1, TIMEOUT_MAX, "--timeout", &value, err) != 0)
+			return -1;
+		options->timeout_seconds = (double)value;
+		return 0;
+	case OPT_JSON:
+		free(options->json_path);
+		return (options->json_path = strdup(argument)) ? 0 : gate_error_set(err, "out of memory");
+	case OPT_RAW_DIR:
+		free(options->raw_dir);
+		return (options->raw_dir = strdup(argument)) ? 0 : gate_error_set(err, "out of memory");
+	case OPT_BUILD_DIR:
+		options->build_dir = argument;
+		return 0;
+	case OPT_BASELINE:
+		options->baseline_ref = argument;
+		return argument[0] ? 0 : gate_error_set(err, "--baseline needs a git ref");
+	case OPT_BASELINE_FILE:
+		options->baseline_file = argument;
+		return 0;
+	case OPT_BASELINE_OPTIONAL:
+		options->baseline_optional = true;
+		return 0;
+	case OPT_SAVE_BASELINE:
+		options->save_baseline = argument;
+		return check_baseline_name(argument, "--save-baseline", err);
+	case OPT_ACCEPTED:
+		options->accepted_path = argument;
+		return 0;
+	case 'v':
+		options->verbosity = 2;
+		return 0;
+	case 'q':
+		options->verbosity = 0;
+		return 0;
+	case 'h':
+		options->help = true;
+		return 0;
+	case 'V':
+		options->version = true;
+		return 0;
+	default:
+		return gate_error_set(err, "unknown option (see gate --help)");
+	}
+}
+
+static int fill_defaults(struct gate_options *options, struct gate_error *err)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (options->jobs == 0)
+		options->jobs = cpus > 0 ? (unsigned)cpus : 1;
+	if (options->json_path == NULL &&
+	    asprintf(&options->json_path, "%s/gate/results.json", options->build_dir) < 0)
+		options->json_path = NULL;
+	if (options->raw_dir == NULL &&
+	    asprintf(&options->raw_dir, "%s/gate/raw", options->build_dir) < 0)
+		options->raw_dir = NULL;
+	if (options->json_path == NULL || options->raw_dir == NULL)
+		return gate_error_set(err, "out of memory");
+	if (options->baseline_ref != NULL && options->baseline_file != NULL)
+		return gate_error_set(err, "--baseline and --baseline-file cannot be used together");
+	return 0;
+}
+
+int options_parse(struct gate_options *options, int argc, char **argv, struct gate_error *err)
+{
+	int option;
+
+	*options = (struct gate_options){
+		.messages = 1000,
+		.timeout_seconds = 600,
+		.build_dir = "build",
+		.verbosity = 1,
+	};
+	opterr = 0;
+	optind = 1;
+	while ((option = getopt_long(argc, argv, ":n:s:j:vqhV", long_options, NULL)) != -1) {
+		if (option == '?')
+			return gate_error_set(err, "unknown option '%s' (see gate --help)", argv[optind - 1]);
+		if (option == ':')
+			return gate_error_set(err, "option '%s' needs a value", argv[optind - 1]);
+		if (apply(options, option, optarg, err) != 0)
+			return -1;
+	}
+	if (optind < argc)
+		return gate_error_set(err, "unexpected argument '%s' (see gate --help)", argv[optind]);
+	return fill_defaults(options, err);
+}
+
+void options_release(struct gate_options *options)
+{
+	free(options->scenarios);
+	free(options->json_path);
+	free(options->raw_dir);
+	options->scenarios = NULL;
+	options->json_path = NULL;
+	options->raw_dir = NULL;
+}

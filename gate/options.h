@@ -1,0 +1,39 @@
+/* gate's command line, parsed and validated into one struct before anything runs. */
+#ifndef GATE_OPTIONS_H
+#define GATE_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+
+struct gate_options {
+	uint64_t messages;        /* N: the runs are at 1, N and 2N deliveries */
+	char **scenarios;         /* names or globs (point into argv); owned array */
+	size_t scenario_count;
+	unsigned jobs;            /* valgrind runs at once */
+	double timeout_seconds;   /* per run */
+	const char *build_dir;    /* the build whose scenarios are measured */
+	char *json_path;          /* owned */
+	char *raw_dir;            /* owned */
+	const char *baseline_ref; /* --baseline REF */
+	const char *baseline_file;
+	bool baseline_optional;   /* no baseline to be had: say so and gate on floors only */
+	const char *save_baseline; /* --save-baseline NAME */
+	const char *accepted_path; /* acceptance entries; NULL: baselines/accepted.json */
+	int verbosity;            /* 0 quiet, 1 default, 2 verbose */
+	bool help;
+	bool version;
+};
+
+/* Parses argv. Returns 0, or -1 with err naming the bad argument (the caller exits 2). */
+int options_parse(struct gate_options *options, int argc, char **argv, struct gate_error *err);
+
+/* The --help text. */
+void options_usage(FILE *out);
+
+void options_release(struct gate_options *options);
+
+#endif

@@ -1,0 +1,701 @@
+/* Writing and reading results documents (results.json and baselines). Every JSON read and written
+ * goes through cJSON; every value read is checked for type, sign and range, because a baseline
+ * that parses into nonsense would let a regression pass. */
+#define _GNU_SOURCE
+#include "results.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "verdict.h"
+
+/* The largest count a JSON number holds exactly. */
+#define EXACT_LIMIT 9007199254740991.0
+
+static const char *const run_keys[MEASURE_TOOLS] = { "callgrind", "dhat" };
+
+static cJSON *counts_array(const uint64_t counts[SLOPE_RUNS])
+{
+	double values[SLOPE_RUNS];
+	size_t i;
+
+	for (i = 0; i < SLOPE_RUNS; i++)
+		values[i] = (double)counts[i];
+	return cJSON_CreateDoubleArray(values, SLOPE_RUNS);
+}
+
+static cJSON *pair(const char *first_key, double first, const char *second_key, double second)
+{
+	cJSON *object = cJSON_CreateObject();
+
+	if (cJSON_AddNumberToObject(object, first_key, first) == NULL ||
+	    cJSON_AddNumberToObject(object, second_key, second) == NULL) {
+		cJSON_Delete(object);
+		return NULL;
+	}
+	return object;
+}
+
+static cJSON *functions_array(const struct measurement *measurement)
+{
+	cJSON *array = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; array != NULL && i < measurement->function_count; i++) {
+		const struct function_cost *cost = &measurement->functions[i];
+		cJSON *item = cJSON_CreateObject();
+
+		cJSON_AddItemToArray(array, item);
+		if (cJSON_AddStringToObject(item, "name", cost->name) == NULL ||
+		    cJSON_AddNumberToObject(item, "exclusive", cost->exclusive) == NULL ||
+		    cJSON_AddNumberToObject(item, "inclusive", cost->inclusive) == NULL ||
+		    cJSON_AddNumberToObject(item, "cold_exclusive", (double)cost->cold_exclusive) == NULL) {
+			cJSON_Delete(array);
+			return NULL;
+		}
+	}
+	return array;
+}
+
+static cJSON *sites_array(const struct measurement *measurement)
+{
+	cJSON *array = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; array != NULL && i < measurement->site_count; i++) {
+		const struct site_cost *cost = &measurement->sites[i];
+		cJSON *item = cJSON_CreateObject();
+
+		cJSON_AddItemToArray(array, item);
+		if (cJSON_AddStringToObject(item, "location", cost->location) == NULL ||
+		    cJSON_AddStringToObject(item, "stack", cost->stack) == NULL ||
+		    cJSON_AddNumberToObject(item, "blocks", cost->blocks) == NULL ||
+		    cJSON_AddNumberToObject(item, "bytes", cost->bytes) == NULL ||
+		    cJSON_AddNumberToObject(item, "cold_blocks", (double)cost->cold_blocks) == NULL ||
+		    cJSON_AddNumberToObject(item, "cold_bytes", (double)cost->cold_bytes) == NULL) {
+			cJSON_Delete(array);
+			return NULL;
+		}
+	}
+	return array;
+}
+
+static cJSON *raw_object(const struct measurement *measurement)
+{
+	cJSON *object = cJSON_CreateObject();
+	size_t tool;
+
+	for (tool = 0; object != NULL && tool < MEASURE_TOOLS; tool++) {
+		const char *names[SLOPE_RUNS];
+		size_t which;
+
+		for (which = 0; which < SLOPE_RUNS; which++)
+			names[which] = measurement->raw_files[tool][which] ? measurement->raw_files[tool][which] : "";
+		if (!cJSON_AddItemToObject(object, run_keys[tool], cJSON_CreateStringArray(names, SLOPE_RUNS))) {
+			cJSON_Delete(object);
+			return NULL;
+		}
+	}
+	return object;
+}
+
+/* Adds `item` to `object` under `key`; a NULL item (out of memory) makes the result 0. */
+static int add(cJSON *object, const char *key, cJSON *item)
+{
+	return item != NULL && cJSON_AddItemToObject(object, key, item);
+}
+
+static int add_counts(cJSON *entry, const struct measurement *measurement)
+{
+	cJSON *counts = cJSON_AddObjectToObject(entry, "counts");
+
+	return counts != NULL && add(counts, "instructions", counts_array(measurement->instructions)) &&
+	       add(counts, "allocations", counts_array(measurement->allocations)) &&
+	       add(counts, "bytes", counts_array(measurement->bytes));
+}
+
+static int add_linearity(cJSON *entry, const struct measurement *measurement)
+{
+	cJSON *linearity = cJSON_AddObjectToObject(entry, "linearity");
+
+	return linearity != NULL &&
+	       cJSON_AddNumberToObject(linearity, "instructions_percent",
+				       measurement->instruction_slope.linearity_percent) != NULL &&
+	       cJSON_AddNumberToObject(linearity, "allocations_percent",
+				       measurement->allocation_slope.linearity_percent) != NULL &&
+	       cJSON_AddBoolToObject(linearity, "nonlinear",
+				     measurement->instruction_slope.nonlinear ||
+					     measurement->allocation_slope.nonlinear) != NULL;
+}
+
+cJSON *results_code_entry(const struct measurement *measurement)
+{
+	cJSON *entry = cJSON_CreateObject();
+	int ok = entry != NULL &&
+		 cJSON_AddStringToObject(entry, "name", measurement->info.name) != NULL &&
+		 cJSON_AddNumberToObject(entry, "messages", (double)measurement->messages) != NULL &&
+		 add(entry, "framework", pair("instructions", measurement->instruction_slope.per_message,
+					      "allocations", measurement->allocation_slope.per_message)) &&
+		 add(entry, "cold", pair("instructions", (double)measurement->instruction_slope.cold,
+					 "allocations", (double)measurement->allocation_slope.cold)) &&
+		 cJSON_AddBoolToObject(entry, "gated", measurement->info.gated) != NULL &&
+		 cJSON_AddStringToObject(entry, "title", measurement->info.title) != NULL &&
+		 add(entry, "bytes", pair("per_message", measurement->byte_slope.per_message, "cold",
+					  (double)measurement->byte_slope.cold)) &&
+		 add(entry, "floors", pair("steady_allocations", measurement->info.steady_floor,
+					   "cold_allocations", (double)measurement->info.cold_floor));
+
+	if (ok && measurement->info.limit_percent > 0)
+		ok = cJSON_AddNumberToObject(entry, "limit_percent", measurement->info.limit_percent) != NULL;
+	ok = ok && add_counts(entry, measurement) && add_linearity(entry, measurement) &&
+	     add(entry, "functions", functions_array(measurement)) &&
+	     add(entry, "sites", sites_array(measurement)) && add(entry, "raw", raw_object(measurement));
+	if (!ok) {
+		cJSON_Delete(entry);
+		return NULL;
+	}
+	return entry;
+}
+
+static cJSON *failures_array(const struct measurement *measurements, size_t count)
+{
+	cJSON *array = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; array != NULL && i < count; i++) {
+		cJSON *item;
+
+		if (!measurements[i].failed)
+			continue;
+		item = cJSON_CreateObject();
+		cJSON_AddItemToArray(array, item);
+		if (cJSON_AddStringToObject(item, "name", measurements[i].info.name) == NULL ||
+		    cJSON_AddStringToObject(item, "failure", measurements[i].failure) == NULL) {
+			cJSON_Delete(array);
+			return NULL;
+		}
+	}
+	return array;
+}
+
+static cJSON *gate_block(const struct measurement *measurements, size_t count,
+			 const struct environment *environment, const struct verdict *verdict)
+{
+	cJSON *block = cJSON_CreateObject();
+	uint64_t messages = count > 0 ? measurements[0].messages : 0;
+	int ok = block != NULL &&
+		 cJSON_AddNumberToObject(block, "schema", GATE_SCHEMA_VERSION) != NULL &&
+		 add(block, "fingerprint", environment_fingerprint_to_json(environment)) &&
+		 cJSON_AddNumberToObject(block, "messages", (double)messages) != NULL &&
+		 add(block, "failures", failures_array(measurements, count));
+
+	if (ok && verdict != NULL)
+		ok = add(block, "verdict", verdict_to_json(verdict));
+	if (!ok) {
+		cJSON_Delete(block);
+		return NULL;
+	}
+	return block;
+}
+
+cJSON *results_document(const struct measurement *measurements, size_t count,
+			const struct environment *environment, const struct verdict *verdict)
+{
+	cJSON *document = cJSON_CreateObject();
+	cJSON *code;
+	size_t i;
+	int ok = document != NULL && cJSON_AddNumberToObject(document, "schema", 3) != NULL &&
+		 add(document, "environment", environment_to_json(environment)) &&
+		 (code = cJSON_AddArrayToObject(document, "code")) != NULL;
+
+	for (i = 0; ok && i < count; i++)
+		if (!measurements[i].failed)
+			ok = cJSON_AddItemToArray(code, results_code_entry(&measurements[i]));
+	ok = ok && add(document, "costgate", gate_block(measurements, count, environment, verdict));
+	if (!ok) {
+		cJSON_Delete(document);
+		return NULL;
+	}
+	return document;
+}
+
+static int write_all(int fd, const char *text, size_t length)
+{
+	while (length > 0) {
+		ssize_t written = write(fd, text, length);
+
+		if (written < 0 && errno == EINTR)
+			continue;
+		if (written <= 0)
+			return -1;
+		text += written;
+		length -= (size_t)written;
+	}
+	return 0;
+}
+
+int results_write_file(const cJSON *document, const char *path, struct gate_error *err)
+{
+	char *text = cJSON_Print(document);
+	char *temporary = NULL;
+	size_t length;
+	int fd = -1, saved = 0, status = -1;
+
+	if (text == NULL || asprintf(&temporary, "%s.tmp.XXXXXX", path) < 0) {
+		temporary = NULL;
+		gate_error_set(err, "cannot write '%s': out of memory", path);
+		goto out;
+	}
+	fd = mkstemp(temporary);
+	if (fd < 0) {
+		saved = errno;
+		gate_error_set(err, "cannot write '%s': %s", path, strerror(saved));
+		goto out;
+	}
+	length = strlen(text);
+	text[length] = '\n'; /* cJSON_Print ends without a newline; the NUL is not written */
+	if (write_all(fd, text, length + 1) != 0 || fsync(fd) != 0 || fchmod(fd, 0644) != 0) {
+		saved = errno ? errno : EIO;
+		gate_error_set(err, "cannot write '%s': %s", path, strerror(saved));
+		goto out;
+	}
+	if (close(fd) != 0 || rename(temporary, path) != 0) {
+		saved = errno;
+		fd = -1;
+		gate_error_set(err, "cannot write '%s': %s", path, strerror(saved));
+		goto out;
+	}
+	fd = -1;
+	status = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (status != 0 && temporary != NULL)
+		unlink(temporary);
+	free(temporary);
+	cJSON_free(text);
+	return status;
+}
+
+/* Reading. Each reader names what it read by its path in the document ("code[2].messages"). */
+struct reader {
+	const char *source;
+	struct gate_error *err;
+};
+
+static int bad(const struct reader *reader, const char *path, const char *problem)
+{
+	return gate_error_set(reader->err, "cannot read results '%s': %s %s", reader->source, path,
+			      problem);
+}
+
+static int read_count(const struct reader *reader, const cJSON *item, const char *path,
+		      uint64_t *value)
+{
+	if (item == NULL)
+		return bad(reader, path, "is missing");
+	if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble) || item->valuedouble < 0 ||
+	    item->valuedouble > EXACT_LIMIT || item->valuedouble != floor(item->valuedouble))
+		return bad(reader, path, "is not a non-negative integer below 2^53");
+	*value = (uint64_t)item->valuedouble;
+	return 0;
+}
+
+/* Any finite number within +-2^53 (per message figures of functions may be negative). */
+static int read_number(const struct reader *reader, const cJSON *item, const char *path,
+		       bool non_negative, double *value)
+{
+	if (item == NULL)
+		return bad(reader, path, "is missing");
+	if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble) ||
+	    fabs(item->valuedouble) > EXACT_LIMIT || (non_negative && item->valuedouble < 0))
+		return bad(reader, path, non_negative ? "is not a non-negative number"
+						      : "is not a number");
+	*value = item->valuedouble;
+	return 0;
+}
+
+static int read_string(const struct reader *reader, const cJSON *item, const char *path,
+		       char **value)
+{
+	if (item == NULL)
+		return bad(reader, path, "is missing");
+	if (!cJSON_IsString(item))
+		return bad(reader, path, "is not a string");
+	*value = strdup(item->valuestring);
+	return *value == NULL ? gate_error_set(reader->err, "out of memory") : 0;
+}
+
+static const cJSON *member(const cJSON *object, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(object, key);
+}
+
+static int read_counts(const struct reader *reader, const cJSON *counts, const char *prefix,
+		       const char *key, uint64_t values[SLOPE_RUNS])
+{
+	const cJSON *array = member(counts, key);
+	char path[160];
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s.counts.%s", prefix, key);
+	if (!cJSON_IsArray(array) || cJSON_GetArraySize(array) != SLOPE_RUNS)
+		return bad(reader, path, "is not an array of 3 counts (at 1, N and 2N)");
+	for (i = 0; i < SLOPE_RUNS; i++) {
+		char item_path[180];
+
+		snprintf(item_path, sizeof(item_path), "%s[%zu]", path, i);
+		if (read_count(reader, cJSON_GetArrayItem(array, (int)i), item_path, &values[i]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The stated figure must be what the counts give: a hand edit of one without the other is a
+ * corrupt baseline, not a new limit. */
+static int check_figure(const struct reader *reader, const cJSON *object, const char *prefix,
+			const char *key, double expected)
+{
+	char path[160];
+	double stated;
+
+	snprintf(path, sizeof(path), "%s.%s", prefix, key);
+	if (read_number(reader, member(object, key), path, true, &stated) != 0)
+		return -1;
+	if (fabs(stated - expected) > 1e-6 * (fabs(expected) > 1 ? fabs(expected) : 1)) {
+		char problem[160];
+
+		snprintf(problem, sizeof(problem), "is %.17g but its counts give %.17g", stated, expected);
+		return bad(reader, path, problem);
+	}
+	return 0;
+}
+
+static int read_slopes(const struct reader *reader, const cJSON *entry, const char *prefix,
+		       struct measurement *measurement)
+{
+	const cJSON *counts = member(entry, "counts");
+	struct gate_error slope_error = GATE_ERROR_INIT;
+	char path[160];
+
+	snprintf(path, sizeof(path), "%s.counts", prefix);
+	if (!cJSON_IsObject(counts))
+		return bad(reader, path, "is not an object");
+	if (read_counts(reader, counts, prefix, "instructions", measurement->instructions) != 0 ||
+	    read_counts(reader, counts, prefix, "allocations", measurement->allocations) != 0 ||
+	    read_counts(reader, counts, prefix, "bytes", measurement->bytes) != 0)
+		return -1;
+	if (slope_compute(&measurement->instruction_slope, measurement->instructions,
+			  measurement->messages, true, &slope_error) != 0 ||
+	    slope_compute(&measurement->allocation_slope, measurement->allocations,
+			  measurement->messages, false, &slope_error) != 0 ||
+	    slope_compute(&measurement->byte_slope, measurement->bytes, measurement->messages, false,
+			  &slope_error) != 0)
+		return bad(reader, path, slope_error.message);
+	snprintf(path, sizeof(path), "%s.framework", prefix);
+	if (!cJSON_IsObject(member(entry, "framework")))
+		return bad(reader, path, "is not an object");
+	if (check_figure(reader, member(entry, "framework"), path, "instructions",
+			 measurement->instruction_slope.per_message) != 0 ||
+	    check_figure(reader, member(entry, "framework"), path, "allocations",
+			 measurement->allocation_slope.per_message) != 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s.cold", prefix);
+	if (!cJSON_IsObject(member(entry, "cold")))
+		return bad(reader, path, "is not an object");
+	return check_figure(reader, member(entry, "cold"), path, "instructions",
+			    (double)measurement->instruction_slope.cold) != 0 ||
+			       check_figure(reader, member(entry, "cold"), path, "allocations",
+					    (double)measurement->allocation_slope.cold) != 0
+		       ? -1
+		       : 0;
+}
+
+static int read_functions(const struct reader *reader, const cJSON *array, const char *prefix,
+			  struct measurement *measurement)
+{
+	size_t count = (size_t)cJSON_GetArraySize(array), i = 0;
+	const cJSON *item;
+	char path[200];
+
+	measurement->functions = calloc(count + 1, sizeof(*measurement->functions));
+	if (measurement->functions == NULL)
+		return gate_error_set(reader->err, "out of memory");
+	cJSON_ArrayForEach(item, array) {
+		struct function_cost *cost = &measurement->functions[i];
+
+		snprintf(path, sizeof(path), "%s.functions[%zu]", prefix, i++);
+		if (!cJSON_IsObject(item))
+			return bad(reader, path, "is not an object");
+		measurement->function_count++;
+		if (read_string(reader, member(item, "name"), path, &cost->name) != 0 ||
+		    read_number(reader, member(item, "exclusive"), path, false, &cost->exclusive) != 0 ||
+		    read_number(reader, member(item, "inclusive"), path, false, &cost->inclusive) != 0 ||
+		    read_count(reader, member(item, "cold_exclusive"), path, &cost->cold_exclusive) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int read_sites(const struct reader *reader, const cJSON *array, const char *prefix,
+		      struct measurement *measurement)
+{
+	size_t count = (size_t)cJSON_GetArraySize(array), i = 0;
+	const cJSON *item;
+	char path[200];
+
+	measurement->sites = calloc(count + 1, sizeof(*measurement->sites));
+	if (measurement->sites == NULL)
+		return gate_error_set(reader->err, "out of memory");
+	cJSON_ArrayForEach(item, array) {
+		struct site_cost *cost = &measurement->sites[i];
+
+		snprintf(path, sizeof(path), "%s.sites[%zu]", prefix, i++);
+		if (!cJSON_IsObject(item))
+			return bad(reader, path, "is not an object");
+		measurement->site_count++;
+		if (read_string(reader, member(item, "location"), path, &cost->location) != 0 ||
+		    read_string(reader, member(item, "stack"), path, &cost->stack) != 0 ||
+		    read_number(reader, member(item, "blocks"), path, false, &cost->blocks) != 0 ||
+		    read_number(reader, member(item, "bytes"), path, false, &cost->bytes) != 0 ||
+		    read_count(reader, member(item, "cold_blocks"), path, &cost->cold_blocks) != 0 ||
+		    read_count(reader, member(item, "cold_bytes"), path, &cost->cold_bytes) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int read_detail(const struct reader *reader, const cJSON *entry, const char *prefix,
+		       struct measurement *measurement)
+{
+	const cJSON *functions = member(entry, "functions"), *sites = member(entry, "sites");
+	char path[160];
+
+	snprintf(path, sizeof(path), "%s.functions", prefix);
+	if (functions != NULL && !cJSON_IsArray(functions))
+		return bad(reader, path, "is not an array");
+	snprintf(path, sizeof(path), "%s.sites", prefix);
+	if (sites != NULL && !cJSON_IsArray(sites))
+		return bad(reader, path, "is not an array");
+	if (functions != NULL && read_functions(reader, functions, prefix, measurement) != 0)
+		return -1;
+	return sites != NULL ? read_sites(reader, sites, prefix, measurement) : 0;
+}
+
+static int read_info(const struct reader *reader, const cJSON *entry, const char *prefix,
+		     struct measurement *measurement)
+{
+	const cJSON *floors = member(entry, "floors"), *gated = member(entry, "gated");
+	char path[160];
+
+	snprintf(path, sizeof(path), "%s.name", prefix);
+	if (read_string(reader, member(entry, "name"), path, &measurement->info.name) != 0)
+		return -1;
+	if (measurement->info.name[0] == '\0')
+		return bad(reader, path, "is empty");
+	snprintf(path, sizeof(path), "%s.title", prefix);
+	if (read_string(reader, member(entry, "title"), path, &measurement->info.title) != 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s.gated", prefix);
+	if (!cJSON_IsBool(gated))
+		return bad(reader, path, "is not a boolean");
+	measurement->info.gated = cJSON_IsTrue(gated);
+	snprintf(path, sizeof(path), "%s.messages", prefix);
+	if (read_count(reader, member(entry, "messages"), path, &measurement->messages) != 0)
+		return -1;
+	if (measurement->messages < 2)
+		return bad(reader, path, "is below 2");
+	snprintf(path, sizeof(path), "%s.floors", prefix);
+	if (!cJSON_IsObject(floors))
+		return bad(reader, path, "is not an object");
+	if (read_number(reader, member(floors, "steady_allocations"), path, true,
+			&measurement->info.steady_floor) != 0 ||
+	    read_count(reader, member(floors, "cold_allocations"), path, &measurement->info.cold_floor) != 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s.limit_percent", prefix);
+	if (member(entry, "limit_percent") != NULL &&
+	    read_number(reader, member(entry, "limit_percent"), path, true,
+			&measurement->info.limit_percent) != 0)
+		return -1;
+	return 0;
+}
+
+static int compare_measurements(const void *left, const void *right)
+{
+	return strcmp(((const struct measurement *)left)->info.name,
+		      ((const struct measurement *)right)->info.name);
+}
+
+static int read_code(const struct reader *reader, const cJSON *code, struct results *results)
+{
+	size_t count = (size_t)cJSON_GetArraySize(code), i;
+	const cJSON *entry;
+
+	results->measurements = calloc(count + 1, sizeof(*results->measurements));
+	if (results->measurements == NULL)
+		return gate_error_set(reader->err, "out of memory");
+	cJSON_ArrayForEach(entry, code) {
+		struct measurement *measurement = &results->measurements[results->count];
+		char prefix[64];
+
+		snprintf(prefix, sizeof(prefix), "code[%zu]", results->count);
+		if (!cJSON_IsObject(entry))
+			return bad(reader, prefix, "is not an object");
+		results->count++;
+		if (read_info(reader, entry, prefix, measurement) != 0 ||
+		    read_slopes(reader, entry, prefix, measurement) != 0 ||
+		    read_detail(reader, entry, prefix, measurement) != 0)
+			return -1;
+	}
+	qsort(results->measurements, results->count, sizeof(*results->measurements),
+	      compare_measurements);
+	for (i = 1; i < results->count; i++)
+		if (strcmp(results->measurements[i - 1].info.name, results->measurements[i].info.name) == 0)
+			return gate_error_set(reader->err, "cannot read results '%s': scenario '%s' "
+					      "appears twice", reader->source,
+					      results->measurements[i].info.name);
+	return 0;
+}
+
+static int read_gate_block(const struct reader *reader, const cJSON *block, struct results *results)
+{
+	const cJSON *schema = member(block, "schema");
+	struct gate_error fingerprint_error = GATE_ERROR_INIT;
+
+	if (!cJSON_IsObject(block))
+		return bad(reader, "costgate", "is missing or not an object");
+	if (!cJSON_IsNumber(schema) || schema->valuedouble != GATE_SCHEMA_VERSION) {
+		char problem[96];
+
+		snprintf(problem, sizeof(problem), "is not %d (this gate reads schema %d only)",
+			 GATE_SCHEMA_VERSION, GATE_SCHEMA_VERSION);
+		return bad(reader, "costgate.schema", problem);
+	}
+	if (read_count(reader, member(block, "messages"), "costgate.messages", &results->messages) != 0)
+		return -1;
+	if (environment_fingerprint_from_json(&results->fingerprint, member(block, "fingerprint"),
+					      &fingerprint_error) != 0)
+		return bad(reader, "costgate.fingerprint", fingerprint_error.message);
+	return 0;
+}
+
+int results_parse(struct results *results, const char *text, size_t length, const char *source,
+		  struct gate_error *err)
+{
+	struct reader reader = { .source = source, .err = err };
+	const char *end = NULL;
+	cJSON *root = cJSON_ParseWithLengthOpts(text, length, &end, 0);
+	const cJSON *schema;
+	int status = -1;
+
+	*results = (struct results)RESULTS_INIT;
+	if (root == NULL) {
+		const char *at = cJSON_GetErrorPtr();
+
+		gate_error_set(err, "cannot read results '%s': not JSON (at byte %td)", source,
+			       at != NULL && at >= text && at <= text + length ? at - text : (ptrdiff_t)length);
+		goto out;
+	}
+	schema = member(root, "schema");
+	if (!cJSON_IsObject(root)) {
+		bad(&reader, "the document", "is not a JSON object");
+		goto out;
+	}
+	if (!cJSON_IsNumber(schema) || schema->valuedouble != 3) {
+		bad(&reader, "schema", "is not 3");
+		goto out;
+	}
+	if (read_gate_block(&reader, member(root, "costgate"), results) != 0)
+		goto out;
+	if (!cJSON_IsArray(member(root, "code"))) {
+		bad(&reader, "code", "is missing or not an array");
+		goto out;
+	}
+	status = read_code(&reader, member(root, "code"), results);
+out:
+	cJSON_Delete(root);
+	if (status != 0)
+		results_release(results);
+	return status;
+}
+
+int results_read_file(struct results *results, const char *path, struct gate_error *err)
+{
+	FILE *file = fopen(path, "rb");
+	char *text = NULL;
+	size_t length = 0, capacity = 0;
+	int status = -1;
+
+	*results = (struct results)RESULTS_INIT;
+	if (file == NULL) {
+		int saved = errno;
+
+		return gate_error_set(err, "cannot read results '%s': %s", path, strerror(saved));
+	}
+	for (;;) {
+		size_t got;
+
+		if (length == capacity) {
+			char *grown = realloc(text, capacity ? capacity * 2 : 65536);
+
+			if (grown == NULL) {
+				gate_error_set(err, "cannot read results '%s': out of memory", path);
+				goto out;
+			}
+			text = grown;
+			capacity = capacity ? capacity * 2 : 65536;
+		}
+		got = fread(text + length, 1, capacity - length, file);
+		length += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(file)) {
+		gate_error_set(err, "cannot read results '%s': read error", path);
+		goto out;
+	}
+	status = results_parse(results, text, length, path, err);
+out:
+	free(text);
+	fclose(file);
+	return status;
+}
+
+const struct measurement *results_find(const struct results *results, const char *name)
+{
+	size_t low = 0, high = results->count;
+
+	while (low < high) {
+		size_t middle = low + (high - low) / 2;
+		int order = strcmp(results->measurements[middle].info.name, name);
+
+		if (order == 0)
+			return &results->measurements[middle];
+		if (order < 0)
+			low = middle + 1;
+		else
+			high = middle;
+	}
+	return NULL;
+}
+
+void results_release(struct results *results)
+{
+	size_t i;
+
+	if (results == NULL)
+		return;
+	for (i = 0; i < results->count; i++)
+		measurement_release(&results->measurements[i]);
+	free(results->measurements);
+	environment_release(&results->fingerprint);
+	*results = (struct results)RESULTS_INIT;
+}

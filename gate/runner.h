@@ -1,0 +1,66 @@
+/* Runs child processes for gate: sealed (a given environment, a fixed working directory, address
+ * randomization off, stdin from /dev/null), in parallel up to a limit, longest first, each with
+ * a deadline. Children start with an argv array, never through a shell. */
+#ifndef GATE_RUNNER_H
+#define GATE_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+struct runner_job {
+	/* Set by the caller. */
+	char *const *argv;     /* program (a path) and arguments, NULL-terminated */
+	const char *directory; /* working directory of the child */
+	const char *log_path;  /* the child's stdout and stderr go here (created or truncated) */
+	uint64_t weight;       /* expected cost: heavier jobs start first */
+	void *context;         /* for the caller's progress callback */
+
+	/* Set by runner_run. */
+	bool started;       /* false when the child could not be started (see spawn_error) */
+	int spawn_error;    /* errno of a failed start, else 0 */
+	bool exited;        /* the child exited (then exit_code is valid) */
+	int exit_code;
+	int signal;         /* the signal that ended it, else 0 */
+	bool timed_out;     /* killed by the runner at its deadline */
+	double seconds;     /* wall time from start to reaping */
+	double cpu_seconds; /* user + system time of the child and its descendants */
+};
+
+struct runner_options {
+	unsigned parallel;          /* children at once, at least 1 */
+	double timeout_seconds;     /* per child; 0 means none */
+	char *const *environment;   /* the children's whole environment, NULL-terminated */
+	bool no_randomize;          /* turn address-space randomization off in the child */
+	/* Called once per finished job, with how many remain to finish. May be NULL. */
+	void (*progress)(const struct runner_job *job, size_t remaining, void *progress_context);
+	void *progress_context;
+};
+
+/* Runs every job to its end (or deadline). Returns 0 when the runner itself worked, whatever the
+ * children did (each job says how it ended); -1 only when the runner could not wait or fork at
+ * all, after killing and reaping what it started. */
+int runner_run(struct runner_job *jobs, size_t job_count, const struct runner_options *options,
+	       struct gate_error *err);
+
+/* Runs one short command and captures its stdout (up to 1 MiB) into *output (owned, NUL-ended).
+ * The child's stderr goes to `log_path` (or /dev/null when NULL). Returns 0 when it exited 0;
+ * otherwise -1 with err saying how it ended ("exited with 2", "killed by signal 11", ...). */
+int runner_capture(char *const *argv, const char *directory, char *const *environment,
+		   double timeout_seconds, char **output, struct gate_error *err);
+
+/* "exited with 1", "killed by signal 11 (Segmentation fault)", "timed out after 5 s", "could
+ * not start: No such file or directory": how a job ended, for messages. */
+void runner_describe_end(const struct runner_job *job, double timeout_seconds, char *text,
+			 size_t text_size);
+
+/* Finds `name` on the PATH of `path_variable` (a name with a slash is taken as it is). Returns
+ * an owned path, or NULL when there is no executable of that name. */
+char *runner_find_program(const char *name, const char *path_variable);
+
+/* true when the job ran and exited 0. */
+bool runner_job_succeeded(const struct runner_job *job);
+
+#endif

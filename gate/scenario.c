@@ -1,0 +1,131 @@
+/* Reads a scenario's own declaration. Every field is checked for type and range: a floor that
+ * is not a count would silently disable the allocation gate. */
+#define _GNU_SOURCE
+#include "scenario.h"
+
+#include <cjson/cJSON.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner.h"
+
+static int copy_string(char **field, const cJSON *root, const char *key, const char *name,
+		       struct gate_error *err)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, key);
+
+	if (!cJSON_IsString(item) || item->valuestring[0] == '\0')
+		return gate_error_set(err, "scenario '%s': --describe has no string '%s'", name, key);
+	*field = strdup(item->valuestring);
+	return *field == NULL ? gate_error_set(err, "out of memory") : 0;
+}
+
+/* A number >= 0 (and a whole number below 2^53 when `whole`). */
+static int read_number(double *value, const cJSON *object, const char *key, bool whole,
+		       const char *name, struct gate_error *err)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+
+	if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble) || item->valuedouble < 0 ||
+	    item->valuedouble > 9007199254740991.0 ||
+	    (whole && item->valuedouble != floor(item->valuedouble)))
+		return gate_error_set(err, "scenario '%s': --describe '%s' is not a %s", name, key,
+				      whole ? "non-negative integer" : "non-negative number");
+	*value = item->valuedouble;
+	return 0;
+}
+
+static int read_fields(struct scenario_info *info, const cJSON *root, const char *name,
+		       struct gate_error *err)
+{
+	const cJSON *floors = cJSON_GetObjectItemCaseSensitive(root, "floors");
+	const cJSON *gated = cJSON_GetObjectItemCaseSensitive(root, "gated");
+	const cJSON *name_item = cJSON_GetObjectItemCaseSensitive(root, "name");
+	double cold = 0;
+
+	if (!cJSON_IsString(name_item) || strcmp(name_item->valuestring, name) != 0)
+		return gate_error_set(err, "scenario '%s': --describe names another scenario", name);
+	if (copy_string(&info->title, root, "title", name, err) != 0 ||
+	    copy_string(&info->region, root, "region", name, err) != 0)
+		return -1;
+	if (!cJSON_IsBool(gated))
+		return gate_error_set(err, "scenario '%s': --describe has no boolean 'gated'", name);
+	info->gated = cJSON_IsTrue(gated);
+	if (!cJSON_IsObject(floors))
+		return gate_error_set(err, "scenario '%s': --describe has no object 'floors'", name);
+	if (read_number(&info->steady_floor, floors, "steady_allocations", false, name, err) != 0 ||
+	    read_number(&cold, floors, "cold_allocations", true, name, err) != 0)
+		return -1;
+	info->cold_floor = (uint64_t)cold;
+	if (cJSON_GetObjectItemCaseSensitive(root, "limit_percent") != NULL &&
+	    read_number(&info->limit_percent, root, "limit_percent", false, name, err) != 0)
+		return -1;
+	return 0;
+}
+
+int scenario_info_parse(struct scenario_info *info, const char *name, const char *text,
+			struct gate_error *err)
+{
+	cJSON *root = cJSON_Parse(text);
+	int status = -1;
+
+	*info = (struct scenario_info)SCENARIO_INFO_INIT;
+	if (!cJSON_IsObject(root)) {
+		gate_error_set(err, "scenario '%s': --describe printed no JSON object", name);
+		goto out;
+	}
+	info->name = strdup(name);
+	if (info->name == NULL) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	status = read_fields(info, root, name, err);
+out:
+	cJSON_Delete(root);
+	if (status != 0)
+		scenario_info_release(info);
+	return status;
+}
+
+int scenario_info_read(struct scenario_info *info, const char *name, const char *path,
+		       char *const *environment, double timeout_seconds, struct gate_error *err)
+{
+	char *directory = strdup(path);
+	char *argv[] = { (char *)path, "--describe", NULL };
+	char *output = NULL;
+	int status = -1;
+
+	*info = (struct scenario_info)SCENARIO_INFO_INIT;
+	if (directory == NULL)
+		return gate_error_set(err, "out of memory");
+	if (runner_capture(argv, dirname(directory), environment, timeout_seconds, &output, err) != 0) {
+		gate_error_prefix(err, "scenario '%s': --describe failed", name);
+		goto out;
+	}
+	if (scenario_info_parse(info, name, output, err) != 0)
+		goto out;
+	info->path = strdup(path);
+	if (info->path == NULL) {
+		gate_error_set(err, "out of memory");
+		scenario_info_release(info);
+		goto out;
+	}
+	status = 0;
+out:
+	free(output);
+	free(directory);
+	return status;
+}
+
+void scenario_info_release(struct scenario_info *info)
+{
+	if (info == NULL)
+		return;
+	free(info->name);
+	free(info->path);
+	free(info->title);
+	free(info->region);
+	*info = (struct scenario_info)SCENARIO_INFO_INIT;
+}

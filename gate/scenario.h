@@ -1,0 +1,35 @@
+/* What a scenario declares about itself (`SCENARIO --describe`): its region, floors and limits. */
+#ifndef GATE_SCENARIO_H
+#define GATE_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+
+struct scenario_info {
+	char *name;            /* as the manifest lists it; owned */
+	char *path;            /* the executable; owned */
+	char *title;           /* one line; owned */
+	char *region;          /* exact name of the measured-region function; owned */
+	bool gated;            /* does a regression fail the gate */
+	double steady_floor;   /* declared allocations per message */
+	uint64_t cold_floor;   /* declared allocations of the 1-delivery run */
+	double limit_percent;  /* declared instruction limit; 0 when the scenario declares none */
+};
+
+#define SCENARIO_INFO_INIT { 0 }
+
+/* Runs `path --describe` (sealed: `environment`, no randomization, `timeout_seconds`) and reads
+ * its JSON. The description's name must equal `name`. Errors name the scenario and the problem,
+ * e.g. "scenario 'x': --describe printed no JSON object". */
+int scenario_info_read(struct scenario_info *info, const char *name, const char *path,
+		       char *const *environment, double timeout_seconds, struct gate_error *err);
+
+/* Parses a description already captured (exposed for the unit tests). */
+int scenario_info_parse(struct scenario_info *info, const char *name, const char *text,
+			struct gate_error *err);
+
+void scenario_info_release(struct scenario_info *info); /* NULL-safe */
+
+#endif

@@ -1,0 +1,236 @@
+/* The terminal table. Cells are formatted first, then the columns are sized to fit: no
+ * truncation, numbers right-aligned, no colour (a terminal gets the same bytes as a file). */
+#define _GNU_SOURCE
+#include "table.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_COLUMNS 12
+#define CELL 48
+
+struct table {
+	const char *headers[MAX_COLUMNS];
+	size_t column_count;
+	char (*cells)[MAX_COLUMNS][CELL]; /* one row of cells per verdict row */
+	size_t row_count;
+};
+
+void table_format_per_message(char *text, size_t text_size, double value)
+{
+	snprintf(text, text_size, "%.3f", value);
+}
+
+void table_format_change(char *text, size_t text_size, double percent)
+{
+	snprintf(text, text_size, "%+.2f %%", percent);
+}
+
+static void format_count(char *text, uint64_t value)
+{
+	snprintf(text, CELL, "%" PRIu64, value);
+}
+
+static size_t header_columns(struct table *table, bool compared)
+{
+	static const char *const plain[] = { "scenario", "instr/msg", "alloc/msg", "bytes/msg",
+					     "cold instr", "cold alloc", "floors msg/cold", "state" };
+	static const char *const with_baseline[] = { "scenario", "instr/msg", "baseline", "change",
+						     "cold instr", "baseline", "change", "alloc/msg",
+						     "bytes/msg", "cold alloc", "floors msg/cold", "state" };
+	const char *const *headers = compared ? with_baseline : plain;
+	size_t count = compared ? 12 : 8, i;
+
+	for (i = 0; i < count; i++)
+		table->headers[i] = headers[i];
+	return count;
+}
+
+/* Fills one row of cells in the column order of header_columns. */
+static void fill_row(char cells[MAX_COLUMNS][CELL], const struct verdict_row *row, bool compared)
+{
+	const struct measurement *head = row->head, *base = row->baseline;
+	char floors[CELL], steady_floor[24];
+	size_t column = 0;
+
+	snprintf(cells[column++], CELL, "%s", row->name);
+	if (head == NULL || head->failed) {
+		for (; column < (compared ? 11u : 7u); column++)
+			snprintf(cells[column], CELL, "-");
+		snprintf(cells[column], CELL, "%s", verdict_state_name(row->state));
+		return;
+	}
+	table_format_per_message(cells[column++], CELL, head->instruction_slope.per_message);
+	if (compared) {
+		if (base != NULL) {
+			table_format_per_message(cells[column++], CELL, base->instruction_slope.per_message);
+			table_format_change(cells[column++], CELL, row->instruction_change);
+		} else {
+			snprintf(cells[column++], CELL, "-");
+			snprintf(cells[column++], CELL, "-");
+		}
+		format_count(cells[column++], head->instruction_slope.cold);
+		if (base != NULL) {
+			format_count(cells[column++], base->instruction_slope.cold);
+			table_format_change(cells[column++], CELL, row->cold_change);
+		} else {
+			snprintf(cells[column++], CELL, "-");
+			snprintf(cells[column++], CELL, "-");
+		}
+	}
+	table_format_per_message(cells[column++], CELL, head->allocation_slope.per_message);
+	table_format_per_message(cells[column++], CELL, head->byte_slope.per_message);
+	if (!compared)
+		format_count(cells[column++], head->instruction_slope.cold);
+	format_count(cells[column++], head->allocation_slope.cold);
+	snprintf(steady_floor, sizeof(steady_floor), "%g", head->info.steady_floor);
+	snprintf(floors, sizeof(floors), "%s/%" PRIu64, steady_floor, head->info.cold_floor);
+	snprintf(cells[column++], CELL, "%s", floors);
+	snprintf(cells[column], CELL, "%s", verdict_state_name(row->state));
+}
+
+static void print_rows(FILE *out, const struct table *table)
+{
+	size_t widths[MAX_COLUMNS] = { 0 }, row, column;
+
+	for (column = 0; column < table->column_count; column++) {
+		widths[column] = strlen(table->headers[column]);
+		for (row = 0; row < table->row_count; row++)
+			if (strlen(table->cells[row][column]) > widths[column])
+				widths[column] = strlen(table->cells[row][column]);
+	}
+	for (column = 0; column < table->column_count; column++) {
+		if (column == 0)
+			fprintf(out, "%-*s", (int)widths[column], table->headers[column]);
+		else if (column + 1 == table->column_count)
+			fprintf(out, "  %s", table->headers[column]);
+		else
+			fprintf(out, "  %*s", (int)widths[column], table->headers[column]);
+	}
+	fputc('\n', out);
+	for (row = 0; row < table->row_count; row++) {
+		for (column = 0; column < table->column_count; column++) {
+			if (column == 0)
+				fprintf(out, "%-*s", (int)widths[column], table->cells[row][column]);
+			else if (column + 1 == table->column_count)
+				fprintf(out, "  %s", table->cells[row][column]);
+			else
+				fprintf(out, "  %*s", (int)widths[column], table->cells[row][column]);
+		}
+		fputc('\n', out);
+	}
+}
+
+static void print_breaches(FILE *out, const struct verdict_row *row)
+{
+	const struct measurement *head = row->head, *base = row->baseline;
+	char head_text[32], base_text[32], change[32];
+
+	if (row->breaches & BREACH_INSTRUCTIONS) {
+		table_format_per_message(head_text, sizeof(head_text), head->instruction_slope.per_message);
+		table_format_per_message(base_text, sizeof(base_text), base->instruction_slope.per_message);
+		table_format_change(change, sizeof(change), row->instruction_change);
+		fprintf(out, "%s: %s instructions per message against %s in the baseline: %s, "
+			"above the %g %% limit\n", row->name, head_text, base_text, change, row->limit_percent);
+	}
+	if (row->breaches & BREACH_COLD_INSTRUCTIONS) {
+		table_format_change(change, sizeof(change), row->cold_change);
+		fprintf(out, "%s: %" PRIu64 " cold instructions against %" PRIu64 " in the baseline: %s, "
+			"above the %g %% limit\n", row->name, head->instruction_slope.cold,
+			base->instruction_slope.cold, change, row->limit_percent);
+	}
+	if (row->breaches & BREACH_STEADY_FLOOR) {
+		table_format_per_message(head_text, sizeof(head_text), head->allocation_slope.per_message);
+		fprintf(out, "%s: %s allocations per message, above the declared floor of %g\n",
+			row->name, head_text, head->info.steady_floor);
+	}
+	if (row->breaches & BREACH_COLD_FLOOR)
+		fprintf(out, "%s: %" PRIu64 " allocations in the cold run, above the declared floor of "
+			"%" PRIu64 "\n", row->name, head->allocation_slope.cold, head->info.cold_floor);
+}
+
+static void print_row_notes(FILE *out, const struct verdict *verdict,
+			    const struct verdict_row *row, const char *refresh_command)
+{
+	const struct measurement *head = row->head;
+	char text[32];
+	size_t metric;
+
+	if (row->state == VERDICT_MISSING) {
+		fprintf(out, "%s: in the baseline but not measured: the scenario is missing\n", row->name);
+		return;
+	}
+	if (row->state == VERDICT_FAILED) {
+		fprintf(out, "%s: failed to measure: %s\n", row->name, head->failure);
+		return;
+	}
+	print_breaches(out, row);
+	for (metric = 0; metric < 2; metric++)
+		if (row->accepted[metric] != NULL)
+			fprintf(out, "%s: accepted up to %g %s: %s (%s)\n", row->name,
+				row->accepted[metric]->value,
+				metric == ACCEPT_INSTRUCTIONS ? "instructions per message" : "cold instructions",
+				row->accepted[metric]->reason, verdict->acceptance->path);
+	if (row->steady_floor_high) {
+		table_format_per_message(text, sizeof(text), head->allocation_slope.per_message);
+		fprintf(out, "%s: the steady floor %g is above the measured %s allocations per message: "
+			"lower it in this change\n", row->name, head->info.steady_floor, text);
+	}
+	if (row->cold_floor_high)
+		fprintf(out, "%s: the cold floor %" PRIu64 " is above the measured %" PRIu64 " allocations: "
+			"lower it in this change\n", row->name, head->info.cold_floor,
+			head->allocation_slope.cold);
+	if (row->improvements != 0)
+		fprintf(out, "%s: cheaper than the baseline by more than the limit: refresh the baseline "
+			"(%s)\n", row->name, refresh_command);
+	if (row->state == VERDICT_NEW)
+		fprintf(out, "%s: new: not in the baseline, so no instruction verdict; floors enforced\n",
+			row->name);
+	if (head->instruction_slope.nonlinear || head->allocation_slope.nonlinear)
+		fprintf(out, "%s: warning: the run at N differs from the slope by %.2f %% (instructions) "
+			"and %.2f %% (allocations): is the cost per message constant?\n", row->name,
+			head->instruction_slope.linearity_percent, head->allocation_slope.linearity_percent);
+}
+
+static void print_notes(FILE *out, const struct verdict *verdict, const char *refresh_command)
+{
+	size_t i;
+
+	if (verdict->baseline_source != NULL)
+		fprintf(out, "baseline: %s%s\n", verdict->baseline_source,
+			verdict->remeasured ? " (measured here: the stored baseline's fingerprint differs)" : "");
+	if (verdict->messages_differ && verdict->row_count > 0)
+		fprintf(out, "note: head and baseline were measured with different message counts "
+			"(baseline N = %" PRIu64 "); per message figures are compared\n",
+			verdict->baseline_messages);
+	for (i = 0; i < verdict->row_count; i++)
+		print_row_notes(out, verdict, &verdict->rows[i], refresh_command);
+	for (i = 0; verdict->acceptance && i < verdict->acceptance->count; i++)
+		if (!verdict->acceptance_used[i])
+			fprintf(out, "warning: the acceptance of %s %s up to %g in %s is stale: no "
+				"breach needs it; remove it\n", verdict->acceptance->entries[i].scenario,
+				acceptance_metric_name(verdict->acceptance->entries[i].metric),
+				verdict->acceptance->entries[i].value, verdict->acceptance->path);
+}
+
+void table_print(FILE *out, const struct verdict *verdict, const char *refresh_command)
+{
+	struct table table = { .row_count = verdict->row_count };
+	char summary[512];
+	size_t i;
+
+	table.column_count = header_columns(&table, verdict->compared);
+	table.cells = calloc(verdict->row_count + 1, sizeof(*table.cells));
+	if (table.cells == NULL) {
+		fprintf(out, "gate: out of memory for the table\n");
+		return;
+	}
+	for (i = 0; i < verdict->row_count; i++)
+		fill_row(table.cells[i], &verdict->rows[i], verdict->compared);
+	print_rows(out, &table);
+	free(table.cells);
+	print_notes(out, verdict, refresh_command);
+	verdict_summary(verdict, summary, sizeof(summary));
+	fprintf(out, "%s\n", summary);
+}

@@ -1,0 +1,20 @@
+/* The terminal report: one table row per scenario (sorted, exact figures), then the notes that
+ * say why: failures, breaches, acceptances, floors to lower, improvements. */
+#ifndef GATE_TABLE_H
+#define GATE_TABLE_H
+
+#include <stdio.h>
+
+#include "verdict.h"
+
+/* Writes the table and its notes to `out`. `refresh_command` is what refreshes the baseline
+ * (shown with improvements), e.g. "make baseline". */
+void table_print(FILE *out, const struct verdict *verdict, const char *refresh_command);
+
+/* A per-message figure as gate prints it everywhere: three decimals, exact for N = 1000. */
+void table_format_per_message(char *text, size_t text_size, double value);
+
+/* A change in percent with its sign, e.g. "+3.41 %", "-0.02 %". */
+void table_format_change(char *text, size_t text_size, double percent);
+
+#endif

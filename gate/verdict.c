@@ -1,0 +1,341 @@
+/* The verdict. Limits are strict ("above" fails, equal passes); a floor is both a ceiling and a
+ * promise: above it fails, below it asks for the floor to be lowered in the same change. */
+#define _GNU_SOURCE
+#include "verdict.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slope.h"
+
+static const char *const state_names[] = { "ok", "improved", "regressed", "accepted",
+					   "new", "missing", "failed" };
+
+const char *verdict_state_name(enum verdict_state state)
+{
+	return state_names[state];
+}
+
+/* Collects the union of head and baseline names, sorted. */
+static int collect_rows(struct verdict *verdict, const struct measurement *head, size_t head_count,
+			const struct results *baseline, bool missing_counts)
+{
+	size_t capacity = head_count + (baseline && missing_counts ? baseline->count : 0), i, j;
+
+	verdict->rows = calloc(capacity + 1, sizeof(*verdict->rows));
+	if (verdict->rows == NULL)
+		return -1;
+	for (i = 0; i < head_count; i++) {
+		verdict->rows[verdict->row_count].name = head[i].info.name;
+		verdict->rows[verdict->row_count++].head = &head[i];
+	}
+	for (i = 0; baseline && missing_counts && i < baseline->count; i++) {
+		bool present = false;
+
+		for (j = 0; j < head_count && !present; j++)
+			present = strcmp(head[j].info.name, baseline->measurements[i].info.name) == 0;
+		if (!present)
+			verdict->rows[verdict->row_count++].name = baseline->measurements[i].info.name;
+	}
+	return 0;
+}
+
+static int compare_rows(const void *left, const void *right)
+{
+	return strcmp(((const struct verdict_row *)left)->name,
+		      ((const struct verdict_row *)right)->name);
+}
+
+static void check_floors(struct verdict_row *row)
+{
+	const struct measurement *head = row->head;
+
+	if (head->allocation_slope.per_message > head->info.steady_floor)
+		row->breaches |= BREACH_STEADY_FLOOR;
+	else if (head->allocation_slope.per_message < head->info.steady_floor)
+		row->steady_floor_high = true;
+	if (head->allocation_slope.cold > head->info.cold_floor)
+		row->breaches |= BREACH_COLD_FLOOR;
+	else if (head->allocation_slope.cold < head->info.cold_floor)
+		row->cold_floor_high = true;
+}
+
+/* One instruction metric against the baseline: breach, acceptance, improvement. */
+static void compare_metric(struct verdict_row *row, const struct acceptance *acceptance,
+			   enum acceptance_metric metric, double head, double baseline)
+{
+	unsigned bit = metric == ACCEPT_INSTRUCTIONS ? BREACH_INSTRUCTIONS : BREACH_COLD_INSTRUCTIONS;
+	double change = slope_change_percent(head, baseline);
+
+	if (metric == ACCEPT_INSTRUCTIONS)
+		row->instruction_change = change;
+	else
+		row->cold_change = change;
+	if (head > baseline * (1.0 + row->limit_percent / 100.0)) {
+		const struct acceptance_entry *entry = acceptance_find(acceptance, row->name, metric);
+
+		row->breaches |= bit;
+		if (entry != NULL && head <= entry->value)
+			row->accepted[metric] = entry;
+	} else if (head < baseline * (1.0 - row->limit_percent / 100.0)) {
+		row->improvements |= bit;
+	}
+}
+
+static void decide_row(struct verdict_row *row, const struct results *baseline,
+		       const struct acceptance *acceptance)
+{
+	unsigned unaccepted;
+
+	if (row->head == NULL) {
+		row->state = VERDICT_MISSING;
+		return;
+	}
+	if (row->head->failed) {
+		row->state = VERDICT_FAILED;
+		return;
+	}
+	row->limit_percent = row->head->info.limit_percent > 0 ? row->head->info.limit_percent
+							       : VERDICT_DEFAULT_LIMIT_PERCENT;
+	row->baseline = baseline ? results_find(baseline, row->name) : NULL;
+	check_floors(row);
+	if (row->baseline != NULL) {
+		compare_metric(row, acceptance, ACCEPT_INSTRUCTIONS,
+			       row->head->instruction_slope.per_message,
+			       row->baseline->instruction_slope.per_message);
+		compare_metric(row, acceptance, ACCEPT_COLD_INSTRUCTIONS,
+			       (double)row->head->instruction_slope.cold,
+			       (double)row->baseline->instruction_slope.cold);
+	}
+	unaccepted = row->breaches;
+	if (row->accepted[ACCEPT_INSTRUCTIONS] != NULL)
+		unaccepted &= ~(unsigned)BREACH_INSTRUCTIONS;
+	if (row->accepted[ACCEPT_COLD_INSTRUCTIONS] != NULL)
+		unaccepted &= ~(unsigned)BREACH_COLD_INSTRUCTIONS;
+	if (unaccepted != 0)
+		row->state = VERDICT_REGRESSED;
+	else if (row->breaches != 0)
+		row->state = VERDICT_ACCEPTED;
+	else if (baseline != NULL && row->baseline == NULL)
+		row->state = VERDICT_NEW;
+	else if (row->improvements != 0)
+		row->state = VERDICT_IMPROVED;
+	else
+		row->state = VERDICT_OK;
+}
+
+static void mark_used(struct verdict *verdict, const struct verdict_row *row)
+{
+	size_t i, metric;
+
+	for (metric = 0; metric < 2; metric++)
+		for (i = 0; verdict->acceptance && i < verdict->acceptance->count; i++)
+			if (row->accepted[metric] == &verdict->acceptance->entries[i])
+				verdict->acceptance_used[i] = true;
+}
+
+int verdict_decide(struct verdict *verdict, const struct measurement *head, size_t head_count,
+		   const struct results *baseline, const struct acceptance *acceptance,
+		   bool missing_counts, struct gate_error *err)
+{
+	bool failed = false, regressed = false;
+	size_t i;
+
+	*verdict = (struct verdict)VERDICT_INIT;
+	verdict->acceptance = acceptance;
+	verdict->compared = baseline != NULL;
+	verdict->baseline_messages = baseline ? baseline->messages : 0;
+	verdict->acceptance_used = calloc(acceptance ? acceptance->count + 1 : 1, sizeof(bool));
+	if (verdict->acceptance_used == NULL ||
+	    collect_rows(verdict, head, head_count, baseline, missing_counts) != 0) {
+		verdict_release(verdict);
+		return gate_error_set(err, "out of memory");
+	}
+	qsort(verdict->rows, verdict->row_count, sizeof(*verdict->rows), compare_rows);
+	for (i = 0; i < verdict->row_count; i++) {
+		struct verdict_row *row = &verdict->rows[i];
+
+		decide_row(row, baseline, acceptance);
+		mark_used(verdict, row);
+		if (row->baseline != NULL && row->baseline->messages != row->head->messages)
+			verdict->messages_differ = true;
+		failed |= row->state == VERDICT_FAILED || row->state == VERDICT_MISSING;
+		regressed |= row->state == VERDICT_REGRESSED && row->head->info.gated;
+	}
+	verdict->exit_code = failed ? GATE_EXIT_MEASUREMENT
+				    : regressed ? GATE_EXIT_REGRESSION : GATE_EXIT_PASS;
+	return 0;
+}
+
+static const char *const breach_names[] = { "instructions", "cold_instructions",
+					    "steady_allocations", "cold_allocations" };
+
+static cJSON *figures(double head, const struct measurement *baseline, double baseline_value,
+		      double change)
+{
+	cJSON *object = cJSON_CreateObject();
+
+	if (cJSON_AddNumberToObject(object, "head", head) == NULL ||
+	    (baseline != NULL && (cJSON_AddNumberToObject(object, "baseline", baseline_value) == NULL ||
+				  cJSON_AddNumberToObject(object, "change_percent", change) == NULL))) {
+		cJSON_Delete(object);
+		return NULL;
+	}
+	return object;
+}
+
+static int add_row_figures(cJSON *item, const struct verdict_row *row)
+{
+	const struct measurement *head = row->head, *base = row->baseline;
+	cJSON *breaches = cJSON_AddArrayToObject(item, "breaches");
+	cJSON *accepted = cJSON_AddArrayToObject(item, "accepted");
+	size_t bit;
+
+	if (breaches == NULL || accepted == NULL ||
+	    cJSON_AddNumberToObject(item, "limit_percent", row->limit_percent) == NULL ||
+	    !cJSON_AddItemToObject(item, "instructions",
+				   figures(head->instruction_slope.per_message, base,
+					   base ? base->instruction_slope.per_message : 0,
+					   row->instruction_change)) ||
+	    !cJSON_AddItemToObject(item, "cold_instructions",
+				   figures((double)head->instruction_slope.cold, base,
+					   base ? (double)base->instruction_slope.cold : 0,
+					   row->cold_change)))
+		return -1;
+	for (bit = 0; bit < 4; bit++)
+		if ((row->breaches & (1u << bit)) &&
+		    !cJSON_AddItemToArray(breaches, cJSON_CreateString(breach_names[bit])))
+			return -1;
+	for (bit = 0; bit < 2; bit++) {
+		const struct acceptance_entry *entry = row->accepted[bit];
+		cJSON *object;
+
+		if (entry == NULL)
+			continue;
+		object = cJSON_CreateObject();
+		if (!cJSON_AddItemToArray(accepted, object) ||
+		    cJSON_AddStringToObject(object, "metric", acceptance_metric_name(entry->metric)) == NULL ||
+		    cJSON_AddNumberToObject(object, "value", entry->value) == NULL ||
+		    cJSON_AddStringToObject(object, "reason", entry->reason) == NULL)
+			return -1;
+	}
+	if (row->steady_floor_high &&
+	    cJSON_AddNumberToObject(item, "lower_steady_floor_to", head->allocation_slope.per_message) == NULL)
+		return -1;
+	if (row->cold_floor_high &&
+	    cJSON_AddNumberToObject(item, "lower_cold_floor_to", (double)head->allocation_slope.cold) == NULL)
+		return -1;
+	return 0;
+}
+
+static cJSON *stale_array(const struct verdict *verdict)
+{
+	cJSON *array = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; array != NULL && verdict->acceptance && i < verdict->acceptance->count; i++) {
+		const struct acceptance_entry *entry = &verdict->acceptance->entries[i];
+		cJSON *object;
+
+		if (verdict->acceptance_used[i])
+			continue;
+		object = cJSON_CreateObject();
+		if (!cJSON_AddItemToArray(array, object) ||
+		    cJSON_AddStringToObject(object, "scenario", entry->scenario) == NULL ||
+		    cJSON_AddStringToObject(object, "metric", acceptance_metric_name(entry->metric)) == NULL ||
+		    cJSON_AddNumberToObject(object, "value", entry->value) == NULL) {
+			cJSON_Delete(array);
+			return NULL;
+		}
+	}
+	return array;
+}
+
+cJSON *verdict_to_json(const struct verdict *verdict)
+{
+	cJSON *object = cJSON_CreateObject();
+	cJSON *rows = cJSON_AddArrayToObject(object, "rows");
+	char summary[512];
+	size_t i;
+
+	verdict_summary(verdict, summary, sizeof(summary));
+	if (rows == NULL || cJSON_AddNumberToObject(object, "exit_code", verdict->exit_code) == NULL ||
+	    cJSON_AddStringToObject(object, "summary", summary) == NULL ||
+	    cJSON_AddBoolToObject(object, "compared", verdict->compared) == NULL ||
+	    (verdict->baseline_source != NULL &&
+	     cJSON_AddStringToObject(object, "baseline", verdict->baseline_source) == NULL) ||
+	    cJSON_AddBoolToObject(object, "remeasured", verdict->remeasured) == NULL ||
+	    cJSON_AddBoolToObject(object, "messages_differ", verdict->messages_differ) == NULL ||
+	    !cJSON_AddItemToObject(object, "stale_acceptances", stale_array(verdict)))
+		goto failed;
+	for (i = 0; i < verdict->row_count; i++) {
+		const struct verdict_row *row = &verdict->rows[i];
+		cJSON *item = cJSON_CreateObject();
+
+		if (!cJSON_AddItemToArray(rows, item) ||
+		    cJSON_AddStringToObject(item, "name", row->name) == NULL ||
+		    cJSON_AddStringToObject(item, "state", verdict_state_name(row->state)) == NULL)
+			goto failed;
+		if (row->head != NULL && row->head->failed &&
+		    cJSON_AddStringToObject(item, "failure", row->head->failure) == NULL)
+			goto failed;
+		if (row->head != NULL && !row->head->failed && add_row_figures(item, row) != 0)
+			goto failed;
+	}
+	return object;
+failed:
+	cJSON_Delete(object);
+	return NULL;
+}
+
+/* Appends ", name" for every row in `state` to text, returns how many. */
+static size_t list_rows(const struct verdict *verdict, enum verdict_state state, char *names,
+			size_t names_size)
+{
+	size_t count = 0, used = strlen(names), i;
+
+	for (i = 0; i < verdict->row_count; i++) {
+		if (verdict->rows[i].state != state)
+			continue;
+		if (used < names_size)
+			used += (size_t)snprintf(names + used, names_size - used, "%s%s",
+						 count ? ", " : "", verdict->rows[i].name);
+		count++;
+	}
+	return count;
+}
+
+/* Appends "; <count> <label> (<names>)" for the rows in `state`. */
+static void append_part(const struct verdict *verdict, enum verdict_state state, const char *label,
+			char *text, size_t text_size)
+{
+	char names[300] = "";
+	size_t count = list_rows(verdict, state, names, sizeof(names)), used = strlen(text);
+
+	if (count > 0 && used < text_size)
+		snprintf(text + used, text_size - used, "%s%zu %s (%s)", used > 6 ? ", " : "", count,
+			 label, names);
+}
+
+void verdict_summary(const struct verdict *verdict, char *text, size_t text_size)
+{
+	if (verdict->exit_code == GATE_EXIT_PASS) {
+		snprintf(text, text_size, "pass: %zu scenario%s within %s limits", verdict->row_count,
+			 verdict->row_count == 1 ? "" : "s", verdict->row_count == 1 ? "its" : "their");
+		return;
+	}
+	snprintf(text, text_size, "fail: ");
+	append_part(verdict, VERDICT_REGRESSED, "regressed", text, text_size);
+	append_part(verdict, VERDICT_FAILED, "failed to measure", text, text_size);
+	append_part(verdict, VERDICT_MISSING, "missing", text, text_size);
+}
+
+void verdict_release(struct verdict *verdict)
+{
+	if (verdict == NULL)
+		return;
+	free(verdict->rows);
+	free(verdict->acceptance_used);
+	*verdict = (struct verdict)VERDICT_INIT;
+}

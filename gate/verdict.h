@@ -1,0 +1,96 @@
+/* The verdict: every scenario's head figures against its declared floors and, when there is
+ * one, the baseline; one state per row and one exit code for the run (DESIGN.md gating rules). */
+#ifndef GATE_VERDICT_H
+#define GATE_VERDICT_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "acceptance.h"
+#include "error.h"
+#include "measure.h"
+#include "results.h"
+
+/* The default instruction limit, for the steady state and the cold start alike. */
+#define VERDICT_DEFAULT_LIMIT_PERCENT 2.0
+
+/* Exit codes: the API in DESIGN.md. */
+enum gate_exit {
+	GATE_EXIT_PASS = 0,
+	GATE_EXIT_REGRESSION = 1,
+	GATE_EXIT_USAGE = 2,
+	GATE_EXIT_MEASUREMENT = 3,
+	GATE_EXIT_NO_BASELINE = 4,
+};
+
+enum verdict_state {
+	VERDICT_OK,
+	VERDICT_IMPROVED,
+	VERDICT_REGRESSED,
+	VERDICT_ACCEPTED,
+	VERDICT_NEW,
+	VERDICT_MISSING,
+	VERDICT_FAILED,
+};
+
+/* What went over (or under) its limit, one bit each. */
+enum verdict_breach {
+	BREACH_INSTRUCTIONS = 1 << 0,      /* instructions per message above the limit */
+	BREACH_COLD_INSTRUCTIONS = 1 << 1, /* cold instructions above the limit */
+	BREACH_STEADY_FLOOR = 1 << 2,      /* allocations per message above the declared floor */
+	BREACH_COLD_FLOOR = 1 << 3,        /* cold allocations above the declared floor */
+};
+
+struct verdict_row {
+	const char *name;                    /* the scenario (points into head or baseline) */
+	const struct measurement *head;      /* NULL when missing */
+	const struct measurement *baseline;  /* NULL without a baseline, or for a new scenario */
+	enum verdict_state state;
+	double limit_percent;                /* the instruction limit applied */
+	double instruction_change;           /* percent against the baseline, when there is one */
+	double cold_change;                  /* percent, cold instructions */
+	unsigned breaches;                   /* enum verdict_breach bits, before acceptances */
+	unsigned improvements;               /* BREACH_INSTRUCTIONS / _COLD_INSTRUCTIONS bits: below
+					      * the baseline by more than the limit */
+	const struct acceptance_entry *accepted[2]; /* entries that let the instruction and the
+						     * cold breach pass, or NULL */
+	bool steady_floor_high;              /* the steady floor is above what was measured */
+	bool cold_floor_high;                /* the cold floor is above what was measured */
+};
+
+struct verdict {
+	struct verdict_row *rows; /* sorted by name; owned */
+	size_t row_count;
+	bool compared;            /* a baseline was there to compare with */
+	bool messages_differ;     /* head and baseline were measured with different N */
+	uint64_t baseline_messages;
+	const char *baseline_source; /* what the baseline was read from, for the reports */
+	bool remeasured;          /* the baseline was measured here, in a worktree of the ref */
+	const struct acceptance *acceptance; /* the acceptance entries in force, or NULL */
+	bool *acceptance_used;    /* per acceptance entry: it decided a row; owned */
+	enum gate_exit exit_code;
+};
+
+#define VERDICT_INIT { 0 }
+
+/* Decides every row. `baseline` may be NULL (floors only); `acceptance` may be NULL. When
+ * `missing_counts` is false, scenarios in the baseline but not measured are left out (a partial
+ * run: --scenario or --shard) rather than reported missing. */
+int verdict_decide(struct verdict *verdict, const struct measurement *head, size_t head_count,
+		   const struct results *baseline, const struct acceptance *acceptance,
+		   bool missing_counts, struct gate_error *err);
+
+/* "ok", "improved", "regressed", "accepted", "new", "missing", "failed". */
+const char *verdict_state_name(enum verdict_state state);
+
+/* The verdict as JSON for results.json: exit code, one line of summary, and per row the state,
+ * the baseline figures, the changes, the breaches and the acceptances used. */
+cJSON *verdict_to_json(const struct verdict *verdict);
+
+/* One line: "pass: 6 scenarios within their limits", "fail: 1 regressed (consume_json)", ... */
+void verdict_summary(const struct verdict *verdict, char *text, size_t text_size);
+
+void verdict_release(struct verdict *verdict); /* NULL-safe */
+
+#endif

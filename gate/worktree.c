@@ -1,0 +1,215 @@
+/* The worktree re-measure. The removal command is prepared when the worktree is created, so a
+ * signal handler can run it with fork and execve alone. */
+#define _GNU_SOURCE
+#include "worktree.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "baseline.h"
+#include "manifest.h"
+#include "runner.h"
+
+extern char **environ;
+
+/* The worktree this process has made and not yet removed. */
+static struct {
+	char *parent;       /* the temporary directory holding it */
+	char *path;         /* parent/tree */
+	char *git;
+	char *root;
+	char *remove_argv[8];
+} active;
+
+static int remove_entry(const char *path, const struct stat *status, int type, struct FTW *walk)
+{
+	(void)status;
+	(void)type;
+	(void)walk;
+	return remove(path);
+}
+
+static void run_and_wait(char *const *argv, const char *directory)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (chdir(directory) != 0)
+			_exit(127);
+		execve(argv[0], argv, environ);
+		_exit(127);
+	}
+	if (pid > 0)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+}
+
+void worktree_cleanup(void)
+{
+	char *prune[] = { active.git, "worktree", "prune", NULL };
+
+	if (active.path == NULL)
+		return;
+	run_and_wait(active.remove_argv, active.root);
+	nftw(active.parent, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	run_and_wait(prune, active.root);
+	free(active.parent);
+	free(active.path);
+	free(active.git);
+	free(active.root);
+	memset(&active, 0, sizeof(active));
+}
+
+static int create(const char *root, const char *commit, struct gate_error *err)
+{
+	const char *temporary = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char *output = NULL;
+	const char *add[] = { "worktree", "add", "--detach", NULL, commit, NULL };
+
+	active.git = runner_find_program("git", getenv("PATH"));
+	active.root = strdup(root);
+	if (active.git == NULL || active.root == NULL ||
+	    asprintf(&active.parent, "%s/costgate-worktree-XXXXXX", temporary) < 0)
+		return gate_error_set(err, "cannot make a worktree: git not found or out of memory");
+	if (mkdtemp(active.parent) == NULL || asprintf(&active.path, "%s/tree", active.parent) < 0) {
+		int saved = errno;
+
+		return gate_error_set(err, "cannot make a worktree in '%s': %s", temporary, strerror(saved));
+	}
+	active.remove_argv[0] = active.git;
+	active.remove_argv[1] = "worktree";
+	active.remove_argv[2] = "remove";
+	active.remove_argv[3] = "--force";
+	active.remove_argv[4] = active.path;
+	add[3] = active.path;
+	if (baseline_git(root, add, &output, err) != 0) {
+		free(output);
+		return gate_error_prefix(err, "cannot make a worktree of %.12s", commit);
+	}
+	free(output);
+	return 0;
+}
+
+/* Runs one build command with its output in `log_path`. */
+static int run_build_step(char *const *argv, const char *log_path, struct gate_error *err)
+{
+	struct runner_job job = { .argv = argv, .directory = active.path, .log_path = log_path };
+	struct runner_options options = { .parallel = 1, .timeout_seconds = 3600,
+					   .environment = environ };
+	char how[200];
+
+	if (runner_run(&job, 1, &options, err) != 0)
+		return -1;
+	if (runner_job_succeeded(&job))
+		return 0;
+	runner_describe_end(&job, options.timeout_seconds, how, sizeof(how));
+	return gate_error_set(err, "building the baseline worktree: '%s' %s (log: %s)", argv[1], how,
+			      log_path);
+}
+
+static int build(const struct measure_options *options, struct gate_error *err)
+{
+	char *cmake = runner_find_program("cmake", getenv("PATH"));
+	char *build_dir = NULL, *log_path = NULL, *jobs = NULL;
+	int status = -1;
+
+	if (cmake == NULL) {
+		gate_error_set(err, "cannot build the baseline worktree: cmake not found on PATH");
+		goto out;
+	}
+	if (asprintf(&build_dir, "%s/build", active.path) < 0 ||
+	    asprintf(&log_path, "%s/worktree-build.log", options->raw_dir) < 0 ||
+	    asprintf(&jobs, "%u", options->jobs) < 0) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	{
+		char *configure[] = { cmake, "-S", active.path, "-B", build_dir, NULL };
+		char *compile[] = { cmake, "--build", build_dir, "-j", jobs, NULL };
+
+		if (run_build_step(configure, log_path, err) != 0 ||
+		    run_build_step(compile, log_path, err) != 0)
+			goto out;
+	}
+	status = 0;
+out:
+	free(cmake);
+	free(build_dir);
+	free(log_path);
+	free(jobs);
+	return status;
+}
+
+static int measure_tree(struct results *baseline, const struct measure_options *options,
+			const char *valgrind, struct gate_error *err)
+{
+	struct manifest manifest = MANIFEST_INIT;
+	char *manifest_path = NULL;
+	size_t i;
+	int status = -1;
+
+	if (asprintf(&manifest_path, "%s/build/scenarios/manifest.txt", active.path) < 0) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	if (manifest_read(&manifest, manifest_path, err) != 0 ||
+	    environment_collect(&baseline->fingerprint, valgrind, manifest.compiler, manifest.flags,
+				err) != 0)
+		goto out;
+	baseline->measurements = calloc(manifest.entry_count + 1, sizeof(*baseline->measurements));
+	if (baseline->measurements == NULL) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	baseline->count = manifest.entry_count;
+	baseline->messages = options->messages;
+	if (measure_scenarios(baseline->measurements, &manifest, options, err) != 0)
+		goto out;
+	for (i = 0; i < baseline->count; i++) {
+		if (baseline->measurements[i].failed) {
+			gate_error_set(err, "the baseline's scenario '%s' failed to measure: %s",
+				       baseline->measurements[i].info.name, baseline->measurements[i].failure);
+			goto out;
+		}
+	}
+	status = 0;
+out:
+	free(manifest_path);
+	manifest_release(&manifest);
+	return status;
+}
+
+int worktree_measure(struct results *baseline, const char *root, const char *name,
+		     const struct measure_options *options, const char *valgrind, char **source,
+		     struct gate_error *err)
+{
+	char *commit = baseline_resolve_ref(root, name);
+	int status = -1;
+
+	*baseline = (struct results)RESULTS_INIT;
+	*source = NULL;
+	if (commit == NULL) {
+		gate_error_set(err, "no baseline: neither '%s' nor 'origin/%s' is a git ref here", name, name);
+		return -1;
+	}
+	if (create(root, commit, err) != 0 || build(options, err) != 0 ||
+	    measure_tree(baseline, options, valgrind, err) != 0)
+		goto out;
+	if (asprintf(source, "%s (%.12s) measured here in a temporary worktree", name, commit) < 0) {
+		*source = NULL;
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	status = 0;
+out:
+	worktree_cleanup();
+	if (status != 0)
+		results_release(baseline);
+	free(commit);
+	return status;
+}

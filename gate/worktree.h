@@ -1,0 +1,24 @@
+/* Re-measuring the target branch here, when the stored baseline was measured with another
+ * toolchain: a temporary git worktree of the ref, built with this machine's toolchain and
+ * measured with the same options. The worktree is removed on every exit path. */
+#ifndef GATE_WORKTREE_H
+#define GATE_WORKTREE_H
+
+#include "environment.h"
+#include "error.h"
+#include "measure.h"
+#include "results.h"
+
+/* Measures baselines' ref `name` (ref, else origin/ref) of the repository at `root` into
+ * `baseline` (its fingerprint is that build's). *source says what was measured (owned).
+ * Returns 0, or -1 with err set when the worktree, the build or any scenario's measurement
+ * failed: then there is no comparable baseline. */
+int worktree_measure(struct results *baseline, const char *root, const char *name,
+		     const struct measure_options *options, const char *valgrind, char **source,
+		     struct gate_error *err);
+
+/* Removes a worktree this process created and has not removed yet (for signal handlers and
+ * exit paths; safe to call when there is none). */
+void worktree_cleanup(void);
+
+#endif
