@@ -145,3 +145,49 @@ int attribution_compute(struct attribution *attribution, const struct measuremen
 	}
 	return merge_sites(attribution, head, baseline);
 }
+
+cJSON *attribution_to_json(const struct attribution *attribution)
+{
+	cJSON *object = cJSON_CreateObject();
+	cJSON *functions = cJSON_AddArrayToObject(object, "functions");
+	cJSON *sites = cJSON_AddArrayToObject(object, "sites");
+	size_t i;
+
+	if (sites == NULL ||
+	    cJSON_AddNumberToObject(object, "total_change", attribution->total_change) == NULL)
+		goto failed;
+	for (i = 0; i < attribution->function_count; i++) {
+		const struct attribution_function *row = &attribution->functions[i];
+		cJSON *item = cJSON_CreateObject();
+
+		if (!cJSON_AddItemToArray(functions, item) ||
+		    cJSON_AddStringToObject(item, "name", row->name) == NULL ||
+		    cJSON_AddNumberToObject(item, "head", row->head) == NULL ||
+		    cJSON_AddNumberToObject(item, "baseline", row->baseline) == NULL ||
+		    cJSON_AddNumberToObject(item, "exclusive_change", row->exclusive_change) == NULL ||
+		    cJSON_AddNumberToObject(item, "inclusive_change", row->inclusive_change) == NULL ||
+		    cJSON_AddNumberToObject(item, "share_percent", row->share_percent) == NULL ||
+		    cJSON_AddBoolToObject(item, "appeared", row->appeared) == NULL ||
+		    cJSON_AddBoolToObject(item, "disappeared", row->disappeared) == NULL)
+			goto failed;
+	}
+	for (i = 0; i < attribution->site_count; i++) {
+		const struct attribution_site *row = &attribution->sites[i];
+		cJSON *item = cJSON_CreateObject();
+
+		if (!cJSON_AddItemToArray(sites, item) ||
+		    cJSON_AddStringToObject(item, "location", row->location) == NULL ||
+		    cJSON_AddStringToObject(item, "stack", row->stack) == NULL ||
+		    cJSON_AddNumberToObject(item, "head_blocks", row->head_blocks) == NULL ||
+		    cJSON_AddNumberToObject(item, "baseline_blocks", row->baseline_blocks) == NULL ||
+		    cJSON_AddNumberToObject(item, "blocks_change", row->blocks_change) == NULL ||
+		    cJSON_AddNumberToObject(item, "bytes_change", row->bytes_change) == NULL ||
+		    cJSON_AddBoolToObject(item, "appeared", row->appeared) == NULL ||
+		    cJSON_AddBoolToObject(item, "disappeared", row->disappeared) == NULL)
+			goto failed;
+	}
+	return object;
+failed:
+	cJSON_Delete(object);
+	return NULL;
+}

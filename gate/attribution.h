@@ -4,6 +4,7 @@
 #ifndef GATE_ATTRIBUTION_H
 #define GATE_ATTRIBUTION_H
 
+#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -47,5 +48,8 @@ struct attribution {
  * with no change are left out. Returns -1 only when out of memory. */
 int attribution_compute(struct attribution *attribution, const struct measurement *head,
 			const struct measurement *baseline);
+
+/* The attribution as JSON, for results.json (NULL when out of memory). */
+cJSON *attribution_to_json(const struct attribution *attribution);
 
 #endif

@@ -14,6 +14,7 @@
 #include "manifest.h"
 #include "measure.h"
 #include "options.h"
+#include "report.h"
 #include "results.h"
 #include "runner.h"
 #include "table.h"
@@ -270,6 +271,57 @@ out:
 	return code == 0 ? 0 : fail(code, &err);
 }
 
+/* The local command that repeats this run, for the Markdown report. */
+static void reproduce_command(const struct gate_options *options, char *text, size_t size)
+{
+	size_t used, i;
+
+	used = (size_t)snprintf(text, size, "make && build/gate/gate --messages %llu",
+				(unsigned long long)options->messages);
+	if (options->baseline_ref != NULL && used < size)
+		used += (size_t)snprintf(text + used, size - used, " --baseline=%s", options->baseline_ref);
+	for (i = 0; i < options->scenario_count && used < size; i++)
+		used += (size_t)snprintf(text + used, size - used, " --scenario '%s'", options->scenarios[i]);
+}
+
+static int append_markdown(const char *path, const char *mode, const struct verdict *verdict,
+			   const struct environment *environment, const char *reproduce)
+{
+	FILE *out = fopen(path, mode);
+	int saved;
+
+	if (out != NULL) {
+		report_markdown(out, verdict, environment, reproduce);
+		if (fclose(out) == 0)
+			return 0;
+	}
+	saved = errno;
+	fprintf(stderr, "gate: error: cannot write the Markdown report '%s': %s\n", path,
+		strerror(saved));
+	return -1;
+}
+
+/* Markdown for --markdown and the GitHub job summary; annotations inside GitHub Actions. */
+static int write_pull_request_reports(struct session *session, const struct verdict *verdict)
+{
+	const char *summary = getenv("GITHUB_STEP_SUMMARY");
+	const char *actions = getenv("GITHUB_ACTIONS");
+	char reproduce[1024];
+	int status = 0;
+
+	reproduce_command(session->options, reproduce, sizeof(reproduce));
+	if (session->options->markdown_path != NULL &&
+	    append_markdown(session->options->markdown_path, "w", verdict, &session->environment,
+			    reproduce) != 0)
+		status = -1;
+	if (summary != NULL && summary[0] != '\0' &&
+	    append_markdown(summary, "a", verdict, &session->environment, reproduce) != 0)
+		status = -1;
+	if (actions != NULL && strcmp(actions, "true") == 0)
+		report_annotations(stdout, verdict);
+	return status;
+}
+
 static int decide_and_report(struct session *session)
 {
 	const struct gate_options *options = session->options;
@@ -285,9 +337,13 @@ static int decide_and_report(struct session *session)
 		return fail(GATE_EXIT_MEASUREMENT, &err);
 	verdict.baseline_source = session->baseline_source;
 	verdict.remeasured = session->remeasured;
+	if (verdict_explain(&verdict, options->explain, &err) != 0)
+		return fail(GATE_EXIT_MEASUREMENT, &err);
 	table_print(stdout, &verdict, "make baseline, or gate --save-baseline main");
-	fflush(stdout);
 	code = verdict.exit_code;
+	if (write_pull_request_reports(session, &verdict) != 0)
+		code = GATE_EXIT_USAGE;
+	fflush(stdout);
 	document = results_document(session->measurements, session->manifest.entry_count,
 				    &session->environment, &verdict);
 	if (document == NULL || results_write_file(document, options->json_path, &err) != 0) {

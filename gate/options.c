@@ -24,6 +24,8 @@ enum long_only {
 	OPT_BASELINE_OPTIONAL,
 	OPT_SAVE_BASELINE,
 	OPT_ACCEPTED,
+	OPT_MARKDOWN,
+	OPT_EXPLAIN,
 };
 
 static const struct option long_options[] = {
@@ -39,6 +41,8 @@ static const struct option long_options[] = {
 	{ "baseline-optional", no_argument, NULL, OPT_BASELINE_OPTIONAL },
 	{ "save-baseline", required_argument, NULL, OPT_SAVE_BASELINE },
 	{ "accepted", required_argument, NULL, OPT_ACCEPTED },
+	{ "markdown", required_argument, NULL, OPT_MARKDOWN },
+	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -65,6 +69,9 @@ void options_usage(FILE *out)
 	      "      --baseline-optional when no baseline can be had, say so and check floors only\n"
 	      "      --save-baseline NAME  measure and write baselines/NAME.json\n"
 	      "      --accepted FILE     accepted regressions (default baselines/accepted.json)\n"
+	      "      --markdown FILE     write the report as Markdown (also appended to\n"
+	      "                          $GITHUB_STEP_SUMMARY when that is set)\n"
+	      "      --explain           say why for every scenario, not only those over a limit\n"
 	      "  -v, --verbose           print each valgrind command\n"
 	      "  -q, --quiet             no progress on stderr\n"
 	      "  -h, --help              this text\n"
@@ -158,6 +165,12 @@ static int apply(struct gate_options *options, int option, char *argument, struc
 		return check_baseline_name(argument, "--save-baseline", err);
 	case OPT_ACCEPTED:
 		options->accepted_path = argument;
+		return 0;
+	case OPT_MARKDOWN:
+		options->markdown_path = argument;
+		return 0;
+	case OPT_EXPLAIN:
+		options->explain = true;
 		return 0;
 	case 'v':
 		options->verbosity = 2;

@@ -23,6 +23,8 @@ struct gate_options {
 	bool baseline_optional;   /* no baseline to be had: say so and gate on floors only */
 	const char *save_baseline; /* --save-baseline NAME */
 	const char *accepted_path; /* acceptance entries; NULL: baselines/accepted.json */
+	const char *markdown_path; /* --markdown FILE */
+	bool explain;             /* attribute every scenario, not only the ones over a limit */
 	int verbosity;            /* 0 quiet, 1 default, 2 verbose */
 	bool help;
 	bool version;

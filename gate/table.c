@@ -150,8 +150,54 @@ static void print_breaches(FILE *out, const struct verdict_row *row)
 			"%" PRIu64 "\n", row->name, head->allocation_slope.cold, head->info.cold_floor);
 }
 
-static void print_row_notes(FILE *out, const struct verdict *verdict,
-			    const struct verdict_row *row, const char *refresh_command)
+static const char *appeared_mark(bool appeared, bool disappeared)
+{
+	return appeared ? "  (new)" : disappeared ? "  (gone)" : "";
+}
+
+/* Why a row moved: the functions and the allocation sites that changed most, per message. */
+static void print_attribution(FILE *out, const struct verdict_row *row)
+{
+	const struct attribution *why = row->attribution;
+	char head[32], base[32], change[32], inclusive[32];
+	size_t i;
+
+	if (why->function_count > 0)
+		fprintf(out, "%s: functions whose exclusive instructions per message changed most "
+			"(%+.3f in all):\n  %12s  %12s  %12s  %12s  %7s  %s\n", row->name, why->total_change,
+			"head", "baseline", "change", "inclusive", "share", "function");
+	for (i = 0; i < why->function_count; i++) {
+		const struct attribution_function *function = &why->functions[i];
+
+		table_format_per_message(head, sizeof(head), function->head);
+		table_format_per_message(base, sizeof(base), function->baseline);
+		snprintf(change, sizeof(change), "%+.3f", function->exclusive_change);
+		snprintf(inclusive, sizeof(inclusive), "%+.3f", function->inclusive_change);
+		fprintf(out, "  %12s  %12s  %12s  %12s  %5.1f %%  %s%s\n", head, base, change, inclusive,
+			function->share_percent, function->name,
+			appeared_mark(function->appeared, function->disappeared));
+	}
+	if (why->site_count > 0)
+		fprintf(out, "%s: allocation sites %s:\n  %10s  %10s  %10s  %12s  %s\n", row->name,
+			row->baseline ? "whose blocks per message changed"
+				      : "under the region, per message (no baseline to compare with)",
+			"head", "baseline", "change", "bytes change", "site < callers");
+	for (i = 0; i < why->site_count; i++) {
+		const struct attribution_site *site = &why->sites[i];
+
+		table_format_per_message(head, sizeof(head), site->head_blocks);
+		table_format_per_message(base, sizeof(base), site->baseline_blocks);
+		snprintf(change, sizeof(change), "%+.3f", site->blocks_change);
+		snprintf(inclusive, sizeof(inclusive), "%+.3f", site->bytes_change);
+		fprintf(out, "  %10s  %10s  %10s  %12s  %s%s\n", head, base, change, inclusive,
+			site->stack[0] ? site->stack : site->location,
+			appeared_mark(site->appeared, site->disappeared));
+	}
+}
+
+void table_print_row_notes(FILE *out, const struct verdict *verdict,
+			   const struct verdict_row *row, const char *refresh_command,
+			   bool with_attribution)
 {
 	const struct measurement *head = row->head;
 	char text[32];
@@ -166,6 +212,8 @@ static void print_row_notes(FILE *out, const struct verdict *verdict,
 		return;
 	}
 	print_breaches(out, row);
+	if (with_attribution && row->attribution != NULL)
+		print_attribution(out, row);
 	for (metric = 0; metric < 2; metric++)
 		if (row->accepted[metric] != NULL)
 			fprintf(out, "%s: accepted up to %g %s: %s (%s)\n", row->name,
@@ -193,7 +241,8 @@ static void print_row_notes(FILE *out, const struct verdict *verdict,
 			head->instruction_slope.linearity_percent, head->allocation_slope.linearity_percent);
 }
 
-static void print_notes(FILE *out, const struct verdict *verdict, const char *refresh_command)
+void table_print_notes(FILE *out, const struct verdict *verdict, const char *refresh_command,
+		       bool with_attribution)
 {
 	size_t i;
 
@@ -205,7 +254,7 @@ static void print_notes(FILE *out, const struct verdict *verdict, const char *re
 			"(baseline N = %" PRIu64 "); per message figures are compared\n",
 			verdict->baseline_messages);
 	for (i = 0; i < verdict->row_count; i++)
-		print_row_notes(out, verdict, &verdict->rows[i], refresh_command);
+		table_print_row_notes(out, verdict, &verdict->rows[i], refresh_command, with_attribution);
 	for (i = 0; verdict->acceptance && i < verdict->acceptance->count; i++)
 		if (!verdict->acceptance_used[i])
 			fprintf(out, "warning: the acceptance of %s %s up to %g in %s is stale: no "
@@ -230,7 +279,7 @@ void table_print(FILE *out, const struct verdict *verdict, const char *refresh_c
 		fill_row(table.cells[i], &verdict->rows[i], verdict->compared);
 	print_rows(out, &table);
 	free(table.cells);
-	print_notes(out, verdict, refresh_command);
+	table_print_notes(out, verdict, refresh_command, true);
 	verdict_summary(verdict, summary, sizeof(summary));
 	fprintf(out, "%s\n", summary);
 }

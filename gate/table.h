@@ -3,6 +3,7 @@
 #ifndef GATE_TABLE_H
 #define GATE_TABLE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "verdict.h"
@@ -10,6 +11,16 @@
 /* Writes the table and its notes to `out`. `refresh_command` is what refreshes the baseline
  * (shown with improvements), e.g. "make baseline". */
 void table_print(FILE *out, const struct verdict *verdict, const char *refresh_command);
+
+/* The notes under the table: baseline source, then each row's sentences (and, when asked, its
+ * attribution), then stale acceptances. One sentence a line. */
+void table_print_notes(FILE *out, const struct verdict *verdict, const char *refresh_command,
+		       bool with_attribution);
+
+/* One row's sentences: failure, breaches, attribution, acceptances, floors, improvements. */
+void table_print_row_notes(FILE *out, const struct verdict *verdict,
+			   const struct verdict_row *row, const char *refresh_command,
+			   bool with_attribution);
 
 /* A per-message figure as gate prints it everywhere: three decimals, exact for N = 1000. */
 void table_format_per_message(char *text, size_t text_size, double value);

@@ -226,6 +226,9 @@ static int add_row_figures(cJSON *item, const struct verdict_row *row)
 	if (row->cold_floor_high &&
 	    cJSON_AddNumberToObject(item, "lower_cold_floor_to", (double)head->allocation_slope.cold) == NULL)
 		return -1;
+	if (row->attribution != NULL &&
+	    !cJSON_AddItemToObject(item, "attribution", attribution_to_json(row->attribution)))
+		return -1;
 	return 0;
 }
 
@@ -331,10 +334,31 @@ void verdict_summary(const struct verdict *verdict, char *text, size_t text_size
 	append_part(verdict, VERDICT_MISSING, "missing", text, text_size);
 }
 
+int verdict_explain(struct verdict *verdict, bool every_row, struct gate_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < verdict->row_count; i++) {
+		struct verdict_row *row = &verdict->rows[i];
+
+		if (row->head == NULL || row->head->failed || (!every_row && row->breaches == 0))
+			continue;
+		row->attribution = calloc(1, sizeof(*row->attribution));
+		if (row->attribution == NULL ||
+		    attribution_compute(row->attribution, row->head, row->baseline) != 0)
+			return gate_error_set(err, "out of memory");
+	}
+	return 0;
+}
+
 void verdict_release(struct verdict *verdict)
 {
+	size_t i;
+
 	if (verdict == NULL)
 		return;
+	for (i = 0; i < verdict->row_count; i++)
+		free(verdict->rows[i].attribution);
 	free(verdict->rows);
 	free(verdict->acceptance_used);
 	*verdict = (struct verdict)VERDICT_INIT;

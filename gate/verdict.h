@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "acceptance.h"
+#include "attribution.h"
 #include "error.h"
 #include "measure.h"
 #include "results.h"
@@ -57,6 +58,7 @@ struct verdict_row {
 						     * cold breach pass, or NULL */
 	bool steady_floor_high;              /* the steady floor is above what was measured */
 	bool cold_floor_high;                /* the cold floor is above what was measured */
+	struct attribution *attribution;     /* why, once verdict_explain chose this row; owned */
 };
 
 struct verdict {
@@ -80,6 +82,10 @@ struct verdict {
 int verdict_decide(struct verdict *verdict, const struct measurement *head, size_t head_count,
 		   const struct results *baseline, const struct acceptance *acceptance,
 		   bool missing_counts, struct gate_error *err);
+
+/* Attributes the rows that need saying why: every row with a breach, or every measured row when
+ * `every_row` (--explain). Returns -1 only when out of memory. */
+int verdict_explain(struct verdict *verdict, bool every_row, struct gate_error *err);
 
 /* "ok", "improved", "regressed", "accepted", "new", "missing", "failed". */
 const char *verdict_state_name(enum verdict_state state);

@@ -1,0 +1,254 @@
+/* Markdown and annotations. Markdown cells escape the pipe; annotation text escapes what the
+ * workflow-command syntax gives meaning to (%, CR, LF, and in properties ':' and ','). */
+#define _GNU_SOURCE
+#include "report.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "table.h"
+
+/* Writes text into a Markdown table cell or inline code: '|' would end the cell. */
+static void cell(FILE *out, const char *text)
+{
+	for (; *text != '\0'; text++) {
+		if (*text == '|')
+			fputs("\\|", out);
+		else if (*text == '\n')
+			fputc(' ', out);
+		else
+			fputc(*text, out);
+	}
+}
+
+static void markdown_row(FILE *out, const struct verdict *verdict, const struct verdict_row *row)
+{
+	const struct measurement *head = row->head, *base = row->baseline;
+	char text[48];
+
+	fputs("| ", out);
+	cell(out, row->name);
+	if (head == NULL || head->failed) {
+		fprintf(out, " |%s - | - | - | - | **%s** |\n", verdict->compared ? " - | - |" : "",
+			verdict_state_name(row->state));
+		return;
+	}
+	table_format_per_message(text, sizeof(text), head->instruction_slope.per_message);
+	fprintf(out, " | %s |", text);
+	if (verdict->compared && base != NULL) {
+		table_format_per_message(text, sizeof(text), base->instruction_slope.per_message);
+		fprintf(out, " %s |", text);
+		table_format_change(text, sizeof(text), row->instruction_change);
+		fprintf(out, " %s |", text);
+	} else if (verdict->compared) {
+		fputs(" - | - |", out);
+	}
+	fprintf(out, " %" PRIu64 " |", head->instruction_slope.cold);
+	table_format_per_message(text, sizeof(text), head->allocation_slope.per_message);
+	fprintf(out, " %s / %" PRIu64 " | %g / %" PRIu64 " | %s%s%s |\n", text,
+		head->allocation_slope.cold, head->info.steady_floor, head->info.cold_floor,
+		row->state == VERDICT_REGRESSED ? "**" : "", verdict_state_name(row->state),
+		row->state == VERDICT_REGRESSED ? "**" : "");
+}
+
+static void markdown_table(FILE *out, const struct verdict *verdict)
+{
+	size_t i;
+
+	fprintf(out, "| scenario | instr/msg |%s cold instr | alloc/msg / cold | floor msg / cold | state |\n",
+		verdict->compared ? " baseline | change |" : "");
+	fprintf(out, "|---|---:|%s---:|---:|---:|---|\n", verdict->compared ? "---:|---:|" : "");
+	for (i = 0; i < verdict->row_count; i++)
+		markdown_row(out, verdict, &verdict->rows[i]);
+}
+
+static void markdown_attribution(FILE *out, const struct verdict_row *row)
+{
+	const struct attribution *why = row->attribution;
+	size_t i;
+
+	if (why->function_count == 0 && why->site_count == 0)
+		return;
+	fprintf(out, "\n#### `%s`: why\n", row->name);
+	if (why->function_count > 0) {
+		fprintf(out, "\nFunctions whose exclusive instructions per message changed most "
+			"(%+.3f in all):\n\n| function | head | baseline | change | inclusive change | share |\n"
+			"|---|---:|---:|---:|---:|---:|\n", why->total_change);
+	}
+	for (i = 0; i < why->function_count; i++) {
+		const struct attribution_function *function = &why->functions[i];
+
+		fputs("| `", out);
+		cell(out, function->name);
+		fprintf(out, "`%s | %.3f | %.3f | %+.3f | %+.3f | %.1f %% |\n",
+			function->appeared ? " (new)" : function->disappeared ? " (gone)" : "",
+			function->head, function->baseline, function->exclusive_change,
+			function->inclusive_change, function->share_percent);
+	}
+	if (why->site_count > 0)
+		fprintf(out, "\nAllocation sites %s:\n\n"
+			"| site < callers | head | baseline | change | bytes change |\n"
+			"|---|---:|---:|---:|---:|\n",
+			row->baseline ? "whose blocks per message changed"
+				      : "under the region, per message (no baseline to compare with)");
+	for (i = 0; i < why->site_count; i++) {
+		const struct attribution_site *site = &why->sites[i];
+
+		fputs("| `", out);
+		cell(out, site->stack[0] ? site->stack : site->location);
+		fprintf(out, "`%s | %.3f | %.3f | %+.3f | %+.3f |\n",
+			site->appeared ? " (new)" : site->disappeared ? " (gone)" : "", site->head_blocks,
+			site->baseline_blocks, site->blocks_change, site->bytes_change);
+	}
+}
+
+/* The lines the terminal prints under its table, as a Markdown list. */
+static void markdown_notes(FILE *out, const struct verdict *verdict)
+{
+	char *text = NULL;
+	size_t length = 0;
+	FILE *notes = open_memstream(&text, &length);
+	const char *line;
+
+	if (notes == NULL)
+		return;
+	table_print_notes(notes, verdict, "make baseline", false);
+	fclose(notes);
+	if (length > 0)
+		fputc('\n', out);
+	for (line = text; line != NULL && *line != '\0';) {
+		const char *end = strchr(line, '\n');
+		size_t size = end ? (size_t)(end - line) : strlen(line);
+
+		if (size > 0) {
+			fputs("- ", out);
+			fwrite(line, 1, size, out);
+			fputc('\n', out);
+		}
+		line = end ? end + 1 : NULL;
+	}
+	free(text);
+}
+
+static void markdown_environment(FILE *out, const struct environment *environment)
+{
+	const struct {
+		const char *name;
+		const char *value;
+	} facts[] = {
+		{ "cpu", environment->cpu },           { "architecture", environment->architecture },
+		{ "cores", environment->cores },       { "memory", environment->memory },
+		{ "os", environment->os },             { "compiler", environment->compiler },
+		{ "flags", environment->flags },       { "valgrind", environment->valgrind },
+		{ "glibc", environment->glibc },       { "cJSON", environment->cjson },
+		{ "dispatch pin", environment->dispatch_pin },
+	};
+	size_t i;
+
+	fputs("\n<details><summary>Environment and fingerprint</summary>\n\n| | |\n|---|---|\n", out);
+	for (i = 0; i < sizeof(facts) / sizeof(facts[0]); i++) {
+		fprintf(out, "| %s | `", facts[i].name);
+		cell(out, facts[i].value ? facts[i].value : "unknown");
+		fputs("` |\n", out);
+	}
+	fprintf(out, "| schema | %d |\n\n</details>\n", environment->schema);
+}
+
+void report_markdown(FILE *out, const struct verdict *verdict,
+		     const struct environment *environment, const char *reproduce)
+{
+	char summary[512];
+	size_t i;
+
+	verdict_summary(verdict, summary, sizeof(summary));
+	fprintf(out, "### costgate: %s %s\n\n", verdict->exit_code == GATE_EXIT_PASS ? "✅" : "❌",
+		summary);
+	if (verdict->baseline_source != NULL)
+		fprintf(out, "Compared with %s%s.\n\n", verdict->baseline_source,
+			verdict->remeasured ? " (the stored baseline's toolchain differs)" : "");
+	markdown_table(out, verdict);
+	markdown_notes(out, verdict);
+	for (i = 0; i < verdict->row_count; i++)
+		if (verdict->rows[i].attribution != NULL)
+			markdown_attribution(out, &verdict->rows[i]);
+	markdown_environment(out, environment);
+	fprintf(out, "\nReproduce locally: `%s`\n", reproduce);
+}
+
+/* Workflow-command escaping: data escapes %, CR and LF; properties also ':' and ','. */
+static void escaped(FILE *out, const char *text, bool property)
+{
+	for (; *text != '\0'; text++) {
+		if (*text == '%')
+			fputs("%25", out);
+		else if (*text == '\r')
+			fputs("%0D", out);
+		else if (*text == '\n')
+			fputs("%0A", out);
+		else if (property && *text == ':')
+			fputs("%3A", out);
+		else if (property && *text == ',')
+			fputs("%2C", out);
+		else
+			fputc(*text, out);
+	}
+}
+
+static void annotation(FILE *out, const char *level, const char *title, const char *message)
+{
+	fprintf(out, "::%s title=", level);
+	escaped(out, title, true);
+	fputs("::", out);
+	escaped(out, message, false);
+	fputc('\n', out);
+}
+
+void report_annotations(FILE *out, const struct verdict *verdict)
+{
+	char *text = NULL;
+	size_t length = 0, i;
+	FILE *notes;
+
+	for (i = 0; i < verdict->row_count; i++) {
+		const struct verdict_row *row = &verdict->rows[i];
+		char title[256];
+		const char *level;
+		const char *line, *end;
+
+		if (row->state == VERDICT_REGRESSED || row->state == VERDICT_FAILED ||
+		    row->state == VERDICT_MISSING)
+			level = "error";
+		else if (row->steady_floor_high || row->cold_floor_high)
+			level = "warning";
+		else
+			continue;
+		snprintf(title, sizeof(title), "costgate: %s %s", row->name,
+			 strcmp(level, "warning") == 0 ? "floor to lower" : verdict_state_name(row->state));
+		notes = open_memstream(&text, &length);
+		if (notes == NULL)
+			return;
+		table_print_row_notes(notes, verdict, row, "make baseline", false);
+		fclose(notes);
+		/* One annotation per sentence about this row; the attribution stays in the summary. */
+		for (line = text; (end = strchr(line, '\n')) != NULL; line = end + 1) {
+			char sentence[1024];
+
+			snprintf(sentence, sizeof(sentence), "%.*s", (int)(end - line), line);
+			annotation(out, level, title, sentence);
+		}
+		free(text);
+		text = NULL;
+	}
+	for (i = 0; verdict->acceptance && i < verdict->acceptance->count; i++) {
+		char message[512];
+
+		if (verdict->acceptance_used[i])
+			continue;
+		snprintf(message, sizeof(message), "the acceptance of %s %s up to %g in %s is stale: "
+			 "remove it", verdict->acceptance->entries[i].scenario,
+			 acceptance_metric_name(verdict->acceptance->entries[i].metric),
+			 verdict->acceptance->entries[i].value, verdict->acceptance->path);
+		annotation(out, "warning", "costgate: stale acceptance", message);
+	}
+}
