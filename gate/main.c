@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "acceptance.h"
 #include "baseline.h"
@@ -150,10 +152,35 @@ static int load_baseline(struct session *session)
 	return 0;
 }
 
+/* How well the runs were packed onto the cores, and what gate itself cost: the figures the
+ * README quotes. */
+static void report_speed(const struct session *session, const struct timespec *started)
+{
+	struct rusage self, children;
+	struct timespec now;
+	double wall, runs = 0, own, all;
+	size_t i;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &children);
+	wall = (double)(now.tv_sec - started->tv_sec) + (double)(now.tv_nsec - started->tv_nsec) / 1e9;
+	for (i = 0; i < session->manifest.entry_count; i++)
+		runs += session->measurements[i].valgrind_seconds;
+	own = (double)self.ru_utime.tv_sec + (double)self.ru_utime.tv_usec / 1e6 +
+	      (double)self.ru_stime.tv_sec + (double)self.ru_stime.tv_usec / 1e6;
+	all = own + (double)children.ru_utime.tv_sec + (double)children.ru_utime.tv_usec / 1e6 +
+	      (double)children.ru_stime.tv_sec + (double)children.ru_stime.tv_usec / 1e6;
+	fprintf(stderr, "gate: measured in %.1f s wall; the runs took %.1f s in all, %.2f x the wall "
+		"time on %u jobs; gate's own CPU %.2f s, %.2f %% of %.1f s\n", wall, runs,
+		wall > 0 ? runs / wall : 0, session->options->jobs, own, all > 0 ? own / all * 100 : 0, all);
+}
+
 static int measure(struct session *session, struct measure_options *measure_options)
 {
 	const struct gate_options *options = session->options;
 	struct gate_error err = GATE_ERROR_INIT;
+	struct timespec started;
 
 	if (make_directories(options->raw_dir, &err) != 0)
 		return fail(GATE_EXIT_USAGE, &err);
@@ -182,8 +209,11 @@ static int measure(struct session *session, struct measure_options *measure_opti
 		fprintf(stderr, "gate: measuring %zu scenario%s at 1, %llu and %llu deliveries, %u at once\n",
 			session->manifest.entry_count, session->manifest.entry_count == 1 ? "" : "s",
 			(unsigned long long)options->messages, 2ULL * options->messages, options->jobs);
+	clock_gettime(CLOCK_MONOTONIC, &started);
 	if (measure_scenarios(session->measurements, &session->manifest, measure_options, &err) != 0)
 		return fail(GATE_EXIT_MEASUREMENT, &err);
+	if (options->verbosity > 0)
+		report_speed(session, &started);
 	return 0;
 }
 
