@@ -26,6 +26,7 @@ enum long_only {
 	OPT_ACCEPTED,
 	OPT_MARKDOWN,
 	OPT_EXPLAIN,
+	OPT_SHARD,
 };
 
 static const struct option long_options[] = {
@@ -43,6 +44,7 @@ static const struct option long_options[] = {
 	{ "accepted", required_argument, NULL, OPT_ACCEPTED },
 	{ "markdown", required_argument, NULL, OPT_MARKDOWN },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
+	{ "shard", required_argument, NULL, OPT_SHARD },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -72,6 +74,8 @@ void options_usage(FILE *out)
 	      "      --markdown FILE     write the report as Markdown (also appended to\n"
 	      "                          $GITHUB_STEP_SUMMARY when that is set)\n"
 	      "      --explain           say why for every scenario, not only those over a limit\n"
+	      "      --shard K/M         measure only shard K of M (a stable split by name); combine\n"
+	      "                          the shards' results with: gate merge [options] FILE...\n"
 	      "  -v, --verbose           print each valgrind command\n"
 	      "  -q, --quiet             no progress on stderr\n"
 	      "  -h, --help              this text\n"
@@ -109,6 +113,20 @@ static int check_baseline_name(const char *name, const char *option, struct gate
 	if (name[0] == '\0' || name[0] == '.' || strchr(name, '/') != NULL)
 		return gate_error_set(err, "%s needs a plain name (it becomes baselines/NAME.json), "
 				      "not '%s'", option, name);
+	return 0;
+}
+
+/* K/M with 1 <= K <= M <= 64. */
+static int parse_shard(struct gate_options *options, const char *text, struct gate_error *err)
+{
+	unsigned index = 0, count = 0;
+	int used = 0;
+
+	if (sscanf(text, "%3u/%3u%n", &index, &count, &used) != 2 || text[used] != '\0' ||
+	    text[0] < '0' || text[0] > '9' || index < 1 || count < 1 || index > count || count > 64)
+		return gate_error_set(err, "--shard must be K/M with 1 <= K <= M <= 64, not '%s'", text);
+	options->shard_index = index;
+	options->shard_count = count;
 	return 0;
 }
 
@@ -172,6 +190,8 @@ static int apply(struct gate_options *options, int option, char *argument, struc
 	case OPT_EXPLAIN:
 		options->explain = true;
 		return 0;
+	case OPT_SHARD:
+		return parse_shard(options, argument, err);
 	case 'v':
 		options->verbosity = 2;
 		return 0;
@@ -208,7 +228,26 @@ static int fill_defaults(struct gate_options *options, struct gate_error *err)
 	return 0;
 }
 
-int options_parse(struct gate_options *options, int argc, char **argv, struct gate_error *err)
+static int add_input(struct gate_options *options, char *path, struct gate_error *err)
+{
+	char **grown = realloc(options->inputs, (options->input_count + 1) * sizeof(*grown));
+
+	if (grown == NULL)
+		return gate_error_set(err, "out of memory");
+	options->inputs = grown;
+	grown[options->input_count++] = path;
+	return 0;
+}
+
+/* Options that only make sense while measuring, refused by `gate merge`. */
+static bool measures(int option)
+{
+	return option == 'n' || option == 's' || option == 'j' || option == OPT_TIMEOUT ||
+	       option == OPT_RAW_DIR || option == OPT_SAVE_BASELINE || option == OPT_SHARD;
+}
+
+static int parse(struct gate_options *options, int argc, char **argv, bool merge,
+		 struct gate_error *err)
 {
 	int option;
 
@@ -225,16 +264,36 @@ int options_parse(struct gate_options *options, int argc, char **argv, struct ga
 			return gate_error_set(err, "unknown option '%s' (see gate --help)", argv[optind - 1]);
 		if (option == ':')
 			return gate_error_set(err, "option '%s' needs a value", argv[optind - 1]);
+		if (merge && measures(option))
+			return gate_error_set(err, "'%s' measures; gate merge only combines results",
+					      argv[optind - 1]);
 		if (apply(options, option, optarg, err) != 0)
 			return -1;
 	}
+	for (; merge && optind < argc; optind++)
+		if (add_input(options, argv[optind], err) != 0)
+			return -1;
 	if (optind < argc)
 		return gate_error_set(err, "unexpected argument '%s' (see gate --help)", argv[optind]);
+	if (merge && options->input_count == 0 && !options->help)
+		return gate_error_set(err, "gate merge needs the shard result files to combine");
 	return fill_defaults(options, err);
+}
+
+int options_parse(struct gate_options *options, int argc, char **argv, struct gate_error *err)
+{
+	return parse(options, argc, argv, false, err);
+}
+
+int options_parse_merge(struct gate_options *options, int argc, char **argv, struct gate_error *err)
+{
+	return parse(options, argc, argv, true, err);
 }
 
 void options_release(struct gate_options *options)
 {
+	free(options->inputs);
+	options->inputs = NULL;
 	free(options->scenarios);
 	free(options->json_path);
 	free(options->raw_dir);

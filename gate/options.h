@@ -26,12 +26,20 @@ struct gate_options {
 	const char *markdown_path; /* --markdown FILE */
 	bool explain;             /* attribute every scenario, not only the ones over a limit */
 	int verbosity;            /* 0 quiet, 1 default, 2 verbose */
+	unsigned shard_index;     /* --shard K/M: K (1-based); 0/0 without sharding */
+	unsigned shard_count;     /* M */
+	char **inputs;            /* gate merge: the shard files (point into argv); owned array */
+	size_t input_count;
 	bool help;
 	bool version;
 };
 
 /* Parses argv. Returns 0, or -1 with err naming the bad argument (the caller exits 2). */
 int options_parse(struct gate_options *options, int argc, char **argv, struct gate_error *err);
+
+/* Parses the arguments of `gate merge` (argv[0] is "merge"): the reporting and baseline options
+ * plus the shard files. Measuring options are refused. */
+int options_parse_merge(struct gate_options *options, int argc, char **argv, struct gate_error *err);
 
 /* The --help text. */
 void options_usage(FILE *out);

@@ -285,6 +285,21 @@ out:
 	return status;
 }
 
+int results_add_shard(cJSON *document, unsigned index, unsigned count, const char *const *selected,
+		      size_t selected_count, bool filtered)
+{
+	cJSON *block = cJSON_GetObjectItemCaseSensitive(document, "costgate");
+	cJSON *shard = cJSON_AddObjectToObject(block, "shard");
+	cJSON *names;
+
+	if (shard == NULL || cJSON_AddNumberToObject(shard, "index", index) == NULL ||
+	    cJSON_AddNumberToObject(shard, "count", count) == NULL ||
+	    cJSON_AddBoolToObject(shard, "filtered", filtered) == NULL)
+		return -1;
+	names = cJSON_CreateStringArray(selected, (int)selected_count);
+	return names != NULL && cJSON_AddItemToObject(shard, "selected", names) ? 0 : -1;
+}
+
 /* Reading. Each reader names what it read by its path in the document ("code[2].messages"). */
 struct reader {
 	const char *source;
@@ -473,6 +488,29 @@ static int read_sites(const struct reader *reader, const cJSON *array, const cha
 	return 0;
 }
 
+/* The raw file names, kept so a document written again from what was read is the same. */
+static int read_raw(const struct reader *reader, const cJSON *raw, const char *prefix,
+		    struct measurement *measurement)
+{
+	size_t tool, which;
+	char path[160];
+
+	if (raw == NULL)
+		return 0;
+	for (tool = 0; tool < MEASURE_TOOLS; tool++) {
+		const cJSON *names = member(raw, run_keys[tool]);
+
+		snprintf(path, sizeof(path), "%s.raw.%s", prefix, run_keys[tool]);
+		if (!cJSON_IsArray(names) || cJSON_GetArraySize(names) != SLOPE_RUNS)
+			return bad(reader, path, "is not an array of 3 file names");
+		for (which = 0; which < SLOPE_RUNS; which++)
+			if (read_string(reader, cJSON_GetArrayItem(names, (int)which), path,
+					&measurement->raw_files[tool][which]) != 0)
+				return -1;
+	}
+	return 0;
+}
+
 static int read_detail(const struct reader *reader, const cJSON *entry, const char *prefix,
 		       struct measurement *measurement)
 {
@@ -487,7 +525,9 @@ static int read_detail(const struct reader *reader, const cJSON *entry, const ch
 		return bad(reader, path, "is not an array");
 	if (functions != NULL && read_functions(reader, functions, prefix, measurement) != 0)
 		return -1;
-	return sites != NULL ? read_sites(reader, sites, prefix, measurement) : 0;
+	if (sites != NULL && read_sites(reader, sites, prefix, measurement) != 0)
+		return -1;
+	return read_raw(reader, member(entry, "raw"), prefix, measurement);
 }
 
 static int read_info(const struct reader *reader, const cJSON *entry, const char *prefix,
@@ -565,6 +605,85 @@ static int read_code(const struct reader *reader, const cJSON *code, struct resu
 	return 0;
 }
 
+static int read_failures(const struct reader *reader, const cJSON *array, struct results *results)
+{
+	const cJSON *item;
+	char path[64];
+
+	if (array == NULL)
+		return 0;
+	if (!cJSON_IsArray(array))
+		return bad(reader, "costgate.failures", "is not an array");
+	results->failures = calloc((size_t)cJSON_GetArraySize(array) + 1, sizeof(*results->failures));
+	if (results->failures == NULL)
+		return gate_error_set(reader->err, "out of memory");
+	cJSON_ArrayForEach(item, array) {
+		struct measurement *failure = &results->failures[results->failure_count];
+		char *text = NULL;
+
+		snprintf(path, sizeof(path), "costgate.failures[%zu]", results->failure_count++);
+		failure->failed = true;
+		if (read_string(reader, member(item, "name"), path, &failure->info.name) != 0 ||
+		    read_string(reader, member(item, "failure"), path, &text) != 0)
+			return -1;
+		snprintf(failure->failure, sizeof(failure->failure), "%s", text);
+		free(text);
+	}
+	return 0;
+}
+
+static int read_shard(const struct reader *reader, const cJSON *shard, struct results *results)
+{
+	const cJSON *selected = member(shard, "selected"), *item;
+	uint64_t index = 0, count = 0;
+
+	if (shard == NULL)
+		return 0;
+	if (read_count(reader, member(shard, "index"), "costgate.shard.index", &index) != 0 ||
+	    read_count(reader, member(shard, "count"), "costgate.shard.count", &count) != 0)
+		return -1;
+	if (count < 1 || count > 64 || index < 1 || index > count)
+		return bad(reader, "costgate.shard", "is not K/M with 1 <= K <= M <= 64");
+	if (!cJSON_IsBool(member(shard, "filtered")))
+		return bad(reader, "costgate.shard.filtered", "is not a boolean");
+	if (!cJSON_IsArray(selected))
+		return bad(reader, "costgate.shard.selected", "is not an array");
+	results->shard_index = (unsigned)index;
+	results->shard_count = (unsigned)count;
+	results->filtered = cJSON_IsTrue(member(shard, "filtered"));
+	results->selected = calloc((size_t)cJSON_GetArraySize(selected) + 1, sizeof(char *));
+	if (results->selected == NULL)
+		return gate_error_set(reader->err, "out of memory");
+	cJSON_ArrayForEach(item, selected)
+		if (read_string(reader, item, "costgate.shard.selected[]",
+				&results->selected[results->selected_count++]) != 0)
+			return -1;
+	return 0;
+}
+
+/* The machine facts, for a merged report; absent or odd ones are "unknown". */
+static int read_environment_block(const cJSON *block, struct environment *environment)
+{
+	struct {
+		const char *key;
+		char **field;
+	} facts[] = {
+		{ "cpu", &environment->cpu },       { "architecture", &environment->architecture },
+		{ "cores", &environment->cores },   { "memory", &environment->memory },
+		{ "os", &environment->os },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(facts) / sizeof(facts[0]); i++) {
+		const cJSON *item = member(block, facts[i].key);
+
+		*facts[i].field = strdup(cJSON_IsString(item) ? item->valuestring : "unknown");
+		if (*facts[i].field == NULL)
+			return -1;
+	}
+	return 0;
+}
+
 static int read_gate_block(const struct reader *reader, const cJSON *block, struct results *results)
 {
 	const cJSON *schema = member(block, "schema");
@@ -584,7 +703,9 @@ static int read_gate_block(const struct reader *reader, const cJSON *block, stru
 	if (environment_fingerprint_from_json(&results->fingerprint, member(block, "fingerprint"),
 					      &fingerprint_error) != 0)
 		return bad(reader, "costgate.fingerprint", fingerprint_error.message);
-	return 0;
+	if (read_failures(reader, member(block, "failures"), results) != 0)
+		return -1;
+	return read_shard(reader, member(block, "shard"), results);
 }
 
 int results_parse(struct results *results, const char *text, size_t length, const char *source,
@@ -615,6 +736,10 @@ int results_parse(struct results *results, const char *text, size_t length, cons
 	}
 	if (read_gate_block(&reader, member(root, "costgate"), results) != 0)
 		goto out;
+	if (read_environment_block(member(root, "environment"), &results->fingerprint) != 0) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
 	if (!cJSON_IsArray(member(root, "code"))) {
 		bad(&reader, "code", "is missing or not an array");
 		goto out;
@@ -696,6 +821,12 @@ void results_release(struct results *results)
 	for (i = 0; i < results->count; i++)
 		measurement_release(&results->measurements[i]);
 	free(results->measurements);
+	for (i = 0; i < results->failure_count; i++)
+		measurement_release(&results->failures[i]);
+	free(results->failures);
+	for (i = 0; i < results->selected_count; i++)
+		free(results->selected[i]);
+	free(results->selected);
 	environment_release(&results->fingerprint);
 	*results = (struct results)RESULTS_INIT;
 }

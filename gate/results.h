@@ -27,15 +27,29 @@ cJSON *results_document(const struct measurement *measurements, size_t count,
  * an interrupted write leaves the previous file whole. */
 int results_write_file(const cJSON *document, const char *path, struct gate_error *err);
 
+/* Marks a document as shard `index` of `count`, listing every scenario selected before the
+ * split (`filtered`: the selection was narrowed with --scenario), so a merge can tell a missing
+ * or overlapping shard. */
+int results_add_shard(cJSON *document, unsigned index, unsigned count, const char *const *selected,
+		      size_t selected_count, bool filtered);
+
 /* A document read back: measurements with their figures and detail, and the fingerprint. */
 struct results {
-	struct measurement *measurements; /* sorted by name; owned */
+	struct measurement *measurements; /* measured scenarios, sorted by name; owned */
 	size_t count;
+	struct measurement *failures;     /* scenarios that failed to measure (name, failure); owned */
+	size_t failure_count;
 	uint64_t messages;                /* N the document was measured with */
-	struct environment fingerprint;   /* only the fingerprint fields are set */
+	struct environment fingerprint;   /* the fingerprint, and the machine facts of the
+					   * environment block when the document has one */
+	unsigned shard_index;             /* 0 when the document is not a shard */
+	unsigned shard_count;
+	char **selected;                  /* a shard's list of the selected scenarios; owned */
+	size_t selected_count;
+	bool filtered;                    /* the shard's selection was narrowed with --scenario */
 };
 
-#define RESULTS_INIT { NULL, 0, 0, ENVIRONMENT_INIT }
+#define RESULTS_INIT { 0 }
 
 /* Parses a document from `text` (`source` names it in errors: a path, or "main:baselines/...").
  * Every value is checked: type, sign, range (counts are integers below 2^53), that the figures

@@ -1,0 +1,212 @@
+/* gate merge. Shards are refused unless together they are exactly one run: the same count M,
+ * every index once, the same fingerprint and selection, no scenario twice, none left out. */
+#define _GNU_SOURCE
+#include "cmd_merge.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "baseline.h"
+#include "runner.h"
+#include "session.h"
+
+static int check_shard_set(struct results *shards, char *const *paths, size_t count,
+			   struct gate_error *err)
+{
+	char difference[512];
+	size_t i, j;
+
+	for (i = 0; i < count; i++) {
+		if (shards[i].shard_count == 0)
+			return gate_error_set(err, "cannot merge '%s': not a shard (make it with gate --shard K/M)",
+					      paths[i]);
+		if (shards[i].shard_count != shards[0].shard_count || shards[i].messages != shards[0].messages)
+			return gate_error_set(err, "cannot merge '%s' with '%s': different shard counts or "
+					      "message counts", paths[i], paths[0]);
+		if (!environment_fingerprint_equal(&shards[i].fingerprint, &shards[0].fingerprint, difference,
+						   sizeof(difference)))
+			return gate_error_set(err, "cannot merge '%s' with '%s': mismatched fingerprints (%s)",
+					      paths[i], paths[0], difference);
+		for (j = 0; j < i; j++)
+			if (shards[j].shard_index == shards[i].shard_index)
+				return gate_error_set(err, "cannot merge: shard %u/%u is given twice ('%s' and '%s')",
+						      shards[i].shard_index, shards[i].shard_count, paths[j], paths[i]);
+	}
+	if (count != shards[0].shard_count) {
+		for (i = 1; i <= shards[0].shard_count; i++) {
+			for (j = 0; j < count && shards[j].shard_index != i; j++)
+				;
+			if (j == count)
+				return gate_error_set(err, "cannot merge: shard %zu/%u is missing", i,
+						      shards[0].shard_count);
+		}
+	}
+	return 0;
+}
+
+/* Which shard holds `name`, measured or failed; -1 when none. Sets *twice when two do. */
+static int holder(const struct results *shards, size_t count, const char *name, size_t *second)
+{
+	int found = -1;
+	size_t i, j;
+
+	for (i = 0; i < count; i++) {
+		bool here = results_find(&shards[i], name) != NULL;
+
+		for (j = 0; j < shards[i].failure_count && !here; j++)
+			here = strcmp(shards[i].failures[j].info.name, name) == 0;
+		if (here && found >= 0) {
+			*second = i;
+			return -2 - found;
+		}
+		if (here)
+			found = (int)i;
+	}
+	return found;
+}
+
+static int check_coverage(const struct results *shards, char *const *paths, size_t count,
+			  struct gate_error *err)
+{
+	size_t i, j, held = 0, second = 0;
+
+	for (i = 0; i < count; i++) {
+		bool same = shards[i].selected_count == shards[0].selected_count &&
+			    shards[i].filtered == shards[0].filtered;
+
+		for (j = 0; same && j < shards[i].selected_count; j++)
+			same = strcmp(shards[i].selected[j], shards[0].selected[j]) == 0;
+		if (!same)
+			return gate_error_set(err, "cannot merge '%s' with '%s': they split different "
+					      "selections of scenarios", paths[i], paths[0]);
+		held += shards[i].count + shards[i].failure_count;
+	}
+	for (i = 0; i < shards[0].selected_count; i++) {
+		int at = holder(shards, count, shards[0].selected[i], &second);
+
+		if (at == -1)
+			return gate_error_set(err, "cannot merge: no shard has scenario '%s'",
+					      shards[0].selected[i]);
+		if (at < -1)
+			return gate_error_set(err, "cannot merge: scenario '%s' is in both '%s' and '%s'",
+					      shards[0].selected[i], paths[-2 - at], paths[second]);
+	}
+	if (held != shards[0].selected_count)
+		return gate_error_set(err, "cannot merge: the shards hold %zu scenarios, the selection "
+				      "has %zu", held, shards[0].selected_count);
+	return 0;
+}
+
+static int compare_names(const void *left, const void *right)
+{
+	return strcmp(((const struct measurement *)left)->info.name,
+		      ((const struct measurement *)right)->info.name);
+}
+
+/* Moves every shard's measurements (and failures) into the session, sorted by name, and the
+ * first shard's environment with them. */
+static int combine(struct session *session, struct results *shards, size_t count)
+{
+	size_t total = 0, i, j;
+
+	for (i = 0; i < count; i++)
+		total += shards[i].count + shards[i].failure_count;
+	session->measurements = calloc(total + 1, sizeof(*session->measurements));
+	if (session->measurements == NULL)
+		return -1;
+	for (i = 0; i < count; i++) {
+		for (j = 0; j < shards[i].count; j++)
+			session->measurements[session->measurement_count++] = shards[i].measurements[j];
+		for (j = 0; j < shards[i].failure_count; j++)
+			session->measurements[session->measurement_count++] = shards[i].failures[j];
+		shards[i].count = 0;
+		shards[i].failure_count = 0;
+	}
+	qsort(session->measurements, session->measurement_count, sizeof(*session->measurements),
+	      compare_names);
+	session->environment = shards[0].fingerprint;
+	memset(&shards[0].fingerprint, 0, sizeof(shards[0].fingerprint));
+	session->partial = shards[0].filtered;
+	return 0;
+}
+
+static int read_shards(struct results *shards, const struct gate_options *options,
+		       struct gate_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < options->input_count; i++)
+		if (results_read_file(&shards[i], options->inputs[i], err) != 0)
+			return -1;
+	if (check_shard_set(shards, options->inputs, options->input_count, err) != 0 ||
+	    check_coverage(shards, options->inputs, options->input_count, err) != 0)
+		return -1;
+	return 0;
+}
+
+static int merge(const struct gate_options *options)
+{
+	struct session session = { .options = options };
+	struct measure_options measure_options = { .messages = options->messages, .jobs = options->jobs,
+						   .timeout_seconds = options->timeout_seconds,
+						   .no_randomize = true, .verbosity = options->verbosity };
+	struct results *shards = calloc(options->input_count + 1, sizeof(*shards));
+	struct gate_error err = GATE_ERROR_INIT;
+	int code = GATE_EXIT_USAGE;
+	size_t i;
+
+	if (shards == NULL || read_shards(shards, options, &err) != 0 ||
+	    combine(&session, shards, options->input_count) != 0) {
+		if (shards == NULL || err.message[0] == '\0')
+			gate_error_set(&err, "out of memory");
+		code = session_fail(GATE_EXIT_USAGE, &err);
+		goto out;
+	}
+	measure_options.messages = shards[0].messages;
+	session.root = baseline_repository_root();
+	session.valgrind = runner_find_program("valgrind", getenv("PATH"));
+	if (session_make_directories(options->raw_dir, &err) != 0 ||
+	    (session.raw_dir = realpath(options->raw_dir, NULL)) == NULL) {
+		code = session_fail(GATE_EXIT_USAGE, &err);
+		goto out;
+	}
+	measure_options.raw_dir = session.raw_dir;
+	measure_options.valgrind = session.valgrind;
+	code = session_load_acceptance(&session);
+	if (code == 0)
+		code = session_load_baseline(&session);
+	if (code == 0)
+		code = session_make_comparable(&session, &measure_options);
+	if (code == 0)
+		code = session_decide_and_report(&session);
+out:
+	for (i = 0; shards != NULL && i < options->input_count; i++)
+		results_release(&shards[i]);
+	free(shards);
+	session_release(&session);
+	return code;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	struct gate_options options;
+	struct gate_error err = GATE_ERROR_INIT;
+	int code;
+
+	if (options_parse_merge(&options, argc, argv, &err) != 0) {
+		options_release(&options);
+		return session_fail(GATE_EXIT_USAGE, &err);
+	}
+	if (options.help) {
+		puts("usage: gate merge [--baseline REF | --baseline-file F] [--baseline-optional]\n"
+		     "                  [--json FILE] [--markdown FILE] [--accepted FILE] [--explain] FILE...\n"
+		     "Combines the results.json files of gate --shard K/M runs (every shard once) into\n"
+		     "the verdict, exit code and reports of a single run. Exit codes as for gate.");
+		options_release(&options);
+		return 0;
+	}
+	code = merge(&options);
+	options_release(&options);
+	return code;
+}

@@ -1,0 +1,419 @@
+/* One run of gate, as named steps that main and the subcommands call in order: prepare,
+ * acceptances, baseline, measure, make comparable, decide and report. Part of the executable,
+ * not of the core library: these steps choose exit codes (DESIGN.md's table). */
+#define _GNU_SOURCE
+#include "session.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "baseline.h"
+#include "manifest.h"
+#include "report.h"
+#include "runner.h"
+#include "table.h"
+#include "worktree.h"
+
+int session_fail(int code, const struct gate_error *err)
+{
+	fprintf(stderr, "gate: error: %s\n", err->message);
+	return code;
+}
+
+int session_make_directories(const char *path, struct gate_error *err)
+{
+	char *copy = strdup(path);
+	char *slash;
+	int status = 0;
+
+	if (copy == NULL)
+		return gate_error_set(err, "out of memory");
+	for (slash = strchr(copy + 1, '/');; slash = strchr(slash + 1, '/')) {
+		if (slash != NULL)
+			*slash = '\0';
+		if (mkdir(copy, 0755) != 0 && errno != EEXIST) {
+			int saved = errno;
+
+			status = gate_error_set(err, "cannot create directory '%s': %s", copy, strerror(saved));
+			break;
+		}
+		if (slash == NULL)
+			break;
+		*slash = '/';
+	}
+	free(copy);
+	return status;
+}
+
+/* The names a shard document lists, so that a merge can tell a missing shard. */
+static int remember_selection(struct session *session)
+{
+	size_t i;
+
+	session->selected = calloc(session->manifest.entry_count + 1, sizeof(*session->selected));
+	if (session->selected == NULL)
+		return -1;
+	for (i = 0; i < session->manifest.entry_count; i++) {
+		session->selected[i] = strdup(session->manifest.entries[i].name);
+		if (session->selected[i] == NULL)
+			return -1;
+		session->selected_count++;
+	}
+	return 0;
+}
+
+int session_prepare(struct session *session)
+{
+	const struct gate_options *options = session->options;
+	struct gate_error err = GATE_ERROR_INIT;
+	char *manifest_path = NULL;
+	int status;
+
+	session->valgrind = runner_find_program("valgrind", getenv("PATH"));
+	if (session->valgrind == NULL) {
+		gate_error_set(&err, "valgrind not found on PATH (install it: tools/install-deps.sh)");
+		return session_fail(GATE_EXIT_MEASUREMENT, &err);
+	}
+	if (asprintf(&manifest_path, "%s/scenarios/manifest.txt", options->build_dir) < 0)
+		return session_fail(GATE_EXIT_USAGE, &err);
+	status = manifest_read(&session->manifest, manifest_path, &err);
+	free(manifest_path);
+	if (status != 0)
+		return session_fail(GATE_EXIT_USAGE, &err);
+	session->built_count = session->manifest.entry_count;
+	if (manifest_select(&session->manifest, options->scenarios, options->scenario_count, &err) != 0)
+		return session_fail(GATE_EXIT_USAGE, &err);
+	if (remember_selection(session) != 0) {
+		gate_error_set(&err, "out of memory");
+		return session_fail(GATE_EXIT_USAGE, &err);
+	}
+	manifest_shard(&session->manifest, options->shard_index, options->shard_count);
+	session->partial = options->scenario_count > 0 || options->shard_count > 1;
+	if (environment_collect(&session->environment, session->valgrind, session->manifest.compiler,
+				session->manifest.flags, &err) != 0)
+		return session_fail(GATE_EXIT_MEASUREMENT, &err);
+	session->root = baseline_repository_root();
+	return 0;
+}
+
+int session_load_acceptance(struct session *session)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	char *path = NULL;
+	int status;
+
+	if (session->options->accepted_path != NULL)
+		path = strdup(session->options->accepted_path);
+	else if (asprintf(&path, "%s/baselines/accepted.json", session->root ? session->root : ".") < 0)
+		path = NULL;
+	if (path == NULL) {
+		gate_error_set(&err, "out of memory");
+		return session_fail(GATE_EXIT_USAGE, &err);
+	}
+	status = acceptance_read(&session->acceptance, path, &err);
+	free(path);
+	return status == 0 ? 0 : session_fail(GATE_EXIT_USAGE, &err);
+}
+
+int session_load_baseline(struct session *session)
+{
+	const struct gate_options *options = session->options;
+	struct gate_error err = GATE_ERROR_INIT;
+	enum baseline_status status;
+
+	if (options->baseline_ref == NULL && options->baseline_file == NULL)
+		return 0;
+	if (options->baseline_file != NULL) {
+		status = baseline_load_file(&session->baseline, options->baseline_file,
+					    &session->baseline_source, &err);
+	} else if (session->root == NULL) {
+		gate_error_set(&err, "no baseline: the current directory is not in a git repository");
+		status = BASELINE_ABSENT;
+	} else {
+		status = baseline_load_ref(&session->baseline, session->root, options->baseline_ref,
+					   &session->baseline_source, &err);
+	}
+	if (status == BASELINE_MALFORMED)
+		return session_fail(GATE_EXIT_USAGE, &err);
+	if (status == BASELINE_ABSENT) {
+		if (!options->baseline_optional)
+			return session_fail(GATE_EXIT_NO_BASELINE, &err);
+		fprintf(stderr, "gate: %s; checking floors only\n", err.message);
+		return 0;
+	}
+	session->have_baseline = true;
+	return 0;
+}
+
+/* How well the runs were packed onto the cores, and what gate itself cost: the figures the
+ * README quotes. */
+static void report_speed(const struct session *session, const struct timespec *started)
+{
+	struct rusage self, children;
+	struct timespec now;
+	double wall, runs = 0, own, all;
+	size_t i;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &children);
+	wall = (double)(now.tv_sec - started->tv_sec) + (double)(now.tv_nsec - started->tv_nsec) / 1e9;
+	for (i = 0; i < session->measurement_count; i++)
+		runs += session->measurements[i].valgrind_seconds;
+	own = (double)self.ru_utime.tv_sec + (double)self.ru_utime.tv_usec / 1e6 +
+	      (double)self.ru_stime.tv_sec + (double)self.ru_stime.tv_usec / 1e6;
+	all = own + (double)children.ru_utime.tv_sec + (double)children.ru_utime.tv_usec / 1e6 +
+	      (double)children.ru_stime.tv_sec + (double)children.ru_stime.tv_usec / 1e6;
+	fprintf(stderr, "gate: measured in %.1f s wall; the runs took %.1f s in all, %.2f x the wall "
+		"time on %u jobs; gate's own CPU %.2f s, %.2f %% of %.1f s\n", wall, runs,
+		wall > 0 ? runs / wall : 0, session->options->jobs, own, all > 0 ? own / all * 100 : 0, all);
+}
+
+int session_measure(struct session *session, struct measure_options *measure_options)
+{
+	const struct gate_options *options = session->options;
+	struct gate_error err = GATE_ERROR_INIT;
+	struct timespec started;
+
+	if (session_make_directories(options->raw_dir, &err) != 0)
+		return session_fail(GATE_EXIT_USAGE, &err);
+	session->raw_dir = realpath(options->raw_dir, NULL);
+	if (session->raw_dir == NULL) {
+		int saved = errno;
+
+		gate_error_set(&err, "cannot use '%s': %s", options->raw_dir, strerror(saved));
+		return session_fail(GATE_EXIT_USAGE, &err);
+	}
+	*measure_options = (struct measure_options){
+		.messages = options->messages,
+		.jobs = options->jobs,
+		.timeout_seconds = options->timeout_seconds,
+		.raw_dir = session->raw_dir,
+		.valgrind = session->valgrind,
+		.no_randomize = true,
+		.verbosity = options->verbosity,
+	};
+	session->measurement_count = session->manifest.entry_count;
+	session->measurements = calloc(session->manifest.entry_count + 1, sizeof(*session->measurements));
+	if (session->measurements == NULL) {
+		gate_error_set(&err, "out of memory");
+		return session_fail(GATE_EXIT_MEASUREMENT, &err);
+	}
+	if (options->verbosity > 0)
+		fprintf(stderr, "gate: measuring %zu scenario%s at 1, %llu and %llu deliveries, %u at once\n",
+			session->manifest.entry_count, session->manifest.entry_count == 1 ? "" : "s",
+			(unsigned long long)options->messages, 2ULL * options->messages, options->jobs);
+	clock_gettime(CLOCK_MONOTONIC, &started);
+	if (measure_scenarios(session->measurements, &session->manifest, measure_options, &err) != 0)
+		return session_fail(GATE_EXIT_MEASUREMENT, &err);
+	if (options->verbosity > 0)
+		report_speed(session, &started);
+	return 0;
+}
+
+/* A stored baseline from another toolchain is not compared: the ref is measured here instead. */
+int session_make_comparable(struct session *session, const struct measure_options *measure_options)
+{
+	const struct gate_options *options = session->options;
+	struct gate_error err = GATE_ERROR_INIT;
+	char difference[512];
+	char *raw_dir = NULL;
+	struct measure_options baseline_options = *measure_options;
+	int status;
+
+	if (!session->have_baseline ||
+	    environment_fingerprint_equal(&session->environment, &session->baseline.fingerprint,
+					  difference, sizeof(difference)))
+		return 0;
+	if (options->baseline_ref == NULL) {
+		gate_error_set(&err, "no comparable baseline: '%s' was measured with another toolchain "
+			       "(%s)", session->baseline_source, difference);
+		return session_fail(GATE_EXIT_NO_BASELINE, &err);
+	}
+	fprintf(stderr, "gate: the stored baseline is not comparable (%s): measuring %s here in a "
+		"temporary worktree\n", difference, options->baseline_ref);
+	results_release(&session->baseline);
+	free(session->baseline_source);
+	session->baseline_source = NULL;
+	session->have_baseline = false;
+	if (asprintf(&raw_dir, "%s/baseline", session->raw_dir) < 0 || session_make_directories(raw_dir, &err) != 0) {
+		free(raw_dir);
+		return session_fail(GATE_EXIT_NO_BASELINE, &err);
+	}
+	baseline_options.raw_dir = raw_dir;
+	status = worktree_measure(&session->baseline, session->root, options->baseline_ref,
+				  &baseline_options, session->valgrind, &session->baseline_source, &err);
+	free(raw_dir);
+	if (status != 0)
+		return session_fail(GATE_EXIT_NO_BASELINE, &err);
+	if (!environment_fingerprint_equal(&session->environment, &session->baseline.fingerprint,
+					   difference, sizeof(difference))) {
+		gate_error_set(&err, "no comparable baseline: %s built here still differs (%s)",
+			       options->baseline_ref, difference);
+		return session_fail(GATE_EXIT_NO_BASELINE, &err);
+	}
+	session->have_baseline = true;
+	session->remeasured = true;
+	return 0;
+}
+
+static int save_baseline(struct session *session)
+{
+	const struct gate_options *options = session->options;
+	struct gate_error err = GATE_ERROR_INIT;
+	char *directory = NULL, *path = NULL;
+	cJSON *document = NULL;
+	size_t i;
+	int code = GATE_EXIT_USAGE;
+
+	for (i = 0; i < session->measurement_count; i++) {
+		if (session->measurements[i].failed) {
+			gate_error_set(&err, "baseline not written: '%s' failed to measure",
+				       session->measurements[i].info.name);
+			return session_fail(GATE_EXIT_MEASUREMENT, &err);
+		}
+	}
+	if (asprintf(&directory, "%s/baselines", session->root ? session->root : ".") < 0 ||
+	    asprintf(&path, "%s/%s.json", directory, options->save_baseline) < 0) {
+		gate_error_set(&err, "out of memory");
+		goto out;
+	}
+	document = results_document(session->measurements, session->measurement_count,
+				    &session->environment, NULL);
+	if (document == NULL) {
+		gate_error_set(&err, "out of memory");
+		goto out;
+	}
+	if (session_make_directories(directory, &err) != 0 || results_write_file(document, path, &err) != 0)
+		goto out;
+	fprintf(stderr, "gate: wrote the baseline %s\n", path);
+	code = 0;
+out:
+	cJSON_Delete(document);
+	free(directory);
+	free(path);
+	return code == 0 ? 0 : session_fail(code, &err);
+}
+
+/* The local command that repeats this run, for the Markdown report. */
+static void reproduce_command(const struct gate_options *options, char *text, size_t size)
+{
+	size_t used, i;
+
+	used = (size_t)snprintf(text, size, "make && build/gate/gate --messages %llu",
+				(unsigned long long)options->messages);
+	if (options->baseline_ref != NULL && used < size)
+		used += (size_t)snprintf(text + used, size - used, " --baseline=%s", options->baseline_ref);
+	for (i = 0; i < options->scenario_count && used < size; i++)
+		used += (size_t)snprintf(text + used, size - used, " --scenario '%s'", options->scenarios[i]);
+}
+
+static int append_markdown(const char *path, const char *mode, const struct verdict *verdict,
+			   const struct environment *environment, const char *reproduce)
+{
+	FILE *out = fopen(path, mode);
+	int saved;
+
+	if (out != NULL) {
+		report_markdown(out, verdict, environment, reproduce);
+		if (fclose(out) == 0)
+			return 0;
+	}
+	saved = errno;
+	fprintf(stderr, "gate: error: cannot write the Markdown report '%s': %s\n", path,
+		strerror(saved));
+	return -1;
+}
+
+/* Markdown for --markdown and the GitHub job summary; annotations inside GitHub Actions. */
+static int write_pull_request_reports(struct session *session, const struct verdict *verdict)
+{
+	const char *summary = getenv("GITHUB_STEP_SUMMARY");
+	const char *actions = getenv("GITHUB_ACTIONS");
+	char reproduce[1024];
+	int status = 0;
+
+	reproduce_command(session->options, reproduce, sizeof(reproduce));
+	if (session->options->markdown_path != NULL &&
+	    append_markdown(session->options->markdown_path, "w", verdict, &session->environment,
+			    reproduce) != 0)
+		status = -1;
+	if (summary != NULL && summary[0] != '\0' &&
+	    append_markdown(summary, "a", verdict, &session->environment, reproduce) != 0)
+		status = -1;
+	if (actions != NULL && strcmp(actions, "true") == 0)
+		report_annotations(stdout, verdict);
+	return status;
+}
+
+int session_decide_and_report(struct session *session)
+{
+	const struct gate_options *options = session->options;
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict = VERDICT_INIT;
+	bool whole_suite = !session->partial;
+	cJSON *document = NULL;
+	int code;
+
+	if (verdict_decide(&verdict, session->measurements, session->measurement_count,
+			   session->have_baseline ? &session->baseline : NULL, &session->acceptance,
+			   whole_suite, &err) != 0)
+		return session_fail(GATE_EXIT_MEASUREMENT, &err);
+	verdict.baseline_source = session->baseline_source;
+	verdict.remeasured = session->remeasured;
+	if (verdict_explain(&verdict, options->explain, &err) != 0)
+		return session_fail(GATE_EXIT_MEASUREMENT, &err);
+	table_print(stdout, &verdict, "make baseline, or gate --save-baseline main");
+	code = verdict.exit_code;
+	if (write_pull_request_reports(session, &verdict) != 0)
+		code = GATE_EXIT_USAGE;
+	fflush(stdout);
+	document = results_document(session->measurements, session->measurement_count,
+				    &session->environment, &verdict);
+	if (document != NULL && options->shard_count > 1 &&
+	    results_add_shard(document, options->shard_index, options->shard_count,
+			      (const char *const *)session->selected, session->selected_count,
+			      options->scenario_count > 0) != 0) {
+		cJSON_Delete(document);
+		document = NULL;
+	}
+	if (document == NULL || results_write_file(document, options->json_path, &err) != 0) {
+		if (document == NULL)
+			gate_error_set(&err, "out of memory");
+		code = session_fail(GATE_EXIT_USAGE, &err);
+	}
+	cJSON_Delete(document);
+	verdict_release(&verdict);
+	if (code == GATE_EXIT_PASS || code == GATE_EXIT_REGRESSION) {
+		if (options->save_baseline != NULL && save_baseline(session) != 0)
+			code = GATE_EXIT_MEASUREMENT;
+	}
+	return code;
+}
+
+void session_release(struct session *session)
+{
+	size_t i;
+
+	for (i = 0; session->measurements != NULL && i < session->measurement_count; i++)
+		measurement_release(&session->measurements[i]);
+	for (i = 0; i < session->selected_count; i++)
+		free(session->selected[i]);
+	free(session->selected);
+	free(session->measurements);
+	manifest_release(&session->manifest);
+	environment_release(&session->environment);
+	acceptance_release(&session->acceptance);
+	results_release(&session->baseline);
+	free(session->baseline_source);
+	free(session->valgrind);
+	free(session->root);
+	free(session->raw_dir);
+}
+

@@ -1,0 +1,67 @@
+/* One run of gate: what it holds and the steps it takes. Each step returns 0 to go on, or the
+ * exit code to stop with (after printing why). */
+#ifndef GATE_SESSION_H
+#define GATE_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "acceptance.h"
+#include "environment.h"
+#include "error.h"
+#include "manifest.h"
+#include "measure.h"
+#include "options.h"
+#include "results.h"
+#include "verdict.h"
+
+/* Everything one run of gate holds, released in one place. */
+struct session {
+	const struct gate_options *options;
+	char *valgrind;
+	char *root;                    /* repository top directory, or NULL outside git */
+	struct manifest manifest;      /* the scenarios to measure */
+	size_t built_count;            /* scenarios the build has, before --scenario */
+	struct environment environment;
+	struct acceptance acceptance;
+	struct results baseline;
+	char *baseline_source;
+	bool have_baseline;
+	bool remeasured;
+	struct measurement *measurements; /* one per selected scenario, or the merged shards' */
+	size_t measurement_count;
+	char **selected;               /* names selected before --shard, for shard documents; owned */
+	size_t selected_count;
+	bool partial;                  /* not the whole suite (--scenario, --shard): a baseline
+					* scenario not measured here is not "missing" */
+	char *raw_dir;                 /* --raw-dir made absolute: the runs have their own cwd */
+};
+
+/* Prints "gate: error: MESSAGE" and returns code. */
+int session_fail(int code, const struct gate_error *err);
+
+/* mkdir -p. */
+int session_make_directories(const char *path, struct gate_error *err);
+
+/* Finds valgrind, reads and selects the manifest, collects the environment. */
+int session_prepare(struct session *session);
+
+/* Reads baselines/accepted.json (or --accepted). */
+int session_load_acceptance(struct session *session);
+
+/* Loads --baseline REF or --baseline-file (exit 4 when absent, 2 when malformed). */
+int session_load_baseline(struct session *session);
+
+/* Measures every selected scenario. */
+int session_measure(struct session *session, struct measure_options *measure_options);
+
+/* Re-measures the baseline ref in a worktree when the stored baseline is not comparable. */
+int session_make_comparable(struct session *session, const struct measure_options *measure_options);
+
+/* Verdict, table, results.json, Markdown, annotations, --save-baseline. Returns the verdict's
+ * exit code (or a worse one when writing failed). */
+int session_decide_and_report(struct session *session);
+
+void session_release(struct session *session);
+
+#endif
