@@ -32,6 +32,7 @@ for name in "${names[@]}"; do
   else
     fail "describe_should_print_a_valid_declaration ($name)"
   fi
+  # shellcheck disable=SC2016 # $1 is for the inner shell
   expect "scenario_should_run_1_1000_2000_deliveries ($name)" 0 '^$' -- \
     bash -c '"$1" 1 && "$1" 1000 && "$1" 2000' _ "$scenarios/$name"
 done

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Checks what no compiler checks: every workflow file against the GitHub Actions schema (with
+# @action-validator/cli from npm, installed into a cache directory on first use) and every shell
+# script with shellcheck.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+validator_dir=${COSTGATE_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/costgate-tools}
+validator="$validator_dir/node_modules/.bin/action-validator"
+if [ ! -x "$validator" ]; then
+  mkdir -p "$validator_dir"
+  npm install --prefix "$validator_dir" --no-audit --no-fund --silent \
+    @action-validator/cli@0.6.0 @action-validator/core@0.6.0
+fi
+
+status=0
+for workflow in .github/workflows/*.yml; do
+  if "$validator" "$workflow" >/dev/null; then
+    echo "ok   workflow $workflow"
+  else
+    "$validator" "$workflow" || true
+    echo "FAIL workflow $workflow"
+    status=1
+  fi
+done
+
+mapfile -t scripts < <(git ls-files '*.sh' .ci/run)
+if shellcheck "${scripts[@]}"; then
+  echo "ok   shellcheck (${#scripts[@]} scripts)"
+else
+  echo "FAIL shellcheck"
+  status=1
+fi
+exit "$status"
