@@ -27,6 +27,7 @@ enum long_only {
 	OPT_MARKDOWN,
 	OPT_EXPLAIN,
 	OPT_SHARD,
+	OPT_EXACT,
 };
 
 static const struct option long_options[] = {
@@ -45,6 +46,7 @@ static const struct option long_options[] = {
 	{ "markdown", required_argument, NULL, OPT_MARKDOWN },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "shard", required_argument, NULL, OPT_SHARD },
+	{ "exact", no_argument, NULL, OPT_EXACT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -74,6 +76,8 @@ void options_usage(FILE *out)
 	      "      --markdown FILE     write the report as Markdown (also appended to\n"
 	      "                          $GITHUB_STEP_SUMMARY when that is set)\n"
 	      "      --explain           say why for every scenario, not only those over a limit\n"
+	      "      --exact             fail (exit 1) unless the baseline holds exactly the counts\n"
+	      "                          measured here: is the committed baseline up to date?\n"
 	      "      --shard K/M         measure only shard K of M (a stable split by name); combine\n"
 	      "                          the shards' results with: gate merge [options] FILE...\n"
 	      "  -v, --verbose           print each valgrind command\n"
@@ -192,6 +196,9 @@ static int apply(struct gate_options *options, int option, char *argument, struc
 		return 0;
 	case OPT_SHARD:
 		return parse_shard(options, argument, err);
+	case OPT_EXACT:
+		options->exact = true;
+		return 0;
 	case 'v':
 		options->verbosity = 2;
 		return 0;
@@ -225,6 +232,8 @@ static int fill_defaults(struct gate_options *options, struct gate_error *err)
 		return gate_error_set(err, "out of memory");
 	if (options->baseline_ref != NULL && options->baseline_file != NULL)
 		return gate_error_set(err, "--baseline and --baseline-file cannot be used together");
+	if (options->exact && options->baseline_ref == NULL && options->baseline_file == NULL)
+		return gate_error_set(err, "--exact needs a baseline (--baseline REF or --baseline-file F)");
 	return 0;
 }
 

@@ -5,6 +5,7 @@
 #include "session.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -352,6 +353,40 @@ static int write_pull_request_reports(struct session *session, const struct verd
 	return status;
 }
 
+/* --exact: every figure of every row must be the baseline's to the last instruction. */
+static bool baseline_is_exact(const struct verdict *verdict)
+{
+	bool exact = true;
+	size_t i;
+
+	for (i = 0; i < verdict->row_count; i++) {
+		const struct verdict_row *row = &verdict->rows[i];
+		const struct measurement *head = row->head, *base = row->baseline;
+
+		if (head == NULL || head->failed || base == NULL) {
+			printf("%s: %s, so the baseline cannot be exact\n", row->name,
+			       head == NULL ? "not measured" : head->failed ? "failed to measure"
+									: "not in the baseline");
+			exact = false;
+		} else if (head->instruction_slope.per_message != base->instruction_slope.per_message ||
+			   head->instruction_slope.cold != base->instruction_slope.cold ||
+			   head->allocation_slope.per_message != base->allocation_slope.per_message ||
+			   head->allocation_slope.cold != base->allocation_slope.cold) {
+			printf("%s: the baseline says %.3f instructions per message and %" PRIu64 " cold, "
+			       "%.3f allocations per message and %" PRIu64 " cold; this tree measures "
+			       "%.3f, %" PRIu64 ", %.3f and %" PRIu64 "\n", row->name,
+			       base->instruction_slope.per_message, base->instruction_slope.cold,
+			       base->allocation_slope.per_message, base->allocation_slope.cold,
+			       head->instruction_slope.per_message, head->instruction_slope.cold,
+			       head->allocation_slope.per_message, head->allocation_slope.cold);
+			exact = false;
+		}
+	}
+	if (!exact)
+		printf("the baseline is out of date: run make baseline and commit baselines/main.json\n");
+	return exact;
+}
+
 int session_decide_and_report(struct session *session)
 {
 	const struct gate_options *options = session->options;
@@ -371,6 +406,9 @@ int session_decide_and_report(struct session *session)
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
 	table_print(stdout, &verdict, "make baseline, or gate --save-baseline main");
 	code = verdict.exit_code;
+	if (options->exact && session->have_baseline && !baseline_is_exact(&verdict) &&
+	    code == GATE_EXIT_PASS)
+		code = GATE_EXIT_REGRESSION;
 	if (write_pull_request_reports(session, &verdict) != 0)
 		code = GATE_EXIT_USAGE;
 	fflush(stdout);
