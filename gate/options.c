@@ -252,7 +252,7 @@ static int add_input(struct gate_options *options, char *path, struct gate_error
 static bool measures(int option)
 {
 	return option == 'n' || option == 's' || option == 'j' || option == OPT_TIMEOUT ||
-	       option == OPT_RAW_DIR || option == OPT_SAVE_BASELINE || option == OPT_SHARD;
+	       option == OPT_SAVE_BASELINE || option == OPT_SHARD;
 }
 
 static int parse(struct gate_options *options, int argc, char **argv, bool merge,
