@@ -23,6 +23,7 @@ struct run {
 	struct measurement *measurement;
 	enum measure_tool tool;
 	enum slope_run which;
+	bool again;      /* --verify's second run of the same count */
 	char *argv[12];
 	char *owned[6]; /* the argv strings built here */
 	char *output_path;
@@ -68,10 +69,10 @@ static int build_run(struct run *run, const struct measure_options *options)
 	size_t argc = 0;
 	char *program;
 
-	if (asprintf(&run->output_path, "%s/%s.out.%s.%" PRIu64, options->raw_dir,
-		     tool_names[run->tool], name, count) < 0 ||
-	    asprintf(&run->log_path, "%s/%s.log.%s.%" PRIu64, options->raw_dir,
-		     tool_names[run->tool], name, count) < 0 ||
+	if (asprintf(&run->output_path, "%s/%s.out.%s.%" PRIu64 "%s", options->raw_dir,
+		     tool_names[run->tool], name, count, run->again ? ".again" : "") < 0 ||
+	    asprintf(&run->log_path, "%s/%s.log.%s.%" PRIu64 "%s", options->raw_dir,
+		     tool_names[run->tool], name, count, run->again ? ".again" : "") < 0 ||
 	    (run->directory = strdup(measurement->info.path)) == NULL ||
 	    asprintf(&program, "./%s", basename(measurement->info.path)) < 0)
 		return -1;
@@ -144,9 +145,10 @@ static void report_progress(const struct runner_job *job, size_t remaining, void
 	if (options->verbosity < 1)
 		return;
 	runner_describe_end(job, options->timeout_seconds, how, sizeof(how));
-	fprintf(stderr, "gate: %s %s %" PRIu64 ": %s in %.1f s, %zu to go\n",
+	fprintf(stderr, "gate: %s %s %" PRIu64 "%s: %s in %.1f s, %zu to go\n",
 		run->measurement->info.name, tool_names[run->tool],
-		count_of(run->measurement, run->which), how, job->seconds, remaining);
+		count_of(run->measurement, run->which), run->again ? " (again)" : "", how, job->seconds,
+		remaining);
 }
 
 /* Exclusive and inclusive per message of every function seen in the N or 2N run. */
@@ -416,13 +418,81 @@ static void describe_all(struct measurement *measurements, const struct manifest
 	}
 }
 
+/* --verify: the second run of every count must give the same region totals, to the digit. */
+static void verify_repeats(struct measurement *measurement, struct run *again[MEASURE_TOOLS][SLOPE_RUNS],
+			   const struct measure_options *options)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	size_t which;
+
+	for (which = 0; which < SLOPE_RUNS && !measurement->failed; which++) {
+		struct cg_profile callgrind = CG_PROFILE_INIT;
+		struct dhat_profile dhat = DHAT_PROFILE_INIT;
+
+		if (check_run(measurement, again[MEASURE_CALLGRIND][which], options) != 0 ||
+		    check_run(measurement, again[MEASURE_DHAT][which], options) != 0)
+			return;
+		if (cg_profile_parse(&callgrind, again[MEASURE_CALLGRIND][which]->output_path, &err) != 0 ||
+		    dhat_profile_parse(&dhat, again[MEASURE_DHAT][which]->output_path,
+				       measurement->info.region, &err) != 0)
+			record_failure(measurement, "repeated run at %" PRIu64 ": %s",
+				       count_of(measurement, which), err.message);
+		else if (callgrind.total != measurement->instructions[which])
+			record_failure(measurement, "not deterministic: the callgrind run at %" PRIu64
+				       " counted %" PRIu64 " and then %" PRIu64 " instructions (%s)",
+				       count_of(measurement, which), measurement->instructions[which],
+				       callgrind.total, again[MEASURE_CALLGRIND][which]->output_path);
+		else if (dhat.blocks != measurement->allocations[which] || dhat.bytes != measurement->bytes[which])
+			record_failure(measurement, "not deterministic: the dhat run at %" PRIu64
+				       " counted %" PRIu64 " and then %" PRIu64 " allocations (%s)",
+				       count_of(measurement, which), measurement->allocations[which],
+				       dhat.blocks, again[MEASURE_DHAT][which]->output_path);
+		cg_profile_release(&callgrind);
+		dhat_profile_release(&dhat);
+	}
+}
+
+/* The runs of every scenario that described itself: [scenario][repeat][tool][which]. */
+typedef struct run *run_table[2][MEASURE_TOOLS][SLOPE_RUNS];
+
+static int plan_runs(struct run *runs, size_t *run_count, run_table *table,
+		     struct measurement *measurements, size_t count,
+		     const struct measure_options *options)
+{
+	size_t i, repeat, tool, which;
+
+	for (i = 0; i < count; i++) {
+		if (measurements[i].failed)
+			continue;
+		for (repeat = 0; repeat < (options->verify ? 2u : 1u); repeat++) {
+			for (tool = 0; tool < MEASURE_TOOLS; tool++) {
+				for (which = 0; which < SLOPE_RUNS; which++) {
+					struct run *run = &runs[(*run_count)++];
+
+					run->measurement = &measurements[i];
+					run->tool = tool;
+					run->which = which;
+					run->again = repeat == 1;
+					table[i][repeat][tool][which] = run;
+					if (build_run(run, options) != 0)
+						return -1;
+					if (options->verbosity >= 2)
+						print_command(run);
+				}
+			}
+		}
+	}
+	return 0;
+}
+
 int measure_scenarios(struct measurement *measurements, const struct manifest *manifest,
 		      const struct measure_options *options, struct gate_error *err)
 {
-	size_t count = manifest->entry_count, run_count = 0, i, tool, which;
-	struct run *runs = calloc(count * MEASURE_TOOLS * SLOPE_RUNS + 1, sizeof(*runs));
-	struct runner_job *jobs = calloc(count * MEASURE_TOOLS * SLOPE_RUNS + 1, sizeof(*jobs));
-	struct run *(*by_scenario)[MEASURE_TOOLS][SLOPE_RUNS] = calloc(count + 1, sizeof(*by_scenario));
+	size_t count = manifest->entry_count, run_count = 0, i;
+	size_t most = count * 2 * MEASURE_TOOLS * SLOPE_RUNS + 1;
+	struct run *runs = calloc(most, sizeof(*runs));
+	struct runner_job *jobs = calloc(most, sizeof(*jobs));
+	run_table *table = calloc(count + 1, sizeof(*table));
 	struct runner_options runner = {
 		.parallel = options->jobs,
 		.timeout_seconds = options->timeout_seconds,
@@ -433,30 +503,14 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 	};
 	int status = -1;
 
-	if (runs == NULL || jobs == NULL || by_scenario == NULL) {
+	if (runs == NULL || jobs == NULL || table == NULL) {
 		gate_error_set(err, "out of memory");
 		goto out;
 	}
 	describe_all(measurements, manifest, options);
-	for (i = 0; i < count; i++) {
-		if (measurements[i].failed)
-			continue;
-		for (tool = 0; tool < MEASURE_TOOLS; tool++) {
-			for (which = 0; which < SLOPE_RUNS; which++) {
-				struct run *run = &runs[run_count++];
-
-				run->measurement = &measurements[i];
-				run->tool = tool;
-				run->which = which;
-				by_scenario[i][tool][which] = run;
-				if (build_run(run, options) != 0) {
-					gate_error_set(err, "out of memory");
-					goto out;
-				}
-				if (options->verbosity >= 2)
-					print_command(run);
-			}
-		}
+	if (plan_runs(runs, &run_count, table, measurements, count, options) != 0) {
+		gate_error_set(err, "out of memory");
+		goto out;
 	}
 	/* The runner sorts what it is given; jobs are copied out and back around the call. */
 	for (i = 0; i < run_count; i++)
@@ -466,10 +520,14 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 	for (i = 0; i < run_count; i++)
 		runs[i].job = jobs[i];
 	for (i = 0; i < count; i++) {
-		if (!measurements[i].failed && conclude(&measurements[i], by_scenario[i], options) != 0) {
+		if (measurements[i].failed)
+			continue;
+		if (conclude(&measurements[i], table[i][0], options) != 0) {
 			gate_error_set(err, "out of memory");
 			goto out;
 		}
+		if (options->verify && !measurements[i].failed)
+			verify_repeats(&measurements[i], table[i][1], options);
 	}
 	status = 0;
 out:
@@ -477,7 +535,7 @@ out:
 		release_run(&runs[i]);
 	free(runs);
 	free(jobs);
-	free(by_scenario);
+	free(table);
 	return status;
 }
 

@@ -66,6 +66,7 @@ struct measure_options {
 	const char *raw_dir;      /* where the callgrind and DHAT files and run logs go (exists) */
 	const char *valgrind;     /* path of the valgrind executable */
 	bool no_randomize;        /* address randomization off in the runs */
+	bool verify;              /* run everything twice; any count that differs is a failure */
 	int verbosity;            /* 0 quiet, 1 progress, 2 progress and commands */
 };
 

@@ -28,6 +28,7 @@ enum long_only {
 	OPT_EXPLAIN,
 	OPT_SHARD,
 	OPT_EXACT,
+	OPT_VERIFY,
 };
 
 static const struct option long_options[] = {
@@ -47,6 +48,7 @@ static const struct option long_options[] = {
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "shard", required_argument, NULL, OPT_SHARD },
 	{ "exact", no_argument, NULL, OPT_EXACT },
+	{ "verify", no_argument, NULL, OPT_VERIFY },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -64,6 +66,8 @@ void options_usage(FILE *out)
 	      "  -s, --scenario NAME     measure only NAME (a name or a glob); may repeat\n"
 	      "  -j, --jobs JOBS         valgrind runs at once (default: the number of CPUs)\n"
 	      "      --timeout SECONDS   kill a run after this long (default 600)\n"
+	      "      --verify            measure every run twice; a count that differs is a\n"
+	      "                          measurement failure (exit 3)\n"
 	      "      --build-dir DIR     the build to measure (default build)\n"
 	      "      --json FILE         write results here (default DIR/gate/results.json)\n"
 	      "      --raw-dir DIR       keep callgrind and DHAT files here (default DIR/gate/raw)\n"
@@ -199,6 +203,9 @@ static int apply(struct gate_options *options, int option, char *argument, struc
 	case OPT_EXACT:
 		options->exact = true;
 		return 0;
+	case OPT_VERIFY:
+		options->verify = true;
+		return 0;
 	case 'v':
 		options->verbosity = 2;
 		return 0;
@@ -252,7 +259,7 @@ static int add_input(struct gate_options *options, char *path, struct gate_error
 static bool measures(int option)
 {
 	return option == 'n' || option == 's' || option == 'j' || option == OPT_TIMEOUT ||
-	       option == OPT_SAVE_BASELINE || option == OPT_SHARD;
+	       option == OPT_SAVE_BASELINE || option == OPT_SHARD || option == OPT_VERIFY;
 }
 
 static int parse(struct gate_options *options, int argc, char **argv, bool merge,

@@ -25,6 +25,7 @@ struct gate_options {
 	const char *accepted_path; /* acceptance entries; NULL: baselines/accepted.json */
 	const char *markdown_path; /* --markdown FILE */
 	bool explain;             /* attribute every scenario, not only the ones over a limit */
+	bool verify;              /* measure every run twice and require the same counts */
 	bool exact;               /* the baseline must hold exactly these counts (a refresh check) */
 	int verbosity;            /* 0 quiet, 1 default, 2 verbose */
 	unsigned shard_index;     /* --shard K/M: K (1-based); 0/0 without sharding */

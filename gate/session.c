@@ -198,6 +198,7 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 		.raw_dir = session->raw_dir,
 		.valgrind = session->valgrind,
 		.no_randomize = true,
+		.verify = options->verify,
 		.verbosity = options->verbosity,
 	};
 	session->measurement_count = session->manifest.entry_count;

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# gate --verify measures every run twice: a deterministic scenario passes with its second runs
+# kept beside the first, and a scenario whose work depends on the clock is a measurement failure
+# (exit 3) naming the scenario, the run and both counts.
+# Usage: test_verify.sh GATE BUILD_DIR
+set -u
+gate=$1 build=$2
+export LC_ALL=C
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0 passed=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+
+mkdir -p "$work/build/scenarios"
+{
+  grep -v '^scenario ' "$build/scenarios/manifest.txt"
+  grep '^scenario consume_raw ' "$build/scenarios/manifest.txt"
+  grep '^scenario nondeterministic ' "$build/tests/scenarios/manifest.txt"
+} >"$work/build/scenarios/manifest.txt"
+
+"$gate" -q --verify --messages 200 --build-dir "$work/build" --json "$work/results.json" \
+  --raw-dir "$work/raw" >"$work/out" 2>"$work/err"
+code=$?
+if [ "$code" -eq 3 ]; then
+  pass "verify_should_fail_a_scenario_that_is_not_deterministic"
+else
+  fail "verify_should_fail_a_scenario_that_is_not_deterministic (exit $code)"
+fi
+if grep -Eq '^nondeterministic: failed to measure: not deterministic: the callgrind run at [0-9]+ counted [0-9]+ and then [0-9]+ instructions' "$work/out"; then
+  pass "verify_should_name_the_scenario_the_run_and_both_counts"
+else
+  fail "verify_should_name_the_scenario_the_run_and_both_counts: $(cat "$work/out")"
+fi
+if grep -Eq '^consume_raw +47\.000 .* ok$' "$work/out"; then
+  pass "verify_should_pass_a_deterministic_scenario"
+else
+  fail "verify_should_pass_a_deterministic_scenario: $(cat "$work/out")"
+fi
+if [ -s "$work/raw/callgrind.out.consume_raw.400.again" ] && [ -s "$work/raw/dhat.out.consume_raw.400.again" ]; then
+  pass "verify_should_keep_the_second_runs"
+else
+  fail "verify_should_keep_the_second_runs"
+fi
+# Without --verify the clock-dependent scenario measures (its counts are merely wrong), which is
+# why the check exists.
+"$gate" -q --messages 200 --build-dir "$work/build" -s nondeterministic --json "$work/once.json" \
+  --raw-dir "$work/raw-once" >/dev/null 2>&1
+code=$?
+if [ "$code" -ne 3 ]; then
+  pass "without_verify_a_single_measurement_cannot_tell (exit $code)"
+else
+  fail "without_verify_a_single_measurement_cannot_tell (exit 3)"
+fi
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,35 @@
+/* Test-only: a handler whose work depends on the clock, which a gated scenario must never do
+ * (DESIGN.md rule 5). gate --verify must catch it: two runs of the same count differ. */
+#include <time.h>
+
+#include "harness.h"
+
+static size_t body(unsigned char *buffer, size_t capacity)
+{
+	(void)capacity;
+	buffer[0] = 'x';
+	return 1;
+}
+
+static int handle(struct service *service, const unsigned char *message, size_t length)
+{
+	struct timespec now;
+	long spins, i;
+
+	(void)service;
+	(void)message;
+	(void)length;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	spins = now.tv_nsec % 97;
+	for (i = 0; i < spins; i++)
+		COSTGATE_KEEP(i);
+	return 0;
+}
+
+const struct scenario costgate_scenario = {
+	.name = "nondeterministic",
+	.title = "test only: work that depends on the clock",
+	.gated = true,
+	.body = body,
+	.handle = handle,
+};
