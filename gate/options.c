@@ -255,6 +255,42 @@ static int add_input(struct gate_options *options, char *path, struct gate_error
 	return 0;
 }
 
+/* "--messages" for 'n' or OPT_*: how errors name an option whatever way it was spelt. */
+static const char *option_name(int option)
+{
+	static char text[40];
+	size_t i;
+
+	for (i = 0; long_options[i].name != NULL; i++) {
+		if (long_options[i].val == option) {
+			snprintf(text, sizeof(text), "--%s", long_options[i].name);
+			return text;
+		}
+	}
+	snprintf(text, sizeof(text), "-%c", option);
+	return text;
+}
+
+/* The option as it was typed, for the one getopt_long just returned: "--messages" for
+ * "--messages=5" or "--messages 5", "-n" for "-n 5" or "-n5". */
+static const char *typed_option(int option, char **argv)
+{
+	static char text[64];
+	const char *word = argv[optind - 1];
+
+	if (optarg != NULL && optarg == argv[optind - 1] && optind >= 2)
+		word = argv[optind - 2];
+	if (strncmp(word, "--", 2) == 0) {
+		snprintf(text, sizeof(text), "%.*s", (int)strcspn(word, "="), word);
+		return text;
+	}
+	if (option < 256) {
+		snprintf(text, sizeof(text), "-%c", option);
+		return text;
+	}
+	return option_name(option);
+}
+
 /* Options that only make sense while measuring, refused by `gate merge`. */
 static bool measures(int option)
 {
@@ -276,13 +312,15 @@ static int parse(struct gate_options *options, int argc, char **argv, bool merge
 	opterr = 0;
 	optind = 1;
 	while ((option = getopt_long(argc, argv, ":n:s:j:vqhV", long_options, NULL)) != -1) {
+		if (option == '?' && optopt != 0)
+			return gate_error_set(err, "unknown option '-%c' (see gate --help)", optopt);
 		if (option == '?')
 			return gate_error_set(err, "unknown option '%s' (see gate --help)", argv[optind - 1]);
 		if (option == ':')
-			return gate_error_set(err, "option '%s' needs a value", argv[optind - 1]);
+			return gate_error_set(err, "option '%s' needs a value", typed_option(optopt, argv));
 		if (merge && measures(option))
 			return gate_error_set(err, "'%s' measures; gate merge only combines results",
-					      argv[optind - 1]);
+					      typed_option(option, argv));
 		if (apply(options, option, optarg, err) != 0)
 			return -1;
 	}

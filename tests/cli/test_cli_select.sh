@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# gate --scenario with a glob, under real valgrind at N = 2 (the smallest N gate takes): exactly
+# the matching scenarios are measured, tabled, written to results.json and to the raw dir.
+# Usage: test_cli_select.sh GATE BUILD_DIR
+set -u
+gate=$1 build=$2
+# Absolute: the cases run from a temporary directory.
+gate=$(realpath -- "$gate") build=$(realpath -- "$build")
+if [ ! -x "$gate" ] || [ ! -f "$build/scenarios/manifest.txt" ]; then
+  echo "FAIL setup: no gate at '$gate' or no manifest in '$build/scenarios' (build first)"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+export LC_ALL=C
+failures=0 passed=0
+
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 2
+
+# The scenarios the build has that the glob matches, sorted as gate sorts its rows.
+pattern='consume_*'
+expected=""
+while read -r name; do
+  # shellcheck disable=SC2053 # the pattern is meant as a glob
+  [[ $name == $pattern ]] && expected="$expected $name"
+done < <(sed -n 's/^scenario \([^ ]*\) .*/\1/p' "$build/scenarios/manifest.txt" | sort)
+expected=${expected# }
+
+"$gate" --build-dir "$build" --scenario "$pattern" --messages 2 --json "$tmp/results.json" \
+  --raw-dir "$tmp/raw" --quiet >"$tmp/stdout" 2>"$tmp/stderr"
+code=$?
+if [ "$code" -eq 0 ]; then
+  pass "glob_should_measure_and_pass"
+else
+  fail "glob_should_measure_and_pass: exit $code: $(cat "$tmp/stderr" "$tmp/stdout")"
+fi
+
+# Table rows: the lines after the header up to the first that is not a row of the table.
+rows=$(awk 'NR == 1 { next } NF < 8 || $1 ~ /:$/ { exit } { print $1 }' "$tmp/stdout" | xargs)
+if [ -z "$expected" ]; then
+  fail "glob_should_table_only_the_matching_scenarios: no scenario of the build matches '$pattern'"
+elif [ "$rows" = "$expected" ]; then
+  pass "glob_should_table_only_the_matching_scenarios ($rows)"
+else
+  fail "glob_should_table_only_the_matching_scenarios: rows '$rows', expected '$expected'"
+fi
+
+# results.json: the code entries are the objects whose "name" is three tabs in.
+code_names=$(awk '/^\t"code":/ { inside = 1 } /^\t"[a-z]/ && !/^\t"code":/ { inside = 0 }
+  inside && /^\t\t\t"name":/ { print }' "$tmp/results.json" | sed 's/.*"name":[[:space:]]*"\([^"]*\)".*/\1/' | xargs)
+if [ "$code_names" = "$expected" ]; then
+  pass "glob_should_write_only_the_matching_scenarios_to_results_json"
+else
+  fail "glob_should_write_only_the_matching_scenarios_to_results_json: '$code_names', expected '$expected'"
+fi
+
+# The raw dir: a callgrind and a DHAT file at 1, 2 and 4 deliveries of each, nothing else.
+want=""
+for name in $expected; do
+  for tool in callgrind dhat; do
+    for count in 1 2 4; do
+      want="$want $tool.out.$name.$count"
+    done
+  done
+done
+have=$(cd "$tmp/raw" 2>/dev/null && find . -name '*.out.*' | sed 's|^\./||' | sort | xargs)
+want=$(tr ' ' '\n' <<<"$want" | sed '/^$/d' | sort | xargs)
+if [ "$have" = "$want" ]; then
+  pass "glob_should_keep_raw_files_of_only_the_matching_scenarios"
+else
+  fail "glob_should_keep_raw_files_of_only_the_matching_scenarios: have '$have', expected '$want'"
+fi
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]

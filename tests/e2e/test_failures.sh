@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Measurement failures under real valgrind (DESIGN.md rules 7 and 8, exit 3): a scenario that
+# crashes and one that never enters its region fail by name while a good one beside them is still
+# measured; a scenario whose executable is missing; valgrind missing from PATH; a scenario that
+# never ends is killed at --timeout.
+# Usage: test_failures.sh GATE BUILD_DIR C_COMPILER
+set -u
+gate=$1 build=$2 compiler=$3
+# Absolute: the cases run from a temporary directory.
+gate=$(realpath -- "$gate") build=$(realpath -- "$build")
+if [ ! -x "$gate" ] || [ ! -f "$build/scenarios/manifest.txt" ]; then
+  echo "FAIL setup: no gate at '$gate' or no manifest in '$build/scenarios' (build first)"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+export LC_ALL=C
+failures=0 passed=0
+
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 2
+
+# manifest DIR NAME=PATH...: a build dir of its own whose manifest lists just these executables.
+manifest() {
+  local directory=$1 entry
+  shift
+  mkdir -p "$directory/scenarios"
+  grep -E '^(compiler|flags) ' "$build/scenarios/manifest.txt" >"$directory/scenarios/manifest.txt"
+  for entry in "$@"; do
+    echo "scenario ${entry%%=*} ${entry#*=}" >>"$directory/scenarios/manifest.txt"
+  done
+}
+
+# failure_names FILE: the names listed under costgate.failures of a results.json.
+failure_names() {
+  awk '/^\t\t"failures":/ { inside = 1; next } inside && /^\t\t"/ { exit }
+    inside && /"name":/ { print }' "$1" | sed 's/.*"name":[[:space:]]*"\([^"]*\)".*/\1/' | xargs
+}
+
+# row NAME: the table row of NAME on stdout of the last run.
+row() { awk -v name="$1" '$1 == name { print; exit }' "$tmp/stdout"; }
+
+# --- one good scenario beside a crash and a region never entered
+manifest "$tmp/mixed" "consume_raw=$build/scenarios/consume_raw" \
+  "segfaults=$build/tests/scenarios/segfaults" \
+  "never_enters_region=$build/tests/scenarios/never_enters_region"
+"$gate" --build-dir "$tmp/mixed" --messages 100 --json "$tmp/mixed/results.json" \
+  --raw-dir "$tmp/mixed/raw" --quiet >"$tmp/stdout" 2>"$tmp/stderr"
+code=$?
+if [ "$code" -eq 3 ]; then
+  pass "failures_should_exit_3"
+else
+  fail "failures_should_exit_3: exit $code: $(cat "$tmp/stderr" "$tmp/stdout")"
+fi
+if grep -qE '^segfaults: failed to measure: .*signal 11' "$tmp/stdout" &&
+  [ "$(row segfaults | awk '{ print $NF }')" = failed ]; then
+  pass "crash_should_be_reported_as_failed_with_signal_11"
+else
+  fail "crash_should_be_reported_as_failed_with_signal_11: $(cat "$tmp/stdout")"
+fi
+if grep -qE '^never_enters_region: failed to measure: .*never entered' "$tmp/stdout" &&
+  [ "$(row never_enters_region | awk '{ print $NF }')" = failed ]; then
+  pass "region_never_entered_should_be_reported_as_failed"
+else
+  fail "region_never_entered_should_be_reported_as_failed: $(cat "$tmp/stdout")"
+fi
+good=$(row consume_raw)
+if awk '{ exit !($NF == "ok" && $2 ~ /^[0-9]+\.[0-9][0-9][0-9]$/ && $2 > 0 && $5 ~ /^[0-9]+$/ && $5 > 0) }' \
+  <<<"$good"; then
+  pass "good_scenario_should_still_be_measured_beside_failures"
+else
+  fail "good_scenario_should_still_be_measured_beside_failures: row '$good'"
+fi
+if grep -q '^fail: 2 failed to measure (never_enters_region, segfaults)$' "$tmp/stdout"; then
+  pass "summary_should_name_both_failures"
+else
+  fail "summary_should_name_both_failures: $(tail -n 1 "$tmp/stdout")"
+fi
+listed=$(failure_names "$tmp/mixed/results.json")
+if [ "$listed" = "never_enters_region segfaults" ]; then
+  pass "results_json_should_list_both_failures"
+else
+  fail "results_json_should_list_both_failures: costgate.failures names '$listed'"
+fi
+
+# --- a scenario the manifest lists but the build does not have
+manifest "$tmp/ghost" "ghost=$tmp/ghost/scenarios/ghost"
+"$gate" --build-dir "$tmp/ghost" --messages 2 --json "$tmp/ghost/results.json" \
+  --raw-dir "$tmp/ghost/raw" --quiet >"$tmp/stdout" 2>"$tmp/stderr"
+code=$?
+if [ "$code" -eq 3 ] && grep -qE "^ghost: failed to measure: .*cannot run '[^']*/ghost'" "$tmp/stdout" &&
+  [ "$(failure_names "$tmp/ghost/results.json")" = ghost ]; then
+  pass "missing_executable_should_be_a_measurement_failure"
+else
+  fail "missing_executable_should_be_a_measurement_failure: exit $code: $(cat "$tmp/stderr" "$tmp/stdout")"
+fi
+
+# --- no valgrind on PATH (gate itself by absolute path)
+mkdir -p "$tmp/nobin"
+PATH="$tmp/nobin" "$gate" --build-dir "$build" --scenario consume_raw --messages 2 \
+  --json "$tmp/nobin.json" --raw-dir "$tmp/nobin-raw" >"$tmp/stdout" 2>"$tmp/stderr"
+code=$?
+if [ "$code" -eq 3 ] && grep -q '^gate: error: .*valgrind' "$tmp/stderr" && [ ! -s "$tmp/stdout" ]; then
+  pass "missing_valgrind_should_exit_3_and_say_so"
+else
+  fail "missing_valgrind_should_exit_3_and_say_so: exit $code: $(cat "$tmp/stderr" "$tmp/stdout")"
+fi
+
+# --- a scenario that never ends: a real executable that describes itself, then spins
+mkdir -p "$tmp/hang/bin"
+cat >"$tmp/hang/hangs.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+
+static volatile unsigned long spin;
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && strcmp(argv[1], "--describe") == 0) {
+		puts("{\"name\":\"hangs\",\"title\":\"test only: never ends\",\"gated\":true,"
+		     "\"region\":\"costgate_measured_region\","
+		     "\"floors\":{\"steady_allocations\":0,\"cold_allocations\":0}}");
+		return 0;
+	}
+	for (;;)
+		spin++;
+}
+EOF
+if ! "$compiler" -O1 -o "$tmp/hang/bin/hangs" "$tmp/hang/hangs.c" 2>"$tmp/stderr"; then
+  fail "timeout_should_kill_a_run_that_never_ends: cannot compile: $(cat "$tmp/stderr")"
+else
+  manifest "$tmp/hang" "hangs=$tmp/hang/bin/hangs"
+  start=$SECONDS
+  "$gate" --build-dir "$tmp/hang" --messages 2 --timeout 2 --jobs 2 \
+    --json "$tmp/hang/results.json" --raw-dir "$tmp/hang/raw" --quiet >"$tmp/stdout" 2>"$tmp/stderr"
+  code=$?
+  elapsed=$((SECONDS - start))
+  if [ "$code" -eq 3 ] && grep -qE '^hangs: failed to measure: .*timed out' "$tmp/stdout" &&
+    [ "$(row hangs | awk '{ print $NF }')" = failed ]; then
+    pass "timeout_should_kill_a_run_that_never_ends (${elapsed} s)"
+  else
+    fail "timeout_should_kill_a_run_that_never_ends: exit $code: $(cat "$tmp/stderr" "$tmp/stdout")"
+  fi
+  if [ "$(failure_names "$tmp/hang/results.json")" = hangs ]; then
+    pass "timeout_should_be_listed_under_failures"
+  else
+    fail "timeout_should_be_listed_under_failures: '$(failure_names "$tmp/hang/results.json")'"
+  fi
+  # Six runs of 2 s on two slots: far less than a minute unless the deadline is not kept.
+  if [ "$elapsed" -lt 60 ]; then
+    pass "timeout_should_keep_its_deadline"
+  else
+    fail "timeout_should_keep_its_deadline: gate took $elapsed s"
+  fi
+  # Nothing gate started may outlive it: every valgrind run names the raw dir in its argv.
+  left=$(pgrep -f -- "$tmp/hang/raw/" | xargs)
+  if [ -z "$left" ]; then
+    pass "timeout_should_leave_no_process_behind"
+  else
+    fail "timeout_should_leave_no_process_behind: still running: $left"
+    for pid in $left; do kill -KILL "$pid" 2>/dev/null; done
+  fi
+fi
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]

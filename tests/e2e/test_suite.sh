@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# The whole suite under real valgrind at N = 1000, then exactness: for consume_json, gate's
+# figures must equal what an independent reading of the raw files it kept gives
+# (callgrind_annotate's PROGRAM TOTALS for instructions; an awk count of DHAT's blocks under the
+# region frame for allocations), with the slope rule of DESIGN.md applied here in awk.
+# Usage: test_suite.sh GATE BUILD_DIR
+set -u
+gate=$1 build=$2
+# Absolute: the cases run from a temporary directory.
+gate=$(realpath -- "$gate") build=$(realpath -- "$build")
+if [ ! -x "$gate" ] || [ ! -f "$build/scenarios/manifest.txt" ]; then
+  echo "FAIL setup: no gate at '$gate' or no manifest in '$build/scenarios' (build first)"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+export LC_ALL=C
+failures=0 passed=0
+messages=1000
+exact=consume_json
+
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 2
+raw=$tmp/raw
+
+# field NAME COLUMN: a cell of the table row of NAME (plain layout: scenario, instr/msg,
+# alloc/msg, bytes/msg, cold instr, cold alloc, floors msg/cold, state).
+field() { awk -v name="$1" -v column="$2" '$1 == name { print $column; exit }' "$tmp/stdout"; }
+
+# code_names FILE: the names of the entries of the "code" array of a results.json.
+code_names() {
+  awk '/^\t"code":/ { inside = 1 } /^\t"[a-z]/ && !/^\t"code":/ { inside = 0 }
+    inside && /^\t\t\t"name":/ { print }' "$1" | sed 's/.*"name":[[:space:]]*"\([^"]*\)".*/\1/'
+}
+
+# program_total FILE: callgrind_annotate's PROGRAM TOTALS (Ir), digits only.
+program_total() {
+  callgrind_annotate "$1" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(/,/, "", $1); print $1; exit }'
+}
+
+# region_blocks FILE REGION: blocks of every DHAT program point with a REGION frame on its stack.
+# Two passes over the file: the frame table (after "ftbl") first, then the points' "tbk" and "fs".
+region_blocks() {
+  awk -v region="$2" '
+    FNR == 1 { pass++ }
+    pass == 1 && /^,"ftbl":/ { table = 1; index_ = 0; next }
+    pass == 1 && table && /^ [\[,]"/ {
+      if (index($0, ": " region " (") > 0) frames[index_] = 1
+      index_++
+    }
+    pass == 2 && match($0, /"tbk":[0-9]+/) { blocks = substr($0, RSTART + 6, RLENGTH - 6) }
+    pass == 2 && match($0, /"fs":\[[0-9,]*\]/) {
+      count = split(substr($0, RSTART + 6, RLENGTH - 7), ids, ",")
+      for (i = 1; i <= count; i++)
+        if (ids[i] in frames) { total += blocks; break }
+      points++
+    }
+    END {
+      if (length(frames) == 0 || points == 0) { print "unreadable"; exit }
+      print total + 0
+    }' "$1" "$1"
+}
+
+# --- the whole suite
+"$gate" --build-dir "$build" --messages "$messages" --json "$tmp/results.json" --raw-dir "$raw" \
+  --quiet >"$tmp/stdout" 2>"$tmp/stderr"
+code=$?
+if [ "$code" -eq 0 ]; then
+  pass "suite_should_pass_at_n_1000"
+else
+  fail "suite_should_pass_at_n_1000: exit $code: $(cat "$tmp/stderr" "$tmp/stdout")"
+fi
+
+expected=$(sed -n 's/^scenario \([^ ]*\) .*/\1/p' "$build/scenarios/manifest.txt" | sort | xargs)
+rows=$(awk 'NR == 1 { next } NF < 8 || $1 ~ /:$/ { exit } { print $1 }' "$tmp/stdout" | xargs)
+count=$(wc -w <<<"$rows")
+if [ "$rows" = "$expected" ] && [ "$count" -eq 6 ]; then
+  pass "suite_should_table_six_sorted_rows ($rows)"
+else
+  fail "suite_should_table_six_sorted_rows: $count rows '$rows', manifest has '$expected'"
+fi
+
+not_ok=$(awk 'NR == 1 { next } NF < 8 || $1 ~ /:$/ { exit } $8 != "ok" { print $1 "=" $8 }' \
+  "$tmp/stdout" | xargs)
+if [ -z "$not_ok" ] && [ -n "$rows" ]; then
+  pass "suite_should_be_ok_in_every_row"
+else
+  fail "suite_should_be_ok_in_every_row: $not_ok"
+fi
+
+names=$(code_names "$tmp/results.json" | xargs)
+if [ -n "$names" ] && [ "$names" = "$expected" ]; then
+  pass "suite_should_write_a_code_array_with_every_scenario"
+else
+  fail "suite_should_write_a_code_array_with_every_scenario: '$names', expected '$expected'"
+fi
+
+if [ "$(tail -n 1 "$tmp/stdout")" = "pass: $count scenarios within their limits" ]; then
+  pass "suite_should_end_with_a_pass_summary"
+else
+  fail "suite_should_end_with_a_pass_summary: $(tail -1 "$tmp/stdout")"
+fi
+
+# --- exactness on the kept raw files of one scenario
+twice=$((2 * messages))
+for run in 1 "$messages" "$twice"; do
+  if [ ! -s "$raw/callgrind.out.$exact.$run" ] || [ ! -s "$raw/dhat.out.$exact.$run" ]; then
+    fail "raw_files_should_be_kept: no callgrind/dhat file of $exact at $run in $raw"
+  fi
+done
+cold=$(program_total "$raw/callgrind.out.$exact.1")
+at_n=$(program_total "$raw/callgrind.out.$exact.$messages")
+at_2n=$(program_total "$raw/callgrind.out.$exact.$twice")
+if [ -z "$cold" ] || [ -z "$at_n" ] || [ -z "$at_2n" ]; then
+  fail "callgrind_annotate_should_read_the_raw_files: '$cold' '$at_n' '$at_2n'"
+else
+  per_message=$(awk -v n="$at_n" -v twice="$at_2n" -v m="$messages" \
+    'BEGIN { printf "%.3f", (twice - n) / m }')
+  if [ "$(field "$exact" 5)" = "$cold" ]; then
+    pass "cold_instructions_should_equal_callgrind_annotate ($cold)"
+  else
+    fail "cold_instructions_should_equal_callgrind_annotate: gate $(field "$exact" 5), annotate $cold"
+  fi
+  if [ "$(field "$exact" 2)" = "$per_message" ]; then
+    pass "instructions_per_message_should_equal_the_annotated_slope ($per_message)"
+  else
+    fail "instructions_per_message_should_equal_the_annotated_slope: gate $(field "$exact" 2), annotate ($at_2n - $at_n) / $messages = $per_message"
+  fi
+  counts=$(awk -v name="$exact" '
+    /^\t\t\t"name":/ { current = index($0, "\"" name "\"") > 0 }
+    current && /^\t\t\t\t"instructions":[[:space:]]*\[/ { print; exit }' "$tmp/results.json" |
+    sed 's/.*\[\(.*\)\].*/\1/; s/[[:space:]]//g')
+  if [ "$counts" = "$cold,$at_n,$at_2n" ]; then
+    pass "results_json_counts_should_equal_the_annotated_totals"
+  else
+    fail "results_json_counts_should_equal_the_annotated_totals: '$counts', annotate '$cold,$at_n,$at_2n'"
+  fi
+fi
+
+region=$("$build/scenarios/$exact" --describe | sed -n 's/.*"region":[[:space:]]*"\([^"]*\)".*/\1/p')
+floor=$("$build/scenarios/$exact" --describe |
+  sed -n 's/.*"steady_allocations":[[:space:]]*\([0-9.]*\).*/\1/p')
+cold_blocks=$(region_blocks "$raw/dhat.out.$exact.1" "${region:-costgate_measured_region}")
+n_blocks=$(region_blocks "$raw/dhat.out.$exact.$messages" "${region:-costgate_measured_region}")
+twice_blocks=$(region_blocks "$raw/dhat.out.$exact.$twice" "${region:-costgate_measured_region}")
+if ! [[ $cold_blocks =~ ^[0-9]+$ && $n_blocks =~ ^[0-9]+$ && $twice_blocks =~ ^[0-9]+$ ]]; then
+  fail "dhat_files_should_be_countable: '$cold_blocks' '$n_blocks' '$twice_blocks'"
+else
+  allocations=$(awk -v n="$n_blocks" -v twice="$twice_blocks" -v m="$messages" \
+    'BEGIN { printf "%.3f", (twice - n) / m }')
+  if [ "$(field "$exact" 6)" = "$cold_blocks" ]; then
+    pass "cold_allocations_should_equal_the_blocks_under_the_region ($cold_blocks)"
+  else
+    fail "cold_allocations_should_equal_the_blocks_under_the_region: gate $(field "$exact" 6), counted $cold_blocks"
+  fi
+  if [ "$(field "$exact" 3)" = "$allocations" ]; then
+    pass "allocations_per_message_should_equal_the_counted_slope ($allocations)"
+  else
+    fail "allocations_per_message_should_equal_the_counted_slope: gate $(field "$exact" 3), counted ($twice_blocks - $n_blocks) / $messages = $allocations"
+  fi
+  # The count must not be vacuous: the scenario declares a non-zero floor that it meets exactly.
+  if [ -n "$floor" ] && awk -v a="$allocations" -v f="$floor" 'BEGIN { exit !(f > 0 && a == f) }'; then
+    pass "allocations_per_message_should_meet_the_declared_floor ($floor)"
+  else
+    fail "allocations_per_message_should_meet_the_declared_floor: counted $allocations, floor '$floor'"
+  fi
+fi
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]
