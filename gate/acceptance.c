@@ -103,9 +103,10 @@ static int read_entries(struct acceptance *acceptance, const cJSON *array, const
 		for (i = 0; i + 1 < acceptance->count; i++)
 			if (strcmp(acceptance->entries[i].scenario, entry->scenario) == 0 &&
 			    acceptance->entries[i].metric == entry->metric)
-				return gate_error_set(err, "cannot read acceptances '%s': '%s' %s is "
-						      "accepted twice", path, entry->scenario,
-						      metric_names[entry->metric]);
+				return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu] "
+						      "accepts '%s' %s again (first in accepted[%zu])",
+						      path, acceptance->count - 1, entry->scenario,
+						      metric_names[entry->metric], i);
 	}
 	return 0;
 }
@@ -113,6 +114,7 @@ static int read_entries(struct acceptance *acceptance, const cJSON *array, const
 int acceptance_read(struct acceptance *acceptance, const char *path, struct gate_error *err)
 {
 	char *text = NULL;
+	const char *end = NULL;
 	size_t length = 0;
 	cJSON *root = NULL;
 	const cJSON *array;
@@ -127,10 +129,15 @@ int acceptance_read(struct acceptance *acceptance, const char *path, struct gate
 		status = found > 0 ? 0 : -1;
 		goto out;
 	}
-	root = cJSON_ParseWithLength(text, length);
+	root = cJSON_ParseWithLengthOpts(text, length, &end, 0);
 	array = cJSON_GetObjectItemCaseSensitive(root, "accepted");
 	if (!cJSON_IsObject(root)) {
 		gate_error_set(err, "cannot read acceptances '%s': not a JSON object", path);
+		goto out;
+	}
+	if (end != NULL && strspn(end, " \t\r\n") != (size_t)(text + length - end)) {
+		gate_error_set(err, "cannot read acceptances '%s': text after the JSON object (at byte %td)",
+			       path, end - text);
 		goto out;
 	}
 	if (!cJSON_IsArray(array)) {

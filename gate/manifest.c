@@ -107,7 +107,9 @@ int manifest_read(struct manifest *manifest, const char *path, struct gate_error
 		gate_error_set(err, "cannot read manifest '%s': no 'compiler' or 'flags' line", path);
 		goto out;
 	}
-	qsort(manifest->entries, manifest->entry_count, sizeof(*manifest->entries), compare_entries);
+	if (manifest->entry_count > 1)
+		qsort(manifest->entries, manifest->entry_count, sizeof(*manifest->entries),
+		      compare_entries);
 	status = 0;
 out:
 	free(text);

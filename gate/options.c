@@ -130,7 +130,8 @@ static int parse_shard(struct gate_options *options, const char *text, struct ga
 	unsigned index = 0, count = 0;
 	int used = 0;
 
-	if (sscanf(text, "%3u/%3u%n", &index, &count, &used) != 2 || text[used] != '\0' ||
+	if (strspn(text, "0123456789/") != strlen(text) ||
+	    sscanf(text, "%3u/%3u%n", &index, &count, &used) != 2 || text[used] != '\0' ||
 	    text[0] < '0' || text[0] > '9' || index < 1 || count < 1 || index > count || count > 64)
 		return gate_error_set(err, "--shard must be K/M with 1 <= K <= M <= 64, not '%s'", text);
 	options->shard_index = index;
@@ -310,7 +311,7 @@ static int parse(struct gate_options *options, int argc, char **argv, bool merge
 		.verbosity = 1,
 	};
 	opterr = 0;
-	optind = 1;
+	optind = 0; /* 0, not 1: glibc then also forgets a half-read group of short options */
 	while ((option = getopt_long(argc, argv, ":n:s:j:vqhV", long_options, NULL)) != -1) {
 		if (option == '?' && optopt != 0)
 			return gate_error_set(err, "unknown option '-%c' (see gate --help)", optopt);

@@ -206,19 +206,32 @@ static cJSON *gate_block(const struct measurement *measurements, size_t count,
 	return block;
 }
 
+static int compare_by_name(const void *left, const void *right)
+{
+	return strcmp((*(const struct measurement *const *)left)->info.name,
+		      (*(const struct measurement *const *)right)->info.name);
+}
+
 cJSON *results_document(const struct measurement *measurements, size_t count,
 			const struct environment *environment, const struct verdict *verdict)
 {
+	const struct measurement **sorted = calloc(count + 1, sizeof(*sorted));
 	cJSON *document = cJSON_CreateObject();
 	cJSON *code;
 	size_t i;
-	int ok = document != NULL && cJSON_AddNumberToObject(document, "schema", 3) != NULL &&
+	int ok = sorted != NULL && document != NULL &&
+		 cJSON_AddNumberToObject(document, "schema", 3) != NULL &&
 		 add(document, "environment", environment_to_json(environment)) &&
 		 (code = cJSON_AddArrayToObject(document, "code")) != NULL;
 
+	for (i = 0; sorted != NULL && i < count; i++)
+		sorted[i] = &measurements[i];
+	if (ok && count > 1)
+		qsort(sorted, count, sizeof(*sorted), compare_by_name);
 	for (i = 0; ok && i < count; i++)
-		if (!measurements[i].failed)
-			ok = cJSON_AddItemToArray(code, results_code_entry(&measurements[i]));
+		if (!sorted[i]->failed)
+			ok = cJSON_AddItemToArray(code, results_code_entry(sorted[i]));
+	free(sorted);
 	ok = ok && add(document, "costgate", gate_block(measurements, count, environment, verdict));
 	if (!ok) {
 		cJSON_Delete(document);
@@ -385,7 +398,8 @@ static int check_figure(const struct reader *reader, const cJSON *object, const 
 	snprintf(path, sizeof(path), "%s.%s", prefix, key);
 	if (read_number(reader, member(object, key), path, true, &stated) != 0)
 		return -1;
-	if (fabs(stated - expected) > 1e-6 * (fabs(expected) > 1 ? fabs(expected) : 1)) {
+	/* cJSON writes a number so that it reads back to the same double: demand equality. */
+	if (stated != expected) {
 		char problem[160];
 
 		snprintf(problem, sizeof(problem), "is %.17g but its counts give %.17g", stated, expected);
@@ -708,6 +722,17 @@ static int read_gate_block(const struct reader *reader, const cJSON *block, stru
 	return read_shard(reader, member(block, "shard"), results);
 }
 
+/* true when the `length` bytes at `text` (not NUL-terminated) are all white space. */
+static bool only_space(const char *text, size_t length)
+{
+	size_t i;
+
+	for (i = 0; i < length; i++)
+		if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r' && text[i] != '\n')
+			return false;
+	return true;
+}
+
 int results_parse(struct results *results, const char *text, size_t length, const char *source,
 		  struct gate_error *err)
 {
@@ -718,6 +743,11 @@ int results_parse(struct results *results, const char *text, size_t length, cons
 	int status = -1;
 
 	*results = (struct results)RESULTS_INIT;
+	if (root != NULL && end != NULL && !only_space(end, (size_t)(text + length - end))) {
+		gate_error_set(err, "cannot read results '%s': text after the JSON document (at byte %td)",
+			       source, end - text);
+		goto out;
+	}
 	if (root == NULL) {
 		const char *at = cJSON_GetErrorPtr();
 

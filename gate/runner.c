@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/personality.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -248,7 +249,12 @@ int runner_run(struct runner_job *jobs, size_t job_count, const struct runner_op
 	size_t next = 0, i;
 
 	pool.children = calloc(options->parallel ? options->parallel : 1, sizeof(*pool.children));
-	if (order == NULL || pool.children == NULL || options->parallel == 0) {
+	if (options->parallel == 0) {
+		free(order);
+		free(pool.children);
+		return gate_error_set(err, "the runner needs at least one job at a time");
+	}
+	if (order == NULL || pool.children == NULL) {
 		free(order);
 		free(pool.children);
 		return gate_error_set(err, "out of memory");
@@ -310,6 +316,25 @@ static int read_output(int fd, double timeout_seconds, const struct timespec *st
 	return 0;
 }
 
+/* Waits for pid until the deadline (timeout_seconds after start; none when 0). Returns -1 when
+ * the deadline passed with the child still running. */
+static int wait_until(pid_t pid, double timeout_seconds, const struct timespec *start, int *status)
+{
+	for (;;) {
+		pid_t got = waitpid(pid, status, timeout_seconds > 0 ? WNOHANG : 0);
+		struct timespec pause = { 0, 10 * 1000 * 1000 };
+
+		if (got == pid)
+			return 0;
+		if (got < 0 && errno != EINTR)
+			return 0;
+		if (timeout_seconds > 0 && seconds_since(start) >= timeout_seconds)
+			return -1;
+		if (got == 0)
+			nanosleep(&pause, NULL);
+	}
+}
+
 int runner_capture(char *const *argv, const char *directory, char *const *environment,
 		   double timeout_seconds, char **output, struct gate_error *err)
 {
@@ -352,10 +377,12 @@ int runner_capture(char *const *argv, const char *directory, char *const *enviro
 	job.started = true;
 	timed_out = read_output(pipe_ends[0], timeout_seconds, &start, output, &length) != 0;
 	close(pipe_ends[0]);
-	if (timed_out)
+	timed_out = timed_out || wait_until(pid, timeout_seconds, &start, &status) != 0;
+	if (timed_out) {
 		kill(-pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	}
 	job.timed_out = timed_out;
 	job.exited = WIFEXITED(status);
 	job.exit_code = job.exited ? WEXITSTATUS(status) : 0;
@@ -389,20 +416,28 @@ void runner_describe_end(const struct runner_job *job, double timeout_seconds, c
 		snprintf(text, text_size, "done");
 }
 
+/* A regular file this process may execute (a directory passes access(X_OK) too). */
+static bool is_program(const char *path)
+{
+	struct stat status;
+
+	return stat(path, &status) == 0 && S_ISREG(status.st_mode) && access(path, X_OK) == 0;
+}
+
 char *runner_find_program(const char *name, const char *path_variable)
 {
 	const char *start = path_variable ? path_variable : "/usr/bin:/bin";
 	char *candidate = NULL;
 
 	if (strchr(name, '/') != NULL)
-		return access(name, X_OK) == 0 ? strdup(name) : NULL;
+		return is_program(name) ? strdup(name) : NULL;
 	while (start != NULL) {
 		const char *end = strchr(start, ':');
 		int length = end ? (int)(end - start) : (int)strlen(start);
 
 		if (asprintf(&candidate, "%.*s/%s", length, length ? start : ".", name) < 0)
 			return NULL;
-		if (access(candidate, X_OK) == 0)
+		if (is_program(candidate))
 			return candidate;
 		free(candidate);
 		candidate = NULL;

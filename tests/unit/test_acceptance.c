@@ -1,0 +1,187 @@
+/* Unit tests of the accepted regressions file (tests/fixtures/acceptance): a missing file is none,
+ * a valid one is read in file order, and every malformed entry is an error naming the file, the
+ * entry and the key, because a misread acceptance would let a regression pass. */
+#include "acceptance.h"
+#include "check.h"
+
+#include <stdio.h>
+
+static const char *fixture(const char *name)
+{
+	static char path[512];
+
+	snprintf(path, sizeof(path), "%s/acceptance/%s", FIXTURE_DIR, name);
+	return path;
+}
+
+static void check_read_error(const char *name, const char *problem)
+{
+	struct acceptance acceptance = ACCEPTANCE_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	char expected[sizeof(err.message)];
+
+	CHECK(acceptance_read(&acceptance, fixture(name), &err) == -1);
+	snprintf(expected, sizeof(expected), "cannot read acceptances '%s': %s", fixture(name), problem);
+	CHECK_STR(err.message, expected);
+	CHECK(acceptance.entries == NULL);
+	CHECK_U64(acceptance.count, 0);
+	CHECK(acceptance.path == NULL);
+	acceptance_release(&acceptance);
+}
+
+static void acceptance_should_treat_a_missing_file_as_no_entries(void)
+{
+	struct acceptance acceptance = ACCEPTANCE_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(acceptance_read(&acceptance, fixture("absent.json"), &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK_U64(acceptance.count, 0);
+	CHECK(acceptance_find(&acceptance, "reply", ACCEPT_INSTRUCTIONS) == NULL);
+	acceptance_release(&acceptance);
+}
+
+static void acceptance_should_read_an_empty_list(void)
+{
+	struct acceptance acceptance = ACCEPTANCE_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(acceptance_read(&acceptance, fixture("empty.json"), &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK_U64(acceptance.count, 0);
+	CHECK_STR(acceptance.path, fixture("empty.json"));
+	acceptance_release(&acceptance);
+}
+
+static void acceptance_should_read_every_entry_in_file_order(void)
+{
+	struct acceptance acceptance = ACCEPTANCE_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(acceptance_read(&acceptance, fixture("valid.json"), &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK_STR(acceptance.path, fixture("valid.json"));
+	CHECK_U64(acceptance.count, 3);
+	if (acceptance.count == 3) {
+		CHECK_STR(acceptance.entries[0].scenario, "consume_json");
+		CHECK(acceptance.entries[0].metric == ACCEPT_INSTRUCTIONS);
+		CHECK(acceptance.entries[0].value == 17700.5);
+		CHECK_STR(acceptance.entries[0].reason, "schema validation added (#42)");
+		CHECK_STR(acceptance.entries[1].scenario, "consume_json");
+		CHECK(acceptance.entries[1].metric == ACCEPT_COLD_INSTRUCTIONS);
+		CHECK(acceptance.entries[1].value == 25000);
+		CHECK_STR(acceptance.entries[1].reason, "bigger decoder tables");
+		CHECK_STR(acceptance.entries[2].scenario, "reply");
+		CHECK(acceptance.entries[2].value == 20400);
+	}
+	acceptance_release(&acceptance);
+	CHECK(acceptance.entries == NULL && acceptance.count == 0 && acceptance.path == NULL);
+}
+
+static void acceptance_should_find_an_entry_by_scenario_and_metric(void)
+{
+	struct acceptance acceptance = ACCEPTANCE_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(acceptance_read(&acceptance, fixture("valid.json"), &err) == 0);
+	if (acceptance.count != 3)
+		return;
+	CHECK(acceptance_find(&acceptance, "consume_json", ACCEPT_INSTRUCTIONS) == &acceptance.entries[0]);
+	CHECK(acceptance_find(&acceptance, "consume_json", ACCEPT_COLD_INSTRUCTIONS) ==
+	      &acceptance.entries[1]);
+	CHECK(acceptance_find(&acceptance, "reply", ACCEPT_INSTRUCTIONS) == &acceptance.entries[2]);
+	CHECK(acceptance_find(&acceptance, "reply", ACCEPT_COLD_INSTRUCTIONS) == NULL);
+	CHECK(acceptance_find(&acceptance, "batch", ACCEPT_INSTRUCTIONS) == NULL);
+	CHECK(acceptance_find(NULL, "reply", ACCEPT_INSTRUCTIONS) == NULL);
+	acceptance_release(&acceptance);
+}
+
+static void acceptance_should_name_its_metrics(void)
+{
+	CHECK_STR(acceptance_metric_name(ACCEPT_INSTRUCTIONS), "instructions");
+	CHECK_STR(acceptance_metric_name(ACCEPT_COLD_INSTRUCTIONS), "cold_instructions");
+}
+
+static void acceptance_should_name_an_entry_that_is_not_an_object(void)
+{
+	check_read_error("entry-not-object.json", "accepted[1] is not an object");
+}
+
+static void acceptance_should_name_an_unknown_metric(void)
+{
+	check_read_error("unknown-metric.json", "accepted[0].metric 'allocations' is not "
+						"'instructions' or 'cold_instructions'");
+}
+
+static void acceptance_should_refuse_a_value_of_zero(void)
+{
+	check_read_error("value-zero.json", "accepted[1].value is not a positive number");
+}
+
+static void acceptance_should_refuse_a_negative_value(void)
+{
+	check_read_error("value-negative.json", "accepted[0].value is not a positive number");
+}
+
+static void acceptance_should_refuse_a_value_that_is_not_a_number(void)
+{
+	check_read_error("value-string.json", "accepted[0].value is not a positive number");
+}
+
+static void acceptance_should_refuse_an_entry_without_a_reason(void)
+{
+	check_read_error("reason-missing.json", "accepted[0].reason must say why");
+}
+
+static void acceptance_should_refuse_a_reason_too_short_to_say_why(void)
+{
+	check_read_error("reason-short.json", "accepted[0].reason must say why");
+}
+
+static void acceptance_should_refuse_an_entry_without_a_scenario(void)
+{
+	check_read_error("scenario-missing.json", "accepted[0].scenario is not a scenario name");
+}
+
+static void acceptance_should_refuse_a_scenario_and_metric_accepted_twice(void)
+{
+	check_read_error("twice.json", "accepted[2] accepts 'reply' instructions again (first in accepted[0])");
+}
+
+static void acceptance_should_refuse_a_top_level_that_is_not_an_object(void)
+{
+	check_read_error("top-level-array.json", "not a JSON object");
+}
+
+static void acceptance_should_refuse_a_file_that_is_not_json(void)
+{
+	check_read_error("not-json.json", "not a JSON object");
+}
+
+static void acceptance_should_refuse_a_file_without_the_accepted_list(void)
+{
+	check_read_error("accepted-missing.json", "'accepted' is missing or not an array");
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0); /* keep the case lines if a sanitizer aborts */
+	RUN(acceptance_should_treat_a_missing_file_as_no_entries);
+	RUN(acceptance_should_read_an_empty_list);
+	RUN(acceptance_should_read_every_entry_in_file_order);
+	RUN(acceptance_should_find_an_entry_by_scenario_and_metric);
+	RUN(acceptance_should_name_its_metrics);
+	RUN(acceptance_should_name_an_entry_that_is_not_an_object);
+	RUN(acceptance_should_name_an_unknown_metric);
+	RUN(acceptance_should_refuse_a_value_of_zero);
+	RUN(acceptance_should_refuse_a_negative_value);
+	RUN(acceptance_should_refuse_a_value_that_is_not_a_number);
+	RUN(acceptance_should_refuse_an_entry_without_a_reason);
+	RUN(acceptance_should_refuse_a_reason_too_short_to_say_why);
+	RUN(acceptance_should_refuse_an_entry_without_a_scenario);
+	RUN(acceptance_should_refuse_a_scenario_and_metric_accepted_twice);
+	RUN(acceptance_should_refuse_a_top_level_that_is_not_an_object);
+	RUN(acceptance_should_refuse_a_file_that_is_not_json);
+	RUN(acceptance_should_refuse_a_file_without_the_accepted_list);
+	return CHECK_EXIT();
+}

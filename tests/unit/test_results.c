@@ -1,0 +1,652 @@
+/* Unit tests of results documents: a document written from hand-made measurements reads back to
+ * the same figures, exactly; the written file replaces the old one whole; and every malformed
+ * document in tests/fixtures/results is refused with the file and the problem named. */
+#define _GNU_SOURCE
+#include "check.h"
+#include "results.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *fixture(const char *name)
+{
+	static char path[512];
+
+	snprintf(path, sizeof(path), "%s/results/%s", FIXTURE_DIR, name);
+	return path;
+}
+
+static char *copy(const char *text)
+{
+	char *copied = strdup(text);
+
+	if (copied == NULL)
+		abort();
+	return copied;
+}
+
+static void fill_environment(struct environment *environment)
+{
+	*environment = (struct environment)ENVIRONMENT_INIT;
+	environment->cpu = copy("Test CPU @ 1.00GHz");
+	environment->architecture = copy("x86_64");
+	environment->cores = copy("2 logical");
+	environment->memory = copy("4.0 GiB");
+	environment->os = copy("Linux 6.1.0 (Debian GNU/Linux 12 (bookworm))");
+	environment->compiler = copy("GNU 12.2.0");
+	environment->flags = copy("-O2 -g");
+	environment->valgrind = copy("3.19.0");
+	environment->glibc = copy("2.36");
+	environment->cjson = copy("1.7.15");
+	environment->dispatch_pin = copy(GATE_DISPATCH_PIN);
+	environment->schema = GATE_SCHEMA_VERSION;
+}
+
+static void fill_slopes(struct measurement *measurement)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(slope_compute(&measurement->instruction_slope, measurement->instructions,
+			    measurement->messages, true, &err) == 0);
+	CHECK(slope_compute(&measurement->allocation_slope, measurement->allocations,
+			    measurement->messages, false, &err) == 0);
+	CHECK(slope_compute(&measurement->byte_slope, measurement->bytes, measurement->messages,
+			    false, &err) == 0);
+	CHECK_STR(err.message, "");
+}
+
+/* consume_json: counts above 2^32, two functions (one negative, one a third), two sites. */
+static void fill_consume_json(struct measurement *measurement)
+{
+	static const uint64_t instructions[SLOPE_RUNS] = { 3000000001ULL, 4000000000000ULL,
+							   8000003000000ULL };
+	static const uint64_t allocations[SLOPE_RUNS] = { 19, 19019, 38019 };
+	static const uint64_t bytes[SLOPE_RUNS] = { 1234, 1001234, 2001234 };
+	size_t run;
+
+	memset(measurement, 0, sizeof(*measurement));
+	measurement->info.name = copy("consume_json");
+	measurement->info.path = copy("/build/scenarios/consume_json");
+	measurement->info.title = copy("consume, 512 B JSON decoded into a small struct, settle each");
+	measurement->info.region = copy("costgate_measured_region");
+	measurement->info.gated = true;
+	measurement->info.steady_floor = 19;
+	measurement->info.cold_floor = 19;
+	measurement->messages = 1000;
+	memcpy(measurement->instructions, instructions, sizeof(instructions));
+	memcpy(measurement->allocations, allocations, sizeof(allocations));
+	memcpy(measurement->bytes, bytes, sizeof(bytes));
+	fill_slopes(measurement);
+	measurement->functions = calloc(2, sizeof(*measurement->functions));
+	measurement->sites = calloc(2, sizeof(*measurement->sites));
+	if (measurement->functions == NULL || measurement->sites == NULL)
+		abort();
+	measurement->function_count = 2;
+	measurement->functions[0] = (struct function_cost){ copy("json_decode"), 9000.5, 12000.25,
+							    5000000000ULL };
+	measurement->functions[1] = (struct function_cost){ copy("settle"), -1.0 / 3.0, 0.1, 0 };
+	measurement->site_count = 2;
+	measurement->sites[0] = (struct site_cost){ copy("malloc_body (body.c:7)"),
+						    copy("malloc_body (body.c:7) < handle (h.c:3)"),
+						    18, 2048.5, 18, 4294967296ULL };
+	measurement->sites[1] = (struct site_cost){ copy("strdup (strdup.c:42)"),
+						    copy("strdup (strdup.c:42) < copy_name (real.c:25)"),
+						    1, 7, 1, 7 };
+	for (run = 0; run < SLOPE_RUNS; run++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "consume_json.callgrind.%zu", run);
+		measurement->raw_files[MEASURE_CALLGRIND][run] = copy(name);
+		snprintf(name, sizeof(name), "consume_json.dhat.%zu.json", run);
+		measurement->raw_files[MEASURE_DHAT][run] = copy(name);
+	}
+}
+
+/* batch: ungated, its own limit, a fraction of an instruction and half an allocation per message,
+ * a cold floor above 2^31. */
+static void fill_batch(struct measurement *measurement)
+{
+	static const uint64_t instructions[SLOPE_RUNS] = { 100, 1100, 2101 };
+	static const uint64_t allocations[SLOPE_RUNS] = { 0, 500, 1000 };
+
+	memset(measurement, 0, sizeof(*measurement));
+	measurement->info.name = copy("batch");
+	measurement->info.title = copy("batch of 16");
+	measurement->info.region = copy("costgate_measured_region");
+	measurement->info.gated = false;
+	measurement->info.steady_floor = 0.5;
+	measurement->info.cold_floor = 3000000000ULL;
+	measurement->info.limit_percent = 5;
+	measurement->messages = 1000;
+	memcpy(measurement->instructions, instructions, sizeof(instructions));
+	memcpy(measurement->allocations, allocations, sizeof(allocations));
+	fill_slopes(measurement);
+}
+
+static void fill_broken(struct measurement *measurement)
+{
+	memset(measurement, 0, sizeof(*measurement));
+	measurement->info.name = copy("broken");
+	measurement->messages = 1000;
+	measurement->failed = true;
+	snprintf(measurement->failure, sizeof(measurement->failure),
+		 "callgrind at N: '/build/scenarios/broken' exited with 1");
+}
+
+/* A fresh temporary directory; the caller removes it with remove_directory. */
+static char *make_directory(void)
+{
+	char *directory = copy("/tmp/costgate-test-results-XXXXXX");
+
+	if (mkdtemp(directory) == NULL)
+		abort();
+	return directory;
+}
+
+/* The names in `directory` (not . or ..), sorted and joined with spaces. */
+static void list_directory(const char *directory, char *names, size_t names_size)
+{
+	struct dirent **entries = NULL;
+	int count = scandir(directory, &entries, NULL, alphasort), i;
+	size_t used = 0;
+
+	names[0] = '\0';
+	for (i = 0; i < count; i++) {
+		if (strcmp(entries[i]->d_name, ".") != 0 && strcmp(entries[i]->d_name, "..") != 0 &&
+		    used < names_size)
+			used += (size_t)snprintf(names + used, names_size - used, "%s%s",
+						 used ? " " : "", entries[i]->d_name);
+		free(entries[i]);
+	}
+	free(entries);
+}
+
+static void remove_directory(char *directory)
+{
+	char command[600];
+
+	snprintf(command, sizeof(command), "rm -rf '%s'", directory);
+	if (system(command) != 0)
+		fprintf(stderr, "cannot remove %s\n", directory);
+	free(directory);
+}
+
+static void release_all(struct measurement *measurements, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		measurement_release(&measurements[i]);
+}
+
+static void check_same_measurement(const struct measurement *read, const struct measurement *written)
+{
+	size_t i;
+
+	CHECK_STR(read->info.name, written->info.name);
+	CHECK_STR(read->info.title, written->info.title);
+	CHECK(read->info.gated == written->info.gated);
+	CHECK(read->info.steady_floor == written->info.steady_floor);
+	CHECK_U64(read->info.cold_floor, written->info.cold_floor);
+	CHECK(read->info.limit_percent == written->info.limit_percent);
+	CHECK_U64(read->messages, written->messages);
+	for (i = 0; i < SLOPE_RUNS; i++) {
+		CHECK_U64(read->instructions[i], written->instructions[i]);
+		CHECK_U64(read->allocations[i], written->allocations[i]);
+		CHECK_U64(read->bytes[i], written->bytes[i]);
+	}
+	CHECK(read->instruction_slope.per_message == written->instruction_slope.per_message);
+	CHECK_U64(read->instruction_slope.cold, written->instruction_slope.cold);
+	CHECK(read->allocation_slope.per_message == written->allocation_slope.per_message);
+	CHECK_U64(read->allocation_slope.cold, written->allocation_slope.cold);
+	CHECK(read->byte_slope.per_message == written->byte_slope.per_message);
+	CHECK_U64(read->byte_slope.cold, written->byte_slope.cold);
+	CHECK_U64(read->function_count, written->function_count);
+	for (i = 0; i < read->function_count && i < written->function_count; i++) {
+		CHECK_STR(read->functions[i].name, written->functions[i].name);
+		CHECK(read->functions[i].exclusive == written->functions[i].exclusive);
+		CHECK(read->functions[i].inclusive == written->functions[i].inclusive);
+		CHECK_U64(read->functions[i].cold_exclusive, written->functions[i].cold_exclusive);
+	}
+	CHECK_U64(read->site_count, written->site_count);
+	for (i = 0; i < read->site_count && i < written->site_count; i++) {
+		CHECK_STR(read->sites[i].location, written->sites[i].location);
+		CHECK_STR(read->sites[i].stack, written->sites[i].stack);
+		CHECK(read->sites[i].blocks == written->sites[i].blocks);
+		CHECK(read->sites[i].bytes == written->sites[i].bytes);
+		CHECK_U64(read->sites[i].cold_blocks, written->sites[i].cold_blocks);
+		CHECK_U64(read->sites[i].cold_bytes, written->sites[i].cold_bytes);
+	}
+}
+
+static void results_should_read_back_every_figure_it_wrote_exactly(void)
+{
+	struct measurement measurements[3];
+	struct environment environment;
+	struct results results = RESULTS_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	char *directory = make_directory(), path[600];
+	cJSON *document;
+
+	fill_batch(&measurements[0]);
+	fill_broken(&measurements[1]);
+	fill_consume_json(&measurements[2]);
+	fill_environment(&environment);
+	document = results_document(measurements, 3, &environment, NULL);
+	CHECK(document != NULL);
+	snprintf(path, sizeof(path), "%s/results.json", directory);
+	CHECK(results_write_file(document, path, &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK(results_read_file(&results, path, &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK_U64(results.messages, 1000);
+	CHECK_U64(results.count, 2); /* the failed one has no code entry */
+	if (results.count == 2) {
+		check_same_measurement(&results.measurements[0], &measurements[0]);
+		check_same_measurement(&results.measurements[1], &measurements[2]);
+	}
+	CHECK(results_find(&results, "broken") == NULL);
+	CHECK_U64(results.failure_count, 1);
+	if (results.failure_count == 1) {
+		CHECK_STR(results.failures[0].info.name, "broken");
+		CHECK(results.failures[0].failed);
+		CHECK_STR(results.failures[0].failure, measurements[1].failure);
+	}
+	if (results.count == 2)
+		CHECK_STR(results.measurements[1].raw_files[MEASURE_DHAT][2], "consume_json.dhat.2.json");
+	CHECK(results.fingerprint.schema == GATE_SCHEMA_VERSION);
+	CHECK(environment_fingerprint_equal(&results.fingerprint, &environment, NULL, 0) == 1);
+	CHECK_STR(results.fingerprint.valgrind, "3.19.0");
+	CHECK_STR(results.fingerprint.dispatch_pin, GATE_DISPATCH_PIN);
+	results_release(&results);
+	CHECK(results.measurements == NULL && results.count == 0);
+	cJSON_Delete(document);
+	environment_release(&environment);
+	release_all(measurements, 3);
+	remove_directory(directory);
+}
+
+static void results_should_keep_the_reference_schema_keys_and_list_failures(void)
+{
+	struct measurement measurements[3];
+	struct environment environment;
+	cJSON *document, *code, *entry, *failures;
+
+	fill_batch(&measurements[0]);
+	fill_broken(&measurements[1]);
+	fill_consume_json(&measurements[2]);
+	fill_environment(&environment);
+	document = results_document(measurements, 3, &environment, NULL);
+	code = cJSON_GetObjectItemCaseSensitive(document, "code");
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(document, "schema")) == 3);
+	CHECK(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(document, "environment")));
+	CHECK(cJSON_GetArraySize(code) == 2);
+	entry = cJSON_GetArrayItem(code, 1);
+	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(entry, "name")), "consume_json");
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(entry, "messages")) == 1000);
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
+		      cJSON_GetObjectItemCaseSensitive(entry, "framework"), "instructions")) == 4000003000.0);
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
+		      cJSON_GetObjectItemCaseSensitive(entry, "framework"), "allocations")) == 19.0);
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
+		      cJSON_GetObjectItemCaseSensitive(entry, "cold"), "instructions")) == 3000000001.0);
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
+		      cJSON_GetObjectItemCaseSensitive(entry, "cold"), "allocations")) == 19.0);
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(entry, "gated")));
+	failures = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(document, "costgate"), "failures");
+	CHECK(cJSON_GetArraySize(failures) == 1);
+	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+			  cJSON_GetArrayItem(failures, 0), "name")), "broken");
+	CHECK_CONTAINS(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+			       cJSON_GetArrayItem(failures, 0), "failure")), "exited with 1");
+	cJSON_Delete(document);
+	environment_release(&environment);
+	release_all(measurements, 3);
+}
+
+/* results.h promises the code section in name order, whatever order the measurements come in. */
+static void results_should_write_the_code_entries_in_name_order(void)
+{
+	struct measurement measurements[2];
+	struct environment environment;
+	cJSON *document, *code;
+
+	fill_consume_json(&measurements[0]);
+	fill_batch(&measurements[1]);
+	fill_environment(&environment);
+	document = results_document(measurements, 2, &environment, NULL);
+	code = cJSON_GetObjectItemCaseSensitive(document, "code");
+	CHECK(cJSON_GetArraySize(code) == 2);
+	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(code, 0),
+									  "name")), "batch");
+	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(code, 1),
+									  "name")), "consume_json");
+	cJSON_Delete(document);
+	environment_release(&environment);
+	release_all(measurements, 2);
+}
+
+static void results_should_read_back_the_shard_it_was_marked_with(void)
+{
+	struct measurement measurement;
+	struct environment environment;
+	struct results results = RESULTS_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	const char *const selected[] = { "batch", "consume_json", "reply" };
+	char *directory = make_directory(), path[600];
+	cJSON *document;
+
+	fill_batch(&measurement);
+	fill_environment(&environment);
+	document = results_document(&measurement, 1, &environment, NULL);
+	CHECK(results_add_shard(document, 2, 3, selected, 3, true) == 0);
+	snprintf(path, sizeof(path), "%s/shard.json", directory);
+	CHECK(results_write_file(document, path, &err) == 0);
+	CHECK(results_read_file(&results, path, &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK(results.shard_index == 2);
+	CHECK(results.shard_count == 3);
+	CHECK(results.filtered);
+	CHECK_U64(results.selected_count, 3);
+	if (results.selected_count == 3) {
+		CHECK_STR(results.selected[0], "batch");
+		CHECK_STR(results.selected[2], "reply");
+	}
+	results_release(&results);
+	cJSON_Delete(document);
+	environment_release(&environment);
+	measurement_release(&measurement);
+	remove_directory(directory);
+}
+
+static void results_should_read_a_committed_document(void)
+{
+	struct results results = RESULTS_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	const struct measurement *consume, *reply;
+
+	CHECK(results_read_file(&results, fixture("valid.json"), &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK_U64(results.count, 2);
+	CHECK_U64(results.messages, 1000);
+	CHECK_STR(results.fingerprint.compiler, "GNU 12.2.0");
+	CHECK_STR(results.fingerprint.architecture, "x86_64"); /* from the environment block */
+	CHECK_U64(results.failure_count, 0);
+	CHECK_U64(results.shard_count, 0);
+	if (results.count == 2) {
+		CHECK_STR(results.measurements[0].info.name, "consume_json"); /* sorted */
+		CHECK_STR(results.measurements[1].info.name, "reply");
+	}
+	consume = results_find(&results, "consume_json");
+	reply = results_find(&results, "reply");
+	CHECK(consume != NULL && reply != NULL);
+	CHECK(results_find(&results, "batch") == NULL);
+	CHECK(results_find(&results, "zzz") == NULL);
+	if (consume != NULL && reply != NULL) {
+		CHECK(consume->instruction_slope.per_message == 17312.0);
+		CHECK_U64(consume->instruction_slope.cold, 23632);
+		CHECK_U64(consume->function_count, 1);
+		CHECK_U64(consume->site_count, 1);
+		CHECK(reply->info.limit_percent == 5.0);
+		CHECK(!reply->info.gated);
+		CHECK(reply->allocation_slope.per_message == 2.0);
+		CHECK_U64(reply->function_count, 0);
+	}
+	results_release(&results);
+}
+
+/* Reads a fixture that must be refused; the message names the file and holds `problem`. */
+static void check_read_error(const char *name, const char *problem)
+{
+	struct results results = RESULTS_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	char prefix[600];
+
+	CHECK(results_read_file(&results, fixture(name), &err) == -1);
+	snprintf(prefix, sizeof(prefix), "cannot read results '%s': ", fixture(name));
+	CHECK_CONTAINS(err.message, prefix);
+	CHECK_CONTAINS(err.message, problem);
+	CHECK(results.measurements == NULL);
+	CHECK_U64(results.count, 0);
+	CHECK(results.fingerprint.valgrind == NULL);
+	results_release(&results);
+}
+
+static void results_should_refuse_a_truncated_file(void)
+{
+	check_read_error("truncated.json", "not JSON (at byte ");
+}
+
+static void results_should_refuse_a_file_that_is_not_json(void)
+{
+	check_read_error("not-json.txt", "not JSON (at byte ");
+}
+
+static void results_should_refuse_a_missing_file(void)
+{
+	check_read_error("absent.json", "No such file or directory");
+}
+
+/* Regression: anything after the document (here a merge conflict marker) was once ignored. */
+static void results_should_refuse_text_after_the_document(void)
+{
+	check_read_error("trailing-text.json", "text after the JSON document");
+}
+
+static void results_should_refuse_a_top_level_schema_other_than_3(void)
+{
+	check_read_error("schema-2.json", "schema is not 3");
+}
+
+static void results_should_refuse_another_gate_schema(void)
+{
+	check_read_error("gate-schema-2.json", "costgate.schema is not 1");
+}
+
+static void results_should_refuse_a_missing_gate_schema(void)
+{
+	check_read_error("gate-schema-missing.json", "costgate.schema is not 1");
+}
+
+static void results_should_refuse_a_document_without_a_fingerprint(void)
+{
+	check_read_error("no-fingerprint.json", "costgate.fingerprint");
+	check_read_error("no-fingerprint.json", "not a JSON object");
+}
+
+static void results_should_refuse_a_negative_count(void)
+{
+	check_read_error("count-negative.json", "code[1].counts.instructions[0] is not a non-negative "
+						"integer below 2^53");
+}
+
+static void results_should_refuse_a_count_that_is_a_string(void)
+{
+	check_read_error("count-string.json", "code[1].counts.instructions[1] is not a non-negative "
+					      "integer below 2^53");
+}
+
+static void results_should_refuse_a_count_beyond_two_to_the_53(void)
+{
+	check_read_error("count-huge.json", "code[1].counts.instructions[2] is not a non-negative "
+					    "integer below 2^53");
+}
+
+static void results_should_refuse_a_fractional_count(void)
+{
+	check_read_error("count-fractional.json", "code[1].counts.instructions[1] is not a "
+						  "non-negative integer below 2^53");
+}
+
+static void results_should_refuse_a_figure_that_disagrees_with_its_counts(void)
+{
+	check_read_error("framework-disagrees.json", "code[1].framework.instructions is 17000 but its "
+						     "counts give 17312");
+}
+
+static void results_should_refuse_a_scenario_listed_twice(void)
+{
+	check_read_error("duplicate.json", "scenario 'consume_json' appears twice");
+}
+
+static void results_should_refuse_code_that_is_not_an_array(void)
+{
+	check_read_error("code-not-array.json", "code is missing or not an array");
+}
+
+static void results_should_refuse_counts_that_do_not_grow(void)
+{
+	check_read_error("counts-not-growing.json", "code[1].counts");
+	check_read_error("counts-not-growing.json", "count(2N) 17318804 is not above count(N) 17318804");
+}
+
+static void results_should_name_the_source_it_was_given(void)
+{
+	struct results results = RESULTS_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	static const char text[] = "[3]";
+
+	CHECK(results_parse(&results, text, sizeof(text) - 1, "main:baselines/main.json", &err) == -1);
+	CHECK_STR(err.message, "cannot read results 'main:baselines/main.json': the document is not "
+			       "a JSON object");
+	results_release(&results);
+}
+
+static void results_write_should_leave_no_temporary_file_behind(void)
+{
+	struct measurement measurement;
+	struct environment environment;
+	struct gate_error err = GATE_ERROR_INIT;
+	struct results results = RESULTS_INIT;
+	char *directory = make_directory(), path[600], names[600];
+	cJSON *first, *second;
+
+	fill_batch(&measurement);
+	fill_environment(&environment);
+	first = results_document(&measurement, 1, &environment, NULL);
+	second = results_document(NULL, 0, &environment, NULL);
+	snprintf(path, sizeof(path), "%s/results.json", directory);
+	CHECK(results_write_file(first, path, &err) == 0);
+	list_directory(directory, names, sizeof(names));
+	CHECK_STR(names, "results.json");
+	/* A second write replaces the first whole. */
+	CHECK(results_write_file(second, path, &err) == 0);
+	list_directory(directory, names, sizeof(names));
+	CHECK_STR(names, "results.json");
+	CHECK(results_read_file(&results, path, &err) == 0);
+	CHECK_U64(results.count, 0);
+	results_release(&results);
+	cJSON_Delete(first);
+	cJSON_Delete(second);
+	environment_release(&environment);
+	measurement_release(&measurement);
+	remove_directory(directory);
+}
+
+static void results_write_should_fail_cleanly_in_a_missing_directory(void)
+{
+	struct environment environment;
+	struct gate_error err = GATE_ERROR_INIT;
+	char *directory = make_directory(), path[600], names[600], expected[700];
+	cJSON *document;
+
+	fill_environment(&environment);
+	document = results_document(NULL, 0, &environment, NULL);
+	snprintf(path, sizeof(path), "%s/absent/results.json", directory);
+	CHECK(results_write_file(document, path, &err) == -1);
+	snprintf(expected, sizeof(expected), "cannot write '%s': No such file or directory", path);
+	CHECK_STR(err.message, expected);
+	list_directory(directory, names, sizeof(names));
+	CHECK_STR(names, "");
+	cJSON_Delete(document);
+	environment_release(&environment);
+	remove_directory(directory);
+}
+
+static void results_write_should_remove_its_temporary_file_when_the_rename_fails(void)
+{
+	struct environment environment;
+	struct gate_error err = GATE_ERROR_INIT;
+	char *directory = make_directory(), path[600], names[600];
+	cJSON *document;
+
+	fill_environment(&environment);
+	document = results_document(NULL, 0, &environment, NULL);
+	snprintf(path, sizeof(path), "%s/taken", directory);
+	CHECK(mkdir(path, 0755) == 0); /* a directory where the file should go: rename fails */
+	CHECK(results_write_file(document, path, &err) == -1);
+	CHECK_CONTAINS(err.message, "cannot write '");
+	CHECK_CONTAINS(err.message, path);
+	list_directory(directory, names, sizeof(names));
+	CHECK_STR(names, "taken");
+	cJSON_Delete(document);
+	environment_release(&environment);
+	remove_directory(directory);
+}
+
+static void results_write_should_fail_cleanly_in_a_directory_it_cannot_write(void)
+{
+	struct environment environment;
+	struct gate_error err = GATE_ERROR_INIT;
+	char *directory, path[600], names[600];
+	cJSON *document;
+
+	if (geteuid() == 0) {
+		printf("skip results_write_should_fail_cleanly_in_a_directory_it_cannot_write: root "
+		       "writes anywhere\n");
+		return;
+	}
+	directory = make_directory();
+	fill_environment(&environment);
+	document = results_document(NULL, 0, &environment, NULL);
+	CHECK(chmod(directory, 0555) == 0);
+	snprintf(path, sizeof(path), "%s/results.json", directory);
+	CHECK(results_write_file(document, path, &err) == -1);
+	CHECK_CONTAINS(err.message, path);
+	CHECK_CONTAINS(err.message, "Permission denied");
+	list_directory(directory, names, sizeof(names));
+	CHECK_STR(names, "");
+	CHECK(chmod(directory, 0755) == 0);
+	cJSON_Delete(document);
+	environment_release(&environment);
+	remove_directory(directory);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0); /* keep the case lines if a sanitizer aborts */
+	RUN(results_should_read_back_every_figure_it_wrote_exactly);
+	RUN(results_should_keep_the_reference_schema_keys_and_list_failures);
+	RUN(results_should_write_the_code_entries_in_name_order);
+	RUN(results_should_read_back_the_shard_it_was_marked_with);
+	RUN(results_should_read_a_committed_document);
+	RUN(results_should_refuse_a_truncated_file);
+	RUN(results_should_refuse_a_file_that_is_not_json);
+	RUN(results_should_refuse_a_missing_file);
+	RUN(results_should_refuse_text_after_the_document);
+	RUN(results_should_refuse_a_top_level_schema_other_than_3);
+	RUN(results_should_refuse_another_gate_schema);
+	RUN(results_should_refuse_a_missing_gate_schema);
+	RUN(results_should_refuse_a_document_without_a_fingerprint);
+	RUN(results_should_refuse_a_negative_count);
+	RUN(results_should_refuse_a_count_that_is_a_string);
+	RUN(results_should_refuse_a_count_beyond_two_to_the_53);
+	RUN(results_should_refuse_a_fractional_count);
+	RUN(results_should_refuse_a_figure_that_disagrees_with_its_counts);
+	RUN(results_should_refuse_a_scenario_listed_twice);
+	RUN(results_should_refuse_code_that_is_not_an_array);
+	RUN(results_should_refuse_counts_that_do_not_grow);
+	RUN(results_should_name_the_source_it_was_given);
+	RUN(results_write_should_leave_no_temporary_file_behind);
+	RUN(results_write_should_fail_cleanly_in_a_missing_directory);
+	RUN(results_write_should_remove_its_temporary_file_when_the_rename_fails);
+	RUN(results_write_should_fail_cleanly_in_a_directory_it_cannot_write);
+	return CHECK_EXIT();
+}

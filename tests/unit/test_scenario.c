@@ -1,0 +1,279 @@
+/* Unit tests of a scenario's declaration: parsing what `SCENARIO --describe` prints, and running a
+ * real scenario executable of this build for it. The build's scenarios are found in argv[1], else
+ * $COSTGATE_BUILD_DIR/scenarios, else ../scenarios (ctest runs this in build/tests). */
+#include "check.h"
+#include "scenario.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* What build/scenarios/consume_json --describe prints. */
+#define DESCRIBE_JSON                                                                            \
+	"{\"name\":\"consume_json\",\"title\":\"consume, 512 B JSON decoded into a small struct, " \
+	"settle each\",\"gated\":true,\"region\":\"costgate_measured_region\",\"floors\":"         \
+	"{\"steady_allocations\":19,\"cold_allocations\":19},\"body_bytes\":512,\"batch_size\":1," \
+	"\"raw\":false}"
+
+static char scenarios_dir[512] = "../scenarios";
+
+static void check_released(const struct scenario_info *info)
+{
+	CHECK(info->name == NULL);
+	CHECK(info->path == NULL);
+	CHECK(info->title == NULL);
+	CHECK(info->region == NULL);
+}
+
+/* Parses `text` as consume_json's description, which must fail with `message`. */
+static void check_parse_error(const char *text, const char *message)
+{
+	struct scenario_info info = SCENARIO_INFO_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(scenario_info_parse(&info, "consume_json", text, &err) == -1);
+	CHECK_STR(err.message, message);
+	check_released(&info);
+	scenario_info_release(&info);
+}
+
+static void scenario_should_read_the_description_a_scenario_prints(void)
+{
+	struct scenario_info info = SCENARIO_INFO_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(scenario_info_parse(&info, "consume_json", DESCRIBE_JSON, &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK_STR(info.name, "consume_json");
+	CHECK_STR(info.title, "consume, 512 B JSON decoded into a small struct, settle each");
+	CHECK_STR(info.region, "costgate_measured_region");
+	CHECK(info.gated);
+	CHECK(info.steady_floor == 19.0);
+	CHECK_U64(info.cold_floor, 19);
+	CHECK(info.limit_percent == 0.0);
+	CHECK(info.path == NULL);
+	scenario_info_release(&info);
+	check_released(&info);
+}
+
+static void scenario_should_read_a_declared_limit_fractional_steady_floor_and_ungated(void)
+{
+	struct scenario_info info = SCENARIO_INFO_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(scenario_info_parse(&info, "batch",
+				  "{\"name\":\"batch\",\"title\":\"t\",\"gated\":false,\"region\":\"r\","
+				  "\"floors\":{\"steady_allocations\":0.25,\"cold_allocations\":0},"
+				  "\"limit_percent\":5}", &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK(!info.gated);
+	CHECK(info.steady_floor == 0.25);
+	CHECK_U64(info.cold_floor, 0);
+	CHECK(info.limit_percent == 5.0);
+	scenario_info_release(&info);
+}
+
+static void scenario_should_read_a_cold_floor_above_two_to_the_32(void)
+{
+	struct scenario_info info = SCENARIO_INFO_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(scenario_info_parse(&info, "big",
+				  "{\"name\":\"big\",\"title\":\"t\",\"gated\":true,\"region\":\"r\","
+				  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":5000000001}}",
+				  &err) == 0);
+	CHECK_U64(info.cold_floor, 5000000001ULL);
+	scenario_info_release(&info);
+}
+
+static void scenario_should_reject_output_that_is_not_json(void)
+{
+	check_parse_error("usage: consume_json [--describe]\n",
+			  "scenario 'consume_json': --describe printed no JSON object");
+	check_parse_error("", "scenario 'consume_json': --describe printed no JSON object");
+	check_parse_error("[1, 2]", "scenario 'consume_json': --describe printed no JSON object");
+}
+
+static void scenario_should_reject_a_description_of_another_scenario(void)
+{
+	struct scenario_info info = SCENARIO_INFO_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(scenario_info_parse(&info, "reply", DESCRIBE_JSON, &err) == -1);
+	CHECK_STR(err.message, "scenario 'reply': --describe names another scenario");
+	check_released(&info);
+	scenario_info_release(&info);
+	check_parse_error("{\"title\":\"t\",\"gated\":true,\"region\":\"r\",\"floors\":"
+			  "{\"steady_allocations\":1,\"cold_allocations\":1}}",
+			  "scenario 'consume_json': --describe names another scenario");
+}
+
+static void scenario_should_reject_a_missing_title(void)
+{
+	check_parse_error("{\"name\":\"consume_json\",\"gated\":true,\"region\":\"r\",\"floors\":"
+			  "{\"steady_allocations\":1,\"cold_allocations\":1}}",
+			  "scenario 'consume_json': --describe has no string 'title'");
+}
+
+static void scenario_should_reject_a_missing_or_empty_region(void)
+{
+	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"gated\":true,\"floors\":"
+			  "{\"steady_allocations\":1,\"cold_allocations\":1}}",
+			  "scenario 'consume_json': --describe has no string 'region'");
+	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"\",\"gated\":true,"
+			  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":1}}",
+			  "scenario 'consume_json': --describe has no string 'region'");
+}
+
+static void scenario_should_reject_a_missing_or_non_boolean_gated(void)
+{
+	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"floors\":"
+			  "{\"steady_allocations\":1,\"cold_allocations\":1}}",
+			  "scenario 'consume_json': --describe has no boolean 'gated'");
+	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":1,"
+			  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":1}}",
+			  "scenario 'consume_json': --describe has no boolean 'gated'");
+}
+
+static void scenario_should_reject_missing_floors(void)
+{
+	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":true}",
+			  "scenario 'consume_json': --describe has no object 'floors'");
+	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":true,"
+			  "\"floors\":{\"cold_allocations\":1}}",
+			  "scenario 'consume_json': --describe 'steady_allocations' is not a "
+			  "non-negative number");
+	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":true,"
+			  "\"floors\":{\"steady_allocations\":1}}",
+			  "scenario 'consume_json': --describe 'cold_allocations' is not a "
+			  "non-negative integer");
+}
+
+static void scenario_should_reject_a_negative_cold_floor(void)
+{
+	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":true,"
+			  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":-1}}",
+			  "scenario 'consume_json': --describe 'cold_allocations' is not a "
+			  "non-negative integer");
+}
+
+static void scenario_should_reject_a_fractional_cold_floor(void)
+{
+	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":true,"
+			  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":19.5}}",
+			  "scenario 'consume_json': --describe 'cold_allocations' is not a "
+			  "non-negative integer");
+}
+
+static void scenario_should_reject_a_negative_or_string_steady_floor(void)
+{
+	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":true,"
+			  "\"floors\":{\"steady_allocations\":-0.5,\"cold_allocations\":1}}",
+			  "scenario 'consume_json': --describe 'steady_allocations' is not a "
+			  "non-negative number");
+	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":true,"
+			  "\"floors\":{\"steady_allocations\":\"19\",\"cold_allocations\":1}}",
+			  "scenario 'consume_json': --describe 'steady_allocations' is not a "
+			  "non-negative number");
+}
+
+static void scenario_should_reject_a_limit_that_is_a_string(void)
+{
+	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":true,"
+			  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":1},"
+			  "\"limit_percent\":\"5\"}",
+			  "scenario 'consume_json': --describe 'limit_percent' is not a "
+			  "non-negative number");
+}
+
+static void scenario_should_run_a_real_scenario_for_its_description(void)
+{
+	struct scenario_info info = SCENARIO_INFO_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	char *environment[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", NULL };
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/consume_json", scenarios_dir);
+	CHECK(scenario_info_read(&info, "consume_json", path, environment, 30, &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK_STR(info.name, "consume_json");
+	CHECK_STR(info.path, path);
+	CHECK_STR(info.region, "costgate_measured_region");
+	CHECK_CONTAINS(info.title, "JSON");
+	CHECK(info.gated);
+	CHECK(info.steady_floor > 0);
+	CHECK(info.cold_floor > 0);
+	scenario_info_release(&info);
+}
+
+static void scenario_should_reject_a_real_scenario_read_under_another_name(void)
+{
+	struct scenario_info info = SCENARIO_INFO_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	char *environment[] = { "PATH=/usr/bin:/bin", NULL };
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/consume_json", scenarios_dir);
+	CHECK(scenario_info_read(&info, "reply", path, environment, 30, &err) == -1);
+	CHECK_STR(err.message, "scenario 'reply': --describe names another scenario");
+	check_released(&info);
+	scenario_info_release(&info);
+}
+
+static void scenario_should_say_a_missing_program_could_not_run(void)
+{
+	struct scenario_info info = SCENARIO_INFO_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	char *environment[] = { "PATH=/usr/bin:/bin", NULL };
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/no_such_scenario", scenarios_dir);
+	CHECK(scenario_info_read(&info, "no_such_scenario", path, environment, 30, &err) == -1);
+	CHECK_CONTAINS(err.message, "scenario 'no_such_scenario': --describe failed");
+	CHECK_CONTAINS(err.message, "No such file or directory");
+	check_released(&info);
+	scenario_info_release(&info);
+}
+
+static void scenario_should_say_how_a_failing_describe_ended(void)
+{
+	struct scenario_info info = SCENARIO_INFO_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	char *environment[] = { "PATH=/usr/bin:/bin", NULL };
+
+	/* /bin/false --describe exits 1 and prints nothing. */
+	CHECK(scenario_info_read(&info, "x", "/bin/false", environment, 30, &err) == -1);
+	CHECK_CONTAINS(err.message, "scenario 'x': --describe failed");
+	CHECK_CONTAINS(err.message, "exited with 1");
+	check_released(&info);
+	scenario_info_release(&info);
+}
+
+int main(int argc, char **argv)
+{
+	const char *build_dir = getenv("COSTGATE_BUILD_DIR");
+
+	setvbuf(stdout, NULL, _IONBF, 0); /* keep the case lines if a sanitizer aborts */
+	if (argc > 1)
+		snprintf(scenarios_dir, sizeof(scenarios_dir), "%s", argv[1]);
+	else if (build_dir != NULL && build_dir[0] != '\0')
+		snprintf(scenarios_dir, sizeof(scenarios_dir), "%s/scenarios", build_dir);
+	RUN(scenario_should_read_the_description_a_scenario_prints);
+	RUN(scenario_should_read_a_declared_limit_fractional_steady_floor_and_ungated);
+	RUN(scenario_should_read_a_cold_floor_above_two_to_the_32);
+	RUN(scenario_should_reject_output_that_is_not_json);
+	RUN(scenario_should_reject_a_description_of_another_scenario);
+	RUN(scenario_should_reject_a_missing_title);
+	RUN(scenario_should_reject_a_missing_or_empty_region);
+	RUN(scenario_should_reject_a_missing_or_non_boolean_gated);
+	RUN(scenario_should_reject_missing_floors);
+	RUN(scenario_should_reject_a_negative_cold_floor);
+	RUN(scenario_should_reject_a_fractional_cold_floor);
+	RUN(scenario_should_reject_a_negative_or_string_steady_floor);
+	RUN(scenario_should_reject_a_limit_that_is_a_string);
+	RUN(scenario_should_run_a_real_scenario_for_its_description);
+	RUN(scenario_should_reject_a_real_scenario_read_under_another_name);
+	RUN(scenario_should_say_a_missing_program_could_not_run);
+	RUN(scenario_should_say_how_a_failing_describe_ended);
+	return CHECK_EXIT();
+}

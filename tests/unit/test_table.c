@@ -1,0 +1,319 @@
+/* Unit tests of the terminal table, printed to memory from verdicts decided on hand-made
+ * measurements: the header, sorted rows, exact figures, "-" for what was not measured, and the
+ * notes that say why, down to the summary line. */
+#define _GNU_SOURCE
+#include "check.h"
+#include "table.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct measurement measured(const char *name, double per_message, uint64_t cold)
+{
+	struct measurement measurement;
+
+	memset(&measurement, 0, sizeof(measurement));
+	measurement.info.name = (char *)name;
+	measurement.info.gated = true;
+	measurement.info.steady_floor = 19;
+	measurement.info.cold_floor = 19;
+	measurement.messages = 1000;
+	measurement.instruction_slope.per_message = per_message;
+	measurement.instruction_slope.cold = cold;
+	measurement.allocation_slope.per_message = 19;
+	measurement.allocation_slope.cold = 19;
+	measurement.byte_slope.per_message = 1234.5;
+	measurement.byte_slope.cold = 5000;
+	return measurement;
+}
+
+/* The table of `verdict` as text (owned). */
+static char *print(const struct verdict *verdict)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	if (out == NULL)
+		abort();
+	table_print(out, verdict, "make baseline");
+	fclose(out);
+	return text;
+}
+
+/* Line `index` (0-based) of text, copied into line; "" past the end. */
+static const char *line_of(const char *text, size_t index, char *line, size_t line_size)
+{
+	const char *start = text, *end;
+
+	while (index-- > 0 && start != NULL) {
+		start = strchr(start, '\n');
+		if (start != NULL)
+			start++;
+	}
+	line[0] = '\0';
+	if (start == NULL)
+		return line;
+	end = strchr(start, '\n');
+	snprintf(line, line_size, "%.*s", (int)(end ? end - start : (long)strlen(start)), start);
+	return line;
+}
+
+/* The last non-empty line. */
+static const char *last_line(const char *text, char *line, size_t line_size)
+{
+	size_t length = strlen(text);
+	const char *start;
+
+	while (length > 0 && text[length - 1] == '\n')
+		length--;
+	start = text + length;
+	while (start > text && start[-1] != '\n')
+		start--;
+	snprintf(line, line_size, "%.*s", (int)(text + length - start), start);
+	return line;
+}
+
+/* Four head scenarios (given out of order), one failed, one new, and one missing. */
+struct example {
+	struct measurement head[4];
+	struct measurement base[4];
+	struct results baseline;
+	struct verdict verdict;
+};
+
+static void decide_example(struct example *example)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+
+	example->head[0] = measured("zeta", 10300, 50000);
+	example->head[1] = measured("alpha", 10000, 50000);
+	example->head[2] = measured("broken", 0, 0);
+	example->head[3] = measured("fresh", 5, 5);
+	example->head[2].failed = true;
+	snprintf(example->head[2].failure, sizeof(example->head[2].failure),
+		 "callgrind at N: exited with 1");
+	example->base[0] = measured("alpha", 10000, 50000);
+	example->base[1] = measured("broken", 1, 1);
+	example->base[2] = measured("gone", 1, 1);
+	example->base[3] = measured("zeta", 10000, 50000);
+	example->baseline = (struct results)RESULTS_INIT;
+	example->baseline.measurements = example->base;
+	example->baseline.count = 4;
+	example->baseline.messages = 1000;
+	CHECK(verdict_decide(&example->verdict, example->head, 4, &example->baseline, NULL, true,
+			     &err) == 0);
+	example->verdict.baseline_source = "main:baselines/main.json";
+}
+
+static void table_should_print_the_columns_of_a_comparison(void)
+{
+	struct example example;
+	char *text, line[512];
+
+	decide_example(&example);
+	text = print(&example.verdict);
+	CHECK_STR(line_of(text, 0, line, sizeof(line)),
+		  "scenario  instr/msg   baseline   change  cold instr  baseline   change  alloc/msg  "
+		  "bytes/msg  cold alloc  floors msg/cold  state");
+	CHECK_STR(line_of(text, 1, line, sizeof(line)),
+		  "alpha     10000.000  10000.000  +0.00 %       50000     50000  +0.00 %     19.000   "
+		  "1234.500          19            19/19  ok");
+	free(text);
+	verdict_release(&example.verdict);
+}
+
+static void table_should_print_the_columns_without_a_baseline(void)
+{
+	struct measurement head[] = { measured("alpha", 17312, 23632) };
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict;
+	char *text, line[512];
+
+	CHECK(verdict_decide(&verdict, head, 1, NULL, NULL, true, &err) == 0);
+	text = print(&verdict);
+	CHECK_STR(line_of(text, 0, line, sizeof(line)),
+		  "scenario  instr/msg  alloc/msg  bytes/msg  cold instr  cold alloc  floors msg/cold  state");
+	CHECK_STR(line_of(text, 1, line, sizeof(line)),
+		  "alpha     17312.000     19.000   1234.500       23632          19            19/19  ok");
+	CHECK_STR(line_of(text, 2, line, sizeof(line)), "pass: 1 scenario within its limits");
+	CHECK_STR(line_of(text, 3, line, sizeof(line)), "");
+	free(text);
+	verdict_release(&verdict);
+}
+
+static void table_should_sort_its_rows_by_name(void)
+{
+	struct example example;
+	static const char *const names[] = { "alpha ", "broken ", "fresh ", "gone ", "zeta " };
+	char *text, line[512];
+	size_t i;
+
+	decide_example(&example);
+	text = print(&example.verdict);
+	for (i = 0; i < 5; i++)
+		CHECK(strncmp(line_of(text, i + 1, line, sizeof(line)), names[i], strlen(names[i])) == 0);
+	free(text);
+	verdict_release(&example.verdict);
+}
+
+static void table_should_print_dashes_for_a_failed_or_missing_scenario(void)
+{
+	struct example example;
+	char *text, line[512];
+
+	decide_example(&example);
+	text = print(&example.verdict);
+	CHECK_STR(line_of(text, 2, line, sizeof(line)),
+		  "broken            -          -        -           -         -        -          -  "
+		  "        -           -                -  failed");
+	CHECK_STR(line_of(text, 4, line, sizeof(line)),
+		  "gone              -          -        -           -         -        -          -  "
+		  "        -           -                -  missing");
+	CHECK_CONTAINS(text, "\nbroken: failed to measure: callgrind at N: exited with 1\n");
+	CHECK_CONTAINS(text, "\ngone: in the baseline but not measured: the scenario is missing\n");
+	free(text);
+	verdict_release(&example.verdict);
+}
+
+static void table_should_show_both_figures_and_the_change_of_a_breach(void)
+{
+	struct example example;
+	char *text;
+
+	decide_example(&example);
+	text = print(&example.verdict);
+	CHECK_CONTAINS(text, "\nzeta: 10300.000 instructions per message against 10000.000 in the "
+			     "baseline: +3.00 %, above the 2 % limit\n");
+	CHECK_CONTAINS(text, "\nbaseline: main:baselines/main.json\n");
+	CHECK_CONTAINS(text, "\nfresh: new: not in the baseline");
+	free(text);
+	verdict_release(&example.verdict);
+}
+
+static void table_should_end_with_the_summary(void)
+{
+	struct example example;
+	char *text, line[512], summary[512];
+
+	decide_example(&example);
+	text = print(&example.verdict);
+	verdict_summary(&example.verdict, summary, sizeof(summary));
+	CHECK_STR(last_line(text, line, sizeof(line)), summary);
+	CHECK_STR(line, "fail: 1 regressed (zeta), 1 failed to measure (broken), 1 missing (gone)");
+	CHECK(text[strlen(text) - 1] == '\n');
+	free(text);
+	verdict_release(&example.verdict);
+}
+
+static void table_should_explain_cold_and_floor_breaches(void)
+{
+	struct measurement head[] = { measured("alpha", 10000, 51500) };
+	struct measurement base[] = { measured("alpha", 10000, 50000) };
+	struct results baseline = RESULTS_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict;
+	char *text;
+
+	head[0].allocation_slope.per_message = 19.5;
+	head[0].allocation_slope.cold = 21;
+	baseline.measurements = base;
+	baseline.count = 1;
+	baseline.messages = 1000;
+	CHECK(verdict_decide(&verdict, head, 1, &baseline, NULL, true, &err) == 0);
+	text = print(&verdict);
+	CHECK_CONTAINS(text, "\nalpha: 51500 cold instructions against 50000 in the baseline: "
+			     "+3.00 %, above the 2 % limit\n");
+	CHECK_CONTAINS(text, "\nalpha: 19.500 allocations per message, above the declared floor of 19\n");
+	CHECK_CONTAINS(text, "\nalpha: 21 allocations in the cold run, above the declared floor of 19\n");
+	free(text);
+	verdict_release(&verdict);
+}
+
+static void table_should_show_acceptances_floors_to_lower_and_improvements(void)
+{
+	struct measurement head[] = { measured("alpha", 10300, 50000), measured("beta", 9000, 50000) };
+	struct measurement base[] = { measured("alpha", 10000, 50000), measured("beta", 10000, 50000) };
+	struct acceptance_entry entries[] = {
+		{ (char *)"alpha", ACCEPT_INSTRUCTIONS, 10400, (char *)"a signature per message" },
+		{ (char *)"gone", ACCEPT_COLD_INSTRUCTIONS, 777, (char *)"long ago" },
+	};
+	struct acceptance acceptance = { entries, 2, (char *)"baselines/accepted.json" };
+	struct results baseline = RESULTS_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict;
+	char *text;
+
+	head[1].info.steady_floor = 20;
+	head[1].info.cold_floor = 25;
+	baseline.measurements = base;
+	baseline.count = 2;
+	baseline.messages = base[0].messages = base[1].messages = 2000;
+	CHECK(verdict_decide(&verdict, head, 2, &baseline, &acceptance, true, &err) == 0);
+	text = print(&verdict);
+	CHECK_CONTAINS(text, "\nalpha: accepted up to 10400 instructions per message: a signature per "
+			     "message (baselines/accepted.json)\n");
+	CHECK_CONTAINS(text, "\nbeta: the steady floor 20 is above the measured 19.000 allocations per "
+			     "message: lower it in this change\n");
+	CHECK_CONTAINS(text, "\nbeta: the cold floor 25 is above the measured 19 allocations: lower it "
+			     "in this change\n");
+	CHECK_CONTAINS(text, "\nbeta: cheaper than the baseline by more than the limit: refresh the "
+			     "baseline (make baseline)\n");
+	CHECK_CONTAINS(text, "\nwarning: the acceptance of gone cold_instructions up to 777 in "
+			     "baselines/accepted.json is stale");
+	CHECK_CONTAINS(text, "different message counts (baseline N = 2000)");
+	CHECK_CONTAINS(text, "  accepted\n");
+	CHECK_CONTAINS(text, "  improved\n");
+	free(text);
+	verdict_release(&verdict);
+}
+
+static void table_should_warn_when_the_cost_per_message_is_not_constant(void)
+{
+	struct measurement head[] = { measured("alpha", 100, 1000) };
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict;
+	char *text;
+
+	head[0].instruction_slope.nonlinear = true;
+	head[0].instruction_slope.linearity_percent = 1.0101;
+	CHECK(verdict_decide(&verdict, head, 1, NULL, NULL, true, &err) == 0);
+	text = print(&verdict);
+	CHECK_CONTAINS(text, "\nalpha: warning: the run at N differs from the slope by 1.01 % "
+			     "(instructions) and 0.00 % (allocations)");
+	free(text);
+	verdict_release(&verdict);
+}
+
+static void table_should_format_figures_exactly(void)
+{
+	char text[64];
+
+	table_format_per_message(text, sizeof(text), 17312.0);
+	CHECK_STR(text, "17312.000");
+	table_format_per_message(text, sizeof(text), 1.001);
+	CHECK_STR(text, "1.001");
+	table_format_change(text, sizeof(text), 3.41);
+	CHECK_STR(text, "+3.41 %");
+	table_format_change(text, sizeof(text), -0.02);
+	CHECK_STR(text, "-0.02 %");
+	table_format_change(text, sizeof(text), 0.0);
+	CHECK_STR(text, "+0.00 %");
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0); /* keep the case lines if a sanitizer aborts */
+	RUN(table_should_print_the_columns_of_a_comparison);
+	RUN(table_should_print_the_columns_without_a_baseline);
+	RUN(table_should_sort_its_rows_by_name);
+	RUN(table_should_print_dashes_for_a_failed_or_missing_scenario);
+	RUN(table_should_show_both_figures_and_the_change_of_a_breach);
+	RUN(table_should_end_with_the_summary);
+	RUN(table_should_explain_cold_and_floor_breaches);
+	RUN(table_should_show_acceptances_floors_to_lower_and_improvements);
+	RUN(table_should_warn_when_the_cost_per_message_is_not_constant);
+	RUN(table_should_format_figures_exactly);
+	return CHECK_EXIT();
+}

@@ -1,0 +1,624 @@
+/* Unit tests of the verdict (DESIGN.md gating rules and exit codes), on hand-made head
+ * measurements and a hand-made baseline: strict limits, declared limits, floors with and without
+ * a baseline, new and missing scenarios, failures, acceptances, and the summary and JSON. */
+#include "check.h"
+#include "verdict.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A gated scenario measured with N = 1000 whose allocations sit exactly on floors of 19/19. */
+static struct measurement measured(const char *name, double per_message, uint64_t cold)
+{
+	struct measurement measurement;
+
+	memset(&measurement, 0, sizeof(measurement));
+	measurement.info.name = (char *)name;
+	measurement.info.title = (char *)"a scenario";
+	measurement.info.gated = true;
+	measurement.info.steady_floor = 19;
+	measurement.info.cold_floor = 19;
+	measurement.messages = 1000;
+	measurement.instruction_slope.per_message = per_message;
+	measurement.instruction_slope.cold = cold;
+	measurement.allocation_slope.per_message = 19;
+	measurement.allocation_slope.cold = 19;
+	return measurement;
+}
+
+static struct measurement failed(const char *name, const char *failure)
+{
+	struct measurement measurement = measured(name, 0, 0);
+
+	measurement.failed = true;
+	snprintf(measurement.failure, sizeof(measurement.failure), "%s", failure);
+	return measurement;
+}
+
+/* A baseline of `count` measurements, which must be in name order as a read document is. */
+static struct results baseline_of(struct measurement *measurements, size_t count)
+{
+	struct results results = RESULTS_INIT;
+
+	results.measurements = measurements;
+	results.count = count;
+	results.messages = 1000;
+	return results;
+}
+
+/* Decides head against base[0] (both one scenario called "alpha"). */
+static void decide_one(struct verdict *verdict, const struct measurement *head,
+		       struct measurement *base, const struct acceptance *acceptance)
+{
+	struct results baseline = baseline_of(base, 1);
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(verdict_decide(verdict, head, 1, &baseline, acceptance, true, &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK_U64(verdict->row_count, 1);
+}
+
+static void verdict_should_pass_a_head_exactly_at_the_limit(void)
+{
+	struct measurement head = measured("alpha", 10200.0, 51000), base = measured("alpha", 10000.0, 50000);
+	struct verdict verdict;
+
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.compared);
+	CHECK(verdict.rows[0].state == VERDICT_OK);
+	CHECK(verdict.rows[0].breaches == 0);
+	CHECK(verdict.rows[0].limit_percent == VERDICT_DEFAULT_LIMIT_PERCENT);
+	CHECK(verdict.rows[0].instruction_change > 1.999999 && verdict.rows[0].instruction_change < 2.000001);
+	CHECK(verdict.rows[0].cold_change > 1.999999 && verdict.rows[0].cold_change < 2.000001);
+	CHECK(verdict.rows[0].baseline == &base);
+	CHECK(verdict.rows[0].head == &head);
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_fail_a_head_a_thousandth_above_the_limit(void)
+{
+	struct measurement head = measured("alpha", 10200.001, 50000), base = measured("alpha", 10000.0, 50000);
+	struct verdict verdict;
+
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
+	CHECK(verdict.rows[0].breaches == BREACH_INSTRUCTIONS);
+	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_fail_a_head_above_the_limit(void)
+{
+	struct measurement head = measured("alpha", 10300.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct verdict verdict;
+
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
+	CHECK(verdict.rows[0].breaches == BREACH_INSTRUCTIONS);
+	CHECK(verdict.rows[0].instruction_change > 2.999999 && verdict.rows[0].instruction_change < 3.000001);
+	CHECK(verdict.rows[0].cold_change == 0.0);
+	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_fail_a_cold_start_above_its_limit(void)
+{
+	struct measurement head = measured("alpha", 10000.0, 51001), base = measured("alpha", 10000.0, 50000);
+	struct verdict verdict;
+
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
+	CHECK(verdict.rows[0].breaches == BREACH_COLD_INSTRUCTIONS);
+	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_apply_a_declared_limit_instead_of_two_percent(void)
+{
+	struct measurement head = measured("alpha", 10400.0, 52500), base = measured("alpha", 10000.0, 50000);
+	struct verdict verdict;
+
+	head.info.limit_percent = 5;
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].limit_percent == 5.0);
+	CHECK(verdict.rows[0].state == VERDICT_OK);
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	verdict_release(&verdict);
+
+	head.instruction_slope.per_message = 10500.001;
+	head.instruction_slope.cold = 52501;
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
+	CHECK(verdict.rows[0].breaches == (BREACH_INSTRUCTIONS | BREACH_COLD_INSTRUCTIONS));
+	verdict_release(&verdict);
+
+	/* A tighter declared limit fails what 2 % would pass. */
+	head.info.limit_percent = 0.5;
+	head.instruction_slope.per_message = 10100.0;
+	head.instruction_slope.cold = 50000;
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
+	CHECK(verdict.rows[0].breaches == BREACH_INSTRUCTIONS);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_fail_a_floor_breach_without_any_baseline(void)
+{
+	struct measurement head = measured("alpha", 10000.0, 50000);
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict;
+
+	head.allocation_slope.per_message = 19.001;
+	CHECK(verdict_decide(&verdict, &head, 1, NULL, NULL, true, &err) == 0);
+	CHECK(!verdict.compared);
+	CHECK_U64(verdict.row_count, 1);
+	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
+	CHECK(verdict.rows[0].breaches == BREACH_STEADY_FLOOR);
+	CHECK(verdict.rows[0].baseline == NULL);
+	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
+	verdict_release(&verdict);
+
+	head.allocation_slope.per_message = 19;
+	head.allocation_slope.cold = 20;
+	CHECK(verdict_decide(&verdict, &head, 1, NULL, NULL, true, &err) == 0);
+	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
+	CHECK(verdict.rows[0].breaches == BREACH_COLD_FLOOR);
+	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_pass_allocations_exactly_on_the_floors_without_a_baseline(void)
+{
+	struct measurement head = measured("alpha", 10000.0, 50000);
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict;
+
+	CHECK(verdict_decide(&verdict, &head, 1, NULL, NULL, true, &err) == 0);
+	CHECK(verdict.rows[0].state == VERDICT_OK);
+	CHECK(verdict.rows[0].breaches == 0);
+	CHECK(!verdict.rows[0].steady_floor_high);
+	CHECK(!verdict.rows[0].cold_floor_high);
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_ask_to_lower_floors_above_what_was_measured(void)
+{
+	struct measurement head = measured("alpha", 10000.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct verdict verdict;
+
+	head.info.steady_floor = 20;
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].steady_floor_high);
+	CHECK(!verdict.rows[0].cold_floor_high);
+	CHECK(verdict.rows[0].state == VERDICT_OK);
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	verdict_release(&verdict);
+
+	head.info.steady_floor = 19;
+	head.info.cold_floor = 25;
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(!verdict.rows[0].steady_floor_high);
+	CHECK(verdict.rows[0].cold_floor_high);
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_call_a_head_cheaper_by_more_than_the_limit_improved(void)
+{
+	struct measurement head = measured("alpha", 9799.999, 50000), base = measured("alpha", 10000.0, 50000);
+	struct verdict verdict;
+
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].state == VERDICT_IMPROVED);
+	CHECK(verdict.rows[0].improvements == BREACH_INSTRUCTIONS);
+	CHECK(verdict.rows[0].breaches == 0);
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	verdict_release(&verdict);
+
+	/* Exactly at the limit below is not an improvement. */
+	head.instruction_slope.per_message = 9800.0;
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].state == VERDICT_OK);
+	CHECK(verdict.rows[0].improvements == 0);
+	verdict_release(&verdict);
+
+	head.instruction_slope.cold = 48999;
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].state == VERDICT_IMPROVED);
+	CHECK(verdict.rows[0].improvements == BREACH_COLD_INSTRUCTIONS);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_fail_a_scenario_missing_from_the_head(void)
+{
+	struct measurement head[] = { measured("alpha", 10000.0, 50000) };
+	struct measurement base[] = { measured("alpha", 10000.0, 50000), measured("gone", 500.0, 900) };
+	struct results baseline = baseline_of(base, 2);
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict;
+
+	CHECK(verdict_decide(&verdict, head, 1, &baseline, NULL, true, &err) == 0);
+	CHECK_U64(verdict.row_count, 2);
+	if (verdict.row_count == 2) {
+		CHECK_STR(verdict.rows[1].name, "gone");
+		CHECK(verdict.rows[1].state == VERDICT_MISSING);
+		CHECK(verdict.rows[1].head == NULL);
+		CHECK(verdict.rows[0].state == VERDICT_OK);
+	}
+	CHECK(verdict.exit_code == GATE_EXIT_MEASUREMENT);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_leave_out_unmeasured_scenarios_of_a_partial_run(void)
+{
+	struct measurement head[] = { measured("alpha", 10000.0, 50000) };
+	struct measurement base[] = { measured("alpha", 10000.0, 50000), measured("gone", 500.0, 900) };
+	struct results baseline = baseline_of(base, 2);
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict;
+
+	CHECK(verdict_decide(&verdict, head, 1, &baseline, NULL, false, &err) == 0);
+	CHECK_U64(verdict.row_count, 1);
+	if (verdict.row_count == 1)
+		CHECK_STR(verdict.rows[0].name, "alpha");
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_call_a_scenario_not_in_the_baseline_new(void)
+{
+	struct measurement head[] = { measured("alpha", 10000.0, 50000), measured("fresh", 99999.0, 99999) };
+	struct measurement base[] = { measured("alpha", 10000.0, 50000) };
+	struct results baseline = baseline_of(base, 1);
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict;
+
+	CHECK(verdict_decide(&verdict, head, 2, &baseline, NULL, true, &err) == 0);
+	CHECK_U64(verdict.row_count, 2);
+	if (verdict.row_count == 2) {
+		CHECK_STR(verdict.rows[1].name, "fresh");
+		CHECK(verdict.rows[1].state == VERDICT_NEW);
+		CHECK(verdict.rows[1].baseline == NULL);
+		CHECK(verdict.rows[1].breaches == 0);
+	}
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_enforce_the_floors_of_a_new_scenario(void)
+{
+	struct measurement head[] = { measured("alpha", 10000.0, 50000), measured("fresh", 99999.0, 99999) };
+	struct measurement base[] = { measured("alpha", 10000.0, 50000) };
+	struct results baseline = baseline_of(base, 1);
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict;
+
+	head[1].allocation_slope.per_message = 20;
+	CHECK(verdict_decide(&verdict, head, 2, &baseline, NULL, true, &err) == 0);
+	if (verdict.row_count == 2) {
+		CHECK(verdict.rows[1].state == VERDICT_REGRESSED);
+		CHECK(verdict.rows[1].breaches == BREACH_STEADY_FLOOR);
+	}
+	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_fail_a_failed_measurement_with_exit_3(void)
+{
+	struct measurement head[] = { measured("alpha", 10000.0, 50000),
+				      failed("broken", "callgrind at N: exited with 1") };
+	struct measurement base[] = { measured("alpha", 10000.0, 50000), measured("broken", 1.0, 1) };
+	struct results baseline = baseline_of(base, 2);
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict;
+
+	CHECK(verdict_decide(&verdict, head, 2, &baseline, NULL, true, &err) == 0);
+	CHECK_U64(verdict.row_count, 2);
+	if (verdict.row_count == 2) {
+		CHECK(verdict.rows[1].state == VERDICT_FAILED);
+		CHECK(verdict.rows[1].head == &head[1]);
+	}
+	CHECK(verdict.exit_code == GATE_EXIT_MEASUREMENT);
+	verdict_release(&verdict);
+
+	/* Without a baseline too. */
+	CHECK(verdict_decide(&verdict, head, 2, NULL, NULL, true, &err) == 0);
+	CHECK(verdict.exit_code == GATE_EXIT_MEASUREMENT);
+	verdict_release(&verdict);
+}
+
+/* One acceptance entry for alpha's instructions per message. */
+static struct acceptance accepting(struct acceptance_entry *entries, size_t count)
+{
+	struct acceptance acceptance = ACCEPTANCE_INIT;
+
+	acceptance.entries = entries;
+	acceptance.count = count;
+	acceptance.path = (char *)"baselines/accepted.json";
+	return acceptance;
+}
+
+static void verdict_should_accept_a_regression_up_to_the_accepted_value(void)
+{
+	struct measurement head = measured("alpha", 10300.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct acceptance_entry entries[] = {
+		{ (char *)"alpha", ACCEPT_INSTRUCTIONS, 10300.0, (char *)"a signature per message" },
+	};
+	struct acceptance acceptance = accepting(entries, 1);
+	struct verdict verdict;
+
+	decide_one(&verdict, &head, &base, &acceptance);
+	CHECK(verdict.rows[0].state == VERDICT_ACCEPTED);
+	CHECK(verdict.rows[0].breaches == BREACH_INSTRUCTIONS);
+	CHECK(verdict.rows[0].accepted[ACCEPT_INSTRUCTIONS] == &entries[0]);
+	CHECK(verdict.rows[0].accepted[ACCEPT_COLD_INSTRUCTIONS] == NULL);
+	CHECK(verdict.acceptance_used[0]);
+	CHECK(verdict.acceptance == &acceptance);
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_still_fail_a_regression_beyond_the_accepted_value(void)
+{
+	struct measurement head = measured("alpha", 10300.001, 50000), base = measured("alpha", 10000.0, 50000);
+	struct acceptance_entry entries[] = {
+		{ (char *)"alpha", ACCEPT_INSTRUCTIONS, 10300.0, (char *)"a signature per message" },
+	};
+	struct acceptance acceptance = accepting(entries, 1);
+	struct verdict verdict;
+
+	decide_one(&verdict, &head, &base, &acceptance);
+	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
+	CHECK(verdict.rows[0].accepted[ACCEPT_INSTRUCTIONS] == NULL);
+	CHECK(!verdict.acceptance_used[0]);
+	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_not_let_an_instruction_acceptance_pass_a_cold_breach(void)
+{
+	struct measurement head = measured("alpha", 10300.0, 60000), base = measured("alpha", 10000.0, 50000);
+	struct acceptance_entry entries[] = {
+		{ (char *)"alpha", ACCEPT_INSTRUCTIONS, 99999.0, (char *)"a signature per message" },
+	};
+	struct acceptance acceptance = accepting(entries, 1);
+	struct verdict verdict;
+
+	decide_one(&verdict, &head, &base, &acceptance);
+	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
+	CHECK(verdict.rows[0].breaches == (BREACH_INSTRUCTIONS | BREACH_COLD_INSTRUCTIONS));
+	CHECK(verdict.rows[0].accepted[ACCEPT_INSTRUCTIONS] == &entries[0]);
+	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_mark_acceptances_no_breach_needed_as_unused(void)
+{
+	struct measurement head[] = { measured("alpha", 10300.0, 50000), measured("beta", 500.0, 900) };
+	struct measurement base[] = { measured("alpha", 10000.0, 50000), measured("beta", 500.0, 900) };
+	struct acceptance_entry entries[] = {
+		{ (char *)"beta", ACCEPT_INSTRUCTIONS, 600.0, (char *)"no longer needed" },
+		{ (char *)"alpha", ACCEPT_INSTRUCTIONS, 10400.0, (char *)"a signature per message" },
+		{ (char *)"alpha", ACCEPT_COLD_INSTRUCTIONS, 60000.0, (char *)"key loading" },
+		{ (char *)"nowhere", ACCEPT_INSTRUCTIONS, 1.0, (char *)"a deleted scenario" },
+	};
+	struct acceptance acceptance = accepting(entries, 4);
+	struct results baseline = baseline_of(base, 2);
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict;
+	cJSON *json, *stale;
+
+	CHECK(verdict_decide(&verdict, head, 2, &baseline, &acceptance, true, &err) == 0);
+	CHECK(!verdict.acceptance_used[0]);
+	CHECK(verdict.acceptance_used[1]);
+	CHECK(!verdict.acceptance_used[2]);
+	CHECK(!verdict.acceptance_used[3]);
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	json = verdict_to_json(&verdict);
+	stale = cJSON_GetObjectItemCaseSensitive(json, "stale_acceptances");
+	CHECK(cJSON_GetArraySize(stale) == 3);
+	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(stale, 0),
+									  "scenario")), "beta");
+	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(stale, 1),
+									  "metric")), "cold_instructions");
+	cJSON_Delete(json);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_say_when_head_and_baseline_used_different_message_counts(void)
+{
+	struct measurement head = measured("alpha", 10000.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct verdict verdict;
+
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(!verdict.messages_differ);
+	verdict_release(&verdict);
+	base.messages = 2000;
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.messages_differ);
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_sort_its_rows_by_name(void)
+{
+	struct measurement head[] = { measured("zeta", 1.0, 1), measured("alpha", 1.0, 1),
+				      measured("mid", 1.0, 1) };
+	struct measurement base[] = { measured("alpha", 1.0, 1), measured("beta", 1.0, 1),
+				      measured("mid", 1.0, 1), measured("zeta", 1.0, 1) };
+	struct results baseline = baseline_of(base, 4);
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict;
+
+	CHECK(verdict_decide(&verdict, head, 3, &baseline, NULL, true, &err) == 0);
+	CHECK_U64(verdict.row_count, 4);
+	if (verdict.row_count == 4) {
+		CHECK_STR(verdict.rows[0].name, "alpha");
+		CHECK_STR(verdict.rows[1].name, "beta");
+		CHECK_STR(verdict.rows[2].name, "mid");
+		CHECK_STR(verdict.rows[3].name, "zeta");
+		CHECK(verdict.rows[0].head == &head[1]);
+		CHECK(verdict.rows[1].state == VERDICT_MISSING);
+		CHECK(verdict.rows[3].head == &head[0]);
+	}
+	verdict_release(&verdict);
+}
+
+static void verdict_should_not_fail_the_run_for_an_ungated_regression(void)
+{
+	struct measurement head = measured("alpha", 20000.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct verdict verdict;
+
+	head.info.gated = false;
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
+	CHECK(verdict.rows[0].breaches == BREACH_INSTRUCTIONS);
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	verdict_release(&verdict);
+}
+
+static void verdict_summary_should_count_the_scenarios_that_pass(void)
+{
+	struct measurement head[] = { measured("alpha", 1.0, 1), measured("beta", 1.0, 1) };
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict;
+	char summary[512];
+
+	CHECK(verdict_decide(&verdict, head, 2, NULL, NULL, true, &err) == 0);
+	verdict_summary(&verdict, summary, sizeof(summary));
+	CHECK_STR(summary, "pass: 2 scenarios within their limits");
+	verdict_release(&verdict);
+	CHECK(verdict_decide(&verdict, head, 1, NULL, NULL, true, &err) == 0);
+	verdict_summary(&verdict, summary, sizeof(summary));
+	CHECK_STR(summary, "pass: 1 scenario within its limits");
+	verdict_release(&verdict);
+}
+
+static void verdict_summary_should_name_what_regressed_failed_and_went_missing(void)
+{
+	struct measurement head[] = { measured("alpha", 10300.0, 50000), failed("broken", "crashed"),
+				      measured("calm", 1.0, 1), measured("delta", 20000.0, 1) };
+	struct measurement base[] = { measured("alpha", 10000.0, 50000), measured("calm", 1.0, 1),
+				      measured("delta", 1.0, 1), measured("gone", 1.0, 1) };
+	struct results baseline = baseline_of(base, 4);
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict;
+	char summary[512];
+
+	CHECK(verdict_decide(&verdict, head, 4, &baseline, NULL, true, &err) == 0);
+	verdict_summary(&verdict, summary, sizeof(summary));
+	CHECK_STR(summary, "fail: 2 regressed (alpha, delta), 1 failed to measure (broken), "
+			   "1 missing (gone)");
+	verdict_release(&verdict);
+
+	CHECK(verdict_decide(&verdict, head, 1, &baseline, NULL, false, &err) == 0);
+	verdict_summary(&verdict, summary, sizeof(summary));
+	CHECK_STR(summary, "fail: 1 regressed (alpha)");
+	verdict_release(&verdict);
+}
+
+static void verdict_should_name_its_states(void)
+{
+	CHECK_STR(verdict_state_name(VERDICT_OK), "ok");
+	CHECK_STR(verdict_state_name(VERDICT_IMPROVED), "improved");
+	CHECK_STR(verdict_state_name(VERDICT_REGRESSED), "regressed");
+	CHECK_STR(verdict_state_name(VERDICT_ACCEPTED), "accepted");
+	CHECK_STR(verdict_state_name(VERDICT_NEW), "new");
+	CHECK_STR(verdict_state_name(VERDICT_MISSING), "missing");
+	CHECK_STR(verdict_state_name(VERDICT_FAILED), "failed");
+}
+
+static const cJSON *row_named(const cJSON *rows, const char *name)
+{
+	const cJSON *row;
+
+	cJSON_ArrayForEach(row, rows)
+		if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "name")), name) == 0)
+			return row;
+	return NULL;
+}
+
+static const char *string_of(const cJSON *object, const char *key)
+{
+	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(object, key));
+}
+
+static void verdict_json_should_hold_every_row_with_its_state_and_figures(void)
+{
+	struct measurement head[] = { measured("alpha", 10300.0, 50000), failed("broken", "crashed"),
+				      measured("fresh", 5.0, 5) };
+	struct measurement base[] = { measured("alpha", 10000.0, 50000), measured("gone", 1.0, 1) };
+	struct acceptance_entry entries[] = {
+		{ (char *)"alpha", ACCEPT_INSTRUCTIONS, 10300.0, (char *)"a signature per message" },
+	};
+	struct acceptance acceptance = accepting(entries, 1);
+	struct results baseline = baseline_of(base, 2);
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict;
+	const cJSON *rows, *alpha, *figures;
+	cJSON *json;
+
+	head[2].info.steady_floor = 25;
+	CHECK(verdict_decide(&verdict, head, 3, &baseline, &acceptance, true, &err) == 0);
+	verdict.baseline_source = "main:baselines/main.json";
+	json = verdict_to_json(&verdict);
+	CHECK(json != NULL);
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(json, "exit_code")) == 3);
+	CHECK_STR(string_of(json, "summary"), "fail: 1 failed to measure (broken), 1 missing (gone)");
+	CHECK_STR(string_of(json, "baseline"), "main:baselines/main.json");
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(json, "compared")));
+	rows = cJSON_GetObjectItemCaseSensitive(json, "rows");
+	CHECK(cJSON_GetArraySize(rows) == 4);
+	CHECK_STR(string_of(row_named(rows, "alpha"), "state"), "accepted");
+	CHECK_STR(string_of(row_named(rows, "broken"), "state"), "failed");
+	CHECK_STR(string_of(row_named(rows, "broken"), "failure"), "crashed");
+	CHECK_STR(string_of(row_named(rows, "fresh"), "state"), "new");
+	CHECK_STR(string_of(row_named(rows, "gone"), "state"), "missing");
+	alpha = row_named(rows, "alpha");
+	figures = cJSON_GetObjectItemCaseSensitive(alpha, "instructions");
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(figures, "head")) == 10300.0);
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(figures, "baseline")) == 10000.0);
+	CHECK_STR(cJSON_GetStringValue(cJSON_GetArrayItem(
+			  cJSON_GetObjectItemCaseSensitive(alpha, "breaches"), 0)), "instructions");
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(alpha, "accepted")) == 1);
+	CHECK_STR(string_of(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(alpha, "accepted"), 0),
+			    "reason"), "a signature per message");
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row_named(rows, "fresh"),
+								    "lower_steady_floor_to")) == 19.0);
+	cJSON_Delete(json);
+	verdict_release(&verdict);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0); /* keep the case lines if a sanitizer aborts */
+	RUN(verdict_should_pass_a_head_exactly_at_the_limit);
+	RUN(verdict_should_fail_a_head_a_thousandth_above_the_limit);
+	RUN(verdict_should_fail_a_head_above_the_limit);
+	RUN(verdict_should_fail_a_cold_start_above_its_limit);
+	RUN(verdict_should_apply_a_declared_limit_instead_of_two_percent);
+	RUN(verdict_should_fail_a_floor_breach_without_any_baseline);
+	RUN(verdict_should_pass_allocations_exactly_on_the_floors_without_a_baseline);
+	RUN(verdict_should_ask_to_lower_floors_above_what_was_measured);
+	RUN(verdict_should_call_a_head_cheaper_by_more_than_the_limit_improved);
+	RUN(verdict_should_fail_a_scenario_missing_from_the_head);
+	RUN(verdict_should_leave_out_unmeasured_scenarios_of_a_partial_run);
+	RUN(verdict_should_call_a_scenario_not_in_the_baseline_new);
+	RUN(verdict_should_enforce_the_floors_of_a_new_scenario);
+	RUN(verdict_should_fail_a_failed_measurement_with_exit_3);
+	RUN(verdict_should_accept_a_regression_up_to_the_accepted_value);
+	RUN(verdict_should_still_fail_a_regression_beyond_the_accepted_value);
+	RUN(verdict_should_not_let_an_instruction_acceptance_pass_a_cold_breach);
+	RUN(verdict_should_mark_acceptances_no_breach_needed_as_unused);
+	RUN(verdict_should_say_when_head_and_baseline_used_different_message_counts);
+	RUN(verdict_should_sort_its_rows_by_name);
+	RUN(verdict_should_not_fail_the_run_for_an_ungated_regression);
+	RUN(verdict_summary_should_count_the_scenarios_that_pass);
+	RUN(verdict_summary_should_name_what_regressed_failed_and_went_missing);
+	RUN(verdict_should_name_its_states);
+	RUN(verdict_json_should_hold_every_row_with_its_state_and_figures);
+	return CHECK_EXIT();
+}
