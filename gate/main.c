@@ -1,11 +1,15 @@
 /* gate: parse the options, then run the named steps of a session: prepare, load the baseline,
  * measure, decide, report. `gate merge` is a subcommand of its own (cmd_merge.c). */
+#define _GNU_SOURCE
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd_merge.h"
 #include "options.h"
+#include "runner.h"
 #include "session.h"
+#include "worktree.h"
 
 #ifndef GATE_VERSION
 #define GATE_VERSION "unknown"
@@ -31,12 +35,35 @@ static int run(const struct gate_options *options)
 	return code;
 }
 
+/* Ctrl-C or a CI cancel: no valgrind run and no temporary worktree outlives gate. */
+static void on_termination(int signal_number)
+{
+	runner_kill_all();
+	worktree_abandon();
+	signal(signal_number, SIG_DFL);
+	raise(signal_number);
+}
+
+static void handle_termination(void)
+{
+	static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction action;
+	size_t i;
+
+	memset(&action, 0, sizeof(action));
+	action.sa_handler = on_termination;
+	sigemptyset(&action.sa_mask);
+	for (i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
+		sigaction(signals[i], &action, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	struct gate_options options;
 	struct gate_error err = GATE_ERROR_INIT;
 	int code;
 
+	handle_termination();
 	if (argc > 1 && strcmp(argv[1], "merge") == 0)
 		return cmd_merge(argc - 1, argv + 1);
 	if (options_parse(&options, argc, argv, &err) != 0) {

@@ -255,14 +255,20 @@ static int write_all(int fd, const char *text, size_t length)
 	return 0;
 }
 
-int results_write_file(const cJSON *document, const char *path, struct gate_error *err)
+/* Writes to a temporary file in `directory` and renames it over `path`. Returns 0, -1 with err
+ * set, or 1 (nothing written, err untouched) when the rename crossed file systems. */
+static int write_through(const cJSON *document, const char *path, const char *directory,
+			 struct gate_error *err)
 {
+	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	char *text = cJSON_Print(document);
 	char *temporary = NULL;
 	size_t length;
-	int fd = -1, saved = 0, status = -1;
+	int fd = -1, saved = 0, status = -1, made;
 
-	if (text == NULL || asprintf(&temporary, "%s.tmp.XXXXXX", path) < 0) {
+	made = directory != NULL ? asprintf(&temporary, "%s/.%s.tmp.XXXXXX", directory, name)
+				 : asprintf(&temporary, "%s.tmp.XXXXXX", path);
+	if (text == NULL || made < 0) {
 		temporary = NULL;
 		gate_error_set(err, "cannot write '%s': out of memory", path);
 		goto out;
@@ -283,6 +289,10 @@ int results_write_file(const cJSON *document, const char *path, struct gate_erro
 	if (close(fd) != 0 || rename(temporary, path) != 0) {
 		saved = errno;
 		fd = -1;
+		if (saved == EXDEV) {
+			status = 1;
+			goto out;
+		}
 		gate_error_set(err, "cannot write '%s': %s", path, strerror(saved));
 		goto out;
 	}
@@ -296,6 +306,20 @@ out:
 	free(temporary);
 	cJSON_free(text);
 	return status;
+}
+
+
+int results_write_file(const cJSON *document, const char *path, struct gate_error *err)
+{
+	return write_through(document, path, NULL, err) == 0 ? 0 : -1;
+}
+
+int results_write_file_via(const cJSON *document, const char *path, const char *directory,
+			   struct gate_error *err)
+{
+	int status = write_through(document, path, directory, err);
+
+	return status == 1 ? results_write_file(document, path, err) : status;
 }
 
 int results_add_shard(cJSON *document, unsigned index, unsigned count, const char *const *selected,

@@ -27,6 +27,13 @@ cJSON *results_document(const struct measurement *measurements, size_t count,
  * an interrupted write leaves the previous file whole. */
 int results_write_file(const cJSON *document, const char *path, struct gate_error *err);
 
+/* The same with the temporary file in `directory` (on the same file system; when it is not, the
+ * file is written beside `path` after all). For files in the repository, such as a baseline: a
+ * write killed half way then leaves its temporary file in the build directory, not in a place
+ * where `git add` would take it. */
+int results_write_file_via(const cJSON *document, const char *path, const char *directory,
+			   struct gate_error *err);
+
 /* Marks a document as shard `index` of `count`, listing every scenario selected before the
  * split (`filtered`: the selection was narrowed with --scenario), so a merge can tell a missing
  * or overlapping shard. */

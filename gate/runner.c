@@ -19,6 +19,40 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Every child process group alive, for runner_kill_all in a signal handler. */
+#define TRACKED_MAX 512
+static volatile sig_atomic_t tracked[TRACKED_MAX];
+
+static void track(pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < TRACKED_MAX; i++) {
+		if (tracked[i] == 0) {
+			tracked[i] = pid;
+			return;
+		}
+	}
+}
+
+static void untrack(pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < TRACKED_MAX; i++)
+		if (tracked[i] == pid)
+			tracked[i] = 0;
+}
+
+void runner_kill_all(void)
+{
+	size_t i;
+
+	for (i = 0; i < TRACKED_MAX; i++)
+		if (tracked[i] > 0)
+			kill(-(pid_t)tracked[i], SIGKILL);
+}
+
 struct child {
 	pid_t pid;
 	struct runner_job *job;
@@ -91,6 +125,7 @@ static pid_t start_child(const struct child_setup *setup, int *spawn_error)
 		become_child(setup, report[1]);
 	}
 	setpgid(pid, pid);
+	track(pid);
 	close(report[1]);
 	do
 		got = read(report[0], &child_errno, sizeof(child_errno));
@@ -98,6 +133,7 @@ static pid_t start_child(const struct child_setup *setup, int *spawn_error)
 	close(report[0]);
 	if (got == (ssize_t)sizeof(child_errno)) {
 		waitpid(pid, NULL, 0);
+		untrack(pid);
 		*spawn_error = child_errno;
 		return -1;
 	}
@@ -193,6 +229,7 @@ static size_t reap(struct pool *pool)
 		if (child->pid == 0 || wait4(child->pid, &status, WNOHANG, &usage) != child->pid)
 			continue;
 		record_end(child, status, &usage);
+		untrack(child->pid);
 		child->pid = 0;
 		pool->running--;
 		reaped++;
@@ -383,6 +420,7 @@ int runner_capture(char *const *argv, const char *directory, char *const *enviro
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
 	}
+	untrack(pid);
 	job.timed_out = timed_out;
 	job.exited = WIFEXITED(status);
 	job.exit_code = job.exited ? WEXITSTATUS(status) : 0;

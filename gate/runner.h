@@ -60,6 +60,10 @@ void runner_describe_end(const struct runner_job *job, double timeout_seconds, c
  * an owned path, or NULL when there is no executable of that name. */
 char *runner_find_program(const char *name, const char *path_variable);
 
+/* Kills the process group of every child the runner has started and not yet reaped. Only
+ * async-signal-safe calls: for a signal handler. */
+void runner_kill_all(void);
+
 /* true when the job ran and exited 0. */
 bool runner_job_succeeded(const struct runner_job *job);
 

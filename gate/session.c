@@ -292,7 +292,10 @@ static int save_baseline(struct session *session)
 		gate_error_set(&err, "out of memory");
 		goto out;
 	}
-	if (session_make_directories(directory, &err) != 0 || results_write_file(document, path, &err) != 0)
+	/* The temporary file goes to the raw directory (in the build), so a write killed half way
+	 * leaves nothing in baselines/ for `git add` to pick up. */
+	if (session_make_directories(directory, &err) != 0 ||
+	    results_write_file_via(document, path, session->raw_dir, &err) != 0)
 		goto out;
 	fprintf(stderr, "gate: wrote the baseline %s\n", path);
 	code = 0;

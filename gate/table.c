@@ -214,12 +214,21 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 	print_breaches(out, row);
 	if (with_attribution && row->attribution != NULL)
 		print_attribution(out, row);
-	for (metric = 0; metric < 2; metric++)
+	for (metric = 0; metric < 2; metric++) {
+		static const unsigned bits[2] = { BREACH_INSTRUCTIONS, BREACH_COLD_INSTRUCTIONS };
+		const struct acceptance_entry *entry =
+			acceptance_find(verdict->acceptance, row->name, (enum acceptance_metric)metric);
+		const char *what = metric == ACCEPT_INSTRUCTIONS ? "instructions per message"
+								 : "cold instructions";
+
 		if (row->accepted[metric] != NULL)
-			fprintf(out, "%s: accepted up to %g %s: %s (%s)\n", row->name,
-				row->accepted[metric]->value,
-				metric == ACCEPT_INSTRUCTIONS ? "instructions per message" : "cold instructions",
-				row->accepted[metric]->reason, verdict->acceptance->path);
+			fprintf(out, "%s: accepted up to %g %s: %s (%s)\n", row->name, entry->value, what,
+				entry->reason, verdict->acceptance->path);
+		else if (entry != NULL && (row->breaches & bits[metric]) != 0)
+			fprintf(out, "%s: the acceptance up to %g %s in %s does not cover this change: "
+				"raise it or make the change cheaper\n", row->name, entry->value, what,
+				verdict->acceptance->path);
+	}
 	if (row->steady_floor_high) {
 		table_format_per_message(text, sizeof(text), head->allocation_slope.per_message);
 		fprintf(out, "%s: the steady floor %g is above the measured %s allocations per message: "

@@ -125,14 +125,23 @@ static void decide_row(struct verdict_row *row, const struct results *baseline,
 		row->state = VERDICT_OK;
 }
 
+/* An entry is in use when a breach of its metric needed it, whether or not it covered the head:
+ * one that falls short is not stale, it is too low (the row says so). */
 static void mark_used(struct verdict *verdict, const struct verdict_row *row)
 {
+	static const unsigned bits[2] = { BREACH_INSTRUCTIONS, BREACH_COLD_INSTRUCTIONS };
 	size_t i, metric;
 
-	for (metric = 0; metric < 2; metric++)
-		for (i = 0; verdict->acceptance && i < verdict->acceptance->count; i++)
-			if (row->accepted[metric] == &verdict->acceptance->entries[i])
+	for (metric = 0; metric < 2; metric++) {
+		const struct acceptance_entry *entry =
+			(row->breaches & bits[metric]) != 0
+				? acceptance_find(verdict->acceptance, row->name, (enum acceptance_metric)metric)
+				: NULL;
+
+		for (i = 0; entry != NULL && i < verdict->acceptance->count; i++)
+			if (entry == &verdict->acceptance->entries[i])
 				verdict->acceptance_used[i] = true;
+	}
 }
 
 int verdict_decide(struct verdict *verdict, const struct measurement *head, size_t head_count,

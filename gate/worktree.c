@@ -24,6 +24,7 @@ static struct {
 	char *git;
 	char *root;
 	char *remove_argv[8];
+	char *prune_argv[4];
 } active;
 
 static int remove_entry(const char *path, const struct stat *status, int type, struct FTW *walk)
@@ -49,15 +50,22 @@ static void run_and_wait(char *const *argv, const char *directory)
 			;
 }
 
+void worktree_abandon(void)
+{
+	if (active.path == NULL)
+		return;
+	run_and_wait(active.remove_argv, active.root);
+	rmdir(active.parent);
+	run_and_wait(active.prune_argv, active.root);
+}
+
 void worktree_cleanup(void)
 {
-	char *prune[] = { active.git, "worktree", "prune", NULL };
-
 	if (active.path == NULL)
 		return;
 	run_and_wait(active.remove_argv, active.root);
 	nftw(active.parent, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-	run_and_wait(prune, active.root);
+	run_and_wait(active.prune_argv, active.root);
 	free(active.parent);
 	free(active.path);
 	free(active.git);
@@ -86,6 +94,9 @@ static int create(const char *root, const char *commit, struct gate_error *err)
 	active.remove_argv[2] = "remove";
 	active.remove_argv[3] = "--force";
 	active.remove_argv[4] = active.path;
+	active.prune_argv[0] = active.git;
+	active.prune_argv[1] = "worktree";
+	active.prune_argv[2] = "prune";
 	add[3] = active.path;
 	if (baseline_git(root, add, &output, err) != 0) {
 		free(output);

@@ -17,8 +17,12 @@ int worktree_measure(struct results *baseline, const char *root, const char *nam
 		     const struct measure_options *options, const char *valgrind, char **source,
 		     struct gate_error *err);
 
-/* Removes a worktree this process created and has not removed yet (for signal handlers and
- * exit paths; safe to call when there is none). */
+/* Removes a worktree this process created and has not removed yet, and forgets it (exit paths;
+ * safe to call when there is none). */
 void worktree_cleanup(void);
+
+/* The same with async-signal-safe calls only (fork, execve, waitpid, rmdir), for a signal handler
+ * that is about to end the process: git removes the worktree, nothing is freed. */
+void worktree_abandon(void);
 
 #endif
