@@ -25,7 +25,7 @@ for workflow in .github/workflows/*.yml; do
 done
 
 mapfile -t scripts < <(git ls-files '*.sh' .ci/run)
-if shellcheck "${scripts[@]}"; then
+if shellcheck -x "${scripts[@]}"; then
   echo "ok   shellcheck (${#scripts[@]} scripts)"
 else
   echo "FAIL shellcheck"

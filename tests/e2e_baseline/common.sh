@@ -1,0 +1,193 @@
+# Shared by the end-to-end baseline tests (sourced, not run): a temporary git repository holding
+# a tiny CMake project that includes costgate's cmake/costgate.cmake, and helpers that run the
+# real gate in it and check its exit code and output.
+# The sourcing script is called as: SCRIPT GATE COSTGATE_SOURCE_DIR
+# shellcheck shell=bash
+
+set -u
+export LC_ALL=C
+
+if [ $# -ne 2 ]; then
+  echo "usage: $0 GATE COSTGATE_SOURCE_DIR" >&2
+  exit 2
+fi
+gate=$1
+costgate_source=$2
+project_template=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/project
+messages=200
+passed=0 failures=0
+code=0
+
+# Git must not read the user's configuration (signing, hooks, templates) nor ask anything.
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_TERMINAL_PROMPT=0
+export GIT_AUTHOR_DATE='2024-01-01T00:00:00Z' GIT_COMMITTER_DATE='2024-01-01T00:00:00Z'
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/costgate-e2e-baseline.XXXXXX") || exit 2
+out=$work/stdout err=$work/stderr
+cleanup() {
+  # A killed gate leaves its valgrind runs behind; wait for them before removing their files.
+  wait_for_orphans
+  if [ -n "${COSTGATE_E2E_KEEP:-}" ]; then
+    echo "kept $work" >&2
+  else
+    rm -rf "$work"
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+finish() {
+  echo "$passed passed, $failures failed"
+  [ "$failures" -eq 0 ]
+}
+
+# show FILE: the file indented, for a failure's context.
+show() { sed 's/^/    | /' "$1"; }
+
+# new_repo DIR: a git repository on main holding the demo project, one commit, not yet built.
+new_repo() {
+  local repo=$1 escaped
+  mkdir -p "$repo/scenarios" || return 1
+  cp "$project_template"/scenarios/*.c "$repo/scenarios/" || return 1
+  escaped=$(printf '%s' "$costgate_source" | sed 's/[|&\\]/\\&/g')
+  sed "s|@COSTGATE_SOURCE@|$escaped|" "$project_template/CMakeLists.txt.in" >"$repo/CMakeLists.txt" ||
+    return 1
+  printf 'build/\n' >"$repo/.gitignore"
+  git -C "$repo" init -q -b main &&
+    git -C "$repo" config user.name "costgate e2e" &&
+    git -C "$repo" config user.email "e2e@costgate.invalid" &&
+    git -C "$repo" config commit.gpgsign false &&
+    git -C "$repo" add -A && git -C "$repo" commit -q -m "demo project"
+}
+
+# build DIR: configures and builds DIR/build; prints the log on failure.
+build() {
+  local repo=$1
+  if ! { cmake -S "$repo" -B "$repo/build" && cmake --build "$repo/build" -j 2; } \
+    >"$work/build.log" 2>&1; then
+    echo "    build of $repo failed:"
+    show "$work/build.log"
+    return 1
+  fi
+}
+
+# commit DIR MESSAGE: commits everything in DIR's working tree.
+commit() { git -C "$1" add -A && git -C "$1" commit -q -m "$2"; }
+
+# set_iterations DIR K: the per message loop of the `work` scenario runs K steps.
+set_iterations() {
+  sed -i "s/^#define WORK_ITERATIONS .*/#define WORK_ITERATIONS $2/" "$1/scenarios/work.c" &&
+    grep -q "^#define WORK_ITERATIONS $2\$" "$1/scenarios/work.c"
+}
+
+# add_allocation DIR: the `steady` scenario's handler allocates and frees one block per message.
+add_allocation() {
+  sed -i 's|/\* EXTRA-ALLOCATION \*/|{ void *extra = malloc(length); COSTGATE_KEEP(extra); free(extra); }|' \
+    "$1/scenarios/steady.c" && grep -q 'void \*extra = malloc' "$1/scenarios/steady.c"
+}
+
+# run_gate DIR ARGS...: runs gate from inside DIR on DIR/build; sets $code, fills $out and $err.
+run_gate() {
+  local repo=$1
+  shift
+  (cd "$repo" && exec "$gate" --build-dir build -j 2 --messages "$messages" "$@") >"$out" 2>"$err"
+  code=$?
+}
+
+# check NAME CODE [PATTERN...]: the last run exited CODE and matched every extended regular
+# expression: on stdout, or on stderr for a pattern written "err:PATTERN"; "!PATTERN" must not
+# match stdout.
+check() {
+  local name=$1 expected=$2 pattern
+  shift 2
+  if [ "$code" -ne "$expected" ]; then
+    fail "$name: exit $code, expected $expected"
+    echo "    stdout:" && show "$out"
+    echo "    stderr:" && show "$err"
+    return 1
+  fi
+  for pattern in "$@"; do
+    case $pattern in
+    err:*)
+      grep -qE -- "${pattern#err:}" "$err" && continue
+      fail "$name: stderr does not match '${pattern#err:}'"
+      show "$err"
+      return 1
+      ;;
+    '!'*)
+      grep -qE -- "${pattern#!}" "$out" || continue
+      fail "$name: stdout matches '${pattern#!}'"
+      show "$out"
+      return 1
+      ;;
+    *)
+      grep -qE -- "$pattern" "$out" && continue
+      fail "$name: stdout does not match '$pattern'"
+      show "$out"
+      echo "    stderr:" && show "$err"
+      return 1
+      ;;
+    esac
+  done
+  pass "$name"
+}
+
+# per_message SCENARIO: the instr/msg column of SCENARIO's row in the last run's table.
+per_message() { awk -v name="$1" '$1 == name && $2 ~ /^[0-9]+\.[0-9]+$/ { print $2; exit }' "$out"; }
+
+# percent HEAD BASE: the change as gate prints it ("+2.99").
+percent() { awk -v h="$1" -v b="$2" 'BEGIN { printf "%+.2f", (h - b) * 100 / b }'; }
+
+# regex_escape TEXT: TEXT as a literal in an extended regular expression.
+regex_escape() { printf '%s' "$1" | sed 's/[][\.*^$+?(){}|/]/\\&/g'; }
+
+# verdict_state FILE SCENARIO: the state of SCENARIO's row in results.json's verdict.
+verdict_state() {
+  tr -d ' \t\n' <"$1" | grep -oE "\"name\":\"$2\",\"state\":\"[a-z]+\"" | sed 's/.*"state":"//; s/"$//'
+}
+
+# descendants PID: every live process below PID, from /proc (no pgrep on a minimal machine).
+descendants() {
+  local parent=$1 stat line pid fields
+  for stat in /proc/[0-9]*/stat; do
+    read -r line 2>/dev/null <"$stat" || continue
+    read -ra fields <<<"${line##*) }"
+    [ "${fields[1]:-}" = "$parent" ] || continue
+    pid=${stat#/proc/}
+    pid=${pid%/stat}
+    echo "$pid"
+    descendants "$pid"
+  done
+}
+
+# Processes a SIGKILLed gate left running (its valgrind runs lead their own process groups).
+orphans=()
+# wait_for_orphans: waits (up to a minute) for them to end; ends the rest by id.
+wait_for_orphans() {
+  local pid tries
+  for pid in "${orphans[@]}"; do
+    for ((tries = 0; tries < 600; tries++)); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill -KILL "$pid" 2>/dev/null
+  done
+  orphans=()
+}
+
+# kill_gate_after SECONDS DIR ARGS...: starts gate like run_gate and SIGKILLs it after SECONDS.
+# Sets $code (137 when it was killed, its own code when it ended first).
+kill_gate_after() {
+  local seconds=$1 repo=$2 pid
+  shift 2
+  (cd "$repo" && exec "$gate" --build-dir build -j 2 --messages "$messages" "$@") >"$out" 2>"$err" &
+  pid=$!
+  sleep "$seconds"
+  kill -STOP "$pid" 2>/dev/null # no new run starts while its children are listed
+  mapfile -t -O "${#orphans[@]}" orphans < <(descendants "$pid")
+  # The braces keep bash's "Killed" notice out of the test's output.
+  { kill -KILL "$pid"; wait "$pid"; code=$?; } 2>/dev/null
+  wait_for_orphans
+}

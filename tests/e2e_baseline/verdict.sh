@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# The baseline verdict end to end: a real git repository of a small CMake project built with
+# costgate's scenario support, measured by the real gate under valgrind. One repository, a
+# branch per change: unchanged, 3 % and 1 % dearer per message, a branch that rewrites its own
+# baseline, an accepted regression, different message counts, one more allocation per message.
+# Usage: verdict.sh GATE COSTGATE_SOURCE_DIR
+# shellcheck source=tests/e2e_baseline/common.sh
+source "$(dirname "$0")/common.sh"
+
+repo=$work/repo
+
+# in_range VALUE LOW HIGH: LOW <= VALUE <= HIGH, as numbers.
+in_range() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v + 0 >= lo && v + 0 <= hi) }'; }
+
+if ! new_repo "$repo" || ! build "$repo"; then
+  fail "setup: cannot make and build the demo repository"
+  finish
+  exit
+fi
+
+# main: measure, write baselines/main.json, commit it.
+run_gate "$repo" --save-baseline main
+base=$(per_message work)
+if check "save_baseline_should_write_baselines_main_json" 0 "^work +[0-9]+\.[0-9]{3} " \
+  "err:wrote the baseline .*baselines/main\.json" && [ -s "$repo/baselines/main.json" ]; then
+  commit "$repo" "baseline of main"
+else
+  fail "setup: no baseline on main"
+  finish
+  exit
+fi
+base_re=$(regex_escape "$base")
+
+# 1. An unchanged tree passes, each figure equal to the baseline's.
+run_gate "$repo" --baseline=main
+check "unchanged_tree_should_pass" 0 \
+  "^work +$base_re +$base_re +\+0\.00 % .* ok\$" \
+  "^baseline: baselines/main\.json at main \([0-9a-f]{12}\)\$" \
+  "^pass: 2 scenarios within their limits\$"
+
+# Head at 2N = 400 against a baseline at N = 200: compared per message, and said so.
+messages=400
+run_gate "$repo" --baseline=main --scenario work
+messages=200
+check "different_message_counts_should_compare_per_message_and_say_so" 0 \
+  "^work +$base_re +$base_re +\+0\.00 % " \
+  "^note: head and baseline were measured with different message counts \(baseline N = 200\); per message figures are compared\$"
+
+# 2a. About 1 % dearer per message: within the 2 % limit.
+git -C "$repo" checkout -q -b one-percent main
+if set_iterations "$repo" 2020 && build "$repo"; then
+  run_gate "$repo" --baseline=main
+  head1=$(per_message work)
+  change=$(percent "$head1" "$base")
+  if ! in_range "$change" 0.5 1.5; then
+    fail "one_percent_dearer_should_pass: the change is '$change' %, not about 1 % (fix K)"
+  else
+    check "one_percent_dearer_should_pass" 0 \
+      "^work +$(regex_escape "$head1") +$base_re +$(regex_escape "$change") % .* ok\$" \
+      "^pass: 2 scenarios"
+  fi
+else
+  fail "one_percent_dearer_should_pass: cannot build the change"
+fi
+
+# 2b. About 3 % dearer per message: a regression naming the scenario, both figures, the change.
+git -C "$repo" checkout -q -- . && git -C "$repo" checkout -q -b three-percent main
+head3=
+if set_iterations "$repo" 2060 && build "$repo"; then
+  run_gate "$repo" --baseline=main
+  head3=$(per_message work)
+  change=$(percent "$head3" "$base")
+  if ! in_range "$change" 2.5 3.5; then
+    fail "three_percent_dearer_should_regress: the change is '$change' %, not about 3 % (fix K)"
+  else
+    check "three_percent_dearer_should_regress" 1 \
+      "^work: $(regex_escape "$head3") instructions per message against $base_re in the baseline: $(regex_escape "$change") %, above the 2 % limit\$" \
+      "^work +$(regex_escape "$head3") +$base_re +$(regex_escape "$change") % .* regressed\$" \
+      "^steady .* ok\$" \
+      "^fail: 1 regressed \(work\)\$"
+  fi
+else
+  fail "three_percent_dearer_should_regress: cannot build the change"
+fi
+head3_re=$(regex_escape "$head3")
+
+# 4. The change rewrites its own baselines/main.json and commits it: main's copy still rules.
+run_gate "$repo" --save-baseline main
+if [ "$code" -ne 0 ] || git -C "$repo" diff --quiet main -- baselines/main.json; then
+  fail "own_baseline_rewrite_should_still_regress: the branch did not rewrite baselines/main.json (exit $code)"
+  show "$err"
+else
+  commit "$repo" "refresh the baseline with the change"
+  run_gate "$repo" --baseline=main
+  check "own_baseline_rewrite_should_still_regress" 1 \
+    "^work: $head3_re instructions per message against $base_re in the baseline" \
+    "^baseline: baselines/main\.json at main \($(git -C "$repo" rev-parse --short=12 main)\)\$" \
+    "^fail: 1 regressed \(work\)\$"
+
+  # The same with no local main, as in a clone: the baseline comes from origin/main.
+  main_commit=$(git -C "$repo" rev-parse main)
+  if git -C "$repo" update-ref refs/remotes/origin/main "$main_commit" &&
+    git -C "$repo" branch -q -D main; then
+    run_gate "$repo" --baseline=main --scenario work
+    check "own_baseline_rewrite_should_still_regress_against_origin_main" 1 \
+      "^work: $head3_re instructions per message against $base_re in the baseline" \
+      "\(${main_commit:0:12}\)" \
+      "^fail: 1 regressed \(work\)\$"
+  else
+    fail "own_baseline_rewrite_should_still_regress_against_origin_main: cannot move main to origin/main"
+  fi
+  git -C "$repo" branch -q main "$main_commit"
+  git -C "$repo" update-ref -d refs/remotes/origin/main
+fi
+
+# 5. An acceptance entry for the scenario at the head's value: accepted, with its reason.
+reason="the new checksum is worth 3 percent"
+value=${head3%.000}
+mkdir -p "$repo/baselines"
+printf '{"accepted":[{"scenario":"work","metric":"instructions","value":%s,"reason":"%s"}]}\n' \
+  "$value" "$reason" >"$repo/baselines/accepted.json"
+run_gate "$repo" --baseline=main
+check "accepted_regression_should_pass_and_show_its_reason" 0 \
+  "^work: accepted up to $(regex_escape "$value") instructions per message: $reason \(.*baselines/accepted\.json\)\$" \
+  "^work +$head3_re +$base_re +\+[0-9.]+ % .* accepted\$" \
+  "^pass: "
+state=$(verdict_state "$repo/build/gate/results.json" work)
+if [ "$state" = accepted ]; then
+  pass "accepted_regression_should_be_accepted_in_results_json"
+else
+  fail "accepted_regression_should_be_accepted_in_results_json: the verdict row's state is '$state'"
+fi
+
+# An acceptance below what the head costs accepts nothing.
+below=$(awk -v b="$base" 'BEGIN { printf "%d", b * 1.01 }')
+printf '{"accepted":[{"scenario":"work","metric":"instructions","value":%s,"reason":"%s"}]}\n' \
+  "$below" "$reason" >"$repo/baselines/accepted.json"
+run_gate "$repo" --baseline=main --scenario work
+check "acceptance_below_the_head_value_should_not_accept" 1 \
+  "^work +$head3_re +$base_re +\+[0-9.]+ % .* regressed\$" \
+  "!accepted up to" \
+  "^fail: 1 regressed \(work\)\$"
+# It is short of the breach, not stale: "no breach needs it; remove it" would be wrong advice.
+check "acceptance_below_the_head_value_should_not_be_called_stale" 1 "!stale: no breach needs it"
+rm -f "$repo/baselines/accepted.json"
+
+# 3. One more allocation per message fails on its floor, with no baseline at all.
+git -C "$repo" checkout -q -b allocation main
+if add_allocation "$repo" && build "$repo"; then
+  run_gate "$repo"
+  check "extra_allocation_should_fail_its_floor_without_a_baseline" 1 \
+    "^steady: 1\.000 allocations per message, above the declared floor of 0\$" \
+    "^steady +[0-9.]+ +1\.000 .* regressed\$" \
+    "^work .* ok\$" \
+    "!^baseline:" \
+    "^fail: 1 regressed \(steady\)\$"
+else
+  fail "extra_allocation_should_fail_its_floor_without_a_baseline: cannot build the change"
+fi
+
+finish
