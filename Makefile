@@ -1,5 +1,6 @@
-# For people: `make`, `make test`, `make bench [N]`, `make baseline`. The build itself is CMake;
-# this file only installs what is missing, configures build/ once, and runs the right command.
+# For people: `make`, `make test`, `make bench [N]`, `make bench-wall`, `make baseline`. The build
+# itself is CMake; this file only installs what is missing, configures build/ once, and runs the
+# right command.
 
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -14,7 +15,7 @@ endif
 BENCH_MESSAGES ?=
 N ?= $(if $(BENCH_MESSAGES),$(BENCH_MESSAGES),1000)
 
-.PHONY: all deps configure test bench baseline clean
+.PHONY: all deps configure test bench bench-wall baseline clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -26,12 +27,19 @@ configure: deps
 	@test -f $(BUILD)/CMakeCache.txt || cmake -S . -B $(BUILD)
 
 test: all
+	@tools/install-deps.sh --quiet --tests
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # Compares with baselines/main.json as committed on main (else origin/main); when there is none
 # yet, gate says so and checks the declared allocation floors only.
 bench: all
 	$(BUILD)/gate/gate --build-dir $(BUILD) --messages $(N) --baseline=main --baseline-optional
+
+# Wall clock against the raw loops (informational, never gated) into the scenarios section of
+# results.json, then the results page beside it (build/gate/results.html).
+bench-wall: all
+	$(BUILD)/gate/gate time --build-dir $(BUILD)
+	$(BUILD)/gate/gate report $(BUILD)/gate/results.json
 
 baseline: all
 	$(BUILD)/gate/gate --build-dir $(BUILD) --save-baseline main

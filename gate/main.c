@@ -1,11 +1,15 @@
 /* gate: parse the options, then run the named steps of a session: prepare, load the baseline,
- * measure, decide, report. `gate merge` is a subcommand of its own (cmd_merge.c). */
+ * measure, decide, report. `gate merge`, `gate time`, `gate profile` and `gate report` are
+ * subcommands of their own (cmd_*.c). */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd_merge.h"
+#include "cmd_profile.h"
+#include "cmd_report.h"
+#include "cmd_time.h"
 #include "options.h"
 #include "runner.h"
 #include "session.h"
@@ -66,6 +70,12 @@ int main(int argc, char **argv)
 	handle_termination();
 	if (argc > 1 && strcmp(argv[1], "merge") == 0)
 		return cmd_merge(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "time") == 0)
+		return cmd_time(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "profile") == 0)
+		return cmd_profile(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "report") == 0)
+		return cmd_report(argc - 1, argv + 1);
 	if (options_parse(&options, argc, argv, &err) != 0) {
 		options_release(&options);
 		return session_fail(GATE_EXIT_USAGE, &err);

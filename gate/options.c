@@ -29,6 +29,7 @@ enum long_only {
 	OPT_SHARD,
 	OPT_EXACT,
 	OPT_VERIFY,
+	OPT_CROSS_CHECK,
 };
 
 static const struct option long_options[] = {
@@ -49,6 +50,7 @@ static const struct option long_options[] = {
 	{ "shard", required_argument, NULL, OPT_SHARD },
 	{ "exact", no_argument, NULL, OPT_EXACT },
 	{ "verify", no_argument, NULL, OPT_VERIFY },
+	{ "cross-check", no_argument, NULL, OPT_CROSS_CHECK },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -68,6 +70,9 @@ void options_usage(FILE *out)
 	      "      --timeout SECONDS   kill a run after this long (default 600)\n"
 	      "      --verify            measure every run twice; a count that differs is a\n"
 	      "                          measurement failure (exit 3)\n"
+	      "      --cross-check       count allocations again without valgrind (tcmalloc's hooks\n"
+	      "                          in the native scenarios); a figure that differs from\n"
+	      "                          DHAT's is a measurement failure (exit 3)\n"
 	      "      --build-dir DIR     the build to measure (default build)\n"
 	      "      --json FILE         write results here (default DIR/gate/results.json)\n"
 	      "      --raw-dir DIR       keep callgrind and DHAT files here (default DIR/gate/raw)\n"
@@ -88,6 +93,9 @@ void options_usage(FILE *out)
 	      "  -q, --quiet             no progress on stderr\n"
 	      "  -h, --help              this text\n"
 	      "  -V, --version           gate's version\n"
+	      "\n"
+	      "Also: gate time (wall clock against the raw loops), gate profile SCENARIO (a CPU\n"
+	      "profile), gate report [FILE] (the results page), gate merge FILE...; each has --help.\n"
 	      "\n"
 	      "Exit codes:\n"
 	      "  0  every gated scenario is within its limits\n"
@@ -207,6 +215,9 @@ static int apply(struct gate_options *options, int option, char *argument, struc
 	case OPT_VERIFY:
 		options->verify = true;
 		return 0;
+	case OPT_CROSS_CHECK:
+		options->cross_check = true;
+		return 0;
 	case 'v':
 		options->verbosity = 2;
 		return 0;
@@ -296,7 +307,8 @@ static const char *typed_option(int option, char **argv)
 static bool measures(int option)
 {
 	return option == 'n' || option == 's' || option == 'j' || option == OPT_TIMEOUT ||
-	       option == OPT_SAVE_BASELINE || option == OPT_SHARD || option == OPT_VERIFY;
+	       option == OPT_SAVE_BASELINE || option == OPT_SHARD || option == OPT_VERIFY ||
+	       option == OPT_CROSS_CHECK;
 }
 
 static int parse(struct gate_options *options, int argc, char **argv, bool merge,

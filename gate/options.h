@@ -26,6 +26,8 @@ struct gate_options {
 	const char *markdown_path; /* --markdown FILE */
 	bool explain;             /* attribute every scenario, not only the ones over a limit */
 	bool verify;              /* measure every run twice and require the same counts */
+	bool cross_check;         /* count allocations again natively (tcmalloc's hooks) and
+				   * require DHAT's figures */
 	bool exact;               /* the baseline must hold exactly these counts (a refresh check) */
 	int verbosity;            /* 0 quiet, 1 default, 2 verbose */
 	unsigned shard_index;     /* --shard K/M: K (1-based); 0/0 without sharding */

@@ -15,10 +15,13 @@
 #include <time.h>
 
 #include "baseline.h"
+#include "crosscheck.h"
 #include "manifest.h"
+#include "native_runs.h"
 #include "report.h"
 #include "runner.h"
 #include "table.h"
+#include "wallclock.h"
 #include "worktree.h"
 
 int session_fail(int code, const struct gate_error *err)
@@ -176,6 +179,31 @@ static void report_speed(const struct session *session, const struct timespec *s
 		wall > 0 ? runs / wall : 0, session->options->jobs, own, all > 0 ? own / all * 100 : 0, all);
 }
 
+/* --cross-check: DHAT's allocation counts taken again natively (crosscheck.h); a scenario where
+ * they differ has failed to measure, so the verdict's exit code is 3. */
+static int cross_check(struct session *session)
+{
+	const struct gate_options *options = session->options;
+	struct gate_error err = GATE_ERROR_INIT;
+	struct manifest native = MANIFEST_INIT;
+	struct crosscheck_options check = { .native = &native,
+					    .timeout_seconds = options->timeout_seconds,
+					    .verbosity = options->verbosity };
+	size_t agreed;
+
+	if (native_runs_read_manifest(&native, options->build_dir, &err) != 0) {
+		manifest_release(&native);
+		gate_error_prefix(&err, "--cross-check");
+		return session_fail(GATE_EXIT_MEASUREMENT, &err);
+	}
+	agreed = crosscheck_scenarios(session->measurements, session->measurement_count, &check);
+	if (options->verbosity > 0)
+		fprintf(stderr, "gate: cross-check: tcmalloc's hooks count what DHAT counts in %zu of "
+			"%zu scenarios\n", agreed, session->measurement_count);
+	manifest_release(&native);
+	return 0;
+}
+
 int session_measure(struct session *session, struct measure_options *measure_options)
 {
 	const struct gate_options *options = session->options;
@@ -216,7 +244,7 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
 	if (options->verbosity > 0)
 		report_speed(session, &started);
-	return 0;
+	return options->cross_check ? cross_check(session) : 0;
 }
 
 /* A stored baseline from another toolchain is not compared: the ref is measured here instead. */
@@ -422,6 +450,10 @@ int session_decide_and_report(struct session *session)
 	    results_add_shard(document, options->shard_index, options->shard_count,
 			      (const char *const *)session->selected, session->selected_count,
 			      options->scenario_count > 0) != 0) {
+		cJSON_Delete(document);
+		document = NULL;
+	}
+	if (document != NULL && wall_keep_section(document, options->json_path) != 0) {
 		cJSON_Delete(document);
 		document = NULL;
 	}

@@ -19,4 +19,5 @@ const struct scenario costgate_scenario = {
 	.batch_size = 64,
 	.body = body,
 	.handle = order_handle,
+	COSTGATE_RAW_COUNTERPART("decode_only") /* gate time: the same decode, no queue */
 };

@@ -18,4 +18,5 @@ const struct scenario costgate_scenario = {
 	.cold_allocations = 19,
 	.body = body,
 	.handle = order_handle,
+	COSTGATE_RAW_COUNTERPART("decode_only") /* gate time: the same decode, no queue */
 };

@@ -9,6 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef COSTGATE_NATIVE
+#include "native.h"
+#endif
+
 /* Largest COUNT accepted: far beyond any useful run, and small enough that the fill's memory
  * stays sane. */
 #define COUNT_MAX 100000000ULL
@@ -151,8 +155,15 @@ static int drain(struct run *run)
 int costgate_measured_region(struct run *run, enum region_phase phase);
 REGION_ATTRIBUTES int costgate_measured_region(struct run *run, enum region_phase phase)
 {
-	int status = phase == PHASE_START ? start_service(run) : drain(run);
+	int status;
 
+#ifdef COSTGATE_NATIVE
+	native_region_enter(phase == PHASE_DRAIN);
+#endif
+	status = phase == PHASE_START ? start_service(run) : drain(run);
+#ifdef COSTGATE_NATIVE
+	native_region_leave(phase == PHASE_DRAIN);
+#endif
 	__asm__ volatile("" : : "g"(status) : "memory");
 	return status;
 }
@@ -252,6 +263,11 @@ static int describe(const struct scenario *scenario)
 	if (scenario->limit_percent > 0 &&
 	    cJSON_AddNumberToObject(root, "limit_percent", scenario->limit_percent) == NULL)
 		goto out;
+#ifdef COSTGATE_NATIVE
+	if (scenario->raw_counterpart != NULL &&
+	    cJSON_AddStringToObject(root, "raw_counterpart", scenario->raw_counterpart) == NULL)
+		goto out;
+#endif
 	text = cJSON_PrintUnformatted(root);
 	if (text == NULL || printf("%s\n", text) < 0 || fflush(stdout) != 0)
 		goto out;
@@ -271,6 +287,9 @@ static int usage(const char *name, const char *problem)
 		"usage: %s COUNT      run COUNT deliveries (1..%llu) through the measured region\n"
 		"       %s --describe print the scenario's declaration as JSON\n",
 		name, problem, name, COUNT_MAX, name);
+#ifdef COSTGATE_NATIVE
+	native_usage(stderr, name);
+#endif
 	return 2;
 }
 
@@ -294,6 +313,16 @@ int harness_main(const struct scenario *scenario, int argc, char **argv)
 {
 	uint64_t count;
 
+#ifdef COSTGATE_NATIVE
+	char native_problem[256];
+
+	switch (native_parse(argc, argv, COUNT_MAX, &count, native_problem, sizeof(native_problem))) {
+	case 1:
+		return run_scenario(scenario, count) != 0 ? 1 : native_report(scenario->name);
+	case -1:
+		return usage(scenario->name, native_problem);
+	}
+#endif
 	if (argc != 2)
 		return usage(scenario->name, "expected exactly one argument");
 	if (strcmp(argv[1], "--describe") == 0)

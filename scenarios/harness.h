@@ -60,7 +60,23 @@ struct scenario {
 
 	/* Tears the service down (outside the region); frees service->state. May be NULL. */
 	void (*stop)(struct service *service);
+
+	/* The name of the raw scenario (.raw, the same body and handler) this one is timed against
+	 * by `gate time`, or NULL. Set it with COSTGATE_RAW_COUNTERPART, never directly. */
+	const char *raw_counterpart;
 };
+
+/* Declares the raw counterpart inside a scenario's initializer:
+ *     COSTGATE_RAW_COUNTERPART("decode_only")
+ * The name exists only in the native build. Deliberate: a string literal in the measured
+ * executable moves the literals linked after it, and strcmp's instruction count depends on their
+ * alignment (batch once moved by 98 instructions a message, all of them in __strcmp_sse2,
+ * from a name it never reads in the region). */
+#ifdef COSTGATE_NATIVE
+#define COSTGATE_RAW_COUNTERPART(name) .raw_counterpart = (name),
+#else
+#define COSTGATE_RAW_COUNTERPART(name)
+#endif
 
 /* Every scenario executable links exactly one of these. */
 extern const struct scenario costgate_scenario;
@@ -68,7 +84,9 @@ extern const struct scenario costgate_scenario;
 /* Keeps `value` alive for the optimizer: a compiler barrier that makes the value "used". */
 #define COSTGATE_KEEP(value) __asm__ volatile("" : : "g"(value) : "memory")
 
-/* Runs a scenario as its executable's main does: `--describe`, or COUNT deliveries.
+/* Runs a scenario as its executable's main does: `--describe`, or COUNT deliveries. The native
+ * build of the harness (COSTGATE_NATIVE, build/scenarios/native/<name>, see native.h) also takes
+ * `--time COUNT`, `--count-allocations COUNT` and `--profile FILE COUNT`.
  * Returns the process exit code: 0 done, 1 an internal check failed, 2 usage error. */
 int harness_main(const struct scenario *scenario, int argc, char **argv);
 

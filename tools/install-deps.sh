@@ -3,7 +3,22 @@
 # Without root or apt-get it prints the exact command to run and stops (exit 1).
 set -euo pipefail
 
+# Usage: install-deps.sh [--quiet] [--tests]
+#   --quiet  say nothing when everything is there
+#   --tests  also what only the test suite needs (chromium, for the results page's test)
+
 packages=(valgrind cmake gcc make pkg-config git libcjson-dev libgoogle-perftools-dev google-perftools)
+quiet=false
+for argument in "$@"; do
+  case "$argument" in
+    --quiet) quiet=true ;;
+    --tests) packages+=(chromium) ;;
+    *)
+      echo "install-deps: error: unknown argument '$argument' (usage: install-deps.sh [--quiet] [--tests])" >&2
+      exit 2
+      ;;
+  esac
+done
 
 missing=()
 for package in "${packages[@]}"; do
@@ -13,7 +28,7 @@ for package in "${packages[@]}"; do
 done
 
 if [ "${#missing[@]}" -eq 0 ]; then
-  [ "${1:-}" = "--quiet" ] || echo "install-deps: everything is installed"
+  "$quiet" || echo "install-deps: everything is installed"
   exit 0
 fi
 

@@ -1,0 +1,9 @@
+/* `gate report [results.json]`: the results page, one self-contained HTML file (page.h). */
+#ifndef GATE_CMD_REPORT_H
+#define GATE_CMD_REPORT_H
+
+/* argv[0] is "report". Returns the exit code: 0, or 2 (usage, unreadable or malformed results,
+ * the page cannot be written). */
+int cmd_report(int argc, char **argv);
+
+#endif

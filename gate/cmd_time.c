@@ -1,0 +1,528 @@
+/* gate time. Deliberate: a round is timed inside the scenario process, around the drain only, so
+ * the start, the fill and the process itself stay out of the figure; one process per round (a
+ * few when its bodies would not fit in memory); the sides alternate round by round, so a drift
+ * of the machine falls on both instead of on whichever ran last. */
+#define _GNU_SOURCE
+#include "cmd_time.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "environment.h"
+#include "manifest.h"
+#include "native_runs.h"
+#include "results.h"
+#include "runner.h"
+#include "session.h"
+#include "verdict.h"
+#include "wallclock.h"
+
+#define ROUND_SECONDS_MAX 600.0
+#define LOOPS_MAX 20
+#define ROUNDS_MAX 50
+#define TIMEOUT_MAX 86400
+#define PROCESS_BYTES_MAX (256ULL << 20)    /* bodies one process holds, with the queue's slots */
+#define SLOT_BYTES 96                       /* a queue slot and the allocator's share, per body */
+
+/* What the pairs' figures stand on, stored with them. */
+#define METHOD "native build (the scenarios' flags, tcmalloc), glibc's own CPU dispatch, " \
+	       "single-threaded, CLOCK_MONOTONIC around the drain; a discarded calibration round first"
+
+struct time_options {
+	const char *build_dir;
+	char *json_path;    /* owned */
+	char **scenarios;   /* harness-side names or globs (point into argv); owned array */
+	size_t scenario_count;
+	double round_seconds;
+	unsigned loops;
+	unsigned rounds;
+	double timeout_seconds;
+	int verbosity;
+	bool help;
+};
+
+/* A native executable and what its --describe says. */
+struct side {
+	char *name;        /* owned, as all strings here */
+	char *path;
+	char *directory;
+	char *title;
+	char *counterpart; /* raw_counterpart, or NULL */
+	bool raw;
+	uint64_t body_bytes;
+};
+
+struct timing {
+	const struct time_options *options;
+	struct manifest native;
+	struct side *sides;
+	size_t side_count;
+	struct wall_pair *pairs;
+	size_t pair_count;
+	struct environment environment;
+};
+
+static void usage(FILE *out)
+{
+	fputs("usage: gate time [options]\n"
+	      "Times every scenario that declares a raw counterpart against that raw loop, natively\n"
+	      "(build/scenarios/native, no valgrind): after a discarded calibration round, LOOPS\n"
+	      "loops of ROUNDS interleaved rounds (raw, harness, raw, harness, ...), each round\n"
+	      "lasting about SECONDS. Writes the `scenarios` section of results.json and keeps the\n"
+	      "rest of the file. Informational: never gated.\n"
+	      "\n"
+	      "  -s, --scenario NAME     time only NAME (the harness side; a name or a glob); may repeat\n"
+	      "      --round-seconds S   how long a round lasts (default 1)\n"
+	      "      --loops L           loops per pair (default 3)\n"
+	      "      --rounds R          rounds of each side in a loop (default 3)\n"
+	      "      --build-dir DIR     the build to time (default build)\n"
+	      "      --json FILE         results file to update (default DIR/gate/results.json)\n"
+	      "      --timeout SECONDS   kill a run after this long (default 600)\n"
+	      "  -v, --verbose           print every round\n"
+	      "  -q, --quiet             no progress on stderr\n"
+	      "  -h, --help              this text\n"
+	      "\n"
+	      "Exit codes: 0 timed, 2 usage error or nothing to time, 3 a run failed.\n",
+	      out);
+}
+
+static int parse_whole(const char *text, unsigned long long low, unsigned long long high,
+		       const char *option, unsigned long long *value, struct gate_error *err)
+{
+	char *end = NULL;
+
+	errno = 0;
+	if (text[0] >= '0' && text[0] <= '9')
+		*value = strtoull(text, &end, 10);
+	if (end == NULL || errno != 0 || *end != '\0' || *value < low || *value > high)
+		return gate_error_set(err, "%s must be an integer from %llu to %llu, not '%s'", option,
+				      low, high, text);
+	return 0;
+}
+
+static int parse_seconds(const char *text, double *seconds, struct gate_error *err)
+{
+	char *end = NULL;
+
+	errno = 0;
+	if ((text[0] >= '0' && text[0] <= '9') || text[0] == '.')
+		*seconds = strtod(text, &end);
+	if (end == NULL || errno != 0 || *end != '\0' || !(*seconds >= 0.001) ||
+	    *seconds > ROUND_SECONDS_MAX)
+		return gate_error_set(err, "--round-seconds must be a number of seconds from 0.001 to "
+				      "%.0f, not '%s'", ROUND_SECONDS_MAX, text);
+	return 0;
+}
+
+static int add_pattern(struct time_options *options, char *pattern, struct gate_error *err)
+{
+	char **grown = realloc(options->scenarios, (options->scenario_count + 1) * sizeof(*grown));
+
+	if (grown == NULL)
+		return gate_error_set(err, "out of memory");
+	options->scenarios = grown;
+	grown[options->scenario_count++] = pattern;
+	return 0;
+}
+
+static int apply(struct time_options *options, int option, char *argument, struct gate_error *err)
+{
+	unsigned long long value = 0;
+
+	switch (option) {
+	case 's':
+		return add_pattern(options, argument, err);
+	case 'r':
+		return parse_seconds(argument, &options->round_seconds, err);
+	case 'l':
+		if (parse_whole(argument, 1, LOOPS_MAX, "--loops", &value, err) != 0)
+			return -1;
+		options->loops = (unsigned)value;
+		return 0;
+	case 'R':
+		if (parse_whole(argument, 1, ROUNDS_MAX, "--rounds", &value, err) != 0)
+			return -1;
+		options->rounds = (unsigned)value;
+		return 0;
+	case 't':
+		if (parse_whole(argument, 1, TIMEOUT_MAX, "--timeout", &value, err) != 0)
+			return -1;
+		options->timeout_seconds = (double)value;
+		return 0;
+	case 'b':
+		options->build_dir = argument;
+		return 0;
+	case 'j':
+		free(options->json_path);
+		return (options->json_path = strdup(argument)) ? 0 : gate_error_set(err, "out of memory");
+	case 'v':
+		options->verbosity = 2;
+		return 0;
+	case 'q':
+		options->verbosity = 0;
+		return 0;
+	case 'h':
+		options->help = true;
+		return 0;
+	default:
+		return gate_error_set(err, "unknown option (see gate time --help)");
+	}
+}
+
+static int parse_options(struct time_options *options, int argc, char **argv, struct gate_error *err)
+{
+	static const struct option long_options[] = {
+		{ "scenario", required_argument, NULL, 's' },
+		{ "round-seconds", required_argument, NULL, 'r' },
+		{ "loops", required_argument, NULL, 'l' },
+		{ "rounds", required_argument, NULL, 'R' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "build-dir", required_argument, NULL, 'b' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int option;
+
+	*options = (struct time_options){ .build_dir = "build", .round_seconds = 1, .loops = 3,
+					  .rounds = 3, .timeout_seconds = 600, .verbosity = 1 };
+	opterr = 0;
+	optind = 0;
+	while ((option = getopt_long(argc, argv, ":s:vqh", long_options, NULL)) != -1) {
+		if (option == '?')
+			return gate_error_set(err, "unknown option '%s' (see gate time --help)",
+					      argv[optind - 1]);
+		if (option == ':')
+			return gate_error_set(err, "option '%s' needs a value", argv[optind - 1]);
+		if (apply(options, option, optarg, err) != 0)
+			return -1;
+	}
+	if (optind < argc)
+		return gate_error_set(err, "unexpected argument '%s' (see gate time --help)", argv[optind]);
+	if (options->json_path == NULL &&
+	    asprintf(&options->json_path, "%s/gate/results.json", options->build_dir) < 0) {
+		options->json_path = NULL;
+		return gate_error_set(err, "out of memory");
+	}
+	return 0;
+}
+
+static char *owned_string(const cJSON *object, const char *key)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+
+	return cJSON_IsString(item) ? strdup(item->valuestring) : NULL;
+}
+
+/* Reads `PATH --describe` into a side. */
+static int describe(struct side *side, const struct manifest_entry *entry, double timeout,
+		    struct gate_error *err)
+{
+	char *argv[] = { entry->path, "--describe", NULL }, *output = NULL;
+	const cJSON *bytes, *raw;
+	cJSON *root = NULL;
+	int status = -1;
+
+	side->name = strdup(entry->name);
+	side->path = strdup(entry->path);
+	side->directory = strdup(entry->path);
+	if (side->name == NULL || side->path == NULL || side->directory == NULL) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	dirname(side->directory);
+	if (runner_capture(argv, side->directory, native_runs_environment(), timeout, &output, err) != 0)
+		goto out;
+	root = cJSON_Parse(output);
+	bytes = cJSON_GetObjectItemCaseSensitive(root, "body_bytes");
+	raw = cJSON_GetObjectItemCaseSensitive(root, "raw");
+	if (!cJSON_IsNumber(bytes) || bytes->valuedouble < 1 || bytes->valuedouble > 1e9 ||
+	    !cJSON_IsBool(raw)) {
+		gate_error_set(err, "'%s --describe' printed no body_bytes or raw", entry->path);
+		goto out;
+	}
+	side->body_bytes = (uint64_t)bytes->valuedouble;
+	side->raw = cJSON_IsTrue(raw);
+	side->title = owned_string(root, "title");
+	side->counterpart = owned_string(root, "raw_counterpart");
+	status = 0;
+out:
+	cJSON_Delete(root);
+	free(output);
+	return status;
+}
+
+static const struct side *find_side(const struct timing *timing, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < timing->side_count; i++)
+		if (strcmp(timing->sides[i].name, name) == 0)
+			return &timing->sides[i];
+	return NULL;
+}
+
+static bool selected(const struct time_options *options, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < options->scenario_count; i++)
+		if (fnmatch(options->scenarios[i], name, 0) == 0)
+			return true;
+	return options->scenario_count == 0;
+}
+
+/* Reads the native manifest and every description, and makes the list of pairs. */
+static int find_pairs(struct timing *timing, struct gate_error *err)
+{
+	const struct time_options *options = timing->options;
+	size_t i;
+
+	if (native_runs_read_manifest(&timing->native, options->build_dir, err) != 0)
+		return -1;
+	timing->sides = calloc(timing->native.entry_count + 1, sizeof(*timing->sides));
+	timing->pairs = calloc(timing->native.entry_count + 1, sizeof(*timing->pairs));
+	if (timing->sides == NULL || timing->pairs == NULL)
+		return gate_error_set(err, "out of memory");
+	for (i = 0; i < timing->native.entry_count; i++, timing->side_count++)
+		if (describe(&timing->sides[i], &timing->native.entries[i], options->timeout_seconds, err) != 0)
+			return -1;
+	for (i = 0; i < timing->side_count; i++) {
+		const struct side *side = &timing->sides[i], *raw;
+		struct wall_pair *pair = &timing->pairs[timing->pair_count];
+
+		if (side->counterpart == NULL || !selected(options, side->name))
+			continue;
+		raw = find_side(timing, side->counterpart);
+		if (raw == NULL || !raw->raw || raw->body_bytes != side->body_bytes)
+			return gate_error_set(err, "scenario '%s' declares the raw counterpart '%s', which %s",
+					      side->name, side->counterpart,
+					      raw == NULL ? "the build does not have"
+					      : !raw->raw ? "is not a raw loop" : "has another body size");
+		pair->name = strdup(side->name);
+		pair->raw_name = strdup(raw->name);
+		pair->title = side->title ? strdup(side->title) : NULL;
+		if (pair->name == NULL || pair->raw_name == NULL)
+			return gate_error_set(err, "out of memory");
+		timing->pair_count++;
+	}
+	if (timing->pair_count == 0)
+		return gate_error_set(err, "nothing to time: %s", options->scenario_count > 0
+				      ? "no selected scenario declares a raw counterpart"
+				      : "no scenario declares a raw counterpart");
+	return 0;
+}
+
+/* One round of `processes` runs of `chunk` messages each: its rate in messages per second. */
+static int round_rate(const struct timing *timing, const struct side *side, uint64_t chunk,
+		      uint64_t processes, double *rate, struct gate_error *err)
+{
+	uint64_t total = 0, nanoseconds, i;
+
+	for (i = 0; i < processes; i++) {
+		if (native_runs_drain(side->path, chunk, timing->options->timeout_seconds, &nanoseconds,
+				      err) != 0)
+			return -1;
+		total += nanoseconds;
+	}
+	*rate = (double)(chunk * processes) / ((double)total / 1e9);
+	if (timing->options->verbosity > 1)
+		fprintf(stderr, "gate: time: %s: %.0f msg/s\n", side->name, *rate);
+	return 0;
+}
+
+/* Sizes a pair's rounds from both sides' probes (the faster side still lasts a round), runs the
+ * discarded calibration round, then the loops. */
+static int time_pair(const struct timing *timing, struct wall_pair *pair, struct gate_error *err)
+{
+	const struct time_options *options = timing->options;
+	const struct side *raw = find_side(timing, pair->raw_name);
+	const struct side *harness = find_side(timing, pair->name);
+	uint64_t chunk_max = PROCESS_BYTES_MAX / (harness->body_bytes + SLOT_BYTES), wanted, processes,
+		 chunk;
+	size_t count = (size_t)options->loops * options->rounds, i;
+	double raw_rate, harness_rate, discarded;
+
+	if (chunk_max > NATIVE_RUNS_COUNT_MAX)
+		chunk_max = NATIVE_RUNS_COUNT_MAX;
+	if (native_runs_calibrate(raw->path, options->round_seconds, chunk_max,
+				  options->timeout_seconds, &raw_rate, err) != 0 ||
+	    native_runs_calibrate(harness->path, options->round_seconds, chunk_max,
+				  options->timeout_seconds, &harness_rate, err) != 0)
+		return gate_error_prefix(err, "timing '%s'", pair->name);
+	wanted = (uint64_t)ceil(options->round_seconds * (raw_rate > harness_rate ? raw_rate : harness_rate));
+	wanted = wanted < 1 ? 1 : wanted;
+	processes = (wanted + chunk_max - 1) / chunk_max;
+	chunk = (wanted + processes - 1) / processes;
+	pair->messages = chunk * processes;
+	pair->loops = options->loops;
+	pair->rounds = options->rounds;
+	pair->round_seconds = options->round_seconds;
+	pair->raw_rates = calloc(count, sizeof(double));
+	pair->framework_rates = calloc(count, sizeof(double));
+	if (pair->raw_rates == NULL || pair->framework_rates == NULL)
+		return gate_error_set(err, "out of memory");
+	if (options->verbosity > 0)
+		fprintf(stderr, "gate: time: %s against %s: %" PRIu64 " messages a round (%" PRIu64
+			" process%s), %u loop%s of %u rounds\n", pair->name, pair->raw_name,
+			pair->messages, processes, processes == 1 ? "" : "es", pair->loops,
+			pair->loops == 1 ? "" : "s", pair->rounds);
+	if (round_rate(timing, raw, chunk, processes, &discarded, err) != 0 ||
+	    round_rate(timing, harness, chunk, processes, &discarded, err) != 0)
+		return gate_error_prefix(err, "timing '%s'", pair->name);
+	for (i = 0; i < count; i++)
+		if (round_rate(timing, raw, chunk, processes, &pair->raw_rates[i], err) != 0 ||
+		    round_rate(timing, harness, chunk, processes, &pair->framework_rates[i], err) != 0)
+			return gate_error_prefix(err, "timing '%s'", pair->name);
+	return 0;
+}
+
+static void print_table(const struct timing *timing)
+{
+	size_t i;
+
+	printf("%-22s %-14s %10s  %-22s %-22s %9s %9s %8s  %s\n", "scenario", "raw loop", "messages",
+	       "raw best (median)", "harness best (median)", "overhead", "median", "spread",
+	       "verdict");
+	for (i = 0; i < timing->pair_count; i++) {
+		const struct wall_pair *pair = &timing->pairs[i];
+		struct wall_comparison c;
+		char raw[40], harness[40];
+
+		wall_compare(&c, pair->raw_rates, pair->framework_rates,
+			     (size_t)pair->loops * pair->rounds);
+		snprintf(raw, sizeof(raw), "%.0f (%.0f)", c.raw.best, c.raw.median);
+		snprintf(harness, sizeof(harness), "%.0f (%.0f)", c.framework.best, c.framework.median);
+		printf("%-22s %-14s %10" PRIu64 "  %-22s %-22s %+7.2f %% %+7.2f %% %6.2f %%  %s\n",
+		       pair->name, pair->raw_name, pair->messages, raw, harness, c.overhead_percent,
+		       c.median_overhead_percent, c.spread_percent,
+		       wall_verdict_name(c.indistinguishable));
+	}
+	printf("msg/s; overhead: the time a message takes in the harness over the raw loop's, from "
+	       "the best rounds; informational, never gated\n");
+}
+
+/* Replaces `scenarios` and `environment` in the results file, keeping everything else. */
+static int store(const struct timing *timing, struct gate_error *err)
+{
+	const char *path = timing->options->json_path;
+	cJSON *document = NULL, *section = cJSON_CreateArray();
+	char *directory = strdup(path);
+	size_t i;
+	int status = -1;
+
+	if (section == NULL || directory == NULL) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < timing->pair_count; i++) {
+		cJSON *entry = wall_pair_to_json(&timing->pairs[i]);
+
+		if (entry == NULL || !cJSON_AddItemToArray(section, entry) ||
+		    cJSON_AddStringToObject(entry, "method", METHOD) == NULL) {
+			gate_error_set(err, "out of memory");
+			goto out;
+		}
+	}
+	if (session_make_directories(dirname(directory), err) != 0 ||
+	    wall_document_read(path, true, &document, err) != 0)
+		goto out;
+	if ((cJSON_GetObjectItemCaseSensitive(document, "schema") == NULL &&
+	     wall_document_put(document, "schema", cJSON_CreateNumber(3), NULL) != 0) ||
+	    wall_document_put(document, "environment", environment_to_json(&timing->environment),
+			      "code") != 0) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	status = wall_document_put(document, WALLCLOCK_SECTION, section, "code");
+	section = NULL; /* the document's now, or freed */
+	if (status != 0) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	status = results_write_file(document, path, err);
+out:
+	cJSON_Delete(section);
+	cJSON_Delete(document);
+	free(directory);
+	return status;
+}
+
+static void timing_release(struct timing *timing)
+{
+	size_t i;
+
+	for (i = 0; i < timing->side_count; i++) {
+		free(timing->sides[i].name);
+		free(timing->sides[i].path);
+		free(timing->sides[i].directory);
+		free(timing->sides[i].title);
+		free(timing->sides[i].counterpart);
+	}
+	for (i = 0; timing->pairs != NULL && i < timing->native.entry_count; i++)
+		wall_pair_release(&timing->pairs[i]);
+	free(timing->sides);
+	free(timing->pairs);
+	manifest_release(&timing->native);
+	environment_release(&timing->environment);
+}
+
+/* The steps: pairs, environment, rounds, table, results file. */
+static int run(const struct time_options *options)
+{
+	struct timing timing = { .options = options };
+	struct gate_error err = GATE_ERROR_INIT;
+	char *valgrind = runner_find_program("valgrind", getenv("PATH"));
+	int code = GATE_EXIT_USAGE;
+	size_t i;
+
+	if (find_pairs(&timing, &err) != 0)
+		goto out;
+	code = GATE_EXIT_MEASUREMENT;
+	if (environment_collect(&timing.environment, valgrind ? valgrind : "valgrind",
+				timing.native.compiler, timing.native.flags, &err) != 0)
+		goto out;
+	for (i = 0; i < timing.pair_count; i++)
+		if (time_pair(&timing, &timing.pairs[i], &err) != 0)
+			goto out;
+	print_table(&timing);
+	fflush(stdout);
+	code = GATE_EXIT_USAGE;
+	if (store(&timing, &err) != 0)
+		goto out;
+	if (options->verbosity > 0)
+		fprintf(stderr, "gate: time: wrote the scenarios section of %s\n", options->json_path);
+	code = 0;
+out:
+	if (code != 0)
+		session_fail(code, &err);
+	free(valgrind);
+	timing_release(&timing);
+	return code;
+}
+
+int cmd_time(int argc, char **argv)
+{
+	struct time_options options;
+	struct gate_error err = GATE_ERROR_INIT;
+	int code;
+
+	if (parse_options(&options, argc, argv, &err) != 0)
+		code = session_fail(GATE_EXIT_USAGE, &err);
+	else if (options.help)
+		code = (usage(stdout), 0);
+	else
+		code = run(&options);
+	free(options.scenarios);
+	free(options.json_path);
+	return code;
+}

@@ -1,0 +1,803 @@
+/* The results page. The document is read whole into small structs first, every value checked,
+ * so a malformed document writes nothing; then the page is drawn from them. Deliberate: no
+ * script at all. Numbers show on hover or focus through CSS and SVG titles, and every chart has
+ * a table, so the page reads the same with scripts off, in print, and in a screen reader. */
+#define _GNU_SOURCE
+#include "page.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wallclock.h"
+
+/* Geometry of a wall-clock chart, in SVG user units. */
+#define CHART_WIDTH 820
+#define LABEL_RIGHT 250  /* labels end here; the plot starts */
+#define PLOT_WIDTH 400
+#define AXIS_HEIGHT 30
+#define ROW_HEIGHT 24
+#define GROUP_GAP 10
+#define BAR_PIXELS 140   /* the code table's inline bars */
+
+struct summary {
+	double best, median, worst; /* msg/s */
+};
+
+struct loop {
+	struct summary raw, framework;
+	double overhead;            /* percent, from the best rounds */
+	bool indistinguishable;
+};
+
+struct pair {
+	const char *name, *title, *raw_name, *unit, *method; /* point into the document */
+	double messages;            /* 0 when the document does not say */
+	struct summary raw, framework;
+	double overhead, median_overhead, spread;
+	bool indistinguishable;
+	struct loop *loops;         /* at least one (the whole pair when the document has none) */
+	size_t loop_count;
+};
+
+struct code_row {
+	const char *name, *title;
+	double instructions, allocations, cold_instructions, cold_allocations;
+	bool gated, has_gated;
+};
+
+struct page {
+	struct pair *pairs;
+	size_t pair_count;
+	struct code_row *rows;
+	size_t row_count;
+	const cJSON *environment;   /* an object, or NULL */
+	const char *source;
+};
+
+struct reader {
+	const char *source;
+	struct gate_error *err;
+};
+
+static int bad(const struct reader *reader, const char *path, const char *problem)
+{
+	return gate_error_set(reader->err, "cannot read results '%s': %s %s", reader->source, path,
+			      problem);
+}
+
+static int read_number(const struct reader *reader, const cJSON *object, const char *key,
+		       const char *path, bool required, double *value)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+	char where[160];
+
+	snprintf(where, sizeof(where), "%s.%s", path, key);
+	if (item == NULL && !required)
+		return 0;
+	if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble))
+		return bad(reader, where, item == NULL ? "is missing" : "is not a number");
+	*value = item->valuedouble;
+	return 0;
+}
+
+static int read_string(const struct reader *reader, const cJSON *object, const char *key,
+		       const char *path, bool required, const char **value)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+	char where[160];
+
+	snprintf(where, sizeof(where), "%s.%s", path, key);
+	if (item == NULL && !required)
+		return 0;
+	if (!cJSON_IsString(item))
+		return bad(reader, where, item == NULL ? "is missing" : "is not a string");
+	*value = item->valuestring;
+	return 0;
+}
+
+/* best, median and worst in msg/s: positive, best the fastest. A schema 3 document without a
+ * median keeps the worst round in its place, as the reference page does. */
+static int read_summary(const struct reader *reader, const cJSON *object, const char *key,
+			const char *path, struct summary *summary)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+	char where[160];
+
+	snprintf(where, sizeof(where), "%s.%s", path, key);
+	if (!cJSON_IsObject(item))
+		return bad(reader, where, item == NULL ? "is missing" : "is not an object");
+	summary->median = -1;
+	if (read_number(reader, item, "best", where, true, &summary->best) != 0 ||
+	    read_number(reader, item, "worst", where, true, &summary->worst) != 0 ||
+	    read_number(reader, item, "median", where, false, &summary->median) != 0)
+		return -1;
+	if (summary->median < 0)
+		summary->median = summary->worst;
+	if (!(summary->worst > 0) || summary->median < summary->worst || summary->best < summary->median)
+		return bad(reader, where, "is not best >= median >= worst > 0");
+	return 0;
+}
+
+static int read_verdict(const struct reader *reader, const cJSON *object, const char *path,
+			bool required, bool *indistinguishable)
+{
+	const char *verdict = NULL;
+	char where[160];
+
+	if (read_string(reader, object, "verdict", path, required, &verdict) != 0)
+		return -1;
+	if (verdict == NULL)
+		return 0;
+	snprintf(where, sizeof(where), "%s.verdict", path);
+	if (strcmp(verdict, "indistinguishable") != 0 && strcmp(verdict, "measured") != 0)
+		return bad(reader, where, "is neither 'measured' nor 'indistinguishable'");
+	*indistinguishable = strcmp(verdict, "indistinguishable") == 0;
+	return 0;
+}
+
+/* What the verdict rule gives for two summaries: the spread and the verdict (wallclock.c's
+ * arithmetic on the summaries alone). */
+static double spread_of(const struct summary *raw, const struct summary *framework)
+{
+	double raw_spread = wall_slowdown_percent(raw->best, raw->worst);
+	double framework_spread = wall_slowdown_percent(framework->best, framework->worst);
+
+	return raw_spread > framework_spread ? raw_spread : framework_spread;
+}
+
+static int read_loop(const struct reader *reader, const cJSON *object, const char *path,
+		     struct loop *loop)
+{
+	if (!cJSON_IsObject(object))
+		return bad(reader, path, "is not an object");
+	if (read_summary(reader, object, "raw", path, &loop->raw) != 0 ||
+	    read_summary(reader, object, "framework", path, &loop->framework) != 0)
+		return -1;
+	loop->overhead = wall_slowdown_percent(loop->raw.best, loop->framework.best);
+	loop->indistinguishable = fabs(loop->overhead) < spread_of(&loop->raw, &loop->framework);
+	if (read_number(reader, object, "overhead_percent", path, false, &loop->overhead) != 0)
+		return -1;
+	return read_verdict(reader, object, path, false, &loop->indistinguishable);
+}
+
+static int read_loops(const struct reader *reader, const cJSON *entry, const char *path,
+		      struct pair *pair)
+{
+	const cJSON *loops = cJSON_GetObjectItemCaseSensitive(entry, "loops"), *item;
+	char where[160];
+	size_t count = loops != NULL ? (size_t)cJSON_GetArraySize(loops) : 0;
+
+	snprintf(where, sizeof(where), "%s.loops", path);
+	if (loops != NULL && (!cJSON_IsArray(loops) || count == 0))
+		return bad(reader, where, "is not an array of loops");
+	pair->loops = calloc(count > 0 ? count : 1, sizeof(*pair->loops));
+	if (pair->loops == NULL)
+		return gate_error_set(reader->err, "out of memory");
+	if (count == 0) {
+		/* One loop: the pair itself. */
+		pair->loops[0] = (struct loop){ pair->raw, pair->framework, pair->overhead,
+						pair->indistinguishable };
+		pair->loop_count = 1;
+		return 0;
+	}
+	cJSON_ArrayForEach(item, loops) {
+		snprintf(where, sizeof(where), "%s.loops[%zu]", path, pair->loop_count);
+		if (read_loop(reader, item, where, &pair->loops[pair->loop_count]) != 0)
+			return -1;
+		pair->loop_count++;
+	}
+	return 0;
+}
+
+static int read_pair(const struct reader *reader, const cJSON *entry, const char *path,
+		     struct pair *pair)
+{
+	pair->unit = WALLCLOCK_UNIT;
+	pair->median_overhead = NAN;
+	pair->spread = NAN;
+	if (!cJSON_IsObject(entry))
+		return bad(reader, path, "is not an object");
+	if (read_string(reader, entry, "name", path, true, &pair->name) != 0 ||
+	    read_string(reader, entry, "unit", path, false, &pair->unit) != 0 ||
+	    read_string(reader, entry, "title", path, false, &pair->title) != 0 ||
+	    read_string(reader, entry, "raw_scenario", path, false, &pair->raw_name) != 0 ||
+	    read_string(reader, entry, "method", path, false, &pair->method) != 0 ||
+	    read_number(reader, entry, "messages", path, false, &pair->messages) != 0 ||
+	    read_summary(reader, entry, "raw", path, &pair->raw) != 0 ||
+	    read_summary(reader, entry, "framework", path, &pair->framework) != 0 ||
+	    read_number(reader, entry, "overhead_percent", path, true, &pair->overhead) != 0 ||
+	    read_verdict(reader, entry, path, true, &pair->indistinguishable) != 0 ||
+	    read_number(reader, entry, "median_overhead_percent", path, false,
+			&pair->median_overhead) != 0 ||
+	    read_number(reader, entry, "spread_percent", path, false, &pair->spread) != 0)
+		return -1;
+	if (isnan(pair->median_overhead))
+		pair->median_overhead = wall_slowdown_percent(pair->raw.median, pair->framework.median);
+	if (isnan(pair->spread))
+		pair->spread = spread_of(&pair->raw, &pair->framework);
+	return read_loops(reader, entry, path, pair);
+}
+
+static int read_code_row(const struct reader *reader, const cJSON *entry, const char *path,
+			 struct code_row *row)
+{
+	const cJSON *framework = cJSON_GetObjectItemCaseSensitive(entry, "framework");
+	const cJSON *cold = cJSON_GetObjectItemCaseSensitive(entry, "cold");
+	const cJSON *gated = cJSON_GetObjectItemCaseSensitive(entry, "gated");
+	char framework_path[160], cold_path[160];
+
+	snprintf(framework_path, sizeof(framework_path), "%s.framework", path);
+	snprintf(cold_path, sizeof(cold_path), "%s.cold", path);
+	if (!cJSON_IsObject(entry))
+		return bad(reader, path, "is not an object");
+	if (read_string(reader, entry, "name", path, true, &row->name) != 0 ||
+	    read_string(reader, entry, "title", path, false, &row->title) != 0)
+		return -1;
+	if (!cJSON_IsObject(framework))
+		return bad(reader, framework_path, "is not an object");
+	if (!cJSON_IsObject(cold))
+		return bad(reader, cold_path, "is not an object");
+	if (read_number(reader, framework, "instructions", framework_path, true, &row->instructions) != 0 ||
+	    read_number(reader, framework, "allocations", framework_path, true, &row->allocations) != 0 ||
+	    read_number(reader, cold, "instructions", cold_path, true, &row->cold_instructions) != 0 ||
+	    read_number(reader, cold, "allocations", cold_path, true, &row->cold_allocations) != 0)
+		return -1;
+	if (row->instructions < 0 || row->allocations < 0 || row->cold_instructions < 0 ||
+	    row->cold_allocations < 0)
+		return bad(reader, path, "has a negative count");
+	row->has_gated = cJSON_IsBool(gated);
+	row->gated = cJSON_IsTrue(gated);
+	return 0;
+}
+
+/* Reads one array section into `count` structs of `size` bytes with `read_one`. */
+static int read_section(const struct reader *reader, const cJSON *document, const char *key,
+			size_t size, void **items, size_t *count,
+			int (*read_one)(const struct reader *, const cJSON *, const char *, void *))
+{
+	const cJSON *section = cJSON_GetObjectItemCaseSensitive(document, key), *entry;
+	char where[64];
+
+	*count = 0;
+	if (section == NULL)
+		return 0;
+	if (!cJSON_IsArray(section))
+		return bad(reader, key, "is not an array");
+	*items = calloc((size_t)cJSON_GetArraySize(section) + 1, size);
+	if (*items == NULL)
+		return gate_error_set(reader->err, "out of memory");
+	cJSON_ArrayForEach(entry, section) {
+		snprintf(where, sizeof(where), "%s[%zu]", key, *count);
+		if (read_one(reader, entry, where, (char *)*items + *count * size) != 0)
+			return -1;
+		++*count;
+	}
+	return 0;
+}
+
+static int read_pair_item(const struct reader *reader, const cJSON *entry, const char *path,
+			  void *item)
+{
+	return read_pair(reader, entry, path, item);
+}
+
+static int read_code_item(const struct reader *reader, const cJSON *entry, const char *path,
+			  void *item)
+{
+	return read_code_row(reader, entry, path, item);
+}
+
+static void page_release(struct page *page)
+{
+	size_t i;
+
+	for (i = 0; page->pairs != NULL && i < page->pair_count + 1; i++)
+		free(page->pairs[i].loops);
+	free(page->pairs);
+	free(page->rows);
+}
+
+static int page_read(struct page *page, const cJSON *document, const char *source,
+		     struct gate_error *err)
+{
+	const struct reader reader = { source, err };
+	const cJSON *environment = cJSON_GetObjectItemCaseSensitive(document, "environment");
+
+	*page = (struct page){ .source = source };
+	if (!cJSON_IsObject(document))
+		return gate_error_set(err, "cannot read results '%s': not a JSON object", source);
+	if (read_section(&reader, document, WALLCLOCK_SECTION, sizeof(struct pair),
+			 (void **)&page->pairs, &page->pair_count, read_pair_item) != 0 ||
+	    read_section(&reader, document, "code", sizeof(struct code_row), (void **)&page->rows,
+			 &page->row_count, read_code_item) != 0)
+		return -1;
+	if (cJSON_GetObjectItemCaseSensitive(document, WALLCLOCK_SECTION) == NULL &&
+	    cJSON_GetObjectItemCaseSensitive(document, "code") == NULL)
+		return gate_error_set(err, "cannot read results '%s': it has neither a scenarios nor "
+				      "a code section", source);
+	if (environment != NULL && !cJSON_IsObject(environment))
+		return bad(&reader, "environment", "is not an object");
+	page->environment = environment;
+	return 0;
+}
+
+/* Writing. Every string from the document goes through escape(). */
+static void escape(FILE *out, const char *text)
+{
+	for (; text != NULL && *text != '\0'; text++) {
+		switch (*text) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default: fputc(*text, out);
+		}
+	}
+}
+
+/* 1312000 as "1 312 000" (narrow no-break spaces), with `decimals` digits after the point and
+ * trailing zeros dropped. */
+static void number(FILE *out, double value, int decimals)
+{
+	char text[64], *point, *digit;
+	size_t whole;
+
+	snprintf(text, sizeof(text), "%.*f", decimals, fabs(value));
+	point = strchr(text, '.');
+	if (point != NULL) {
+		char *end = text + strlen(text) - 1;
+
+		while (end > point && *end == '0')
+			*end-- = '\0';
+		if (end == point)
+			*end = '\0';
+	}
+	whole = point != NULL && *point != '\0' ? (size_t)(point - text) : strlen(text);
+	if (value < 0 && strspn(text, "0.") != strlen(text))
+		fputs("&#8722;", out);
+	for (digit = text; *digit != '\0'; digit++) {
+		size_t position = (size_t)(digit - text);
+
+		if (position > 0 && position < whole && (whole - position) % 3 == 0)
+			fputs("&#8239;", out);
+		fputc(*digit, out);
+	}
+}
+
+/* +1.70 % / −0.25 % */
+static void percent(FILE *out, double value)
+{
+	fputs(value < 0 ? "&#8722;" : "+", out);
+	fprintf(out, "%.2f&#8201;%%", fabs(value));
+}
+
+/* The verdict rule's display: a percentage only when measured. */
+static void verdict_text(FILE *out, bool indistinguishable, double overhead)
+{
+	if (indistinguishable)
+		fputs("indistinguishable", out);
+	else
+		percent(out, overhead);
+}
+
+static const char style[] =
+	":root{--ink:#1d2430;--muted:#5b6472;--line:#d5d9e0;--raw:#7a8494;--harness:#2563c9;"
+	"--band:#e9eef6;--paper:#fff}\n"
+	"body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,"
+	"sans-serif;color:var(--ink);background:var(--paper);max-width:880px;margin:2rem auto;"
+	"padding:0 1rem}\n"
+	"h1{font-size:1.6rem;margin:0 0 .3rem}h2{font-size:1.25rem;margin:2.2rem 0 .4rem;"
+	"border-bottom:1px solid var(--line);padding-bottom:.2rem}\n"
+	"p{margin:.4rem 0}.muted,.title{color:var(--muted)}.title{font-size:.85rem;font-weight:400}\n"
+	"figure{margin:1.2rem 0}figcaption{margin-bottom:.3rem}\n"
+	"svg text{font:12px system-ui,sans-serif;fill:var(--ink)}\n"
+	".axis text{fill:var(--muted)}.grid{stroke:var(--line)}.zero{stroke:var(--ink);"
+	"stroke-width:1.5}\n"
+	".spread{fill:var(--band)}.range{stroke-width:7;stroke-linecap:round}\n"
+	".raw .range{stroke:var(--raw)}.harness .range{stroke:var(--harness)}\n"
+	".notch{stroke:var(--paper);stroke-width:2}\n"
+	".best{stroke-width:2;stroke:var(--ink);fill:var(--ink)}.best.hollow{fill:var(--paper)}\n"
+	".loop .numbers{opacity:0}.loop:hover .numbers,.loop:focus .numbers{opacity:1}\n"
+	".loop:hover .hit,.loop:focus .hit{fill:#f3f5f9}.hit{fill:transparent}.loop:focus{outline:none}\n"
+	".loop-verdict{fill:var(--muted)}.measured{font-weight:600}\n"
+	".legend{display:flex;flex-wrap:wrap;gap:.4rem 1.2rem;font-size:.85rem;color:var(--muted);"
+	"margin:.6rem 0}.legend svg{vertical-align:middle;margin-right:.3rem}\n"
+	"table{border-collapse:collapse;width:100%;font-size:.9rem;margin:.6rem 0}\n"
+	"th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid var(--line);"
+	"vertical-align:top}\n"
+	"td.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}\n"
+	"td.num svg{display:block;margin:.2rem 0 0 auto}.bar rect{fill:var(--harness)}"
+	".bar .track{fill:var(--band)}\n"
+	"details{margin:.6rem 0}summary{cursor:pointer;color:var(--harness)}\n"
+	"table.machine th{width:12rem;font-weight:500;color:var(--muted)}\n";
+
+static void head(FILE *out)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'; img-src data:\">\n"
+	      "<title>costgate results</title>\n<style>\n", out);
+	fputs(style, out);
+	fputs("</style>\n</head>\n<body>\n<h1>costgate results</h1>\n"
+	      "<p class=\"muted\">What a message costs: wall clock against a hand-written raw loop "
+	      "(informational, never gated), and the instructions and allocations gate holds every "
+	      "change to.</p>\n", out);
+}
+
+/* The axis of one pair: from the fastest best round to the slowest worst round, with zero and the
+ * spread band inside, and ticks at 1, 2 or 5 times a power of ten. */
+struct axis {
+	double low, high, step;
+};
+
+static void axis_widen(struct axis *axis, double value)
+{
+	if (value < axis->low)
+		axis->low = value;
+	if (value > axis->high)
+		axis->high = value;
+}
+
+static struct axis pair_axis(const struct pair *pair)
+{
+	struct axis axis = { -pair->spread, pair->spread, 1 };
+	double span, magnitude, padding;
+	size_t i;
+
+	axis_widen(&axis, 0);
+	for (i = 0; i < pair->loop_count; i++) {
+		axis_widen(&axis, wall_slowdown_percent(pair->raw.best, pair->loops[i].raw.best));
+		axis_widen(&axis, wall_slowdown_percent(pair->raw.best, pair->loops[i].raw.worst));
+		axis_widen(&axis, wall_slowdown_percent(pair->raw.best, pair->loops[i].framework.best));
+		axis_widen(&axis, wall_slowdown_percent(pair->raw.best, pair->loops[i].framework.worst));
+	}
+	span = axis.high - axis.low;
+	span = span < 1 ? 1 : span;
+	padding = span * 0.08;
+	axis.low -= padding;
+	axis.high += padding;
+	magnitude = pow(10, floor(log10((axis.high - axis.low) / 5)));
+	axis.step = magnitude;
+	if ((axis.high - axis.low) / axis.step > 7)
+		axis.step = magnitude * 2;
+	if ((axis.high - axis.low) / axis.step > 7)
+		axis.step = magnitude * 5;
+	if ((axis.high - axis.low) / axis.step > 7)
+		axis.step = magnitude * 10;
+	return axis;
+}
+
+static double axis_x(const struct axis *axis, double value)
+{
+	return LABEL_RIGHT + (value - axis->low) / (axis->high - axis->low) * PLOT_WIDTH;
+}
+
+static void draw_axis(FILE *out, const struct axis *axis, double top, double bottom,
+		      const struct pair *pair)
+{
+	double tick, spread_left = axis_x(axis, -pair->spread), spread_right = axis_x(axis, pair->spread);
+
+	fprintf(out, "<rect class=\"spread\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
+		"<title>spread of the rounds: &#177;%.2f %%</title></rect>\n", spread_left, top,
+		spread_right - spread_left, bottom - top, pair->spread);
+	fputs("<g class=\"axis\">\n", out);
+	for (tick = ceil(axis->low / axis->step) * axis->step; tick <= axis->high + 1e-9;
+	     tick += axis->step) {
+		double x = axis_x(axis, fabs(tick) < 1e-9 ? 0 : tick);
+
+		fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, x, top, bottom, x,
+			top - 8);
+		if (fabs(tick) < 1e-9)
+			fputs("0", out);
+		else {
+			fputs(tick < 0 ? "&#8722;" : "+", out);
+			number(out, fabs(tick), 2);
+		}
+		fputs("&#8201;%</text>\n", out);
+	}
+	fprintf(out, "<line class=\"zero\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n</g>\n",
+		axis_x(axis, 0), axis_x(axis, 0), top - 2, bottom);
+}
+
+/* One loop of one side: a bar from best to worst, the notch at the median, the dot at the best. */
+static void draw_loop(FILE *out, const struct axis *axis, const struct pair *pair, size_t index,
+		      bool harness, double y)
+{
+	const struct loop *loop = &pair->loops[index];
+	const struct summary *side = harness ? &loop->framework : &loop->raw;
+	const char *name = harness ? pair->name : pair->raw_name ? pair->raw_name : "raw loop";
+	double best = axis_x(axis, wall_slowdown_percent(pair->raw.best, side->best));
+	double median = axis_x(axis, wall_slowdown_percent(pair->raw.best, side->median));
+	double worst = axis_x(axis, wall_slowdown_percent(pair->raw.best, side->worst));
+
+	fprintf(out, "<g class=\"loop %s\" tabindex=\"0\"><title>", harness ? "harness" : "raw");
+	escape(out, name);
+	fprintf(out, ", loop %zu: best ", index + 1);
+	number(out, side->best, 0);
+	fputs(", median ", out);
+	number(out, side->median, 0);
+	fputs(", worst ", out);
+	number(out, side->worst, 0);
+	fprintf(out, " %s</title>\n", pair->unit);
+	fprintf(out, "<rect class=\"hit\" x=\"0\" y=\"%.1f\" width=\"%d\" height=\"%d\"/>", y - ROW_HEIGHT / 2.0,
+		CHART_WIDTH, ROW_HEIGHT);
+	fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", LABEL_RIGHT - 10, y + 4);
+	escape(out, name);
+	fprintf(out, " &#183; loop %zu</text>\n", index + 1);
+	fprintf(out, "<line class=\"range\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", best,
+		worst, y, y);
+	fprintf(out, "<line class=\"notch\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", median,
+		median, y - 5, y + 5);
+	fprintf(out, "<circle class=\"best%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\"/>\n",
+		harness && loop->indistinguishable ? " hollow" : "", best, y);
+	fprintf(out, "<text class=\"numbers\" x=\"%d\" y=\"%.1f\">", LABEL_RIGHT + PLOT_WIDTH + 14, y + 4);
+	number(out, side->best, 0);
+	fputs(" (", out);
+	number(out, side->median, 0);
+	fprintf(out, ") %s</text>\n", pair->unit);
+	if (harness) {
+		fprintf(out, "<text class=\"loop-verdict\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
+			CHART_WIDTH - 4, y + 4);
+		verdict_text(out, loop->indistinguishable, loop->overhead);
+		fputs("</text>\n", out);
+	}
+	fputs("</g>\n", out);
+}
+
+static void draw_pair(FILE *out, const struct pair *pair, size_t index)
+{
+	struct axis axis = pair_axis(pair);
+	double top = AXIS_HEIGHT, bottom, y;
+	size_t i;
+	int side;
+
+	bottom = top + (double)(2 * pair->loop_count) * ROW_HEIGHT + GROUP_GAP;
+	fprintf(out, "<figure class=\"pair\" id=\"pair-%zu\">\n<figcaption><strong>", index + 1);
+	escape(out, pair->name);
+	fputs("</strong> against the raw loop <strong>", out);
+	escape(out, pair->raw_name ? pair->raw_name : "(unnamed)");
+	fprintf(out, "</strong>: <span class=\"verdict %s\">",
+		pair->indistinguishable ? "indistinguishable" : "measured");
+	verdict_text(out, pair->indistinguishable, pair->overhead);
+	fputs("</span>", out);
+	if (!pair->indistinguishable) {
+		fputs(" (median ", out);
+		percent(out, pair->median_overhead);
+		fputs(")", out);
+	}
+	if (pair->title != NULL) {
+		fputs("<br><span class=\"title\">", out);
+		escape(out, pair->title);
+		fputs("</span>", out);
+	}
+	fprintf(out, "</figcaption>\n<svg class=\"wall-chart\" role=\"img\" viewBox=\"0 0 %d %.0f\" "
+		"width=\"%d\" height=\"%.0f\" aria-label=\"", CHART_WIDTH, bottom + 6, CHART_WIDTH,
+		bottom + 6);
+	escape(out, pair->name);
+	fputs(": each loop against the raw loop's best round\">\n", out);
+	draw_axis(out, &axis, top, bottom, pair);
+	for (side = 0; side < 2; side++) {
+		for (i = 0; i < pair->loop_count; i++) {
+			y = top + ROW_HEIGHT / 2.0 + (double)(side * pair->loop_count + i) * ROW_HEIGHT +
+			    side * GROUP_GAP;
+			draw_loop(out, &axis, pair, i, side == 1, y);
+		}
+	}
+	fputs("</svg>\n</figure>\n", out);
+}
+
+static void legend(FILE *out)
+{
+	fputs("<div class=\"legend\" aria-hidden=\"true\">"
+	      "<span><svg width=\"34\" height=\"12\"><line x1=\"4\" x2=\"30\" y1=\"6\" y2=\"6\" "
+	      "stroke=\"#2563c9\" stroke-width=\"7\" stroke-linecap=\"round\"/></svg>rounds, best to "
+	      "slowest</span>"
+	      "<span><svg width=\"14\" height=\"12\"><circle cx=\"7\" cy=\"6\" r=\"4.5\" "
+	      "fill=\"#1d2430\"/></svg>best round</span>"
+	      "<span><svg width=\"14\" height=\"12\"><rect x=\"2\" y=\"0\" width=\"10\" height=\"12\" "
+	      "fill=\"#2563c9\"/><line x1=\"7\" x2=\"7\" y1=\"1\" y2=\"11\" stroke=\"#fff\" "
+	      "stroke-width=\"2\"/></svg>median round</span>"
+	      "<span><svg width=\"22\" height=\"12\"><rect width=\"22\" height=\"12\" "
+	      "fill=\"#e9eef6\"/></svg>spread of the rounds</span>"
+	      "<span><svg width=\"14\" height=\"12\"><circle cx=\"7\" cy=\"6\" r=\"4.5\" fill=\"#fff\" "
+	      "stroke=\"#1d2430\" stroke-width=\"2\"/></svg>indistinguishable</span></div>\n", out);
+}
+
+static void summary_cell(FILE *out, const struct summary *summary, const char *unit)
+{
+	fputs("<td class=\"num\">", out);
+	number(out, summary->best, 0);
+	fputs(" (", out);
+	number(out, summary->median, 0);
+	fprintf(out, ") %s</td>", unit);
+}
+
+static void wall_table(FILE *out, const struct page *page)
+{
+	size_t i, j;
+
+	fputs("<details class=\"numbers\"><summary>Show the numbers as a table</summary>\n"
+	      "<table class=\"wall-table\">\n<thead><tr><th>Scenario</th><th>Loop</th>"
+	      "<th>Raw loop</th><th>Harness</th><th>Overhead</th></tr></thead>\n<tbody>\n", out);
+	for (i = 0; i < page->pair_count; i++) {
+		const struct pair *pair = &page->pairs[i];
+
+		fputs("<tr><th scope=\"row\">", out);
+		escape(out, pair->name);
+		fputs("</th><td>all rounds</td>", out);
+		summary_cell(out, &pair->raw, pair->unit);
+		summary_cell(out, &pair->framework, pair->unit);
+		fputs("<td>", out);
+		verdict_text(out, pair->indistinguishable, pair->overhead);
+		fputs("</td></tr>\n", out);
+		for (j = 0; pair->loop_count > 1 && j < pair->loop_count; j++) {
+			fputs("<tr><th scope=\"row\">", out);
+			escape(out, pair->name);
+			fprintf(out, "</th><td>loop %zu</td>", j + 1);
+			summary_cell(out, &pair->loops[j].raw, pair->unit);
+			summary_cell(out, &pair->loops[j].framework, pair->unit);
+			fputs("<td>", out);
+			verdict_text(out, pair->loops[j].indistinguishable, pair->loops[j].overhead);
+			fputs("</td></tr>\n", out);
+		}
+	}
+	fputs("</tbody></table>\n<p class=\"muted\">The best round, with the median in parentheses."
+	      "</p></details>\n", out);
+}
+
+static void wall_section(FILE *out, const struct page *page)
+{
+	size_t i;
+
+	fputs("<section id=\"wall\">\n<h2>Against the raw loop</h2>\n", out);
+	if (page->pair_count == 0) {
+		fputs("<p class=\"muted\">No wall-clock figures in this document: run "
+		      "<code>gate time</code> (or <code>make bench-wall</code>).</p>\n</section>\n", out);
+		return;
+	}
+	fputs("<p>Each scenario runs natively against a hand-written loop over the same bodies with "
+	      "the same handler and no queue, in interleaved rounds. A loop is a bar from its best "
+	      "round to its slowest, with a dot at the best round and a notch at the median; zero is "
+	      "the raw loop's best round, and a dot right of zero is slower than it. A difference "
+	      "smaller than the spread of the rounds (shaded) is <em>indistinguishable</em> and gets "
+	      "no percentage. Informational: wall clock is never gated.</p>\n", out);
+	legend(out);
+	for (i = 0; i < page->pair_count; i++)
+		draw_pair(out, &page->pairs[i], i);
+	wall_table(out, page);
+	for (i = 0; i < page->pair_count; i++) {
+		if (page->pairs[i].method != NULL) {
+			fputs("<p class=\"muted\">How: ", out);
+			escape(out, page->pairs[i].method);
+			fputs(".</p>\n", out);
+			break;
+		}
+	}
+	fputs("</section>\n", out);
+}
+
+static void bar(FILE *out, double value, double largest, const char *what)
+{
+	double width = largest > 0 ? value / largest * BAR_PIXELS : 0;
+
+	fprintf(out, "<svg class=\"bar\" width=\"%d\" height=\"8\" role=\"img\" aria-label=\"",
+		BAR_PIXELS);
+	number(out, value, 3);
+	fprintf(out, " %s\"><rect class=\"track\" width=\"%d\" height=\"8\"/><rect width=\"%.1f\" "
+		"height=\"8\"/></svg>", what, BAR_PIXELS, width);
+}
+
+static void code_row(FILE *out, const struct code_row *row, double most_instructions,
+		     double most_allocations)
+{
+	fputs("<tr><th scope=\"row\">", out);
+	escape(out, row->name);
+	if (row->title != NULL) {
+		fputs("<div class=\"title\">", out);
+		escape(out, row->title);
+		fputs("</div>", out);
+	}
+	fputs("</th><td class=\"num\">", out);
+	number(out, row->instructions, 3);
+	bar(out, row->instructions, most_instructions, "instructions per message");
+	fputs("</td><td class=\"num\">", out);
+	number(out, row->allocations, 3);
+	bar(out, row->allocations, most_allocations, "allocations per message");
+	fputs("</td><td class=\"num\">", out);
+	number(out, row->cold_instructions, 0);
+	fputs(" / ", out);
+	number(out, row->cold_allocations, 0);
+	fprintf(out, "</td><td>%s</td></tr>\n", !row->has_gated ? "" : row->gated ? "yes" : "no");
+}
+
+static void code_section(FILE *out, const struct page *page)
+{
+	double most_instructions = 0, most_allocations = 0;
+	size_t i;
+
+	fputs("<section id=\"code\">\n<h2>Cost of the code</h2>\n", out);
+	if (page->row_count == 0) {
+		fputs("<p class=\"muted\">No code figures in this document: run <code>gate</code>."
+		      "</p>\n</section>\n", out);
+		return;
+	}
+	fputs("<p>Per message in the steady state, (count(2N) &#8722; count(N)) / N, from "
+	      "callgrind (instructions) and DHAT (heap allocations) inside the measured region. "
+	      "The cold start is the whole first run: starting the service and taking one delivery. "
+	      "Counts, not seconds: they repeat to the digit.</p>\n", out);
+	for (i = 0; i < page->row_count; i++) {
+		if (page->rows[i].instructions > most_instructions)
+			most_instructions = page->rows[i].instructions;
+		if (page->rows[i].allocations > most_allocations)
+			most_allocations = page->rows[i].allocations;
+	}
+	fputs("<table class=\"code-table\">\n<thead><tr><th>Scenario</th>"
+	      "<th class=\"num\">Instructions / msg</th><th class=\"num\">Allocations / msg</th>"
+	      "<th class=\"num\">Cold start (instr. / alloc.)</th><th>Gated</th></tr></thead>\n"
+	      "<tbody>\n", out);
+	for (i = 0; i < page->row_count; i++)
+		code_row(out, &page->rows[i], most_instructions, most_allocations);
+	fputs("</tbody></table>\n</section>\n", out);
+}
+
+static const char *machine_label(const char *key)
+{
+	static const char *const labels[][2] = {
+		{ "cpu", "Processor" }, { "architecture", "Architecture" }, { "cores", "Cores" },
+		{ "memory", "Memory" }, { "os", "Operating system" }, { "compiler", "Compiler" },
+		{ "valgrind", "Valgrind" }, { "profile", "Build profile" }, { "flags", "Flags" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
+		if (strcmp(labels[i][0], key) == 0)
+			return labels[i][1];
+	return key;
+}
+
+static void machine_section(FILE *out, const struct page *page)
+{
+	const cJSON *item;
+
+	fputs("<section id=\"machine\">\n<h2>Machine</h2>\n", out);
+	if (page->environment == NULL) {
+		fputs("<p class=\"muted\">The document has no environment block.</p>\n</section>\n", out);
+		return;
+	}
+	fputs("<table class=\"machine\"><tbody>\n", out);
+	cJSON_ArrayForEach(item, page->environment) {
+		if (!cJSON_IsString(item) || item->string == NULL)
+			continue;
+		fputs("<tr><th scope=\"row\">", out);
+		escape(out, machine_label(item->string));
+		fputs("</th><td>", out);
+		escape(out, item->valuestring);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody></table>\n</section>\n", out);
+}
+
+int page_write(FILE *out, const cJSON *document, const char *source, struct gate_error *err)
+{
+	struct page page;
+	const char *base = strrchr(source, '/');
+
+	if (page_read(&page, document, source, err) != 0) {
+		page_release(&page);
+		return -1;
+	}
+	head(out);
+	wall_section(out, &page);
+	code_section(out, &page);
+	machine_section(out, &page);
+	fputs("<p class=\"muted\">Written by gate report from ", out);
+	escape(out, base != NULL ? base + 1 : source);
+	fputs(".</p>\n</body>\n</html>\n", out);
+	page_release(&page);
+	return 0;
+}

@@ -1,0 +1,37 @@
+/* Native runs of a scenario, without valgrind: the same harness and scenario sources compiled
+ * with COSTGATE_NATIVE and linked with gperftools (tcmalloc and its CPU profiler), put at
+ * build/scenarios/native/<name>. The gated executables never contain any of this, so nothing
+ * here can move an instruction count.
+ *
+ *   NAME --time COUNT                 prints "drain_ns NANOSECONDS": the drain's wall time
+ *   NAME --count-allocations COUNT    prints "allocations BLOCKS": heap blocks under the region,
+ *                                     counted the way DHAT counts them (alloc_counter.h)
+ *   NAME --profile FILE COUNT         writes a gperftools CPU profile of the drain to FILE */
+#ifndef COSTGATE_NATIVE_H
+#define COSTGATE_NATIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Parses a native mode from argv. Returns 1 when argv is one (*count set, the mode remembered),
+ * 0 when it is not (the ordinary COUNT and --describe apply), -1 on a usage error with the
+ * problem written into `problem`. */
+int native_parse(int argc, char **argv, uint64_t count_max, uint64_t *count, char *problem,
+		 size_t problem_size);
+
+/* Called on entry to and exit from the measured region (`drain`: the second entry). They do
+ * only what the mode needs: read the clock, switch the allocation counter, start or stop the
+ * profiler. */
+void native_region_enter(bool drain);
+void native_region_leave(bool drain);
+
+/* After a run that passed its checks: prints the mode's result on stdout. Returns the exit code
+ * (1 when the result cannot be trusted, e.g. the profiler did not start). */
+int native_report(const char *name);
+
+/* The native modes' lines for the usage text. */
+void native_usage(FILE *out, const char *name);
+
+#endif

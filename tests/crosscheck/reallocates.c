@@ -1,0 +1,74 @@
+/* reallocates: every way DHAT counts a block, so the native counter must count each the same.
+ * Per message, inside the region: a malloc, a realloc that grows it and one that shrinks it (each
+ * one more block, on the malloc's site), a realloc(NULL, n) (a malloc), a malloc freed by
+ * realloc(p, 0) (one block, and none for the realloc), and a realloc of a block first allocated
+ * outside the region (no block: DHAT puts it on its first site, outside). The service's state is allocated at start, inside the region, and
+ * grown at stop, outside it: one more block, on the start's site. */
+#include <stdlib.h>
+
+#include "harness.h"
+
+static void *outside; /* allocated by the body generator, outside the region */
+
+static size_t body(unsigned char *buffer, size_t capacity)
+{
+	if (outside == NULL)
+		outside = malloc(8);
+	if (capacity < 4)
+		return 0;
+	buffer[0] = 'b', buffer[1] = 'o', buffer[2] = 'd', buffer[3] = 'y';
+	return 4;
+}
+
+static int start(struct service *service)
+{
+	service->state = malloc(16);
+	return service->state != NULL ? 0 : -1;
+}
+
+static int handle(struct service *service, const unsigned char *message, size_t length)
+{
+	static size_t outside_size = 8;
+	unsigned char *block = malloc(length), *grown, *shrunk, *fresh, *gone;
+
+	(void)service;
+	if (block == NULL || (grown = realloc(block, 4096)) == NULL)
+		return -1;
+	if ((shrunk = realloc(grown, 8)) == NULL || (fresh = realloc(NULL, 24)) == NULL)
+		return -1;
+	if ((gone = malloc(32)) == NULL)
+		return -1;
+	gone = realloc(gone, 0); /* frees: glibc and tcmalloc return NULL */
+	free(gone);
+	outside_size = outside_size == 8 ? 4096 : 8;
+	if ((outside = realloc(outside, outside_size)) == NULL)
+		return -1;
+	shrunk[0] = message[0];
+	COSTGATE_KEEP(shrunk[0]);
+	free(shrunk);
+	free(fresh);
+	return 0;
+}
+
+static void stop(struct service *service)
+{
+	void *grown = realloc(service->state, 1024);
+
+	free(grown != NULL ? grown : service->state);
+	free(outside);
+	outside = NULL;
+}
+
+const struct scenario costgate_scenario = {
+	.name = "reallocates",
+	.title = "every kind of realloc DHAT counts, inside and outside the region",
+	.gated = false,
+	/* DHAT at 1/100/200: 7 / 502 / 1002 blocks: 5 per message (two mallocs, two reallocs,
+	 * realloc(NULL)); cold 1 at start + 5 + 1 at stop. */
+	.steady_allocations = 5,
+	.cold_allocations = 7,
+	.body = body,
+	.start = start,
+	.handle = handle,
+	.stop = stop,
+};

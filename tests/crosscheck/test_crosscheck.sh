@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# gate --cross-check end to end under real valgrind: the native counter agrees with DHAT on every
+# real scenario and on every kind of realloc; a scenario that allocates differently without
+# valgrind fails with exit 3 naming both figures; no native scenarios is exit 3.
+# Usage: test_crosscheck.sh GATE BUILD_DIR CROSSCHECK_BUILD_DIR
+set -u
+gate=$(realpath -- "$1") build=$(realpath -- "$2") own=$(realpath -- "$3")
+export LC_ALL=C
+unset GITHUB_ACTIONS GITHUB_STEP_SUMMARY
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0 passed=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+
+# run NAME BUILD ARGS...: gate --cross-check, stdout and stderr kept under NAME.
+run() {
+  local name=$1 directory=$2
+  shift 2
+  "$gate" --cross-check --build-dir "$directory" --messages 100 --json "$work/$name.json" \
+    --raw-dir "$work/raw-$name" "$@" >"$work/$name.out" 2>"$work/$name.err"
+}
+
+run suite "$build"
+code=$?
+if [ "$code" -eq 0 ] && grep -q 'cross-check: tcmalloc.s hooks count what DHAT counts in 6 of 6 scenarios' "$work/suite.err"; then
+  pass "native_counts_should_equal_dhat_for_every_scenario"
+else
+  fail "native_counts_should_equal_dhat_for_every_scenario: exit $code: $(cat "$work/suite.out") $(tail -n 3 "$work/suite.err")"
+fi
+
+run reallocates "$own" -s reallocates
+code=$?
+row=$(awk '$1 == "reallocates"' "$work/reallocates.out")
+if [ "$code" -eq 0 ] && awk '{ exit !($3 == "5.000" && $6 == 7 && $NF == "ok") }' <<<"$row"; then
+  pass "every_kind_of_realloc_should_count_as_dhat_counts_it (5 a message, 7 cold)"
+else
+  fail "every_kind_of_realloc_should_count_as_dhat_counts_it: exit $code: $(cat "$work/reallocates.out" "$work/reallocates.err")"
+fi
+native=$("$own/scenarios/native/reallocates" --count-allocations 1)
+if [ "$native" = "allocations 7" ]; then
+  pass "native_counter_should_print_the_blocks_of_the_region"
+else
+  fail "native_counter_should_print_the_blocks_of_the_region: '$native'"
+fi
+
+run disagrees "$own" -s disagrees
+code=$?
+if [ "$code" -eq 3 ] && grep -qE "^disagrees: failed to measure: cross-check: tcmalloc's hooks count 2\.000 allocations per message and 2 cold \(2 / 200 / 400 at 1 / N / 2N\), DHAT 1\.000 and 1 \(1 / 100 / 200\)$" "$work/disagrees.out"; then
+  pass "a_disagreement_should_be_a_measurement_failure_naming_both_figures"
+else
+  fail "a_disagreement_should_be_a_measurement_failure_naming_both_figures: exit $code: $(cat "$work/disagrees.out")"
+fi
+
+mkdir -p "$work/no-native/scenarios"
+cp "$own/scenarios/manifest.txt" "$work/no-native/scenarios/manifest.txt"
+run no_native "$work/no-native" -s reallocates
+code=$?
+if [ "$code" -eq 3 ] && grep -q "gate: error: --cross-check: no native scenarios" "$work/no_native.err"; then
+  pass "missing_native_scenarios_should_be_a_measurement_failure"
+else
+  fail "missing_native_scenarios_should_be_a_measurement_failure: exit $code: $(cat "$work/no_native.err")"
+fi
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]

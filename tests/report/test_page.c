@@ -1,0 +1,182 @@
+/* Unit tests of the results page: what it draws for each loop, what it refuses, and that nothing
+ * in it reaches outside the file. */
+#define _GNU_SOURCE
+#include "check.h"
+#include "page.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Two loops of one pair (the harness loop 2 indistinguishable), two code rows, a machine. */
+static const char document[] =
+	"{\"schema\":3,\"environment\":{\"cpu\":\"Test CPU\",\"os\":\"Linux\"},"
+	"\"scenarios\":[{\"name\":\"consume_json\",\"unit\":\"msg/s\",\"messages\":1000,\"pairs\":4,"
+	"\"raw\":{\"best\":1000,\"median\":990,\"worst\":980},"
+	"\"framework\":{\"best\":900,\"median\":895,\"worst\":890},"
+	"\"overhead_percent\":11.11,\"verdict\":\"measured\",\"raw_scenario\":\"decode_only\","
+	"\"loops\":[{\"raw\":{\"best\":1000,\"median\":995,\"worst\":990},"
+	"\"framework\":{\"best\":900,\"median\":895,\"worst\":890},"
+	"\"overhead_percent\":11.11,\"verdict\":\"measured\"},"
+	"{\"raw\":{\"best\":990,\"median\":985,\"worst\":980},"
+	"\"framework\":{\"best\":985,\"median\":980,\"worst\":975},"
+	"\"overhead_percent\":0.51,\"verdict\":\"indistinguishable\"}]}],"
+	"\"code\":[{\"name\":\"consume_json\",\"messages\":1000,"
+	"\"framework\":{\"instructions\":17312,\"allocations\":19},"
+	"\"cold\":{\"instructions\":23632,\"allocations\":19},\"gated\":true},"
+	"{\"name\":\"consume_raw\",\"messages\":1000,"
+	"\"framework\":{\"instructions\":47,\"allocations\":0},"
+	"\"cold\":{\"instructions\":112,\"allocations\":0},\"gated\":true}]}";
+
+/* Writes the page of `text` into an owned string; NULL when page_write refused (err says why). */
+static char *render(const char *text, struct gate_error *err)
+{
+	cJSON *parsed = cJSON_Parse(text);
+	char *page = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&page, &size);
+	int status = page_write(out, parsed, "fixture.json", err);
+
+	fclose(out);
+	cJSON_Delete(parsed);
+	if (status != 0) {
+		CHECK(size == 0); /* nothing written for a refused document */
+		free(page);
+		return NULL;
+	}
+	return page;
+}
+
+static size_t count(const char *haystack, const char *needle)
+{
+	size_t found = 0;
+
+	for (; haystack != NULL && (haystack = strstr(haystack, needle)) != NULL; haystack++)
+		found++;
+	return found;
+}
+
+static void page_should_draw_every_loop_of_both_sides(void)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	char *page = render(document, &err);
+
+	CHECK(page != NULL);
+	CHECK(count(page, "<svg class=\"wall-chart\"") == 1);
+	CHECK(count(page, "<g class=\"loop raw\"") == 2);
+	CHECK(count(page, "<g class=\"loop harness\"") == 2);
+	CHECK(count(page, "<line class=\"range\"") == 4);
+	CHECK(count(page, "<line class=\"notch\"") == 4);
+	CHECK(count(page, "<circle class=\"best") == 4);
+	CHECK(count(page, "<circle class=\"best hollow\"") == 1); /* harness loop 2 */
+	CHECK(count(page, "<rect class=\"spread\"") == 1);
+	CHECK(count(page, "<line class=\"zero\"") == 1);
+	free(page);
+}
+
+static void page_should_print_a_percentage_only_for_a_measured_verdict(void)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	char *page = render(document, &err);
+
+	CHECK_CONTAINS(page, "<span class=\"verdict measured\">+11.11&#8201;%</span>");
+	CHECK_CONTAINS(page, "<text class=\"loop-verdict\" x=\"816\" y=\"");
+	CHECK(count(page, ">indistinguishable</text>") == 1);
+	CHECK(count(page, "+0.51") == 0); /* the loop's figure below the spread is never shown */
+	free(page);
+}
+
+static void page_should_tabulate_every_chart_and_the_machine(void)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	char *page = render(document, &err);
+
+	CHECK_CONTAINS(page, "<table class=\"wall-table\">");
+	CHECK_CONTAINS(page, "<td class=\"num\">1&#8239;000 (990) msg/s</td>");
+	CHECK(count(page, "<svg class=\"bar\"") == 4); /* two rows, two figures each */
+	CHECK_CONTAINS(page, "17&#8239;312");
+	CHECK_CONTAINS(page, "23&#8239;632 / 19");
+	CHECK_CONTAINS(page, "<th scope=\"row\">Processor</th><td>Test CPU</td>");
+	free(page);
+}
+
+static void page_should_fetch_nothing_and_run_no_script(void)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	char *page = render(document, &err);
+
+	CHECK(page != NULL);
+	CHECK(strstr(page, "http:") == NULL && strstr(page, "https:") == NULL);
+	CHECK(strstr(page, "<script") == NULL && strstr(page, "<link") == NULL);
+	CHECK(strstr(page, "src=") == NULL && strstr(page, "url(") == NULL &&
+	      strstr(page, "@import") == NULL);
+	CHECK_CONTAINS(page, "Content-Security-Policy\" content=\"default-src 'none'");
+	free(page);
+}
+
+static void page_should_escape_every_string_of_the_document(void)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	char *page = render("{\"code\":[{\"name\":\"<script>alert('x')</script>\",\"title\":\"a & b\","
+			    "\"framework\":{\"instructions\":1,\"allocations\":0},"
+			    "\"cold\":{\"instructions\":1,\"allocations\":0}}],"
+			    "\"environment\":{\"cpu\":\"\\\"quoted\\\" <b>\"}}", &err);
+
+	CHECK(page != NULL);
+	CHECK(strstr(page, "<script") == NULL && strstr(page, "<b>") == NULL);
+	CHECK_CONTAINS(page, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;");
+	CHECK_CONTAINS(page, "a &amp; b");
+	CHECK_CONTAINS(page, "&quot;quoted&quot; &lt;b&gt;");
+	free(page);
+}
+
+static void page_should_read_a_schema_3_entry_without_median_or_loops(void)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	char *page = render("{\"scenarios\":[{\"name\":\"other crate\",\"unit\":\"msg/s\","
+			    "\"raw\":{\"best\":100,\"worst\":90},\"framework\":{\"best\":99,\"worst\":91},"
+			    "\"overhead_percent\":1.0,\"verdict\":\"indistinguishable\"}]}", &err);
+
+	CHECK_STR(err.message, "");
+	CHECK(count(page, "<g class=\"loop") == 2); /* one loop a side: the entry itself */
+	CHECK_CONTAINS(page, "100 (90) msg/s"); /* the worst round stands in for the median */
+	CHECK_CONTAINS(page, "No code figures in this document");
+	free(page);
+}
+
+static void page_should_refuse_a_malformed_document_naming_the_value(void)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(render("{\"scenarios\":[{\"name\":\"x\",\"raw\":{\"best\":\"fast\",\"worst\":1},"
+		     "\"framework\":{\"best\":1,\"worst\":1},\"overhead_percent\":0,"
+		     "\"verdict\":\"measured\"}]}", &err) == NULL);
+	CHECK_STR(err.message, "cannot read results 'fixture.json': scenarios[0].raw.best is not a number");
+	CHECK(render("{\"scenarios\":[{\"name\":\"x\",\"raw\":{\"best\":1,\"worst\":2},"
+		     "\"framework\":{\"best\":1,\"worst\":1},\"overhead_percent\":0,"
+		     "\"verdict\":\"measured\"}]}", &err) == NULL);
+	CHECK_CONTAINS(err.message, "scenarios[0].raw is not best >= median >= worst > 0");
+	CHECK(render("{\"scenarios\":[{\"name\":\"x\",\"raw\":{\"best\":1,\"worst\":1},"
+		     "\"framework\":{\"best\":1,\"worst\":1},\"overhead_percent\":0,"
+		     "\"verdict\":\"faster\"}]}", &err) == NULL);
+	CHECK_CONTAINS(err.message, "scenarios[0].verdict is neither 'measured' nor 'indistinguishable'");
+	CHECK(render("{\"code\":[{\"name\":\"x\",\"framework\":{\"instructions\":1},"
+		     "\"cold\":{\"instructions\":1,\"allocations\":0}}]}", &err) == NULL);
+	CHECK_CONTAINS(err.message, "code[0].framework.allocations is missing");
+	CHECK(render("{\"schema\":3}", &err) == NULL);
+	CHECK_CONTAINS(err.message, "neither a scenarios nor a code section");
+	CHECK(render("[]", &err) == NULL);
+	CHECK_CONTAINS(err.message, "not a JSON object");
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	RUN(page_should_draw_every_loop_of_both_sides);
+	RUN(page_should_print_a_percentage_only_for_a_measured_verdict);
+	RUN(page_should_tabulate_every_chart_and_the_machine);
+	RUN(page_should_fetch_nothing_and_run_no_script);
+	RUN(page_should_escape_every_string_of_the_document);
+	RUN(page_should_read_a_schema_3_entry_without_median_or_loops);
+	RUN(page_should_refuse_a_malformed_document_naming_the_value);
+	return CHECK_EXIT();
+}

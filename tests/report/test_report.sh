@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# gate report end to end: the page of a committed results document, opened in headless Chromium
+# (Debian's chromium, installed by tools/install-deps.sh): the charts are in the rendered DOM, the
+# browser reports no console message (the page's Content-Security-Policy turns any reference to
+# the network into one, and a control page proves the check sees it), and a screenshot is kept
+# as a test artifact in the build directory.
+# Usage: test_report.sh GATE RESULTS_FIXTURE ARTIFACT_DIR RESULTS_CHECK
+set -u
+gate=$(realpath -- "$1") fixture=$(realpath -- "$2") artifacts=$3 check=$(realpath -- "$4")
+export LC_ALL=C
+mkdir -p "$artifacts"
+artifacts=$(realpath -- "$artifacts")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0 passed=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then
+  echo "FAIL setup: no chromium on PATH (tools/install-deps.sh installs Debian's chromium)"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+# chrome FLAGS... URL: one headless run, sealed from the network and from any profile.
+chrome() {
+  timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$(mktemp -d -p "$work")" "$@"
+}
+# console FILE: the console messages chromium logged to stderr (FILE), one a line.
+console() { grep -E ':CONSOLE[:(]|Uncaught' "$1"; }
+
+page=$artifacts/report.html
+"$gate" report -q "$fixture" -o "$page"
+code=$?
+if [ "$code" -eq 0 ] && [ -s "$page" ]; then
+  pass "report_should_write_the_page"
+else
+  fail "report_should_write_the_page: exit $code"
+fi
+
+chrome --enable-logging=stderr --v=0 --dump-dom "file://$page" >"$work/dom.html" 2>"$work/dom.err"
+# count PATTERN: how often PATTERN occurs in the rendered DOM.
+count() { grep -o -- "$1" "$work/dom.html" | wc -l; }
+pairs=$("$check" count "$fixture" scenarios) rows=$("$check" count "$fixture" code)
+loops=$("$check" loops "$fixture")
+if [ "$pairs" -ge 1 ] && [ "$(count '<svg class="wall-chart"')" -eq "$pairs" ] &&
+  [ "$(count '<g class="loop raw"')" -eq "$loops" ] && [ "$(count '<g class="loop harness"')" -eq "$loops" ] &&
+  [ "$(count '<circle class="best')" -eq $((2 * loops)) ] &&
+  [ "$(count '<line class="notch"')" -eq $((2 * loops)) ] &&
+  [ "$(count '<rect class="spread"')" -eq "$pairs" ]; then
+  pass "wall_charts_should_render_a_bar_dot_and_notch_per_loop ($pairs pairs, $loops loops a side)"
+else
+  fail "wall_charts_should_render_a_bar_dot_and_notch_per_loop: $pairs pairs, $loops loops; DOM has $(count '<svg class="wall-chart"') charts, $(count '<g class="loop') loops"
+fi
+if [ "$rows" -ge 1 ] && [ "$(count '<svg class="bar"')" -eq $((2 * rows)) ] &&
+  grep -q '<table class="wall-table">' "$work/dom.html" &&
+  grep -q '<table class="machine">' "$work/dom.html"; then
+  pass "code_table_should_render_its_bars_and_every_chart_a_table ($rows rows)"
+else
+  fail "code_table_should_render_its_bars_and_every_chart_a_table: $rows rows, $(count '<svg class="bar"') bars"
+fi
+if [ -s "$work/dom.err" ] && ! console "$work/dom.err" >/dev/null; then
+  pass "page_should_load_without_a_console_message"
+else
+  fail "page_should_load_without_a_console_message: $(console "$work/dom.err" | head -n 5)"
+fi
+
+# The control: the same page with one image from the network must be caught.
+sed 's|<h1>|<img src="http://example.invalid/pixel.png" alt=""><h1>|' "$page" >"$work/control.html"
+chrome --enable-logging=stderr --v=0 --dump-dom "file://$work/control.html" >/dev/null 2>"$work/control.err"
+if console "$work/control.err" | grep -q 'Content Security Policy'; then
+  pass "console_check_should_catch_a_page_that_reaches_the_network"
+else
+  fail "console_check_should_catch_a_page_that_reaches_the_network: $(tail -n 3 "$work/control.err")"
+fi
+
+rm -f "$artifacts/report.png"
+chrome --screenshot="$artifacts/report.png" --window-size=1000,2000 --hide-scrollbars \
+  "file://$page" >/dev/null 2>"$work/shot.err"
+if [ "$(head -c 8 "$artifacts/report.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&
+  [ "$(wc -c <"$artifacts/report.png")" -gt 20000 ]; then
+  pass "screenshot_should_be_kept_as_an_artifact ($artifacts/report.png)"
+else
+  fail "screenshot_should_be_kept_as_an_artifact: $(tail -n 3 "$work/shot.err")"
+fi
+
+# The command line.
+cp "$fixture" "$work/copy.json"
+"$gate" report -q "$work/copy.json"
+if [ -s "$work/copy.html" ]; then
+  pass "report_should_default_to_the_results_name_with_html"
+else
+  fail "report_should_default_to_the_results_name_with_html"
+fi
+err=$("$gate" report "$work/absent.json" 2>&1)
+code=$?
+if [ "$code" -eq 2 ] && grep -q "gate: error: cannot read '$work/absent.json': No such file" <<<"$err"; then
+  pass "report_should_refuse_a_missing_results_file_with_exit_2"
+else
+  fail "report_should_refuse_a_missing_results_file_with_exit_2: exit $code: $err"
+fi
+echo '{"schema": 3, "code": [{"name": "x"}]}' >"$work/bad.json"
+err=$("$gate" report "$work/bad.json" -o "$work/bad.html" 2>&1)
+code=$?
+if [ "$code" -eq 2 ] && grep -q "code\[0\].framework is not an object" <<<"$err" && [ ! -e "$work/bad.html" ]; then
+  pass "report_should_refuse_a_malformed_document_and_write_no_page"
+else
+  fail "report_should_refuse_a_malformed_document_and_write_no_page: exit $code: $err"
+fi
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]
