@@ -4,12 +4,14 @@
 #define _GNU_SOURCE
 #include "measure.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "callgrind.h"
 #include "dhat.h"
@@ -24,6 +26,7 @@ struct run {
 	enum measure_tool tool;
 	enum slope_run which;
 	bool again;      /* --verify's second run of the same count */
+	int clear_error; /* errno when an earlier run's output file could not be removed */
 	char *argv[12];
 	char *owned[6]; /* the argv strings built here */
 	char *output_path;
@@ -101,6 +104,10 @@ static int build_run(struct run *run, const struct measure_options *options)
 		return -1;
 	run->argv[argc++] = run->owned[3];
 	run->argv[argc] = NULL;
+	/* An earlier run's file must never pass for this run's: a tool that fails to write its
+	 * output (DHAT exits 0 then) leaves nothing to read. */
+	if (unlink(run->output_path) != 0 && errno != ENOENT)
+		run->clear_error = errno;
 	run->job.argv = run->argv;
 	run->job.directory = dirname(run->directory);
 	run->job.log_path = run->log_path;
@@ -274,8 +281,14 @@ static int check_run(struct measurement *measurement, const struct run *run,
 {
 	char how[200];
 
-	if (runner_job_succeeded(&run->job))
+	if (runner_job_succeeded(&run->job) && run->clear_error == 0)
 		return 0;
+	if (runner_job_succeeded(&run->job)) {
+		record_failure(measurement, "%s run at %" PRIu64 ": cannot remove the earlier output "
+			       "file %s: %s", tool_names[run->tool], count_of(measurement, run->which),
+			       run->output_path, strerror(run->clear_error));
+		return -1;
+	}
 	runner_describe_end(&run->job, options->timeout_seconds, how, sizeof(how));
 	record_failure(measurement, "%s run at %" PRIu64 " %s (log: %s)", tool_names[run->tool],
 		       count_of(measurement, run->which), how, run->log_path);
@@ -328,6 +341,14 @@ static int read_dhat(struct measurement *measurement, struct run *const *runs,
 			record_failure(measurement, "dhat run at %" PRIu64 ": a stack reached %d frames, "
 				       "so the region frame may have been cut off (file %s)",
 				       count_of(measurement, which), MEASURE_NUM_CALLERS, run->output_path);
+			return -1;
+		}
+		/* The harness allocates its queue whatever the scenario does: a profile without a
+		 * single allocation did not come from this run. */
+		if (profiles[which].all_blocks == 0) {
+			record_failure(measurement, "dhat run at %" PRIu64 ": the profile records no "
+				       "allocation at all, not even the queue's (file %s)",
+				       count_of(measurement, which), run->output_path);
 			return -1;
 		}
 		measurement->allocations[which] = profiles[which].blocks;

@@ -740,7 +740,10 @@ static int read_gate_block(const struct reader *reader, const cJSON *block, stru
 		return -1;
 	if (environment_fingerprint_from_json(&results->fingerprint, member(block, "fingerprint"),
 					      &fingerprint_error) != 0)
-		return bad(reader, "costgate.fingerprint", fingerprint_error.message);
+		return bad(reader, "costgate.fingerprint",
+			   strncmp(fingerprint_error.message, "fingerprint: ", 13) == 0
+				   ? fingerprint_error.message + 13
+				   : fingerprint_error.message);
 	if (read_failures(reader, member(block, "failures"), results) != 0)
 		return -1;
 	return read_shard(reader, member(block, "shard"), results);

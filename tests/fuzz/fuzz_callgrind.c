@@ -1,0 +1,41 @@
+/* libFuzzer target for the callgrind parser (gate/callgrind.c): any bytes as a callgrind output
+ * file. Besides ASan and UBSan, a parsed profile must keep the promises of callgrind.h: functions
+ * sorted and unique by name, the total the sum of the exclusive costs, each function's inclusive
+ * at least its exclusive; a refused file leaves the profile empty and says why. */
+#define _GNU_SOURCE
+#include <string.h>
+
+#include "callgrind.h"
+#include "fuzz_input.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct cg_profile profile = CG_PROFILE_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	uint64_t sum = 0;
+	size_t i;
+
+	if (cg_profile_parse(&profile, fuzz_input_path(data, size), &err) != 0) {
+		FUZZ_REQUIRE(err.message[0] != '\0');
+		FUZZ_REQUIRE(profile.functions == NULL && profile.function_count == 0);
+		FUZZ_REQUIRE(profile.event == NULL && profile.total == 0);
+		return 0;
+	}
+	FUZZ_REQUIRE(profile.event != NULL);
+	for (i = 0; i < profile.function_count; i++) {
+		const struct cg_function *function = &profile.functions[i];
+
+		FUZZ_REQUIRE(function->name != NULL && function->file != NULL);
+		FUZZ_REQUIRE(i == 0 || strcmp(profile.functions[i - 1].name, function->name) < 0);
+		FUZZ_REQUIRE(cg_profile_find(&profile, function->name) == function);
+		FUZZ_REQUIRE(function->inclusive >= function->exclusive);
+		FUZZ_REQUIRE(sum + function->exclusive >= sum);
+		sum += function->exclusive;
+	}
+	FUZZ_REQUIRE(sum == profile.total);
+	cg_profile_release(&profile);
+	FUZZ_REQUIRE(profile.functions == NULL && profile.event == NULL);
+	return 0;
+}

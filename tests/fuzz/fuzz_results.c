@@ -1,0 +1,71 @@
+/* libFuzzer target for the baseline reader (results_parse in gate/results.c), which parses from
+ * memory: the input is handed over with its exact length and no terminating NUL, so reading one
+ * byte past it is an ASan report. A document that parses must list its scenarios sorted and
+ * unique, each found by name, and must read back the same after being written again. */
+#define _GNU_SOURCE
+#include <string.h>
+
+#include "fuzz_input.h"
+#include "results.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Writes what was read as a document again and reads that back: the same scenarios. */
+static void check_round_trip(const struct results *results)
+{
+	struct results again = RESULTS_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	cJSON *document = results_document(results->measurements, results->count,
+					   &results->fingerprint, NULL);
+	char *text;
+	size_t i;
+
+	FUZZ_REQUIRE(document != NULL);
+	text = cJSON_PrintUnformatted(document);
+	FUZZ_REQUIRE(text != NULL);
+	if (results_parse(&again, text, strlen(text), "round trip", &err) != 0) {
+		fprintf(stderr, "round trip refused: %s\n", err.message);
+		FUZZ_REQUIRE(!"a document gate wrote from what it read must read back");
+	}
+	FUZZ_REQUIRE(again.count == results->count);
+	for (i = 0; i < again.count; i++) {
+		const struct measurement *a = &again.measurements[i], *b = &results->measurements[i];
+
+		FUZZ_REQUIRE(strcmp(a->info.name, b->info.name) == 0);
+		FUZZ_REQUIRE(memcmp(a->instructions, b->instructions, sizeof(a->instructions)) == 0);
+		FUZZ_REQUIRE(memcmp(a->allocations, b->allocations, sizeof(a->allocations)) == 0);
+		FUZZ_REQUIRE(a->messages == b->messages);
+	}
+	results_release(&again);
+	cJSON_free(text);
+	cJSON_Delete(document);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct results results = RESULTS_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	/* An exact-size copy: libFuzzer's buffer is exact too, but a copy keeps the input const. */
+	char *text = malloc(size ? size : 1);
+	size_t i;
+
+	FUZZ_REQUIRE(text != NULL);
+	if (size > 0)
+		memcpy(text, data, size);
+	if (results_parse(&results, text, size, "fuzz.json", &err) != 0) {
+		FUZZ_REQUIRE(err.message[0] != '\0');
+		FUZZ_REQUIRE(strstr(err.message, "fuzz.json") != NULL);
+	} else {
+		for (i = 0; i < results.count; i++) {
+			const struct measurement *measurement = &results.measurements[i];
+
+			FUZZ_REQUIRE(i == 0 || strcmp(results.measurements[i - 1].info.name,
+						      measurement->info.name) < 0);
+			FUZZ_REQUIRE(results_find(&results, measurement->info.name) == measurement);
+		}
+		check_round_trip(&results);
+	}
+	results_release(&results);
+	free(text);
+	return 0;
+}

@@ -1,0 +1,313 @@
+#!/usr/bin/env bash
+# Faults gate must fail closed on, end to end through the real gate binary (DESIGN.md rule 7):
+# callgrind and DHAT output that is truncated, empty, garbage, overflowing, not JSON, missing or
+# mistyped keys, negative or huge counts, an empty pps; valgrind killed by SIGKILL mid-run, exiting
+# non-zero, unable to say its version, or unable to write its output; scenarios that abort, exit 1,
+# or whose --describe prints garbage, an incomplete object, or fails. Each case must end in exit 3
+# with a message naming the scenario, the run and the problem; none may pass.
+#
+# The faults come from a stand-in `valgrind` put first on PATH (gate looks valgrind up on PATH;
+# the runs themselves get a sealed environment, so the stand-in reads its orders from a file
+# beside it). For output damage it replays the real output of one live measurement, recorded at the
+# start, and damages one run's copy: the bytes gate parses are real valgrind output, and the cases
+# take a fraction of a second each. A replay without damage must give the live figures exactly.
+# Process faults (SIGKILL, exit status, a missing output file) run the real valgrind.
+# Usage: test_faults.sh GATE BUILD_DIR C_COMPILER
+set -u
+gate=$1 build=$2 compiler=$3
+gate=$(realpath -- "$gate") build=$(realpath -- "$build")
+if [ ! -x "$gate" ] || [ ! -f "$build/scenarios/manifest.txt" ] ||
+  [ ! -x "$build/tests/scenarios/steals_during_fill" ]; then
+  echo "FAIL setup: no gate at '$gate' or no scenarios in '$build' (build first)"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+real_valgrind=$(command -v valgrind) || {
+  echo "FAIL setup: no valgrind on PATH"
+  echo "0 passed, 1 failed"
+  exit 1
+}
+export LC_ALL=C
+failures=0 passed=0
+
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 2
+
+# run_gate NAME ARGS...: runs gate (with the stand-in valgrind when $tmp/bin/valgrind exists),
+# output in $tmp/NAME.out and .err, results in $tmp/NAME.json, raw files in $tmp/NAME.raw; the
+# exit code in $code.
+run_gate() {
+  local name=$1
+  shift
+  PATH="$tmp/bin:$PATH" "$gate" --messages 2 --jobs 2 --quiet --json "$tmp/$name.json" \
+    --raw-dir "$tmp/$name.raw" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+  code=$?
+}
+
+# expect NAME CODE PATTERN...: the last run exited CODE and its stdout or stderr matches every
+# extended regular expression PATTERN. Prints the message it checked, for docs/reliability.md.
+expect() {
+  local name=$1 want=$2 pattern message
+  shift 2
+  for pattern in "$@"; do
+    if ! grep -Eq -- "$pattern" "$tmp/$name.out" "$tmp/$name.err"; then
+      fail "$name: exit $code (want $want), no match for '$pattern' in: $(cat "$tmp/$name.out" "$tmp/$name.err")"
+      return
+    fi
+  done
+  message=$(grep -Eh -m 1 -- "$1" "$tmp/$name.out" "$tmp/$name.err" | head -n 1)
+  if [ "$code" -ne "$want" ]; then
+    fail "$name: exit $code, want $want: $message"
+  else
+    pass "$name (exit $code: $message)"
+  fi
+}
+
+# --- the stand-in valgrind. Orders in $tmp/bin/fault: "KIND TARGET", TARGET a glob matched
+# against the output file's name (e.g. dhat.out.consume_json.2); every other run is replayed
+# undamaged. KIND is one of the damage functions below, or a process fault.
+mkdir -p "$tmp/bin"
+cat >"$tmp/bin/valgrind" <<EOF
+#!/bin/bash
+# Stand-in valgrind written by test_faults.sh.
+real='$real_valgrind'
+recorded='$tmp/recorded'
+EOF
+cat >>"$tmp/bin/valgrind" <<'EOF'
+read -r kind target <"$(dirname "$0")/fault"
+output=""
+for argument in "$@"; do
+  case $argument in
+    --version) [ "$kind" = no-version ] && exit 1
+               exec "$real" --version ;;
+    --callgrind-out-file=* | --dhat-out-file=*) output=${argument#*=} ;;
+  esac
+done
+name=${output##*/}
+# shellcheck disable=SC2053 # the target is a glob
+if [[ $name != $target ]]; then
+  cp "$recorded/$name" "$output"
+  exit
+fi
+case $kind in
+  killed) # the real valgrind, SIGKILLed once its tool (callgrind-amd64-linux, ...) has taken
+    # over this process: it is running then, and writes its output only at the end.
+    (for _ in $(seq 500); do
+       case $(readlink "/proc/$$/exe") in */valgrind/*-linux) break ;; esac
+       sleep 0.01
+     done
+     kill -KILL $$) &
+    exec "$real" "$@" ;;
+  exits-1) # the real valgrind, refusing an option: it prints why and exits 1
+    exec "$real" --no-such-option "$@" ;;
+  no-output) # the real valgrind, unable to open its output file (it says so, exits 0)
+    exec "$real" "${@/#--dhat-out-file=*/--dhat-out-file=/nonexistent/costgate/out}" ;;
+  truncated) # the real valgrind; then its output loses its second half
+    "$real" "$@" || exit
+    head -c "$(($(wc -c <"$output") / 2))" "$output" >"$output.cut" && mv "$output.cut" "$output" ;;
+  *) cp "$recorded/$name" "$output" ;;
+esac
+case $kind in
+  empty) : >"$output" ;;
+  garbage) printf '\177ELF\002\001\001\000\000\000\000\000\000\000\000\000\003\000>\000\001\000\000\000\220\033\000\000\000\000\000\000@\000\n\377\376\375' >"$output" ;;
+  count-above-64-bits) printf 'fn=(9999) appended\n0 18446744073709551616\n' >>"$output" ;;
+  sum-overflows) printf 'fn=(9999) appended\n0 18446744073709551615\n' >>"$output" ;;
+  not-json) printf 'this is not JSON\n' >"$output" ;;
+  missing-key) sed -i 's/"pps":/"ppz":/' "$output" ;;
+  string-count) sed -i -E '0,/"tbk":[0-9]+/ s/"tbk":([0-9]+)/"tbk":"\1"/' "$output" ;;
+  negative-count) sed -i -E '0,/"tbk":[0-9]+/ s/"tbk":([0-9]+)/"tbk":-\1/' "$output" ;;
+  huge-count) sed -i -E '0,/"tbk":[0-9]+/ s/"tbk":([0-9]+)/"tbk":1e300/' "$output" ;;
+  empty-pps) sed -i -E 's/^,"pps":$/,"pps":[],"dropped":/' "$output" ;;
+esac
+EOF
+chmod +x "$tmp/bin/valgrind"
+fault() { echo "$1 $2" >"$tmp/bin/fault"; }
+
+# --- the recording: one live measurement of consume_json, its raw files kept for the replays
+scenario=(--build-dir "$build" --scenario consume_json)
+mv "$tmp/bin" "$tmp/bin.off" # the real valgrind
+run_gate recorded "${scenario[@]}"
+mv "$tmp/bin.off" "$tmp/bin"
+mv "$tmp/recorded.raw" "$tmp/recorded"
+if [ "$code" -ne 0 ] || ! grep -q '^consume_json .* ok$' "$tmp/recorded.out"; then
+  fail "setup: the live measurement of consume_json exited $code: $(cat "$tmp/recorded.out" "$tmp/recorded.err")"
+  echo "$passed passed, $failures failed"
+  exit 1
+fi
+
+fault replay none
+run_gate replay "${scenario[@]}"
+if [ "$code" -eq 0 ] && cmp -s "$tmp/recorded.out" "$tmp/replay.out"; then
+  pass "replayed_output_should_give_the_live_figures_exactly"
+else
+  fail "replayed_output_should_give_the_live_figures_exactly: exit $code: $(diff "$tmp/recorded.out" "$tmp/replay.out")"
+fi
+
+# --- callgrind output, damaged in the run at N = 2
+at="consume_json: failed to measure: callgrind run at 2: cannot parse '[^']*/callgrind\.out\.consume_json\.2'"
+fault truncated callgrind.out.consume_json.2
+run_gate callgrind_truncated "${scenario[@]}"
+expect callgrind_truncated 3 "$at: "
+fault empty callgrind.out.consume_json.2
+run_gate callgrind_empty "${scenario[@]}"
+expect callgrind_empty 3 "$at: empty file"
+fault garbage callgrind.out.consume_json.2
+run_gate callgrind_binary_garbage "${scenario[@]}"
+expect callgrind_binary_garbage 3 "$at: line 1: "
+fault count-above-64-bits callgrind.out.consume_json.2
+run_gate callgrind_count_above_64_bits "${scenario[@]}"
+expect callgrind_count_above_64_bits 3 "$at: line [0-9]+: count '18446744073709551616' is above 18446744073709551615"
+fault sum-overflows callgrind.out.consume_json.2
+run_gate callgrind_sum_overflows "${scenario[@]}"
+expect callgrind_sum_overflows 3 "$at: line [0-9]+: total cost overflows"
+
+# --- DHAT output, damaged in the run at N = 2
+at="consume_json: failed to measure: dhat run at 2: cannot parse '[^']*/dhat\.out\.consume_json\.2'"
+fault not-json dhat.out.consume_json.2
+run_gate dhat_not_json "${scenario[@]}"
+expect dhat_not_json 3 "$at: not JSON"
+fault missing-key dhat.out.consume_json.2
+run_gate dhat_missing_pps "${scenario[@]}"
+expect dhat_missing_pps 3 "$at: missing key 'pps'"
+fault string-count dhat.out.consume_json.2
+run_gate dhat_string_count "${scenario[@]}"
+expect dhat_string_count 3 "$at: pps\[0\]\.tbk is not a non-negative integer"
+fault negative-count dhat.out.consume_json.2
+run_gate dhat_negative_count "${scenario[@]}"
+expect dhat_negative_count 3 "$at: pps\[0\]\.tbk is not a non-negative integer"
+fault huge-count dhat.out.consume_json.2
+run_gate dhat_huge_count "${scenario[@]}"
+expect dhat_huge_count 3 "$at: pps\[0\]\.tbk is not a non-negative integer"
+# An empty pps in the 2N run only: a profile without a single allocation, not even the queue's.
+fault empty-pps dhat.out.consume_json.4
+run_gate dhat_empty_pps_at_2n "${scenario[@]}"
+expect dhat_empty_pps_at_2n 3 "consume_json: failed to measure: dhat run at 4: the profile records no allocation at all"
+# An empty pps in every run: DHAT recorded no allocation at all, not even the harness's own
+# queue (allocated outside the region in every scenario). Nothing was measured.
+fault empty-pps 'dhat.out.*'
+run_gate dhat_empty_pps_everywhere "${scenario[@]}"
+expect dhat_empty_pps_everywhere 3 "consume_json: failed to measure: dhat run at 1"
+
+# --- valgrind itself
+fault killed callgrind.out.consume_json.2
+run_gate valgrind_killed "${scenario[@]}"
+expect valgrind_killed 3 \
+  "consume_json: failed to measure: callgrind run at 2 was killed by signal 9 \(Killed\) \(log: [^)]*/callgrind\.log\.consume_json\.2\)"
+fault exits-1 dhat.out.consume_json.4
+run_gate valgrind_exits_1 "${scenario[@]}"
+expect valgrind_exits_1 3 \
+  "consume_json: failed to measure: dhat run at 4 exited with 1 \(log: [^)]*/dhat\.log\.consume_json\.4\)"
+if grep -q 'no-such-option' "$tmp/valgrind_exits_1.raw/dhat.log.consume_json.4"; then
+  pass "valgrind_exits_1_should_keep_what_valgrind_said_in_the_log"
+else
+  fail "valgrind_exits_1_should_keep_what_valgrind_said_in_the_log"
+fi
+fault no-version none
+run_gate valgrind_without_version "${scenario[@]}"
+expect valgrind_without_version 3 "^gate: error: .*valgrind.*--version"
+if [ ! -s "$tmp/valgrind_without_version.out" ]; then
+  pass "valgrind_without_version_should_print_no_table"
+else
+  fail "valgrind_without_version_should_print_no_table: $(cat "$tmp/valgrind_without_version.out")"
+fi
+# DHAT that cannot open its output file says so in its log and exits 0. The raw directory still
+# holds that file from the run before (the default raw directory is reused by every run): gate
+# must not take the old file for this run's output.
+mkdir -p "$tmp/dhat_output_not_written.raw"
+cp "$tmp/recorded/"* "$tmp/dhat_output_not_written.raw/"
+fault no-output dhat.out.consume_json.2
+run_gate dhat_output_not_written "${scenario[@]}"
+expect dhat_output_not_written 3 "consume_json: failed to measure: dhat run at 2"
+
+# --- scenarios that fail under the real valgrind (no stand-in)
+mv "$tmp/bin" "$tmp/bin.off"
+
+# manifest DIR NAME=PATH...: a build directory whose manifest lists just these executables.
+manifest() {
+  local directory=$1 entry
+  shift
+  mkdir -p "$directory/scenarios"
+  grep -E '^(compiler|flags) ' "$build/scenarios/manifest.txt" >"$directory/scenarios/manifest.txt"
+  for entry in "$@"; do
+    echo "scenario ${entry%%=*} ${entry#*=}" >>"$directory/scenarios/manifest.txt"
+  done
+}
+
+mkdir -p "$tmp/programs"
+cat >"$tmp/programs/aborts.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && strcmp(argv[1], "--describe") == 0) {
+		puts("{\"name\":\"aborts\",\"title\":\"test only: aborts\",\"gated\":true,"
+		     "\"region\":\"costgate_measured_region\","
+		     "\"floors\":{\"steady_allocations\":0,\"cold_allocations\":0}}");
+		return 0;
+	}
+	abort();
+}
+EOF
+if "$compiler" -O1 -o "$tmp/programs/aborts" "$tmp/programs/aborts.c" 2>"$tmp/compile.err"; then
+  manifest "$tmp/aborting" "aborts=$tmp/programs/aborts"
+  run_gate scenario_aborts --build-dir "$tmp/aborting"
+  expect scenario_aborts 3 \
+    "aborts: failed to measure: (callgrind|dhat) run at [124] was killed by signal 6 \(Aborted\) \(log: "
+else
+  fail "scenario_aborts: cannot compile: $(cat "$tmp/compile.err")"
+fi
+# steals_during_fill: a real harness scenario whose fill check fails, so it exits 1.
+manifest "$tmp/exiting" "steals_during_fill=$build/tests/scenarios/steals_during_fill"
+run_gate scenario_exits_1 --build-dir "$tmp/exiting"
+expect scenario_exits_1 3 "steals_during_fill: failed to measure: (callgrind|dhat) run at [124] exited with 1 \(log: "
+
+# describe NAME STATUS TEXT: a scenario executable, a shell script, whose --describe prints TEXT
+# (and anything else too) and exits STATUS.
+describe() {
+  printf '#!/bin/sh\ncat <<"END"\n%s\nEND\nexit %s\n' "$3" "$2" >"$tmp/programs/$1"
+  chmod +x "$tmp/programs/$1"
+  manifest "$tmp/$1.build" "$1=$tmp/programs/$1"
+  run_gate "$1" --build-dir "$tmp/$1.build"
+}
+# declaration NAME: a valid --describe of NAME.
+declaration() {
+  printf '{"name":"%s","title":"test only","gated":true,"region":"costgate_measured_region",%s}' \
+    "$1" '"floors":{"steady_allocations":0,"cold_allocations":0}'
+}
+named="failed to measure: scenario '([a-z0-9_]+)': --describe"
+describe describe_garbage 0 "$(printf '\377\376 Segmentation fault (core dumped)')"
+expect describe_garbage 3 "describe_garbage: $named printed no JSON object"
+whole=$(declaration describe_incomplete)
+describe describe_incomplete 0 "${whole:0:70}"
+expect describe_incomplete 3 "describe_incomplete: $named printed no JSON object"
+whole=$(declaration describe_without_floors)
+describe describe_without_floors 0 "${whole%,\"floors\"*}}"
+expect describe_without_floors 3 "describe_without_floors: $named has no object 'floors'"
+whole=$(declaration describe_wrong_type)
+describe describe_wrong_type 0 "${whole/true/\"yes\"}"
+expect describe_wrong_type 3 "describe_wrong_type: $named has no boolean 'gated'"
+describe describe_exits_1 1 "$(declaration describe_exits_1)"
+expect describe_exits_1 3 "describe_exits_1: $named failed: '[^']*/describe_exits_1' exited with 1"
+describe describe_names_another 0 "$(declaration consume_json)"
+expect describe_names_another 3 "describe_names_another: $named names another scenario"
+
+# Every failed scenario is a row that says so, never a figure.
+for entry in scenario_aborts:aborts scenario_exits_1:steals_during_fill describe_garbage \
+  describe_incomplete describe_without_floors describe_wrong_type describe_exits_1 \
+  describe_names_another; do
+  name=${entry%%:*} row=${entry#*:}
+  if grep -qE "^$row +(- +)+failed$" "$tmp/$name.out" 2>/dev/null; then
+    pass "${name}_should_be_a_failed_row_in_the_table"
+  else
+    fail "${name}_should_be_a_failed_row_in_the_table: $(cat "$tmp/$name.out" 2>/dev/null)"
+  fi
+done
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]
