@@ -208,7 +208,13 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 		return;
 	}
 	if (row->state == VERDICT_FAILED) {
-		fprintf(out, "%s: failed to measure: %s\n", row->name, head->failure);
+		const char *at;
+
+		/* One line, whatever the failure says: a note is a line, an annotation is a line. */
+		fprintf(out, "%s: failed to measure: ", row->name);
+		for (at = head->failure; *at != '\0'; at++)
+			fputc(*at == '\n' || *at == '\r' ? ' ' : *at, out);
+		fputc('\n', out);
 		return;
 	}
 	print_breaches(out, row);

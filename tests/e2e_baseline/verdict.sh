@@ -78,6 +78,15 @@ if set_iterations "$repo" 2060 && build "$repo"; then
       "^work +$(regex_escape "$head3") +$base_re +$(regex_escape "$change") % .* regressed\$" \
       "^steady .* ok\$" \
       "^fail: 1 regressed \(work\)\$"
+    # Why: the function the change made dearer is the first row of the attribution.
+    first=$(awk '/^work: functions whose exclusive instructions per message changed most/ {
+      getline; getline; print; exit }' "$out")
+    if [[ $first =~ [[:space:]]work_compute$ ]]; then
+      pass "attribution_should_name_the_function_that_got_dearer_first"
+    else
+      fail "attribution_should_name_the_function_that_got_dearer_first: first row '$first'"
+      show "$out"
+    fi
   fi
 else
   fail "three_percent_dearer_should_regress: cannot build the change"
@@ -154,6 +163,14 @@ if add_allocation "$repo" && build "$repo"; then
     "^work .* ok\$" \
     "!^baseline:" \
     "^fail: 1 regressed \(steady\)\$"
+  # Why: the new allocation's site, with its file and line (the malloc the change added).
+  line=$(grep -n 'void \*extra = malloc' "$repo/scenarios/steady.c" | cut -d: -f1)
+  if grep -Eq "^ +1\.000 +0\.000 +\+1\.000 +\+[0-9.]+ +handle \(steady\.c:$line\)" "$out"; then
+    pass "attribution_should_show_the_new_allocation_site_with_file_and_line"
+  else
+    fail "attribution_should_show_the_new_allocation_site_with_file_and_line (steady.c:$line)"
+    show "$out"
+  fi
 else
   fail "extra_allocation_should_fail_its_floor_without_a_baseline: cannot build the change"
 fi

@@ -1,0 +1,202 @@
+/* Golden tests of the pull-request reports: the Markdown summary and the GitHub annotations of a
+ * verdict decided on hand-made measurements (a regression with its attribution, an accepted
+ * change, a floor breach, a failure, a new and a missing scenario, a stale acceptance), compared
+ * byte for byte with committed files. COSTGATE_UPDATE_GOLDEN=1 rewrites them (review the diff). */
+#define _GNU_SOURCE
+#include "check.h"
+#include "report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct measurement measured(const char *name, double per_message, uint64_t cold)
+{
+	struct measurement measurement;
+
+	memset(&measurement, 0, sizeof(measurement));
+	measurement.info.name = (char *)name;
+	measurement.info.gated = true;
+	measurement.info.steady_floor = 19;
+	measurement.info.cold_floor = 19;
+	measurement.messages = 1000;
+	measurement.instruction_slope.per_message = per_message;
+	measurement.instruction_slope.cold = cold;
+	measurement.allocation_slope.per_message = 19;
+	measurement.allocation_slope.cold = 19;
+	return measurement;
+}
+
+static struct function_cost head_functions[] = {
+	{ (char *)"parse_symbol", 500.0, 620.0, 500 },
+	{ (char *)"cJSON_Parse", 9000.0, 9800.0, 9000 },
+	{ (char *)"memcpy", 200.0, 200.0, 200 },
+};
+static struct function_cost base_functions[] = {
+	{ (char *)"cJSON_Parse", 9000.0, 9180.0, 9000 },
+	{ (char *)"memcpy", 180.0, 180.0, 180 },
+	{ (char *)"old_helper", 20.0, 20.0, 20 },
+};
+static struct site_cost head_sites[] = {
+	{ (char *)"handle (steady.c:18)", (char *)"handle (steady.c:18) < drain (harness.c:140)", 1.0,
+	  64.0, 1, 64 },
+};
+
+struct example {
+	struct measurement head[6];
+	struct measurement base[5];
+	struct results baseline;
+	struct acceptance_entry entries[2];
+	struct acceptance acceptance;
+	struct environment environment;
+	struct verdict verdict;
+};
+
+static void decide_example(struct example *example)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+
+	memset(example, 0, sizeof(*example));
+	example->head[0] = measured("dearer", 10300, 50000); /* +3 %: regressed, attributed */
+	example->head[0].functions = head_functions;
+	example->head[0].function_count = 3;
+	example->head[1] = measured("accepted", 10300, 50000); /* +3 %, accepted */
+	example->head[2] = measured("allocating", 100, 500);   /* a floor breach */
+	example->head[2].allocation_slope.per_message = 20;
+	example->head[2].sites = head_sites;
+	example->head[2].site_count = 1;
+	example->head[3] = measured("broken", 0, 0);
+	example->head[3].failed = true;
+	snprintf(example->head[3].failure, sizeof(example->head[3].failure),
+		 "callgrind run at 1000 exited with 1 (100%% of the runs)\nsecond line");
+	example->head[4] = measured("fresh", 50, 60);
+	example->head[5] = measured("lower_floor", 80, 90);
+	example->head[5].allocation_slope.per_message = 18;
+	example->base[0] = measured("accepted", 10000, 50000);
+	example->base[1] = measured("allocating", 100, 500);
+	example->base[2] = measured("dearer", 10000, 50000);
+	example->base[2].functions = base_functions;
+	example->base[2].function_count = 3;
+	example->base[3] = measured("gone", 1, 1);
+	example->base[4] = measured("lower_floor", 80, 90);
+	example->baseline.measurements = example->base;
+	example->baseline.count = 5;
+	example->baseline.messages = 1000;
+	example->entries[0] = (struct acceptance_entry){ (char *)"accepted", ACCEPT_INSTRUCTIONS,
+							 10400, (char *)"a symbol check per message" };
+	example->entries[1] = (struct acceptance_entry){ (char *)"fresh", ACCEPT_COLD_INSTRUCTIONS,
+							 70, (char *)"no longer needed" };
+	example->acceptance = (struct acceptance){ example->entries, 2,
+						   (char *)"baselines/accepted.json" };
+	example->environment = (struct environment){
+		.cpu = (char *)"Test CPU", .architecture = (char *)"x86_64", .cores = (char *)"2 logical",
+		.memory = (char *)"1.0 GiB", .os = (char *)"Linux 6.1 (Debian GNU/Linux 12 (bookworm))",
+		.compiler = (char *)"GNU 12.2.0", .flags = (char *)"-O2 -g", .valgrind = (char *)"3.19.0",
+		.glibc = (char *)"2.36", .cjson = (char *)"1.7.15", .dispatch_pin = (char *)"glibc.cpu.hwcaps=-AVX2",
+		.schema = 1,
+	};
+	CHECK(verdict_decide(&example->verdict, example->head, 6, &example->baseline,
+			     &example->acceptance, true, &err) == 0);
+	CHECK(verdict_explain(&example->verdict, false, &err) == 0);
+	example->verdict.baseline_source = "baselines/main.json at main (0123456789ab)";
+}
+
+/* Compares text with the golden file NAME in FIXTURE_DIR/report, or rewrites it. */
+static void check_golden(const char *name, const char *text)
+{
+	char path[512], *expected = NULL;
+	size_t size = 0;
+	FILE *file;
+
+	snprintf(path, sizeof(path), "%s/report/%s", FIXTURE_DIR, name);
+	if (getenv("COSTGATE_UPDATE_GOLDEN") != NULL) {
+		file = fopen(path, "w");
+		CHECK(file != NULL && fputs(text, file) >= 0 && fclose(file) == 0);
+		return;
+	}
+	file = fopen(path, "r");
+	CHECK(file != NULL);
+	if (file == NULL)
+		return;
+	if (getdelim(&expected, &size, '\0', file) < 0) {
+		free(expected);
+		expected = strdup("");
+	}
+	fclose(file);
+	if (strcmp(expected, text) != 0) {
+		fprintf(stderr, "%s differs; got:\n%s\n", path, text);
+		check_failures++;
+	}
+	free(expected);
+}
+
+static char *render(void (*writer)(FILE *, const struct example *), const struct example *example)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	if (out == NULL)
+		abort();
+	writer(out, example);
+	fclose(out);
+	return text;
+}
+
+static void write_markdown(FILE *out, const struct example *example)
+{
+	report_markdown(out, &example->verdict, &example->environment,
+			"make && build/gate/gate --messages 1000 --baseline=main");
+}
+
+static void write_annotations(FILE *out, const struct example *example)
+{
+	report_annotations(out, &example->verdict);
+}
+
+static void markdown_should_equal_the_golden_summary(void)
+{
+	static const char verdict_line[] = "### costgate: ❌ fail: 2 regressed (allocating, dearer), "
+					   "1 failed to measure (broken), 1 missing (gone)\n";
+	struct example example;
+	char *text;
+
+	decide_example(&example);
+	text = render(write_markdown, &example);
+	check_golden("summary.md", text);
+	/* The parts a reader relies on, whatever the golden file says. */
+	CHECK(strncmp(text, verdict_line, strlen(verdict_line)) == 0);
+	CHECK_CONTAINS(text, "| `handle (steady.c:18) < drain (harness.c:140)` (new) | 1.000 | 0.000 | +1.000 | +64.000 |");
+	CHECK_CONTAINS(text, "| `parse_symbol` (new) | 500.000 | 0.000 | +500.000 | +620.000 | 166.7 % |");
+	CHECK_CONTAINS(text, "accepted up to 10400 instructions per message: a symbol check per message");
+	CHECK_CONTAINS(text, "<details><summary>Environment and fingerprint</summary>");
+	CHECK_CONTAINS(text, "Reproduce locally: `make && build/gate/gate --messages 1000 --baseline=main`");
+	free(text);
+	verdict_release(&example.verdict);
+}
+
+static void annotations_should_equal_the_golden_commands(void)
+{
+	struct example example;
+	char *text;
+
+	decide_example(&example);
+	text = render(write_annotations, &example);
+	check_golden("annotations.txt", text);
+	CHECK_CONTAINS(text, "::error title=costgate%3A dearer regressed::dearer: 10300.000 instructions per message against 10000.000 in the baseline: +3.00 %25, above the 2 %25 limit\n");
+	/* A newline inside a failure would end the command: the failure is one line, '%' escaped. */
+	CHECK_CONTAINS(text, "::error title=costgate%3A broken failed::broken: failed to measure: "
+			     "callgrind run at 1000 exited with 1 (100%25 of the runs) second line\n");
+	CHECK_CONTAINS(text, "::warning title=costgate%3A lower_floor floor to lower::");
+	CHECK_CONTAINS(text, "::warning title=costgate%3A stale acceptance::the acceptance of fresh cold_instructions up to 70");
+	free(text);
+	verdict_release(&example.verdict);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	RUN(markdown_should_equal_the_golden_summary);
+	RUN(annotations_should_equal_the_golden_commands);
+	return CHECK_EXIT();
+}
