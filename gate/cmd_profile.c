@@ -15,6 +15,7 @@
 
 #include "manifest.h"
 #include "native_runs.h"
+#include "options.h"
 #include "runner.h"
 #include "session.h"
 #include "verdict.h"
@@ -61,23 +62,9 @@ static void usage(FILE *out)
 	      out);
 }
 
-static int parse_whole(const char *text, unsigned long long low, unsigned long long high,
-		       const char *option, unsigned long long *value, struct gate_error *err)
-{
-	char *end = NULL;
-
-	errno = 0;
-	if (text[0] >= '0' && text[0] <= '9')
-		*value = strtoull(text, &end, 10);
-	if (end == NULL || errno != 0 || *end != '\0' || *value < low || *value > high)
-		return gate_error_set(err, "%s must be an integer from %llu to %llu, not '%s'", option,
-				      low, high, text);
-	return 0;
-}
-
 static int apply(struct profile_options *options, int option, char *argument, struct gate_error *err)
 {
-	unsigned long long value = 0;
+	uint64_t value = 0;
 	char *end = NULL;
 
 	switch (option) {
@@ -91,22 +78,22 @@ static int apply(struct profile_options *options, int option, char *argument, st
 					      SECONDS_MAX, argument);
 		return 0;
 	case 'n':
-		if (parse_whole(argument, 1, NATIVE_RUNS_COUNT_MAX, "--messages", &value, err) != 0)
+		if (options_parse_unsigned(argument, 1, NATIVE_RUNS_COUNT_MAX, "--messages", &value, err) != 0)
 			return -1;
 		options->messages = value;
 		return 0;
 	case 'f':
-		if (parse_whole(argument, 1, FREQUENCY_MAX, "--frequency", &value, err) != 0)
+		if (options_parse_unsigned(argument, 1, FREQUENCY_MAX, "--frequency", &value, err) != 0)
 			return -1;
 		options->frequency = (unsigned)value;
 		return 0;
 	case 'k':
-		if (parse_whole(argument, 1, TOP_MAX, "--top", &value, err) != 0)
+		if (options_parse_unsigned(argument, 1, TOP_MAX, "--top", &value, err) != 0)
 			return -1;
 		options->top = (unsigned)value;
 		return 0;
 	case 't':
-		if (parse_whole(argument, 1, TIMEOUT_MAX, "--timeout", &value, err) != 0)
+		if (options_parse_unsigned(argument, 1, TIMEOUT_MAX, "--timeout", &value, err) != 0)
 			return -1;
 		options->timeout_seconds = (double)value;
 		return 0;
@@ -149,11 +136,8 @@ static int parse_options(struct profile_options *options, int argc, char **argv,
 	opterr = 0;
 	optind = 0;
 	while ((option = getopt_long(argc, argv, ":n:o:qh", long_options, NULL)) != -1) {
-		if (option == '?')
-			return gate_error_set(err, "unknown option '%s' (see gate profile --help)",
-					      argv[optind - 1]);
-		if (option == ':')
-			return gate_error_set(err, "option '%s' needs a value", argv[optind - 1]);
+		if (options_getopt_error(option, argv, "gate profile", err) != 0)
+			return -1;
 		if (apply(options, option, optarg, err) != 0)
 			return -1;
 	}

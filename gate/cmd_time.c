@@ -18,6 +18,7 @@
 #include "environment.h"
 #include "manifest.h"
 #include "native_runs.h"
+#include "options.h"
 #include "results.h"
 #include "runner.h"
 #include "session.h"
@@ -93,20 +94,6 @@ static void usage(FILE *out)
 	      out);
 }
 
-static int parse_whole(const char *text, unsigned long long low, unsigned long long high,
-		       const char *option, unsigned long long *value, struct gate_error *err)
-{
-	char *end = NULL;
-
-	errno = 0;
-	if (text[0] >= '0' && text[0] <= '9')
-		*value = strtoull(text, &end, 10);
-	if (end == NULL || errno != 0 || *end != '\0' || *value < low || *value > high)
-		return gate_error_set(err, "%s must be an integer from %llu to %llu, not '%s'", option,
-				      low, high, text);
-	return 0;
-}
-
 static int parse_seconds(const char *text, double *seconds, struct gate_error *err)
 {
 	char *end = NULL;
@@ -121,38 +108,27 @@ static int parse_seconds(const char *text, double *seconds, struct gate_error *e
 	return 0;
 }
 
-static int add_pattern(struct time_options *options, char *pattern, struct gate_error *err)
-{
-	char **grown = realloc(options->scenarios, (options->scenario_count + 1) * sizeof(*grown));
-
-	if (grown == NULL)
-		return gate_error_set(err, "out of memory");
-	options->scenarios = grown;
-	grown[options->scenario_count++] = pattern;
-	return 0;
-}
-
 static int apply(struct time_options *options, int option, char *argument, struct gate_error *err)
 {
-	unsigned long long value = 0;
+	uint64_t value = 0;
 
 	switch (option) {
 	case 's':
-		return add_pattern(options, argument, err);
+		return options_add_pattern(&options->scenarios, &options->scenario_count, argument, err);
 	case 'r':
 		return parse_seconds(argument, &options->round_seconds, err);
 	case 'l':
-		if (parse_whole(argument, 1, LOOPS_MAX, "--loops", &value, err) != 0)
+		if (options_parse_unsigned(argument, 1, LOOPS_MAX, "--loops", &value, err) != 0)
 			return -1;
 		options->loops = (unsigned)value;
 		return 0;
 	case 'R':
-		if (parse_whole(argument, 1, ROUNDS_MAX, "--rounds", &value, err) != 0)
+		if (options_parse_unsigned(argument, 1, ROUNDS_MAX, "--rounds", &value, err) != 0)
 			return -1;
 		options->rounds = (unsigned)value;
 		return 0;
 	case 't':
-		if (parse_whole(argument, 1, TIMEOUT_MAX, "--timeout", &value, err) != 0)
+		if (options_parse_unsigned(argument, 1, TIMEOUT_MAX, "--timeout", &value, err) != 0)
 			return -1;
 		options->timeout_seconds = (double)value;
 		return 0;
@@ -198,11 +174,8 @@ static int parse_options(struct time_options *options, int argc, char **argv, st
 	opterr = 0;
 	optind = 0;
 	while ((option = getopt_long(argc, argv, ":s:vqh", long_options, NULL)) != -1) {
-		if (option == '?')
-			return gate_error_set(err, "unknown option '%s' (see gate time --help)",
-					      argv[optind - 1]);
-		if (option == ':')
-			return gate_error_set(err, "option '%s' needs a value", argv[optind - 1]);
+		if (options_getopt_error(option, argv, "gate time", err) != 0)
+			return -1;
 		if (apply(options, option, optarg, err) != 0)
 			return -1;
 	}

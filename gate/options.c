@@ -107,8 +107,8 @@ void options_usage(FILE *out)
 	      out);
 }
 
-static int parse_unsigned(const char *text, uint64_t low, uint64_t high, const char *option,
-			  uint64_t *value, struct gate_error *err)
+int options_parse_unsigned(const char *text, uint64_t low, uint64_t high, const char *option,
+			   uint64_t *value, struct gate_error *err)
 {
 	char *end = NULL;
 	unsigned long long parsed;
@@ -147,14 +147,14 @@ static int parse_shard(struct gate_options *options, const char *text, struct ga
 	return 0;
 }
 
-static int add_scenario(struct gate_options *options, char *pattern, struct gate_error *err)
+int options_add_pattern(char ***patterns, size_t *count, char *pattern, struct gate_error *err)
 {
-	char **grown = realloc(options->scenarios, (options->scenario_count + 1) * sizeof(*grown));
+	char **grown = realloc(*patterns, (*count + 1) * sizeof(*grown));
 
 	if (grown == NULL)
 		return gate_error_set(err, "out of memory");
-	options->scenarios = grown;
-	grown[options->scenario_count++] = pattern;
+	*patterns = grown;
+	grown[(*count)++] = pattern;
 	return 0;
 }
 
@@ -164,16 +164,16 @@ static int apply(struct gate_options *options, int option, char *argument, struc
 
 	switch (option) {
 	case 'n':
-		return parse_unsigned(argument, 2, MESSAGES_MAX, "--messages", &options->messages, err);
+		return options_parse_unsigned(argument, 2, MESSAGES_MAX, "--messages", &options->messages, err);
 	case 's':
-		return add_scenario(options, argument, err);
+		return options_add_pattern(&options->scenarios, &options->scenario_count, argument, err);
 	case 'j':
-		if (parse_unsigned(argument, 1, JOBS_MAX, "--jobs", &value, err) != 0)
+		if (options_parse_unsigned(argument, 1, JOBS_MAX, "--jobs", &value, err) != 0)
 			return -1;
 		options->jobs = (unsigned)value;
 		return 0;
 	case OPT_TIMEOUT:
-		if (parse_unsigned(argument, 1, TIMEOUT_MAX, "--timeout", &value, err) != 0)
+		if (options_parse_unsigned(argument, 1, TIMEOUT_MAX, "--timeout", &value, err) != 0)
 			return -1;
 		options->timeout_seconds = (double)value;
 		return 0;
@@ -303,6 +303,18 @@ static const char *typed_option(int option, char **argv)
 	return option_name(option);
 }
 
+int options_getopt_error(int option, char **argv, const char *command, struct gate_error *err)
+{
+	if (option == '?' && optopt != 0)
+		return gate_error_set(err, "unknown option '-%c' (see %s --help)", optopt, command);
+	if (option == '?')
+		return gate_error_set(err, "unknown option '%s' (see %s --help)", argv[optind - 1],
+				      command);
+	if (option == ':')
+		return gate_error_set(err, "option '%s' needs a value", typed_option(optopt, argv));
+	return 0;
+}
+
 /* Options that only make sense while measuring, refused by `gate merge`. */
 static bool measures(int option)
 {
@@ -325,12 +337,8 @@ static int parse(struct gate_options *options, int argc, char **argv, bool merge
 	opterr = 0;
 	optind = 0; /* 0, not 1: glibc then also forgets a half-read group of short options */
 	while ((option = getopt_long(argc, argv, ":n:s:j:vqhV", long_options, NULL)) != -1) {
-		if (option == '?' && optopt != 0)
-			return gate_error_set(err, "unknown option '-%c' (see gate --help)", optopt);
-		if (option == '?')
-			return gate_error_set(err, "unknown option '%s' (see gate --help)", argv[optind - 1]);
-		if (option == ':')
-			return gate_error_set(err, "option '%s' needs a value", typed_option(optopt, argv));
+		if (options_getopt_error(option, argv, "gate", err) != 0)
+			return -1;
 		if (merge && measures(option))
 			return gate_error_set(err, "'%s' measures; gate merge only combines results",
 					      typed_option(option, argv));
