@@ -4,6 +4,8 @@
 #define _GNU_SOURCE
 #include "environment.h"
 
+#include "packages.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <gnu/libc-version.h>
@@ -30,15 +32,17 @@
 struct environment_field {
 	const char *key;
 	size_t offset;
+	bool optional; /* absent from older documents: read as NULL */
 };
 
 static const struct environment_field environment_fingerprint_fields[] = {
-	{ "valgrind", offsetof(struct environment, valgrind) },
-	{ "compiler", offsetof(struct environment, compiler) },
-	{ "flags", offsetof(struct environment, flags) },
-	{ "glibc", offsetof(struct environment, glibc) },
-	{ "cjson", offsetof(struct environment, cjson) },
-	{ "dispatch_pin", offsetof(struct environment, dispatch_pin) },
+	{ "valgrind", offsetof(struct environment, valgrind), false },
+	{ "compiler", offsetof(struct environment, compiler), false },
+	{ "flags", offsetof(struct environment, flags), false },
+	{ "glibc", offsetof(struct environment, glibc), false },
+	{ "cjson", offsetof(struct environment, cjson), false },
+	{ "dispatch_pin", offsetof(struct environment, dispatch_pin), false },
+	{ "costgate", offsetof(struct environment, costgate), true },
 };
 
 #define ENVIRONMENT_FIELD_COUNT \
@@ -336,6 +340,23 @@ out:
 	return result;
 }
 
+/* The C library by its installed package; its version number alone where there is no dpkg. */
+static char *environment_glibc(void)
+{
+	struct packages_cache cache = PACKAGES_CACHE_INIT;
+	struct gate_error ignored = GATE_ERROR_INIT;
+	char *package = NULL;
+	char *glibc;
+
+	if (packages_libc(&cache, &package, &ignored) != 0 || strncmp(package, "libc.so", 7) == 0)
+		glibc = environment_copy(gnu_get_libc_version());
+	else
+		glibc = environment_format("%s (%s)", gnu_get_libc_version(), package);
+	free(package);
+	packages_cache_release(&cache);
+	return glibc;
+}
+
 /* Every field but valgrind's version, which may fail for a reason worth its own message. */
 static bool environment_collect_facts(struct environment *collected, const char *compiler,
 				      const char *flags)
@@ -350,7 +371,7 @@ static bool environment_collect_facts(struct environment *collected, const char 
 	collected->os = environment_os(&system, have_system);
 	collected->compiler = environment_copy(compiler);
 	collected->flags = environment_copy(flags);
-	collected->glibc = environment_copy(gnu_get_libc_version());
+	collected->glibc = environment_glibc();
 	collected->cjson = environment_copy(cJSON_Version());
 	collected->dispatch_pin = environment_copy(GATE_DISPATCH_PIN);
 	collected->schema = GATE_SCHEMA_VERSION;
@@ -408,7 +429,10 @@ cJSON *environment_to_json(const struct environment *environment)
 		   environment_add_string(block, "compiler", environment->compiler) &&
 		   environment_add_string(block, "valgrind", environment->valgrind) &&
 		   environment_add_string(block, "profile", profile) &&
-		   environment_add_string(block, "flags", environment->flags);
+		   environment_add_string(block, "flags", environment->flags) &&
+		   environment_add_string(block, "glibc", environment->glibc) &&
+		   environment_add_string(block, "costgate", environment->costgate) &&
+		   environment_add_string(block, "gate_cjson", environment->cjson);
 	free(profile);
 	if (!complete) {
 		cJSON_Delete(block);
@@ -429,6 +453,8 @@ cJSON *environment_fingerprint_to_json(const struct environment *environment)
 	for (i = 0; i < ENVIRONMENT_FIELD_COUNT; i++) {
 		const struct environment_field *field = &environment_fingerprint_fields[i];
 
+		if (field->optional && environment_field_value(environment, field) == NULL)
+			continue;
 		if (!environment_add_string(fingerprint, field->key,
 					    environment_field_value(environment, field)))
 			goto fail;
@@ -475,6 +501,8 @@ int environment_fingerprint_from_json(struct environment *environment, const cJS
 		const cJSON *item = cJSON_GetObjectItemCaseSensitive(fingerprint, field->key);
 		char **slot = environment_field_slot(&parsed, field);
 
+		if (item == NULL && field->optional)
+			continue;
 		if (!cJSON_IsString(item) || item->valuestring == NULL) {
 			gate_error_set(err, "fingerprint: missing or non-string key '%s'", field->key);
 			goto out;
@@ -544,6 +572,7 @@ void environment_release(struct environment *environment)
 	free(environment->valgrind);
 	free(environment->glibc);
 	free(environment->cjson);
+	free(environment->costgate);
 	free(environment->dispatch_pin);
 	*environment = (struct environment)ENVIRONMENT_INIT;
 }

@@ -27,8 +27,11 @@ struct environment {
 	char *compiler;     /* as the build's manifest says, e.g. "GNU 12.2.0" */
 	char *flags;        /* the scenarios' compile flags from the manifest, e.g. "-O2 -g" */
 	char *valgrind;     /* `valgrind --version` without the "valgrind-" prefix, e.g. "3.19.0" */
-	char *glibc;        /* gnu_get_libc_version(), e.g. "2.36" */
-	char *cjson;        /* cJSON_Version(), e.g. "1.7.15" */
+	char *glibc;        /* the C library's installed package, "libc6 2.36-9+deb12u9" (without
+			     * dpkg: gnu_get_libc_version(), "2.36") */
+	char *cjson;        /* gate's own JSON library, cJSON_Version(): never the project's */
+	char *costgate;     /* the harness the scenarios were built with, as the manifest says
+			     * ("0.2.0"); NULL when it does not say */
 	char *dispatch_pin; /* GATE_DISPATCH_PIN */
 	int schema;         /* GATE_SCHEMA_VERSION when collected; as read from a fingerprint */
 };
@@ -45,11 +48,13 @@ int environment_collect(struct environment *environment, const char *valgrind_pa
  * valgrind, profile ("-O2 -g, never -march=native"), flags. NULL when out of memory. */
 cJSON *environment_to_json(const struct environment *environment);
 
-/* The fingerprint object: schema, valgrind, compiler, flags, glibc, cjson, dispatch_pin. Two
- * measurements are comparable exactly when their fingerprints are equal. */
+/* The fingerprint object: schema, valgrind, compiler, flags, glibc, cjson, dispatch_pin and
+ * costgate. Two measurements are comparable exactly when their fingerprints are equal and each
+ * scenario they share was built alike (measurement.build). */
 cJSON *environment_fingerprint_to_json(const struct environment *environment);
 
-/* Reads a fingerprint object back (every key a string, except schema a number). */
+/* Reads a fingerprint object back (every key a string, except schema a number; `costgate` may be
+ * absent, as in fingerprints written before it was recorded). */
 int environment_fingerprint_from_json(struct environment *environment, const cJSON *fingerprint,
 				      struct gate_error *err);
 

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@ static int add_entry(struct manifest *manifest, const char *rest, const char *pa
 		return gate_error_set(err, "out of memory");
 	}
 	manifest->entries = grown;
+	grown[manifest->entry_count].build = NULL;
 	grown[manifest->entry_count].name = name;
 	grown[manifest->entry_count].path = strdup(space + 1);
 	if (grown[manifest->entry_count].path == NULL) {
@@ -62,11 +64,58 @@ static int set_text(char **field, const char *value, const char *key, const char
 	return *field == NULL ? gate_error_set(err, "out of memory") : 0;
 }
 
+/* Runs of blank space become one space; none at either end. */
+static void collapse_spaces(char *text)
+{
+	char *out = text;
+	const char *in;
+
+	for (in = text; *in != '\0'; in++) {
+		bool blank = *in == ' ' || *in == '\t' || *in == '\r';
+
+		if (blank && (out == text || out[-1] == ' '))
+			continue;
+		*out++ = blank ? ' ' : *in;
+	}
+	if (out > text && out[-1] == ' ')
+		out--;
+	*out = '\0';
+}
+
+/* "build NAME TEXT": the flags of a scenario listed above. */
+static int add_build(struct manifest *manifest, const char *rest, const char *path, size_t line,
+		     struct gate_error *err)
+{
+	size_t name_length = strcspn(rest, " ");
+	size_t i;
+
+	for (i = manifest->entry_count; i-- > 0;) {
+		struct manifest_entry *entry = &manifest->entries[i];
+
+		if (strlen(entry->name) != name_length || strncmp(entry->name, rest, name_length) != 0)
+			continue;
+		if (entry->build != NULL)
+			return gate_error_set(err, "cannot read manifest '%s': line %zu: 'build %s' given twice",
+					      path, line, entry->name);
+		entry->build = strdup(rest[name_length] == ' ' ? rest + name_length + 1 : "");
+		if (entry->build == NULL)
+			return gate_error_set(err, "out of memory");
+		collapse_spaces(entry->build);
+		return 0;
+	}
+	return gate_error_set(err, "cannot read manifest '%s': line %zu: 'build' names no scenario "
+			      "listed above it", path, line);
+}
+
 static int parse_line(struct manifest *manifest, char *text, const char *path, size_t line,
 		      struct gate_error *err)
 {
 	if (text[0] == '#' || text[0] == '\0')
 		return 0;
+	if (strncmp(text, "costgate ", 9) == 0)
+		return set_text(&manifest->costgate, text + 9, "costgate", path, line, err);
+	if (strncmp(text, "build ", 6) == 0)
+		return add_build(manifest, text + 6, path, line, err);
 	if (strncmp(text, "compiler ", 9) == 0)
 		return set_text(&manifest->compiler, text + 9, "compiler", path, line, err);
 	if (strncmp(text, "flags ", 6) == 0)
@@ -89,7 +138,7 @@ int manifest_read(struct manifest *manifest, const char *path, struct gate_error
 	if (file == NULL) {
 		int saved = errno;
 
-		return gate_error_set(err, "cannot read manifest '%s': %s (build first: make)", path,
+		return gate_error_set(err, "cannot read manifest '%s': %s (build the project first: costgate_add_scenarios() writes it)", path,
 				      strerror(saved));
 	}
 	while ((length = getline(&text, &capacity, file)) >= 0) {
@@ -123,6 +172,7 @@ static void remove_entry(struct manifest *manifest, size_t index)
 {
 	free(manifest->entries[index].name);
 	free(manifest->entries[index].path);
+	free(manifest->entries[index].build);
 	memmove(&manifest->entries[index], &manifest->entries[index + 1],
 		(manifest->entry_count - index - 1) * sizeof(*manifest->entries));
 	manifest->entry_count--;
@@ -196,8 +246,10 @@ void manifest_release(struct manifest *manifest)
 	for (i = 0; i < manifest->entry_count; i++) {
 		free(manifest->entries[i].name);
 		free(manifest->entries[i].path);
+		free(manifest->entries[i].build);
 	}
 	free(manifest->entries);
+	free(manifest->costgate);
 	free(manifest->compiler);
 	free(manifest->flags);
 	*manifest = (struct manifest)MANIFEST_INIT;

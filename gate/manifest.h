@@ -10,20 +10,25 @@
 struct manifest_entry {
 	char *name; /* scenario name; owned */
 	char *path; /* absolute path of its executable; owned */
+	char *build; /* the flags it and the libraries it links were compiled and linked with, as
+		      * the build computed them (one line, spaces collapsed); owned, NULL when the
+		      * manifest does not say */
 };
 
 struct manifest {
+	char *costgate;                 /* the harness's version, "0.2.0"; owned, NULL if not said */
 	char *compiler;                 /* "GNU 12.2.0"; owned */
-	char *flags;                    /* "-O2 -g"; owned */
+	char *flags;                    /* the measured optimisation, "-O2 -g"; owned */
 	struct manifest_entry *entries; /* sorted by name, names unique; owned */
 	size_t entry_count;
 };
 
 #define MANIFEST_INIT { 0 }
 
-/* Reads `path`. Lines: "# comment", "compiler TEXT", "flags TEXT", "scenario NAME PATH" (PATH is
- * the rest of the line and may hold spaces). Unknown keys, duplicate names, a missing compiler or
- * flags line: errors naming the file and line. */
+/* Reads `path`. Lines: "# comment", "costgate VERSION", "compiler TEXT", "flags TEXT",
+ * "scenario NAME PATH" (PATH is the rest of the line and may hold spaces) and "build NAME TEXT"
+ * after its scenario's line. Unknown keys, duplicate names, a missing compiler or flags line:
+ * errors naming the file and line. */
 int manifest_read(struct manifest *manifest, const char *path, struct gate_error *err);
 
 /* Keeps only the entries whose name matches one of `patterns` (fnmatch globs). A pattern that

@@ -4,6 +4,8 @@
 #define _GNU_SOURCE
 #include "measure.h"
 
+#include "packages.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <libgen.h>
@@ -417,10 +419,33 @@ out:
 	return status;
 }
 
+/* How a scenario was built: its flags as the manifest gives them (else the suite's), then the
+ * system packages behind the libraries it loads. Part of what makes two measurements comparable. */
+static int describe_build(struct measurement *measurement, const struct manifest_entry *entry,
+			  const char *suite_flags, struct packages_cache *packages,
+			  struct gate_error *err)
+{
+	char *libraries = NULL;
+	int status;
+
+	if (packages_describe(packages, entry->path, &libraries, err) != 0)
+		return -1;
+	status = asprintf(&measurement->build, "%s | libraries: %s",
+			  entry->build != NULL ? entry->build : suite_flags != NULL ? suite_flags : "",
+			  libraries[0] != '\0' ? libraries : "(none)");
+	free(libraries);
+	if (status < 0) {
+		measurement->build = NULL;
+		return gate_error_set(err, "out of memory");
+	}
+	return 0;
+}
+
 /* Reads every scenario's declaration; one that fails is recorded and left out of the runs. */
 static void describe_all(struct measurement *measurements, const struct manifest *manifest,
 			 const struct measure_options *options)
 {
+	struct packages_cache packages = PACKAGES_CACHE_INIT;
 	size_t i;
 
 	for (i = 0; i < manifest->entry_count; i++) {
@@ -431,12 +456,16 @@ static void describe_all(struct measurement *measurements, const struct manifest
 		memset(measurement, 0, sizeof(*measurement));
 		measurement->messages = options->messages;
 		if (scenario_info_read(&measurement->info, entry->name, entry->path,
-				       measure_environment(), options->timeout_seconds, &err) != 0) {
-			measurement->info.name = strdup(entry->name);
-			measurement->info.path = strdup(entry->path);
+				       measure_environment(), options->timeout_seconds, &err) != 0 ||
+		    describe_build(measurement, entry, manifest->flags, &packages, &err) != 0) {
+			if (measurement->info.name == NULL) {
+				measurement->info.name = strdup(entry->name);
+				measurement->info.path = strdup(entry->path);
+			}
 			record_failure(measurement, "%s", err.message);
 		}
 	}
+	packages_cache_release(&packages);
 }
 
 /* --verify: the second run of every count must give the same region totals, to the digit. */
@@ -567,6 +596,7 @@ void measurement_release(struct measurement *measurement)
 	if (measurement == NULL)
 		return;
 	scenario_info_release(&measurement->info);
+	free(measurement->build);
 	for (i = 0; i < measurement->function_count; i++)
 		free(measurement->functions[i].name);
 	free(measurement->functions);

@@ -38,6 +38,9 @@ struct site_cost {
 
 struct measurement {
 	struct scenario_info info; /* name and path always; the rest once --describe was read */
+	char *build;               /* how it was built: the manifest's flags line, then the system
+				    * packages of the libraries it loads ("... | libraries: libc6
+				    * 2.36-9+deb12u9"); owned, NULL in documents that predate it */
 	uint64_t messages;         /* N */
 	bool failed;               /* a measurement failure: `failure` says which run and why */
 	char failure[1024];

@@ -155,6 +155,8 @@ cJSON *results_code_entry(const struct measurement *measurement)
 
 	if (ok && measurement->info.limit_percent > 0)
 		ok = cJSON_AddNumberToObject(entry, "limit_percent", measurement->info.limit_percent) != NULL;
+	if (ok && measurement->build != NULL)
+		ok = cJSON_AddStringToObject(entry, "build", measurement->build) != NULL;
 	ok = ok && add_counts(entry, measurement) && add_linearity(entry, measurement) &&
 	     add(entry, "functions", functions_array(measurement)) &&
 	     add(entry, "sites", sites_array(measurement)) && add(entry, "raw", raw_object(measurement));
@@ -581,6 +583,10 @@ static int read_info(const struct reader *reader, const cJSON *entry, const char
 		return bad(reader, path, "is empty");
 	snprintf(path, sizeof(path), "%s.title", prefix);
 	if (read_string(reader, member(entry, "title"), path, &measurement->info.title) != 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s.build", prefix);
+	if (member(entry, "build") != NULL &&
+	    read_string(reader, member(entry, "build"), path, &measurement->build) != 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s.gated", prefix);
 	if (!cJSON_IsBool(gated))

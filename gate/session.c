@@ -102,6 +102,11 @@ int session_prepare(struct session *session)
 	if (environment_collect(&session->environment, session->valgrind, session->manifest.compiler,
 				session->manifest.flags, &err) != 0)
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
+	if (session->manifest.costgate != NULL &&
+	    (session->environment.costgate = strdup(session->manifest.costgate)) == NULL) {
+		gate_error_set(&err, "out of memory");
+		return session_fail(GATE_EXIT_MEASUREMENT, &err);
+	}
 	session->root = baseline_repository_root();
 	return 0;
 }
@@ -247,19 +252,52 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 	return options->cross_check ? cross_check(session) : 0;
 }
 
+/* 1 when every scenario measured here and in the baseline was built alike (the same flags for it
+ * and the libraries it links, the same system packages); else 0 with the first difference. */
+static int builds_equal(const struct session *session, const struct results *baseline,
+			char *difference, size_t size)
+{
+	size_t i, j;
+
+	for (i = 0; i < session->measurement_count; i++) {
+		const struct measurement *head = &session->measurements[i];
+
+		for (j = 0; j < baseline->count; j++) {
+			const struct measurement *base = &baseline->measurements[j];
+
+			if (head->failed || head->build == NULL ||
+			    strcmp(head->info.name, base->info.name) != 0)
+				continue;
+			if (base->build != NULL && strcmp(head->build, base->build) == 0)
+				break;
+			snprintf(difference, size, "'%s' was built otherwise: '%s' here, '%s' in the baseline",
+				 head->info.name, head->build, base->build ? base->build : "(not recorded)");
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int comparable(const struct session *session, const struct results *baseline,
+		      char *difference, size_t size)
+{
+	return environment_fingerprint_equal(&session->environment, &baseline->fingerprint,
+					     difference, size) &&
+	       builds_equal(session, baseline, difference, size);
+}
+
 /* A stored baseline from another toolchain is not compared: the ref is measured here instead. */
 int session_make_comparable(struct session *session, const struct measure_options *measure_options)
 {
 	const struct gate_options *options = session->options;
 	struct gate_error err = GATE_ERROR_INIT;
-	char difference[512];
+	char difference[2048];
 	char *raw_dir = NULL;
 	struct measure_options baseline_options = *measure_options;
 	int status;
 
 	if (!session->have_baseline ||
-	    environment_fingerprint_equal(&session->environment, &session->baseline.fingerprint,
-					  difference, sizeof(difference)))
+	    comparable(session, &session->baseline, difference, sizeof(difference)))
 		return 0;
 	if (options->baseline_ref == NULL) {
 		gate_error_set(&err, "no comparable baseline: '%s' was measured with another toolchain "
@@ -282,8 +320,7 @@ int session_make_comparable(struct session *session, const struct measure_option
 	free(raw_dir);
 	if (status != 0)
 		return session_fail(GATE_EXIT_NO_BASELINE, &err);
-	if (!environment_fingerprint_equal(&session->environment, &session->baseline.fingerprint,
-					   difference, sizeof(difference))) {
+	if (!comparable(session, &session->baseline, difference, sizeof(difference))) {
 		gate_error_set(&err, "no comparable baseline: %s built here still differs (%s)",
 			       options->baseline_ref, difference);
 		return session_fail(GATE_EXIT_NO_BASELINE, &err);

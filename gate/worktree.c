@@ -172,6 +172,11 @@ static int measure_tree(struct results *baseline, const struct measure_options *
 	    environment_collect(&baseline->fingerprint, valgrind, manifest.compiler, manifest.flags,
 				err) != 0)
 		goto out;
+	if (manifest.costgate != NULL &&
+	    (baseline->fingerprint.costgate = strdup(manifest.costgate)) == NULL) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
 	baseline->measurements = calloc(manifest.entry_count + 1, sizeof(*baseline->measurements));
 	if (baseline->measurements == NULL) {
 		gate_error_set(err, "out of memory");

@@ -3,8 +3,8 @@
  * count the service start and the drain and nothing of the fill. */
 #include "harness.h"
 
-#include <cjson/cJSON.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,43 +241,87 @@ out:
 	return status;
 }
 
+/* --describe writes its JSON by hand: a few fixed fields, so the measured executable links
+ * nothing but the harness and the project's own libraries (a project that is or vendors cJSON
+ * must not meet a second one here). */
+static void put_string(FILE *out, const char *text)
+{
+	const unsigned char *c;
+
+	putc('"', out);
+	for (c = (const unsigned char *)(text != NULL ? text : ""); *c != '\0'; c++) {
+		if (*c == '"' || *c == '\\')
+			fprintf(out, "\\%c", *c);
+		else if (*c < 0x20 || *c == 0x7f)
+			fprintf(out, "\\u%04x", *c);
+		else
+			putc(*c, out);
+	}
+	putc('"', out);
+}
+
+/* A finite number as JSON: integers exactly, others with enough digits to read back (no libm:
+ * the measured executable links only what the project asks for). */
+static void put_number(FILE *out, double value)
+{
+	if (!isfinite(value))
+		value = -1; /* never valid for a floor or a limit: gate refuses it */
+	if (value > -9007199254740992.0 && value < 9007199254740992.0 &&
+	    value == (double)(long long)value)
+		fprintf(out, "%lld", (long long)value);
+	else
+		fprintf(out, "%.17g", value);
+}
+
+static void put_key(FILE *out, const char *key)
+{
+	fputs(",", out);
+	put_string(out, key);
+	fputs(":", out);
+}
+
 static int describe(const struct scenario *scenario)
 {
 	unsigned char body[COSTGATE_BODY_MAX];
-	cJSON *root = cJSON_CreateObject();
-	cJSON *floors = NULL;
-	char *text = NULL;
-	int status = 1;
+	size_t body_bytes = scenario->body(body, sizeof(body));
+	FILE *out = stdout;
 
-	if (cJSON_AddStringToObject(root, "name", scenario->name) == NULL ||
-	    cJSON_AddStringToObject(root, "title", scenario->title) == NULL ||
-	    cJSON_AddBoolToObject(root, "gated", scenario->gated) == NULL ||
-	    cJSON_AddStringToObject(root, "region", COSTGATE_REGION_NAME) == NULL ||
-	    (floors = cJSON_AddObjectToObject(root, "floors")) == NULL ||
-	    cJSON_AddNumberToObject(floors, "steady_allocations", scenario->steady_allocations) == NULL ||
-	    cJSON_AddNumberToObject(floors, "cold_allocations", (double)scenario->cold_allocations) == NULL ||
-	    cJSON_AddNumberToObject(root, "body_bytes", (double)scenario->body(body, sizeof(body))) == NULL ||
-	    cJSON_AddNumberToObject(root, "batch_size", scenario->batch_size > 1 ? (double)scenario->batch_size : 1) == NULL ||
-	    cJSON_AddBoolToObject(root, "raw", scenario->raw) == NULL)
-		goto out;
-	if (scenario->limit_percent > 0 &&
-	    cJSON_AddNumberToObject(root, "limit_percent", scenario->limit_percent) == NULL)
-		goto out;
+	fputs("{\"name\":", out);
+	put_string(out, scenario->name);
+	put_key(out, "title");
+	put_string(out, scenario->title);
+	put_key(out, "gated");
+	fputs(scenario->gated ? "true" : "false", out);
+	put_key(out, "region");
+	put_string(out, COSTGATE_REGION_NAME);
+	put_key(out, "floors");
+	fputs("{\"steady_allocations\":", out);
+	put_number(out, scenario->steady_allocations);
+	fputs(",\"cold_allocations\":", out);
+	put_number(out, (double)scenario->cold_allocations);
+	fputs("}", out);
+	put_key(out, "body_bytes");
+	put_number(out, (double)body_bytes);
+	put_key(out, "batch_size");
+	put_number(out, scenario->batch_size > 1 ? (double)scenario->batch_size : 1);
+	put_key(out, "raw");
+	fputs(scenario->raw ? "true" : "false", out);
+	if (scenario->limit_percent > 0) {
+		put_key(out, "limit_percent");
+		put_number(out, scenario->limit_percent);
+	}
 #ifdef COSTGATE_NATIVE
-	if (scenario->raw_counterpart != NULL &&
-	    cJSON_AddStringToObject(root, "raw_counterpart", scenario->raw_counterpart) == NULL)
-		goto out;
+	if (scenario->raw_counterpart != NULL) {
+		put_key(out, "raw_counterpart");
+		put_string(out, scenario->raw_counterpart);
+	}
 #endif
-	text = cJSON_PrintUnformatted(root);
-	if (text == NULL || printf("%s\n", text) < 0 || fflush(stdout) != 0)
-		goto out;
-	status = 0;
-out:
-	if (status != 0)
+	fputs("}\n", out);
+	if (ferror(out) || fflush(out) != 0) {
 		fprintf(stderr, "%s: error: cannot write the description\n", scenario->name);
-	cJSON_free(text);
-	cJSON_Delete(root);
-	return status;
+		return 1;
+	}
+	return 0;
 }
 
 static int usage(const char *name, const char *problem)

@@ -176,7 +176,7 @@ elif [ -e "$tmp/r.json" ] || [ -e "$tmp/raw" ]; then
 else
   pass "unknown_scenario_should_list_every_built_scenario"
 fi
-usage_error missing_manifest_should_say_make --build-dir "$tmp/empty"
+usage_error missing_manifest_should_say_how_to_build --build-dir "$tmp/empty"
 
 # gate merge: its own help, and usage errors before any file is read.
 run_gate merge --help

@@ -169,7 +169,7 @@ static void manifest_should_say_to_build_first_when_the_file_is_missing(void)
 	CHECK(manifest_read(&manifest, fixture("absent.txt"), &err) == -1);
 	CHECK_CONTAINS(err.message, fixture("absent.txt"));
 	CHECK_CONTAINS(err.message, "No such file or directory");
-	CHECK_CONTAINS(err.message, "make");
+	CHECK_CONTAINS(err.message, "build the project first");
 	check_released(&manifest);
 	manifest_release(&manifest);
 }

@@ -237,6 +237,7 @@ static void results_should_read_back_every_figure_it_wrote_exactly(void)
 	fill_batch(&measurements[0]);
 	fill_broken(&measurements[1]);
 	fill_consume_json(&measurements[2]);
+	measurements[2].build = strdup("-std=gnu11 -O2 -g | link: | libraries: libc6 2.36-9+deb12u9");
 	fill_environment(&environment);
 	document = results_document(measurements, 3, &environment, NULL);
 	CHECK(document != NULL);
@@ -250,6 +251,8 @@ static void results_should_read_back_every_figure_it_wrote_exactly(void)
 	if (results.count == 2) {
 		check_same_measurement(&results.measurements[0], &measurements[0]);
 		check_same_measurement(&results.measurements[1], &measurements[2]);
+		CHECK(results.measurements[0].build == NULL); /* not recorded: absent, not invented */
+		CHECK_STR(results.measurements[1].build, measurements[2].build);
 	}
 	CHECK(results_find(&results, "broken") == NULL);
 	CHECK_U64(results.failure_count, 1);

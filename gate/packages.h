@@ -1,0 +1,35 @@
+/* The system libraries a scenario executable loads, named by the installed package that owns each
+ * and its exact version (Debian's "libc6 2.36-9+deb12u9"): a security update that changes their
+ * code changes the fingerprint. Libraries no package owns (the project's own, in its build tree)
+ * are the code being measured, not the toolchain, and are left out. */
+#ifndef GATE_PACKAGES_H
+#define GATE_PACKAGES_H
+
+#include <stddef.h>
+
+#include "error.h"
+
+/* Libraries already looked up, so a suite of many scenarios asks the package database once per
+ * library. */
+struct packages_cache {
+	char **paths;    /* resolved library paths; owned */
+	char **owners;   /* "libc6 2.36-9+deb12u9", or "" when no package owns it; owned */
+	size_t count;
+};
+
+#define PACKAGES_CACHE_INIT { 0 }
+
+/* The packages behind every shared library `executable` loads, directly or through another
+ * library, sorted and ", "-joined into *text (owned; "" when none). An executable that is not a
+ * 64-bit ELF file, or a library that cannot be found, is an error naming it. Without dpkg, a
+ * library is named by its file (e.g. "libcjson.so.1.7.15"). */
+int packages_describe(struct packages_cache *cache, const char *executable, char **text,
+		      struct gate_error *err);
+
+/* The package and version of the C library this machine's programs load, e.g.
+ * "libc6 2.36-9+deb12u9", or the file name without dpkg. *text is owned. */
+int packages_libc(struct packages_cache *cache, char **text, struct gate_error *err);
+
+void packages_cache_release(struct packages_cache *cache); /* NULL-safe */
+
+#endif
