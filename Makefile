@@ -1,3 +1,4 @@
+# costgate-makefile: make baseline, make bench (gate prints these commands in this tree only)
 # For people: `make`, `make test`, `make bench [N]`, `make bench-wall`, `make baseline`. The build
 # itself is CMake; this file only installs what is missing, configures build/ once, and runs the
 # right command.

@@ -101,8 +101,8 @@ enum baseline_status baseline_load_ref(struct results *baseline, const char *roo
 	arguments[1] = object;
 	if (baseline_git(root, arguments, &text, err) != 0) {
 		gate_error_set(err, "no baseline: baselines/%s.json is not committed on %s (%.12s) "
-			       "(create it with: make baseline, or gate --save-baseline %s, and commit it)",
-			       name, name, commit, name);
+			       "(create it on %s with gate --save-baseline %s, and commit it)",
+			       name, name, commit, name, name);
 		goto out;
 	}
 	status = results_parse(baseline, text, strlen(text), *source, err) == 0 ? BASELINE_FOUND

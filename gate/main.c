@@ -19,9 +19,9 @@
 #define GATE_VERSION "unknown"
 #endif
 
-static int run(const struct gate_options *options)
+static int run(const struct gate_options *options, const char *program)
 {
-	struct session session = { .options = options };
+	struct session session = { .options = options, .program = program };
 	struct measure_options measure_options;
 	int code = session_prepare(&session);
 
@@ -88,7 +88,7 @@ int main(int argc, char **argv)
 		options_release(&options);
 		return 0;
 	}
-	code = run(&options);
+	code = run(&options, argv[0]);
 	options_release(&options);
 	return code;
 }

@@ -657,7 +657,7 @@ static void wall_section(FILE *out, const struct page *page)
 	fputs("<section id=\"wall\">\n<h2>Against the raw loop</h2>\n", out);
 	if (page->pair_count == 0) {
 		fputs("<p class=\"muted\">No wall-clock figures in this document: run "
-		      "<code>gate time</code> (or <code>make bench-wall</code>).</p>\n</section>\n", out);
+		      "<code>gate time</code>.</p>\n</section>\n", out);
 		return;
 	}
 	fputs("<p>Each scenario runs natively against a hand-written loop over the same bodies with "

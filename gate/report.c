@@ -103,6 +103,12 @@ static void markdown_attribution(FILE *out, const struct verdict_row *row)
 	}
 }
 
+static const char *verdict_refresh_command(const struct verdict *verdict)
+{
+	return verdict->refresh_command != NULL ? verdict->refresh_command
+						: "gate --save-baseline main";
+}
+
 /* The lines the terminal prints under its table, as a Markdown list. */
 static void markdown_notes(FILE *out, const struct verdict *verdict)
 {
@@ -113,7 +119,7 @@ static void markdown_notes(FILE *out, const struct verdict *verdict)
 
 	if (notes == NULL)
 		return;
-	table_print_notes(notes, verdict, "make baseline", false);
+	table_print_notes(notes, verdict, verdict_refresh_command(verdict), false);
 	fclose(notes);
 	if (length > 0)
 		fputc('\n', out);
@@ -228,7 +234,7 @@ void report_annotations(FILE *out, const struct verdict *verdict)
 		notes = open_memstream(&text, &length);
 		if (notes == NULL)
 			return;
-		table_print_row_notes(notes, verdict, row, "make baseline", false);
+		table_print_row_notes(notes, verdict, row, verdict_refresh_command(verdict), false);
 		fclose(notes);
 		/* One annotation per sentence about this row; the attribution stays in the summary. */
 		for (line = text; (end = strchr(line, '\n')) != NULL; line = end + 1) {

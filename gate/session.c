@@ -316,6 +316,7 @@ int session_make_comparable(struct session *session, const struct measure_option
 	}
 	baseline_options.raw_dir = raw_dir;
 	status = worktree_measure(&session->baseline, session->root, options->baseline_ref,
+				  options->build_dir,
 				  &baseline_options, session->valgrind, &session->baseline_source, &err);
 	free(raw_dir);
 	if (status != 0)
@@ -371,13 +372,73 @@ out:
 	return code == 0 ? 0 : session_fail(code, &err);
 }
 
-/* The local command that repeats this run, for the Markdown report. */
-static void reproduce_command(const struct gate_options *options, char *text, size_t size)
+/* costgate's own Makefile says so on a line of its own; in any other repository the reports print
+ * gate's commands, which work whatever the project's build is. */
+static bool own_makefile(const char *root)
 {
-	size_t used, i;
+	char *path = NULL, *line = NULL;
+	size_t capacity = 0;
+	bool found = false;
+	FILE *file;
 
-	used = (size_t)snprintf(text, size, "make && build/gate/gate --messages %llu",
-				(unsigned long long)options->messages);
+	if (asprintf(&path, "%s/Makefile", root != NULL ? root : ".") < 0)
+		return false;
+	file = fopen(path, "r");
+	free(path);
+	while (file != NULL && !found && getline(&line, &capacity, file) >= 0)
+		found = strncmp(line, "# costgate-makefile: make baseline, make bench", 46) == 0;
+	free(line);
+	if (file != NULL)
+		fclose(file);
+	return found;
+}
+
+/* gate as it was run, then --build-dir when it is not the default. */
+static int gate_command(const struct session *session, char *text, size_t size)
+{
+	const char *program = session->program;
+	const char *build_dir = session->options->build_dir;
+
+	if (program == NULL || strchr(program, '/') == NULL)
+		program = "gate";
+	if (strcmp(build_dir, "build") == 0)
+		return snprintf(text, size, "%s", program);
+	return snprintf(text, size, "%s --build-dir %s", program, build_dir);
+}
+
+/* What refreshes the baseline here: `make baseline` in costgate's own tree, else gate's own. */
+static void refresh_command(const struct session *session, char *text, size_t size)
+{
+	int used;
+
+	if (own_makefile(session->root)) {
+		snprintf(text, size, "make baseline, and commit baselines/main.json");
+		return;
+	}
+	used = gate_command(session, text, size);
+	if (used >= 0 && (size_t)used < size)
+		snprintf(text + used, size - (size_t)used,
+			 " --save-baseline main on main, and commit baselines/main.json");
+}
+
+/* The local command that repeats this run, for the Markdown report: build, then gate. */
+static void reproduce_command(const struct session *session, char *text, size_t size)
+{
+	const struct gate_options *options = session->options;
+	size_t used, i;
+	int written;
+
+	if (own_makefile(session->root))
+		written = snprintf(text, size, "make && build/gate/gate");
+	else {
+		written = snprintf(text, size, "cmake --build %s && ", options->build_dir);
+		if (written >= 0 && (size_t)written < size)
+			written += gate_command(session, text + written, size - (size_t)written);
+	}
+	used = written < 0 ? 0 : (size_t)written;
+	if (used < size)
+		used += (size_t)snprintf(text + used, size - used, " --messages %llu",
+					 (unsigned long long)options->messages);
 	if (options->baseline_ref != NULL && used < size)
 		used += (size_t)snprintf(text + used, size - used, " --baseline=%s", options->baseline_ref);
 	for (i = 0; i < options->scenario_count && used < size; i++)
@@ -409,7 +470,7 @@ static int write_pull_request_reports(struct session *session, const struct verd
 	char reproduce[1024];
 	int status = 0;
 
-	reproduce_command(session->options, reproduce, sizeof(reproduce));
+	reproduce_command(session, reproduce, sizeof(reproduce));
 	if (session->options->markdown_path != NULL &&
 	    append_markdown(session->options->markdown_path, "w", verdict, &session->environment,
 			    reproduce) != 0)
@@ -423,7 +484,7 @@ static int write_pull_request_reports(struct session *session, const struct verd
 }
 
 /* --exact: every figure of every row must be the baseline's to the last instruction. */
-static bool baseline_is_exact(const struct verdict *verdict)
+static bool baseline_is_exact(const struct verdict *verdict, const char *refresh)
 {
 	bool exact = true;
 	size_t i;
@@ -452,7 +513,7 @@ static bool baseline_is_exact(const struct verdict *verdict)
 		}
 	}
 	if (!exact)
-		printf("the baseline is out of date: run make baseline and commit baselines/main.json\n");
+		printf("the baseline is out of date: refresh it (%s)\n", refresh);
 	return exact;
 }
 
@@ -462,6 +523,7 @@ int session_decide_and_report(struct session *session)
 	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict = VERDICT_INIT;
 	bool whole_suite = !session->partial;
+	char refresh[1024];
 	cJSON *document = NULL;
 	int code;
 
@@ -471,11 +533,13 @@ int session_decide_and_report(struct session *session)
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
 	verdict.baseline_source = session->baseline_source;
 	verdict.remeasured = session->remeasured;
+	refresh_command(session, refresh, sizeof(refresh));
+	verdict.refresh_command = refresh;
 	if (verdict_explain(&verdict, options->explain, &err) != 0)
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
-	table_print(stdout, &verdict, "make baseline, or gate --save-baseline main");
+	table_print(stdout, &verdict, refresh);
 	code = verdict.exit_code;
-	if (options->exact && session->have_baseline && !baseline_is_exact(&verdict) &&
+	if (options->exact && session->have_baseline && !baseline_is_exact(&verdict, refresh) &&
 	    code == GATE_EXIT_PASS)
 		code = GATE_EXIT_REGRESSION;
 	if (write_pull_request_reports(session, &verdict) != 0)

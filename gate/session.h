@@ -18,6 +18,7 @@
 /* Everything one run of gate holds, released in one place. */
 struct session {
 	const struct gate_options *options;
+	const char *program;           /* argv[0], for the commands the reports print */
 	char *valgrind;
 	char *root;                    /* repository top directory, or NULL outside git */
 	struct manifest manifest;      /* the scenarios to measure */

@@ -69,6 +69,8 @@ struct verdict {
 	uint64_t baseline_messages;
 	const char *baseline_source; /* what the baseline was read from, for the reports */
 	bool remeasured;          /* the baseline was measured here, in a worktree of the ref */
+	const char *refresh_command; /* what refreshes the baseline in this repository, for the
+				      * reports; NULL: gate's own command */
 	const struct acceptance *acceptance; /* the acceptance entries in force, or NULL */
 	bool *acceptance_used;    /* per acceptance entry: it decided a row; owned */
 	enum gate_exit exit_code;

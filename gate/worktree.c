@@ -123,15 +123,30 @@ static int run_build_step(char *const *argv, const char *log_path, struct gate_e
 			      log_path);
 }
 
-static int build(const struct measure_options *options, struct gate_error *err)
+static int build(const struct measure_options *options, const char *head_build_dir,
+		 struct gate_error *err)
 {
 	char *cmake = runner_find_program("cmake", getenv("PATH"));
-	char *build_dir = NULL, *log_path = NULL, *jobs = NULL;
+	char *build_dir = NULL, *log_path = NULL, *jobs = NULL, *script = NULL;
 	int status = -1;
 
 	if (cmake == NULL) {
 		gate_error_set(err, "cannot build the baseline worktree: cmake not found on PATH");
 		goto out;
+	}
+	if (asprintf(&script, "%s/costgate-configure.cmake", head_build_dir) < 0) {
+		script = NULL;
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	if (access(script, R_OK) != 0) {
+		free(script);
+		script = NULL;
+	} else {
+		char *absolute = realpath(script, NULL);
+
+		free(script);
+		script = absolute;
 	}
 	if (asprintf(&build_dir, "%s/build", active.path) < 0 ||
 	    asprintf(&log_path, "%s/worktree-build.log", options->raw_dir) < 0 ||
@@ -140,7 +155,8 @@ static int build(const struct measure_options *options, struct gate_error *err)
 		goto out;
 	}
 	{
-		char *configure[] = { cmake, "-S", active.path, "-B", build_dir, NULL };
+		char *configure[] = { cmake, "-S", active.path, "-B", build_dir,
+				      script != NULL ? "-C" : NULL, script, NULL };
 		char *compile[] = { cmake, "--build", build_dir, "-j", jobs, NULL };
 
 		if (run_build_step(configure, log_path, err) != 0 ||
@@ -153,6 +169,7 @@ out:
 	free(build_dir);
 	free(log_path);
 	free(jobs);
+	free(script);
 	return status;
 }
 
@@ -201,6 +218,7 @@ out:
 }
 
 int worktree_measure(struct results *baseline, const char *root, const char *name,
+		     const char *head_build_dir,
 		     const struct measure_options *options, const char *valgrind, char **source,
 		     struct gate_error *err)
 {
@@ -213,7 +231,7 @@ int worktree_measure(struct results *baseline, const char *root, const char *nam
 		gate_error_set(err, "no baseline: neither '%s' nor 'origin/%s' is a git ref here", name, name);
 		return -1;
 	}
-	if (create(root, commit, err) != 0 || build(options, err) != 0 ||
+	if (create(root, commit, err) != 0 || build(options, head_build_dir, err) != 0 ||
 	    measure_tree(baseline, options, valgrind, err) != 0)
 		goto out;
 	if (asprintf(source, "%s (%.12s) measured here in a temporary worktree", name, commit) < 0) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Checks what no compiler checks: every workflow file against the GitHub Actions schema (with
-# @action-validator/cli from npm, installed into a cache directory on first use) and every shell
-# script with shellcheck.
+# Checks what no compiler checks: every workflow file and action.yml against the GitHub Actions
+# schemas (with @action-validator/cli from npm, installed into a cache directory on first use)
+# and every shell script with shellcheck.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,7 +14,8 @@ if [ ! -x "$validator" ]; then
 fi
 
 status=0
-for workflow in .github/workflows/*.yml; do
+# action-validator tells an action from a workflow by its file name.
+for workflow in .github/workflows/*.yml action.yml; do
   if "$validator" "$workflow" >/dev/null; then
     echo "ok   workflow $workflow"
   else
