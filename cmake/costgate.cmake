@@ -52,7 +52,7 @@ function(_costgate_target_flags out target)
   endif()
   set(p "$<TARGET_PROPERTY:${target},")
   string(APPEND flags
-    " $<IF:$<BOOL:${p}C_STANDARD>>,-std=$<IF:$<BOOL:$<IF:$<STREQUAL:${p}C_EXTENSIONS>,>,ON,${p}C_EXTENSIONS>>>,gnu,c>${p}C_STANDARD>,-std=default>"
+    " [C_STANDARD $<IF:$<BOOL:${p}C_STANDARD>>,$<IF:$<BOOL:$<IF:$<STREQUAL:${p}C_EXTENSIONS>,>,ON,${p}C_EXTENSIONS>>>,gnu,c>${p}C_STANDARD>,default>]"
     " $<JOIN:${p}COMPILE_OPTIONS>, >"
     " $<$<BOOL:${p}COMPILE_DEFINITIONS>>:-D$<JOIN:${p}COMPILE_DEFINITIONS>, -D>>")
   set(${out} "${flags}" PARENT_SCOPE)

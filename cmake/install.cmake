@@ -30,6 +30,9 @@ install(FILES ${PROJECT_BINARY_DIR}/costgateConfig.cmake
               ${PROJECT_SOURCE_DIR}/cmake/costgate.cmake
         DESTINATION ${COSTGATE_CMAKE_DIR})
 
+if(NOT COSTGATE_TOP_LEVEL)
+  return() # inside another project, its own packaging decides
+endif()
 set(CPACK_PACKAGE_NAME costgate)
 set(CPACK_PACKAGE_VENDOR costgate)
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Instruction and allocation cost gate for C pull requests")

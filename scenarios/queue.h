@@ -40,7 +40,7 @@ int cq_queue_publish(struct cq_queue *queue, const void *body, size_t length);
 /* Hands out the oldest delivery not yet handed out, or NULL when there is none. The delivery
  * stays owned by the queue and valid until it is settled. Never allocates. Inline: it is the
  * delivery path every message takes. */
-static inline const struct cq_delivery *cq_queue_next(struct cq_queue *queue)
+static __inline__ const struct cq_delivery *cq_queue_next(struct cq_queue *queue)
 {
 	const struct cq_delivery *delivery;
 
@@ -57,7 +57,7 @@ static inline const struct cq_delivery *cq_queue_next(struct cq_queue *queue)
  * frees their slots for reuse. Returns the number settled; 0 when `tag` is not in flight.
  * Settles happen in order and tags are consecutive from 1, so the oldest in-flight delivery's
  * tag is always settled + 1 and the tag alone says how many to settle. */
-static inline size_t cq_queue_settle(struct cq_queue *queue, uint64_t tag)
+static __inline__ size_t cq_queue_settle(struct cq_queue *queue, uint64_t tag)
 {
 	uint64_t count = tag - queue->settled;
 
@@ -70,7 +70,7 @@ static inline size_t cq_queue_settle(struct cq_queue *queue, uint64_t tag)
 }
 
 /* Messages waiting to be delivered. */
-static inline size_t cq_queue_ready(const struct cq_queue *queue)
+static __inline__ size_t cq_queue_ready(const struct cq_queue *queue)
 {
 	return queue->ready;
 }

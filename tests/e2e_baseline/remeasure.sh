@@ -124,4 +124,35 @@ else
   no_worktree_left "sigterm_during_the_remeasure_should_remove_the_worktree (exit $code)" unchanged
 fi
 
+# 7c. The head built with other flags (a runner with CFLAGS set): the stored baseline's toolchain
+# matches, but the scenarios were not built alike, so main is measured here, configured with the
+# head's cache options, and the same code compares equal instead of regressing.
+git -C "$repo" checkout -q main
+rm -f "$repo/baselines/main.json"
+git -C "$repo" checkout -q -- baselines/main.json
+sed -i -E "s/(\"valgrind\":[[:space:]]*)\"$other\"/\\1\"$(regex_escape "$version")\"/" \
+  "$repo/baselines/main.json"
+commit "$repo" "baseline of main, from this valgrind"
+git -C "$repo" checkout -q -b other-flags main
+if cmake -S "$repo" -B "$repo/build" -DCMAKE_C_FLAGS="-fno-inline -fstack-protector-all" \
+  >"$work/build.log" 2>&1 && build "$repo"; then
+  run_gate "$repo"
+  flagged=$(per_message work)
+  run_gate "$repo" --baseline=main
+  if [ -z "$flagged" ] || [ "$flagged" = "$base" ]; then
+    fail "other_flags_should_remeasure_main_with_the_same_flags: the flags did not change the count ($flagged)"
+  else
+    check "other_flags_should_remeasure_main_with_the_same_flags" 0 \
+      "err:'(steady|work)' was built otherwise: '[^']*-fno-inline -fstack-protector-all" \
+      "err:measuring main here in a temporary worktree" \
+      "^work +$(regex_escape "$flagged") +$(regex_escape "$flagged") +\+0\.00 % .* ok\$" \
+      "^pass: 2 scenarios"
+  fi
+  no_worktree_left "other_flags_should_remove_the_worktree" other-flags
+  cmake -S "$repo" -B "$repo/build" -DCMAKE_C_FLAGS= >"$work/build.log" 2>&1
+else
+  fail "other_flags_should_remeasure_main_with_the_same_flags: cannot build"
+  show "$work/build.log"
+fi
+
 finish

@@ -1,9 +1,11 @@
 /* Reads a scenario's --describe output on stdin and checks it is one JSON object with the fields
- * gate relies on. Usage: describe_check NAME < description. Exit 0 when valid, 1 with the
- * problem on stderr. */
+ * gate relies on. Usage: describe_check NAME [TITLE [STEADY_FLOOR]] < description: with TITLE,
+ * the title must read back as exactly that text, and with STEADY_FLOOR, the steady floor as that
+ * number. Exit 0 when valid, 1 with the problem on stderr. */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int problem(const char *name, const char *what)
@@ -26,8 +28,8 @@ int main(int argc, char **argv)
 	cJSON *root;
 	int status = 1;
 
-	if (argc != 2)
-		return problem("?", "usage: describe_check NAME < description");
+	if (argc < 2 || argc > 4)
+		return problem("?", "usage: describe_check NAME [TITLE [STEADY_FLOOR]] < description");
 	text[length] = '\0';
 	root = cJSON_Parse(text);
 	if (!cJSON_IsObject(root)) {
@@ -55,6 +57,16 @@ int main(int argc, char **argv)
 	    cJSON_GetObjectItemCaseSensitive(floors, "steady_allocations")->valuedouble < 0 ||
 	    !is_count(cJSON_GetObjectItemCaseSensitive(floors, "cold_allocations"))) {
 		status = problem(argv[1], "'floors' lacks steady_allocations or cold_allocations");
+		goto out;
+	}
+	item = cJSON_GetObjectItemCaseSensitive(root, "title");
+	if (argc > 2 && strcmp(item->valuestring, argv[2]) != 0) {
+		status = problem(argv[1], "'title' does not read back as the declared text");
+		goto out;
+	}
+	if (argc > 3 && cJSON_GetObjectItemCaseSensitive(floors, "steady_allocations")->valuedouble !=
+				strtod(argv[3], NULL)) {
+		status = problem(argv[1], "'steady_allocations' does not read back as declared");
 		goto out;
 	}
 	item = cJSON_GetObjectItemCaseSensitive(root, "limit_percent");

@@ -37,6 +37,20 @@ for name in "${names[@]}"; do
     bash -c '"$1" 1 && "$1" 1000 && "$1" 2000' _ "$scenarios/$name"
 done
 
+# --describe escapes what JSON must escape, and the harness adds no library to the executable.
+odd_title=$'say "hi" \\ tab\there, bell\a, line\nbreak, caf\xc3\xa9'
+if "$test_scenarios/odd_title" --describe | "$describe_check" odd_title "$odd_title" 0.5; then
+  pass "describe_should_escape_every_character_json_must"
+else
+  fail "describe_should_escape_every_character_json_must"
+fi
+needed=$(readelf -d "$test_scenarios/odd_title" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+if [ "$needed" = "libc.so.6 " ]; then
+  pass "harness_should_link_nothing_but_the_c_library"
+else
+  fail "harness_should_link_nothing_but_the_c_library: the executable loads: $needed"
+fi
+
 # The checker itself must reject a declaration that lacks a field.
 if echo '{"name":"consume_json","title":"t","gated":true,"region":"costgate_measured_region"}' |
   "$describe_check" consume_json 2>/dev/null; then

@@ -117,6 +117,34 @@ static void manifest_should_read_a_build_without_scenarios(void)
 	manifest_release(&manifest);
 }
 
+/* What the build really compiled, per scenario, with the blanks the generator leaves collapsed. */
+static void manifest_should_keep_each_scenarios_build_line_and_the_harness_version(void)
+{
+	struct manifest manifest = MANIFEST_INIT;
+
+	if (read_valid(&manifest, "with-build.txt") != 0)
+		return;
+	CHECK_STR(manifest.costgate, "0.2.0");
+	CHECK_U64(manifest.entry_count, 2);
+	if (manifest.entry_count == 2) {
+		CHECK_STR(manifest.entries[0].name, "parse");
+		CHECK_STR(manifest.entries[0].build, "-std=c89 -O2 -g | mylib: -std=c89 -O0 | link:");
+		CHECK(manifest.entries[1].build == NULL); /* not said: not invented */
+	}
+	manifest_release(&manifest);
+	CHECK(manifest.costgate == NULL);
+}
+
+static void manifest_should_refuse_a_build_line_before_its_scenario(void)
+{
+	check_read_error("build-before-scenario.txt", "line 3: 'build' names no scenario listed above it");
+}
+
+static void manifest_should_refuse_a_second_build_line_for_a_scenario(void)
+{
+	check_read_error("build-twice.txt", "line 5: 'build parse' given twice");
+}
+
 static void manifest_should_name_the_file_and_line_of_an_unknown_line(void)
 {
 	check_read_error("unknown-line.txt", "line 3: unknown line 'scenario: reply /build/scenarios/reply'");
@@ -327,5 +355,8 @@ int main(void)
 	RUN(manifest_shard_should_cover_every_scenario_once);
 	/* Last: it aborts a sanitizer build while the bug stands. */
 	RUN(manifest_should_read_a_build_without_scenarios);
+	RUN(manifest_should_keep_each_scenarios_build_line_and_the_harness_version);
+	RUN(manifest_should_refuse_a_build_line_before_its_scenario);
+	RUN(manifest_should_refuse_a_second_build_line_for_a_scenario);
 	return CHECK_EXIT();
 }

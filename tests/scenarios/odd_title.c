@@ -1,0 +1,29 @@
+/* Test-only: a declaration whose title holds every character JSON must escape, in a scenario that
+ * links nothing but the harness. --describe must still print one valid JSON object that reads
+ * back to the same text, and the executable must load nothing but the C library. */
+#include "harness.h"
+
+static size_t body(unsigned char *buffer, size_t capacity)
+{
+	(void)capacity;
+	buffer[0] = 'x';
+	return 1;
+}
+
+static int handle(struct service *service, const unsigned char *message, size_t length)
+{
+	(void)service;
+	(void)message;
+	(void)length;
+	return 0;
+}
+
+const struct scenario costgate_scenario = {
+	.name = "odd_title",
+	.title = "say \"hi\" \\ tab\there, bell\a, line\nbreak, caf\xc3\xa9",
+	.gated = true,
+	.steady_allocations = 0.5,
+	.cold_allocations = 3,
+	.body = body,
+	.handle = handle,
+};
