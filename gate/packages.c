@@ -288,7 +288,7 @@ static char *dpkg_owner(const char *dpkg, const char *library)
 	for (cursor = output; cursor != NULL && owner == NULL && (line = strsep(&cursor, "\n")) != NULL;) {
 		char *separator = strstr(line, ": /"), *path, *slash;
 
-		if (separator == NULL)
+		if (separator == NULL || strncmp(line, "diversion by ", 13) == 0)
 			continue;
 		*separator = '\0';
 		path = separator + 2;
