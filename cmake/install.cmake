@@ -21,7 +21,8 @@ if(TARGET costgate_harness_native)
 endif()
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/costgateConfig.cmake.in
-  ${PROJECT_BINARY_DIR}/costgateConfig.cmake INSTALL_DESTINATION ${COSTGATE_CMAKE_DIR})
+  ${PROJECT_BINARY_DIR}/costgateConfig.cmake INSTALL_DESTINATION ${COSTGATE_CMAKE_DIR}
+  PATH_VARS CMAKE_INSTALL_BINDIR)
 # 0.x: a minor version may change the manifest or the results; 0.2 accepts 0.2.x only.
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/costgateConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)

@@ -1,0 +1,302 @@
+#!/usr/bin/env bash
+# Adoption end to end, as another project does it: costgate is built and installed into a
+# temporary prefix, examples/querystring is copied into a temporary git repository and built as a
+# project of its own against that prefix (find_package(costgate), nothing else of costgate's),
+# the baseline is saved and committed on main, and branches then make the library dearer by about
+# 5 %, add one allocation per message, and make it dearer by under 1 %. Last, the example is
+# configured again with -DCMAKE_C_FLAGS=-std=c89: the installed harness is not rebuilt and
+# measures the same figures, and against main's baseline gate re-measures main in a worktree
+# configured the same way. Nothing is written into costgate's own tree.
+# Usage: test_adoption.sh COSTGATE_SOURCE_DIR
+set -u
+export LC_ALL=C
+
+if [ $# -ne 1 ]; then
+  echo "usage: $0 COSTGATE_SOURCE_DIR" >&2
+  exit 2
+fi
+source_dir=$(realpath -- "$1") || exit 2
+example=$source_dir/examples/querystring
+messages=200
+passed=0 failures=0
+code=0
+
+# Git must not read the user's configuration (signing, hooks, templates) nor ask anything.
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_TERMINAL_PROMPT=0
+export GIT_AUTHOR_DATE='2024-01-01T00:00:00Z' GIT_COMMITTER_DATE='2024-01-01T00:00:00Z'
+# The example is configured with the flags this test gives it, not the caller's.
+unset CFLAGS LDFLAGS CMAKE_PREFIX_PATH
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/costgate-adoption.XXXXXX") || exit 2
+prefix=$work/prefix repo=$work/repo
+gate=$prefix/bin/gate
+out=$work/stdout err=$work/stderr log=$work/build.log
+cleanup() {
+  if [ -n "${COSTGATE_E2E_KEEP:-}" ]; then
+    echo "kept $work" >&2
+  else
+    rm -rf "$work"
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+finish() {
+  echo "$passed passed, $failures failed"
+  [ "$failures" -eq 0 ]
+}
+show() { sed 's/^/    | /' "$1"; }
+
+# quietly NAME COMMAND...: runs COMMAND with its output in the log; shows the log on failure.
+quietly() {
+  local name=$1
+  shift
+  if ! "$@" >"$log" 2>&1; then
+    echo "    $name failed: $*"
+    show "$log"
+    return 1
+  fi
+}
+
+# install_costgate: costgate's own build, without its tests, installed into $prefix.
+install_costgate() {
+  quietly "configure costgate" cmake -S "$source_dir" -B "$work/costgate-build" \
+    -DCOSTGATE_BUILD_TESTS=OFF &&
+    quietly "build costgate" cmake --build "$work/costgate-build" -j 2 &&
+    quietly "install costgate" cmake --install "$work/costgate-build" --prefix "$prefix"
+}
+
+# new_repo: the example alone in a git repository on main, one commit, not yet built.
+new_repo() {
+  mkdir -p "$repo" && cp -R "$example"/. "$repo"/ && rm -rf "$repo/build" &&
+    printf 'build/\nbuild-*/\n' >"$repo/.gitignore" &&
+    git -C "$repo" init -q -b main &&
+    git -C "$repo" config user.name "costgate adoption" &&
+    git -C "$repo" config user.email "adoption@costgate.invalid" &&
+    git -C "$repo" config commit.gpgsign false &&
+    commit "the querystring library"
+}
+
+commit() { git -C "$repo" add -A && git -C "$repo" commit -q -m "$1"; }
+
+# build DIR [CMAKE_ARGS...]: configures the example into $repo/DIR against the prefix, builds it.
+build() {
+  local dir=$1
+  shift
+  quietly "configure the example" cmake -S "$repo" -B "$repo/$dir" -DCMAKE_PREFIX_PATH="$prefix" "$@" &&
+    quietly "build the example" cmake --build "$repo/$dir" -j 2
+}
+
+# run_gate ARGS...: gate from the repository's root, as a user runs it; sets $code, $out, $err.
+run_gate() {
+  (cd "$repo" && exec "$gate" -j 2 --messages "$messages" "$@") >"$out" 2>"$err"
+  code=$?
+}
+
+# check NAME CODE [PATTERN...]: the last run exited CODE and its stdout matches every extended
+# regular expression.
+check() {
+  local name=$1 expected=$2 pattern
+  shift 2
+  if [ "$code" -ne "$expected" ]; then
+    fail "$name: exit $code, expected $expected"
+    echo "    stdout:" && show "$out"
+    echo "    stderr:" && show "$err"
+    return 1
+  fi
+  for pattern in "$@"; do
+    grep -qE -- "$pattern" "$out" && continue
+    fail "$name: stdout does not match '$pattern'"
+    show "$out"
+    echo "    stderr:" && show "$err"
+    return 1
+  done
+  pass "$name"
+}
+
+# row SCENARIO: SCENARIO's row of the last run's table, without the state column.
+row() { awk -v name="$1" '$1 == name && NF == 8 { $8 = ""; print; exit }' "$out"; }
+# per_message SCENARIO: the instr/msg column of SCENARIO's row in the last run's table.
+per_message() { awk -v name="$1" '$1 == name && $2 ~ /^[0-9]+\.[0-9]+$/ { print $2; exit }' "$out"; }
+# percent HEAD BASE: the change as gate prints it ("+4.60").
+percent() { awk -v h="$1" -v b="$2" 'BEGIN { printf "%+.2f", (h - b) * 100 / b }'; }
+# in_range VALUE LOW HIGH: LOW <= VALUE <= HIGH, as numbers.
+in_range() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v + 0 >= lo && v + 0 <= hi) }'; }
+regex_escape() { printf '%s' "$1" | sed 's/[][\.*^$+?(){}|/]/\\&/g'; }
+
+# The changes the branches make to the library, each a few lines inserted into a function.
+library=$repo/querystring.c
+# insert_after FUNCTION LINE TEXT: TEXT after the first line equal to LINE in the definition of
+# FUNCTION (awk's escapes: \t, \n); fails when there is no such line.
+insert_after() {
+  awk -v function_name="$1" -v anchor="$2" -v text="$3" '
+    /^[^ \t]/ && index($0, function_name "(") { inside = 1 }
+    { print }
+    inside && !done && $0 == anchor { print text; done = 1 }
+    inside && /^}/ { inside = 0 }
+    END { exit !done }' "$library" >"$work/library.c" && cp "$work/library.c" "$library"
+}
+# About +5 % on parse_query, which decodes 18 keys and values a message: qs_decode trims
+# encoded spaces around each (measured with gcc 12 -O2: +4.6 %; find_param, one decode, +0.7 %).
+trim_spaces() {
+  insert_after qs_decode '\tsize_t out = 0;' "\n\t/* Encoded spaces around a key or a value are \
+not part of it. */\n\twhile (length > 0 && source[0] == '+') {\n\t\tsource++;\n\t\tlength--;\n\t}\
+\n\twhile (length > 0 && source[length - 1] == '+')\n\t\tlength--;"
+}
+# One more heap block a message, in qs_split, which both scenarios call once per message.
+scratch_copy() {
+  insert_after qs_split '\tsize_t count = 0;' \
+    '\tchar *scratch = malloc(length + 1);\n\n\tif (scratch == NULL)\n\t\treturn -1;\n\tfree(scratch);'
+}
+# Under 1 %: qs_split refuses an overlong query, a compare and a branch a message.
+length_limit() {
+  insert_after qs_split '\tsize_t count = 0;' '\n\tif (length > 8192)\n\t\treturn -1;'
+}
+
+# 1. Install, and a project of its own built against the prefix.
+if ! install_costgate; then
+  fail "setup: cannot build and install costgate from $source_dir"
+  finish
+  exit
+fi
+missing=
+for file in bin/gate include/costgate/harness.h include/costgate/queue.h \
+  lib/libcostgate_harness.a lib/cmake/costgate/costgateConfig.cmake \
+  lib/cmake/costgate/costgateConfigVersion.cmake lib/cmake/costgate/costgate.cmake; do
+  [ -e "$prefix/$file" ] || missing="$missing $file"
+done
+if [ -z "$missing" ]; then
+  pass "install_should_put_gate_the_harness_and_the_package_under_the_prefix"
+else
+  fail "install_should_put_gate_the_harness_and_the_package_under_the_prefix: missing$missing"
+fi
+
+if ! new_repo || ! build build; then
+  fail "setup: cannot make and build the example's repository"
+  finish
+  exit
+fi
+found=$(sed -n 's/^costgate_DIR:PATH=//p' "$repo/build/CMakeCache.txt")
+if [ "$found" = "$prefix/lib/cmake/costgate" ]; then
+  pass "example_should_find_costgate_in_the_prefix"
+else
+  fail "example_should_find_costgate_in_the_prefix: costgate_DIR is '$found'"
+fi
+
+# 2. The baseline of main, committed.
+run_gate --save-baseline main
+if check "save_baseline_should_pass_and_write_baselines_main_json" 0 \
+  "^find_param +[0-9]+\.[0-9]{3} +0\.000 .* 0/0 +ok\$" \
+  "^parse_query +[0-9]+\.[0-9]{3} +1\.000 .* 1/1 +ok\$" &&
+  [ -s "$repo/baselines/main.json" ]; then
+  commit "baseline of main"
+else
+  fail "setup: no baseline on main"
+  finish
+  exit
+fi
+base_find=$(per_message find_param) base_parse=$(per_message parse_query)
+main_find_row=$(row find_param) main_parse_row=$(row parse_query)
+
+# 3a. About 5 % dearer per message in qs_decode: a regression that names the function.
+git -C "$repo" checkout -q -b trim-spaces main
+if trim_spaces && commit "trim encoded spaces" && build build; then
+  run_gate --baseline=main
+  head=$(per_message parse_query)
+  change=$(percent "$head" "$base_parse")
+  if ! in_range "$change" 3 8; then
+    fail "five_percent_dearer_should_regress: the change is '$change' %, not about 5 %"
+    show "$out"
+  elif check "five_percent_dearer_should_regress" 1 \
+    "^parse_query: $(regex_escape "$head") instructions per message against $(regex_escape "$base_parse") in the baseline: $(regex_escape "$change") %, above the 2 % limit\$" \
+    "^baseline: baselines/main\.json at main \([0-9a-f]{12}\)\$" \
+    "^fail: .*parse_query"; then
+    first=$(awk '/^parse_query: functions whose exclusive instructions per message changed most/ {
+      getline; getline; print; exit }' "$out")
+    if [[ $first =~ [[:space:]]qs_decode([[:space:]]|$) ]]; then
+      pass "five_percent_dearer_should_name_qs_decode_first"
+    else
+      fail "five_percent_dearer_should_name_qs_decode_first: first row '$first'"
+      show "$out"
+    fi
+  fi
+else
+  fail "five_percent_dearer_should_regress: cannot make or build the change"
+fi
+
+# 3b. One more allocation per message in qs_split: both floors fail, the site is named.
+git -C "$repo" checkout -q -b scratch-copy main
+if scratch_copy && commit "a scratch copy of the query" && build build; then
+  run_gate --baseline=main
+  line=$(grep -n 'char \*scratch = malloc' "$library" | cut -d: -f1)
+  check "extra_allocation_should_regress_and_name_the_site" 1 \
+    "^find_param: 1\.000 allocations per message, above the declared floor of 0\$" \
+    "^parse_query: 2\.000 allocations per message, above the declared floor of 1\$" \
+    "^ +1\.000 +0\.000 +\+1\.000 +\+[0-9.]+ +qs_split \(querystring\.c:$line\) < handle \(find_param\.c:[0-9]+\)" \
+    "^fail: 2 regressed \(find_param, parse_query\)\$"
+else
+  fail "extra_allocation_should_regress_and_name_the_site: cannot make or build the change"
+fi
+
+# 3c. Under 1 % dearer: within the limit.
+git -C "$repo" checkout -q -b length-limit main
+if length_limit && commit "refuse overlong queries" && build build; then
+  run_gate --baseline=main
+  change_find=$(percent "$(per_message find_param)" "$base_find")
+  change_parse=$(percent "$(per_message parse_query)" "$base_parse")
+  if ! in_range "$change_find" 0 0.99 || ! in_range "$change_parse" 0 0.99; then
+    fail "under_one_percent_should_pass: the changes are '$change_find' and '$change_parse' %"
+    show "$out"
+  else
+    check "under_one_percent_should_pass" 0 \
+      "^find_param .* $(regex_escape "$change_find") % .* ok\$" \
+      "^parse_query .* $(regex_escape "$change_parse") % .* ok\$" \
+      "^pass: 2 scenarios within their limits\$"
+  fi
+else
+  fail "under_one_percent_should_pass: cannot make or build the change"
+fi
+
+# 4. The example's own flags: -std=c89 reaches the library and the scenarios and is recorded;
+# the installed harness is linked as it is and measures what it measured without the flag.
+git -C "$repo" checkout -q main
+if build build-c89 -DCMAKE_C_FLAGS=-std=c89; then
+  pass "c89_build_should_succeed"
+  manifest=$repo/build-c89/scenarios/manifest.txt
+  if grep -Eq '^build find_param -std=c89 .*\| querystring: -std=c89 ' "$manifest" &&
+    grep -Eq '^build parse_query -std=c89 .*\| querystring: -std=c89 ' "$manifest"; then
+    pass "c89_flags_should_be_recorded_in_the_manifest"
+  else
+    fail "c89_flags_should_be_recorded_in_the_manifest"
+    show "$manifest"
+  fi
+  if [ -z "$(find "$repo/build-c89" -name 'harness.c.o' -print -quit)" ]; then
+    pass "c89_build_should_not_compile_the_harness"
+  else
+    fail "c89_build_should_not_compile_the_harness"
+  fi
+  run_gate --build-dir build-c89
+  if check "c89_build_should_measure_within_its_floors" 0 "^pass: 2 scenarios within their limits\$"; then
+    if [ "$(row find_param)" = "$main_find_row" ] && [ "$(row parse_query)" = "$main_parse_row" ]; then
+      pass "c89_build_should_measure_what_main_measured"
+    else
+      fail "c89_build_should_measure_what_main_measured"
+      printf '    main: %s\n    main: %s\n' "$main_find_row" "$main_parse_row"
+      show "$out"
+    fi
+  fi
+  # Against main's baseline, measured without the flag: a different build, so gate measures main
+  # again in a worktree configured like this build, and nothing changed.
+  run_gate --build-dir build-c89 --baseline=main
+  check "c89_build_against_main_should_remeasure_main_and_pass" 0 \
+    "^find_param +$(regex_escape "$base_find") +$(regex_escape "$base_find") +\+0\.00 % " \
+    "^parse_query +$(regex_escape "$base_parse") +$(regex_escape "$base_parse") +\+0\.00 % " \
+    "^baseline: main \([0-9a-f]{12}\) measured here in a temporary worktree" \
+    "^pass: 2 scenarios within their limits\$"
+else
+  fail "c89_build_should_succeed"
+fi
+
+finish
