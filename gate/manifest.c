@@ -82,21 +82,49 @@ static void collapse_spaces(char *text)
 	*out = '\0';
 }
 
-/* "build NAME TEXT": the flags of a scenario listed above. */
-static int add_build(struct manifest *manifest, const char *rest, const char *path, size_t line,
-		     struct gate_error *err)
+/* "build NAME TEXT" lines, kept until every scenario line has been read: the manifest is
+ * line-oriented and its lines may come in any order. */
+struct pending_build {
+	char *name_and_text; /* the line after "build "; owned */
+	size_t line;
+};
+
+struct manifest_reading {
+	struct pending_build *builds;
+	size_t build_count;
+};
+
+static int keep_build(struct manifest_reading *reading, const char *rest)
 {
+	struct pending_build *grown = realloc(reading->builds,
+					      (reading->build_count + 1) * sizeof(*grown));
+
+	if (grown == NULL)
+		return -1;
+	reading->builds = grown;
+	grown[reading->build_count].name_and_text = strdup(rest);
+	if (grown[reading->build_count].name_and_text == NULL)
+		return -1;
+	reading->build_count++;
+	return 0;
+}
+
+/* Gives each pending build line to its scenario. */
+static int attach_build(struct manifest *manifest, const struct pending_build *build,
+			const char *path, struct gate_error *err)
+{
+	const char *rest = build->name_and_text;
 	size_t name_length = strcspn(rest, " ");
 	size_t i;
 
-	for (i = manifest->entry_count; i-- > 0;) {
+	for (i = 0; i < manifest->entry_count; i++) {
 		struct manifest_entry *entry = &manifest->entries[i];
 
 		if (strlen(entry->name) != name_length || strncmp(entry->name, rest, name_length) != 0)
 			continue;
 		if (entry->build != NULL)
 			return gate_error_set(err, "cannot read manifest '%s': line %zu: 'build %s' given twice",
-					      path, line, entry->name);
+					      path, build->line, entry->name);
 		entry->build = strdup(rest[name_length] == ' ' ? rest + name_length + 1 : "");
 		if (entry->build == NULL)
 			return gate_error_set(err, "out of memory");
@@ -104,18 +132,22 @@ static int add_build(struct manifest *manifest, const char *rest, const char *pa
 		return 0;
 	}
 	return gate_error_set(err, "cannot read manifest '%s': line %zu: 'build' names no scenario "
-			      "listed above it", path, line);
+			      "the manifest lists", path, build->line);
 }
 
-static int parse_line(struct manifest *manifest, char *text, const char *path, size_t line,
-		      struct gate_error *err)
+static int parse_line(struct manifest *manifest, struct manifest_reading *reading, char *text,
+		      const char *path, size_t line, struct gate_error *err)
 {
 	if (text[0] == '#' || text[0] == '\0')
 		return 0;
 	if (strncmp(text, "costgate ", 9) == 0)
 		return set_text(&manifest->costgate, text + 9, "costgate", path, line, err);
-	if (strncmp(text, "build ", 6) == 0)
-		return add_build(manifest, text + 6, path, line, err);
+	if (strncmp(text, "build ", 6) == 0) {
+		if (keep_build(reading, text + 6) != 0)
+			return gate_error_set(err, "out of memory");
+		reading->builds[reading->build_count - 1].line = line;
+		return 0;
+	}
 	if (strncmp(text, "compiler ", 9) == 0)
 		return set_text(&manifest->compiler, text + 9, "compiler", path, line, err);
 	if (strncmp(text, "flags ", 6) == 0)
@@ -129,8 +161,9 @@ static int parse_line(struct manifest *manifest, char *text, const char *path, s
 int manifest_read(struct manifest *manifest, const char *path, struct gate_error *err)
 {
 	FILE *file = fopen(path, "r");
+	struct manifest_reading reading = { 0 };
 	char *text = NULL;
-	size_t capacity = 0, line = 0;
+	size_t capacity = 0, line = 0, i;
 	ssize_t length;
 	int status = -1;
 
@@ -145,7 +178,7 @@ int manifest_read(struct manifest *manifest, const char *path, struct gate_error
 		line++;
 		if (length > 0 && text[length - 1] == '\n')
 			text[length - 1] = '\0';
-		if (parse_line(manifest, text, path, line, err) != 0)
+		if (parse_line(manifest, &reading, text, path, line, err) != 0)
 			goto out;
 	}
 	if (ferror(file)) {
@@ -156,11 +189,17 @@ int manifest_read(struct manifest *manifest, const char *path, struct gate_error
 		gate_error_set(err, "cannot read manifest '%s': no 'compiler' or 'flags' line", path);
 		goto out;
 	}
+	for (i = 0; i < reading.build_count; i++)
+		if (attach_build(manifest, &reading.builds[i], path, err) != 0)
+			goto out;
 	if (manifest->entry_count > 1)
 		qsort(manifest->entries, manifest->entry_count, sizeof(*manifest->entries),
 		      compare_entries);
 	status = 0;
 out:
+	for (i = 0; i < reading.build_count; i++)
+		free(reading.builds[i].name_and_text);
+	free(reading.builds);
 	free(text);
 	fclose(file);
 	if (status != 0)

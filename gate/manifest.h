@@ -26,9 +26,9 @@ struct manifest {
 #define MANIFEST_INIT { 0 }
 
 /* Reads `path`. Lines: "# comment", "costgate VERSION", "compiler TEXT", "flags TEXT",
- * "scenario NAME PATH" (PATH is the rest of the line and may hold spaces) and "build NAME TEXT"
- * after its scenario's line. Unknown keys, duplicate names, a missing compiler or flags line:
- * errors naming the file and line. */
+ * "scenario NAME PATH" (PATH is the rest of the line and may hold spaces) and "build NAME TEXT",
+ * in any order. Unknown keys, duplicate names, a build line for a scenario not listed or given
+ * twice, a missing compiler or flags line: errors naming the file and line. */
 int manifest_read(struct manifest *manifest, const char *path, struct gate_error *err);
 
 /* Keeps only the entries whose name matches one of `patterns` (fnmatch globs). A pattern that

@@ -14,7 +14,7 @@ pass() { echo "ok   $*"; passed=$((passed + 1)); }
 
 mkdir -p "$work/build/scenarios"
 {
-  grep -v '^scenario ' "$build/scenarios/manifest.txt"
+  grep -Ev '^(scenario|build) ' "$build/scenarios/manifest.txt"
   grep '^scenario consume_raw ' "$build/scenarios/manifest.txt"
   grep '^scenario nondeterministic ' "$build/tests/scenarios/manifest.txt"
 } >"$work/build/scenarios/manifest.txt"
