@@ -173,7 +173,7 @@ odd="$tmp/it's a \"dir\" with spaces"
 mkdir -p "$odd/build dir/scenarios" "$odd/bin 'x'" "$odd/cwd here"
 cp "$build/scenarios/consume_raw" "$odd/bin 'x'/"
 {
-  grep -E '^(compiler|flags) ' "$build/scenarios/manifest.txt"
+  grep -E '^(costgate|compiler|flags|build consume_raw) ' "$build/scenarios/manifest.txt"
   echo "scenario consume_raw $odd/bin 'x'/consume_raw"
 } >"$odd/build dir/scenarios/manifest.txt"
 (cd "$odd/cwd here" && "$gate" --build-dir "$odd/build dir" --scenario consume_raw --messages 2 \
