@@ -286,10 +286,16 @@ static int junit_case(FILE *out, const struct measurement *measurement, const cJ
 	const cJSON *accepted;
 	char *message;
 
+	bool regressed = state != NULL && strcmp(state, "regressed") == 0;
+
 	fputs("    <testcase classname=\"costgate\" name=\"", out);
 	chart_escape(out, measurement->info.name);
+	if (!regressed && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(row, "accepted")) == 0) {
+		fputs("\" time=\"0\"/>\n", out);
+		return 0;
+	}
 	fputs("\" time=\"0\">\n", out);
-	if (state != NULL && strcmp(state, "regressed") == 0) {
+	if (regressed) {
 		if ((message = failure_message(measurement, row)) == NULL)
 			return -1;
 		fputs("      <failure type=\"regression\" message=\"", out);
