@@ -37,10 +37,17 @@ bench: all
 	$(BUILD)/gate/gate --build-dir $(BUILD) --messages $(N) --baseline=main --baseline-optional
 
 # Wall clock against the raw loops (informational, never gated) into the scenarios section of
-# results.json, then the results page beside it (build/gate/results.html).
+# results.json, then the results page beside it (build/gate/results.html), with the history of
+# baselines/main.json when the repository has one.
 bench-wall: all
 	$(BUILD)/gate/gate time --build-dir $(BUILD)
-	$(BUILD)/gate/gate report $(BUILD)/gate/results.json
+	@if $(BUILD)/gate/gate history --json $(BUILD)/gate/history.json >/dev/null; then \
+	  echo "$(BUILD)/gate/gate report $(BUILD)/gate/results.json --history $(BUILD)/gate/history.json"; \
+	  $(BUILD)/gate/gate report $(BUILD)/gate/results.json --history $(BUILD)/gate/history.json; \
+	else \
+	  echo "$(BUILD)/gate/gate report $(BUILD)/gate/results.json"; \
+	  $(BUILD)/gate/gate report $(BUILD)/gate/results.json; \
+	fi
 
 baseline: all
 	$(BUILD)/gate/gate --build-dir $(BUILD) --save-baseline main

@@ -111,24 +111,18 @@ static int read_entries(struct acceptance *acceptance, const cJSON *array, const
 	return 0;
 }
 
-int acceptance_read(struct acceptance *acceptance, const char *path, struct gate_error *err)
+int acceptance_parse(struct acceptance *acceptance, const char *text, size_t length,
+		     const char *path, struct gate_error *err)
 {
-	char *text = NULL;
 	const char *end = NULL;
-	size_t length = 0;
 	cJSON *root = NULL;
 	const cJSON *array;
-	int status = -1, found;
+	int status = -1;
 
 	*acceptance = (struct acceptance)ACCEPTANCE_INIT;
 	acceptance->path = strdup(path);
 	if (acceptance->path == NULL)
 		return gate_error_set(err, "out of memory");
-	found = read_text(path, &text, &length, err);
-	if (found != 0) {
-		status = found > 0 ? 0 : -1;
-		goto out;
-	}
 	root = cJSON_ParseWithLengthOpts(text, length, &end, 0);
 	array = cJSON_GetObjectItemCaseSensitive(root, "accepted");
 	if (!cJSON_IsObject(root)) {
@@ -148,9 +142,27 @@ int acceptance_read(struct acceptance *acceptance, const char *path, struct gate
 	status = read_entries(acceptance, array, path, err);
 out:
 	cJSON_Delete(root);
-	free(text);
 	if (status != 0)
 		acceptance_release(acceptance);
+	return status;
+}
+
+int acceptance_read(struct acceptance *acceptance, const char *path, struct gate_error *err)
+{
+	char *text = NULL;
+	size_t length = 0;
+	int found, status;
+
+	*acceptance = (struct acceptance)ACCEPTANCE_INIT;
+	found = read_text(path, &text, &length, err);
+	if (found > 0) {
+		acceptance->path = strdup(path);
+		return acceptance->path != NULL ? 0 : gate_error_set(err, "out of memory");
+	}
+	if (found < 0)
+		return -1;
+	status = acceptance_parse(acceptance, text, length, path, err);
+	free(text);
 	return status;
 }
 

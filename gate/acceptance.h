@@ -32,6 +32,10 @@ struct acceptance {
  * and the problem (entry index and key); a scenario and metric accepted twice is an error. */
 int acceptance_read(struct acceptance *acceptance, const char *path, struct gate_error *err);
 
+/* The same from text already read (`path` names it in errors, e.g. "accepted.json at 1a2b3c4"). */
+int acceptance_parse(struct acceptance *acceptance, const char *text, size_t length,
+		     const char *path, struct gate_error *err);
+
 /* The entry for scenario and metric, or NULL. */
 const struct acceptance_entry *acceptance_find(const struct acceptance *acceptance,
 					       const char *scenario, enum acceptance_metric metric);

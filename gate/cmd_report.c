@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "history.h"
 #include "page.h"
 #include "session.h"
 #include "verdict.h"
@@ -20,6 +21,7 @@
 struct report_options {
 	const char *input;  /* the results document */
 	char *output;       /* the page; owned */
+	const char *history; /* gate history --json's document, or NULL */
 	int verbosity;
 	bool help;
 };
@@ -32,6 +34,7 @@ static void usage(FILE *out)
 	      "code (gate) and the machine, each chart with a table of its numbers.\n"
 	      "\n"
 	      "  -o, --output FILE       the page (default: RESULTS with .html for .json)\n"
+	      "      --history FILE      add the history charts of FILE (gate history --json)\n"
 	      "  -q, --quiet             do not say where the page went\n"
 	      "  -h, --help              this text\n"
 	      "\n"
@@ -60,6 +63,7 @@ static int parse_options(struct report_options *options, int argc, char **argv,
 {
 	static const struct option long_options[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "history", required_argument, NULL, 'H' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -80,6 +84,7 @@ static int parse_options(struct report_options *options, int argc, char **argv,
 			if ((options->output = strdup(optarg)) == NULL)
 				return gate_error_set(err, "out of memory");
 		}
+		options->history = option == 'H' ? optarg : options->history;
 		options->verbosity = option == 'q' ? 0 : options->verbosity;
 		options->help = options->help || option == 'h';
 	}
@@ -92,8 +97,8 @@ static int parse_options(struct report_options *options, int argc, char **argv,
 	return 0;
 }
 
-static int write_page(const cJSON *document, const struct report_options *options,
-		      struct gate_error *err)
+static int write_page(const cJSON *document, const struct history *history,
+		      const struct report_options *options, struct gate_error *err)
 {
 	char *temporary = NULL;
 	FILE *out = NULL;
@@ -107,7 +112,7 @@ static int write_page(const cJSON *document, const struct report_options *option
 		goto out;
 	}
 	fd = -1;
-	if (page_write(out, document, options->input, err) != 0)
+	if (page_write_with_history(out, document, history, options->input, err) != 0)
 		goto out;
 	if (fflush(out) != 0 || ferror(out) || fchmod(fileno(out), 0644) != 0) {
 		saved = errno ? errno : EIO;
@@ -131,10 +136,23 @@ out:
 	return status;
 }
 
+static int read_history(struct history *history, const char *path, struct gate_error *err)
+{
+	cJSON *document = NULL;
+	int status;
+
+	if (wall_document_read(path, false, &document, err) != 0)
+		return -1;
+	status = history_from_json(history, document, path, err);
+	cJSON_Delete(document);
+	return status;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_options options;
 	struct gate_error err = GATE_ERROR_INIT;
+	struct history history = HISTORY_INIT;
 	cJSON *document = NULL;
 	int code = GATE_EXIT_USAGE;
 
@@ -145,8 +163,10 @@ int cmd_report(int argc, char **argv)
 		code = 0;
 		goto out;
 	}
+	if (options.history != NULL && read_history(&history, options.history, &err) != 0)
+		goto out;
 	if (wall_document_read(options.input, false, &document, &err) != 0 ||
-	    write_page(document, &options, &err) != 0)
+	    write_page(document, options.history != NULL ? &history : NULL, &options, &err) != 0)
 		goto out;
 	if (options.verbosity > 0)
 		fprintf(stderr, "gate: report: wrote %s\n", options.output);
@@ -155,6 +175,7 @@ out:
 	if (code != 0)
 		session_fail(code, &err);
 	cJSON_Delete(document);
+	history_release(&history);
 	free(options.output);
 	return code;
 }

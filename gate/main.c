@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd_export.h"
+#include "cmd_history.h"
 #include "cmd_merge.h"
 #include "cmd_profile.h"
 #include "cmd_report.h"
@@ -76,6 +78,10 @@ int main(int argc, char **argv)
 		return cmd_profile(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "report") == 0)
 		return cmd_report(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "history") == 0)
+		return cmd_history(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "export") == 0)
+		return cmd_export(argc - 1, argv + 1);
 	if (options_parse(&options, argc, argv, &err) != 0) {
 		options_release(&options);
 		return session_fail(GATE_EXIT_USAGE, &err);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart.h"
 #include "wallclock.h"
 
 /* Geometry of a wall-clock chart, in SVG user units. */
@@ -412,7 +413,9 @@ static const char style[] =
 	"td.num svg{display:block;margin:.2rem 0 0 auto}.bar rect{fill:var(--harness)}"
 	".bar .track{fill:var(--band)}\n"
 	"details{margin:.6rem 0}summary{cursor:pointer;color:var(--harness)}\n"
-	"table.machine th{width:12rem;font-weight:500;color:var(--muted)}\n";
+	"table.machine th{width:12rem;font-weight:500;color:var(--muted)}\n"
+	".history-charts{display:flex;flex-wrap:wrap;gap:.5rem}.history-charts svg{max-width:100%;"
+	"height:auto}\n";
 
 static void head(FILE *out)
 {
@@ -782,7 +785,127 @@ static void machine_section(FILE *out, const struct page *page)
 	fputs("</tbody></table>\n</section>\n", out);
 }
 
+/* The drift of each of a scenario's charted series, for its caption. */
+static void history_caption(FILE *out, const struct history *history, size_t first, size_t end)
+{
+	char drift[64];
+	size_t i;
+
+	fputs("<figcaption><strong>", out);
+	escape(out, history->series[first].scenario);
+	fputs("</strong>: drift from ", out);
+	escape(out, history->versions[history->series[first].points[0].version].commit.date);
+	fputs(": <span class=\"history-drift-summary\">", out);
+	for (i = first; i < end; i++) {
+		if (history->series[i].metric != HISTORY_INSTRUCTIONS &&
+		    history->series[i].metric != HISTORY_ALLOCATIONS)
+			continue;
+		chart_format_percent(drift, sizeof(drift), history->series[i].drift_percent);
+		fprintf(out, "%s%s %s", i > first ? ", " : "", history_metric_label(history->series[i].metric),
+			drift);
+	}
+	fputs("</span></figcaption>\n", out);
+}
+
+static void history_table(FILE *out, const struct history *history)
+{
+	char value[64], change[64];
+	size_t i, j;
+
+	fputs("<details class=\"numbers\"><summary>Show the numbers as a table</summary>\n"
+	      "<table class=\"history-table\">\n<thead><tr><th>Scenario</th><th>Metric</th>"
+	      "<th>Date</th><th>Commit</th><th class=\"num\">Figure</th><th class=\"num\">Change"
+	      "</th><th>Subject</th></tr></thead>\n<tbody>\n", out);
+	for (i = 0; i < history->series_count; i++) {
+		const struct history_series *series = &history->series[i];
+
+		for (j = 0; j < series->point_count; j++) {
+			const struct history_point *point = &series->points[j];
+			const struct history_version *version = &history->versions[point->version];
+
+			chart_format_value(value, sizeof(value), point->value);
+			change[0] = '\0';
+			if (point->has_change)
+				chart_format_percent(change, sizeof(change), point->change_percent);
+			fputs("<tr><th scope=\"row\">", out);
+			escape(out, series->scenario);
+			fprintf(out, "</th><td>%s</td><td>", history_metric_label(series->metric));
+			escape(out, version->commit.date);
+			fputs("</td><td><code>", out);
+			escape(out, version->commit.short_hash);
+			fprintf(out, "</code></td><td class=\"num\">%s</td><td class=\"num\">%s</td><td>",
+				value, change);
+			escape(out, version->commit.subject);
+			if (version->fingerprint_change != NULL && j > 0) {
+				fputs(" <em>(toolchain: ", out);
+				escape(out, version->fingerprint_change);
+				fputs(")</em>", out);
+			}
+			if (point->accepted != NULL) {
+				fputs(" <em>(accepted: ", out);
+				escape(out, point->accepted);
+				fputs(")</em>", out);
+			}
+			fputs("</td></tr>\n", out);
+		}
+	}
+	fputs("</tbody></table></details>\n", out);
+}
+
+static void history_section(FILE *out, const struct history *history)
+{
+	size_t i, end, figure = 0;
+
+	fputs("<section id=\"history\">\n<h2>History</h2>\n<p>", out);
+	escape(out, history->path);
+	fputs(" on <code>", out);
+	escape(out, history->ref);
+	fprintf(out, "</code>: %zu version%s from ", history->version_count,
+		history->version_count == 1 ? "" : "s");
+	escape(out, history->versions[0].commit.date);
+	fputs(" to ", out);
+	escape(out, history->versions[history->version_count - 1].commit.date);
+	fputs(". One step per version of the baseline; a dot is a commit that changed the figure "
+	      "(its subject on hover), orange when baselines/accepted.json accepted the rise, and a "
+	      "dashed violet line a version measured with another toolchain: a step there is the "
+	      "toolchain's, not the code's. The drift is from the first figure shown to the last.</p>\n",
+	      out);
+	for (i = 0; i < history->series_count; i = end) {
+		size_t j;
+
+		for (end = i; end < history->series_count &&
+			      strcmp(history->series[end].scenario, history->series[i].scenario) == 0;
+		     end++)
+			;
+		fprintf(out, "<figure class=\"history\" id=\"history-%zu\">\n", ++figure);
+		history_caption(out, history, i, end);
+		fputs("<div class=\"history-charts\">\n", out);
+		for (j = i; j < end; j++)
+			if (history->series[j].metric == HISTORY_INSTRUCTIONS ||
+			    history->series[j].metric == HISTORY_ALLOCATIONS)
+				chart_history(out, history, &history->series[j], false);
+		fputs("</div>\n</figure>\n", out);
+	}
+	history_table(out, history);
+	for (i = 0; i < history->skipped_count; i++) {
+		fputs("<p class=\"muted skipped\">Skipped ", out);
+		escape(out, history->skipped[i].commit.short_hash);
+		fputs(" (", out);
+		escape(out, history->skipped[i].commit.date);
+		fputs("): ", out);
+		escape(out, history->skipped[i].problem);
+		fputs("</p>\n", out);
+	}
+	fputs("</section>\n", out);
+}
+
 int page_write(FILE *out, const cJSON *document, const char *source, struct gate_error *err)
+{
+	return page_write_with_history(out, document, NULL, source, err);
+}
+
+int page_write_with_history(FILE *out, const cJSON *document, const struct history *history,
+			    const char *source, struct gate_error *err)
 {
 	struct page page;
 	const char *base = strrchr(source, '/');
@@ -794,6 +917,8 @@ int page_write(FILE *out, const cJSON *document, const char *source, struct gate
 	head(out);
 	wall_section(out, &page);
 	code_section(out, &page);
+	if (history != NULL)
+		history_section(out, history);
 	machine_section(out, &page);
 	fputs("<p class=\"muted\">Written by gate report from ", out);
 	escape(out, base != NULL ? base + 1 : source);

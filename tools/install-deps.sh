@@ -5,14 +5,15 @@ set -euo pipefail
 
 # Usage: install-deps.sh [--quiet] [--tests]
 #   --quiet  say nothing when everything is there
-#   --tests  also what only the test suite needs (chromium, for the results page's test)
+#   --tests  also what only the test suite needs (chromium, for the results page's test;
+#            xmllint and python3-jsonschema, for the exports' tests)
 
 packages=(valgrind cmake gcc make pkg-config git libcjson-dev libgoogle-perftools-dev google-perftools)
 quiet=false
 for argument in "$@"; do
   case "$argument" in
     --quiet) quiet=true ;;
-    --tests) packages+=(chromium) ;;
+    --tests) packages+=(chromium libxml2-utils python3-jsonschema) ;;
     *)
       echo "install-deps: error: unknown argument '$argument' (usage: install-deps.sh [--quiet] [--tests])" >&2
       exit 2

@@ -163,6 +163,24 @@ static void acceptance_should_refuse_a_file_without_the_accepted_list(void)
 	check_read_error("accepted-missing.json", "'accepted' is missing or not an array");
 }
 
+static void acceptance_should_parse_text_read_from_git(void)
+{
+	static const char text[] = "{ \"accepted\": [ { \"scenario\": \"reply\", \"metric\": "
+				   "\"cold_instructions\", \"value\": 12, \"reason\": \"one more\" } ] }";
+	struct acceptance acceptance = ACCEPTANCE_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(acceptance_parse(&acceptance, text, sizeof(text) - 1, "accepted.json at 1a2b3c4", &err) == 0);
+	CHECK_U64(acceptance.count, 1);
+	CHECK(acceptance_find(&acceptance, "reply", ACCEPT_COLD_INSTRUCTIONS) != NULL);
+	CHECK_STR(acceptance.path, "accepted.json at 1a2b3c4");
+	acceptance_release(&acceptance);
+	CHECK(acceptance_parse(&acceptance, "{}", 2, "accepted.json at 1a2b3c4", &err) == -1);
+	CHECK_STR(err.message, "cannot read acceptances 'accepted.json at 1a2b3c4': 'accepted' is "
+			       "missing or not an array");
+	CHECK(acceptance.path == NULL);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0); /* keep the case lines if a sanitizer aborts */
@@ -183,5 +201,6 @@ int main(void)
 	RUN(acceptance_should_refuse_a_top_level_that_is_not_an_object);
 	RUN(acceptance_should_refuse_a_file_that_is_not_json);
 	RUN(acceptance_should_refuse_a_file_without_the_accepted_list);
+	RUN(acceptance_should_parse_text_read_from_git);
 	return CHECK_EXIT();
 }

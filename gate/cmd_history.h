@@ -1,0 +1,9 @@
+/* `gate history`: the history of the branch's committed baseline, from git (history.h). */
+#ifndef GATE_CMD_HISTORY_H
+#define GATE_CMD_HISTORY_H
+
+/* argv[0] is "history". Returns the exit code: 0, 2 (usage, no scenario matches, an output
+ * cannot be written) or 4 (no history). */
+int cmd_history(int argc, char **argv);
+
+#endif

@@ -1,0 +1,361 @@
+/* The three exports. Every number is written so that it reads back to the same double, every
+ * string from the document is escaped for its format (JSON by cJSON, XML entities, CSV quotes
+ * and a leading apostrophe against spreadsheet formulas). */
+#define _GNU_SOURCE
+#include "export.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart.h"
+
+static const char *const measure_names[EXPORT_MEASURES] = {
+	"instructions", "allocations", "cold-instructions", "cold-allocations"
+};
+
+const char *export_measure_name(size_t measure)
+{
+	return measure_names[measure];
+}
+
+int export_format_parse(const char *name, enum export_format *format)
+{
+	static const char *const names[] = { "bmf", "junit", "csv" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(name, names[i]) == 0) {
+			*format = (enum export_format)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static double measure_value(const struct measurement *measurement, size_t measure)
+{
+	switch (measure) {
+	case 0:
+		return measurement->instruction_slope.per_message;
+	case 1:
+		return measurement->allocation_slope.per_message;
+	case 2:
+		return (double)measurement->instruction_slope.cold;
+	default:
+		return (double)measurement->allocation_slope.cold;
+	}
+}
+
+/* The shortest of %.15g, %.16g, %.17g that reads back to the same double. */
+static void number_text(char *text, size_t size, double value)
+{
+	int digits;
+
+	for (digits = 15; digits <= 17; digits++) {
+		snprintf(text, size, "%.*g", digits, value);
+		if (strtod(text, NULL) == value)
+			return;
+	}
+}
+
+/* The verdict row of a scenario in costgate.verdict.rows, or NULL. */
+static const cJSON *verdict_row(const cJSON *document, const char *name)
+{
+	const cJSON *block = cJSON_GetObjectItemCaseSensitive(document, "costgate");
+	const cJSON *verdict = cJSON_GetObjectItemCaseSensitive(block, "verdict");
+	const cJSON *row;
+
+	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(verdict, "rows")) {
+		const cJSON *row_name = cJSON_GetObjectItemCaseSensitive(row, "name");
+
+		if (cJSON_IsString(row_name) && strcmp(row_name->valuestring, name) == 0)
+			return row;
+	}
+	return NULL;
+}
+
+static const char *row_string(const cJSON *row, const char *key)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(row, key);
+
+	return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+static int check_verdict(const cJSON *document, const char *source, struct gate_error *err)
+{
+	const cJSON *block = cJSON_GetObjectItemCaseSensitive(document, "costgate");
+	const cJSON *verdict = cJSON_GetObjectItemCaseSensitive(block, "verdict");
+	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(verdict, "rows"), *row;
+	size_t i = 0;
+
+	if (verdict == NULL)
+		return 0;
+	if (!cJSON_IsObject(verdict) || !cJSON_IsArray(rows))
+		return gate_error_set(err, "cannot read results '%s': costgate.verdict.rows is not an array",
+				      source);
+	cJSON_ArrayForEach(row, rows) {
+		const cJSON *breaches = cJSON_GetObjectItemCaseSensitive(row, "breaches");
+
+		if (row_string(row, "name") == NULL || row_string(row, "state") == NULL ||
+		    (breaches != NULL && !cJSON_IsArray(breaches)))
+			return gate_error_set(err, "cannot read results '%s': costgate.verdict.rows[%zu] has "
+					      "no name, no state or malformed breaches", source, i);
+		i++;
+	}
+	return 0;
+}
+
+/* BMF: {"scenario": {"instructions": {"value": ...}, ...}, ...}. */
+static int write_bmf(FILE *out, const struct results *results, struct gate_error *err)
+{
+	cJSON *document = cJSON_CreateObject();
+	char *text = NULL;
+	size_t i, m;
+
+	for (i = 0; document != NULL && i < results->count; i++) {
+		const struct measurement *measurement = &results->measurements[i];
+		cJSON *benchmark = cJSON_AddObjectToObject(document, measurement->info.name);
+
+		for (m = 0; benchmark != NULL && m < EXPORT_MEASURES; m++) {
+			cJSON *measure = cJSON_AddObjectToObject(benchmark, measure_names[m]);
+
+			if (measure == NULL ||
+			    cJSON_AddNumberToObject(measure, "value", measure_value(measurement, m)) == NULL)
+				benchmark = NULL;
+		}
+		if (benchmark == NULL) {
+			cJSON_Delete(document);
+			document = NULL;
+		}
+	}
+	text = document != NULL ? cJSON_Print(document) : NULL;
+	cJSON_Delete(document);
+	if (text == NULL)
+		return gate_error_set(err, "out of memory");
+	fprintf(out, "%s\n", text);
+	cJSON_free(text);
+	return 0;
+}
+
+/* CSV (RFC 4180). A field a spreadsheet would read as a formula gets a leading apostrophe. */
+static void csv_field(FILE *out, const char *text)
+{
+	bool formula = text[0] != '\0' && strchr("=+-@\t", text[0]) != NULL;
+	bool quote = formula || strpbrk(text, ",\"\r\n") != NULL;
+
+	if (quote)
+		fputc('"', out);
+	if (formula)
+		fputc('\'', out);
+	for (; *text != '\0'; text++) {
+		if (*text == '"')
+			fputc('"', out);
+		fputc(*text, out);
+	}
+	if (quote)
+		fputc('"', out);
+}
+
+/* The baseline figure and change the verdict gives for a measure (instructions only). */
+static bool verdict_figures(const cJSON *row, size_t measure, double *baseline, double *change)
+{
+	const cJSON *figures, *base, *percent;
+
+	if (measure != 0 && measure != 2)
+		return false;
+	figures = cJSON_GetObjectItemCaseSensitive(row, measure == 0 ? "instructions" : "cold_instructions");
+	base = cJSON_GetObjectItemCaseSensitive(figures, "baseline");
+	percent = cJSON_GetObjectItemCaseSensitive(figures, "change_percent");
+	if (!cJSON_IsNumber(base) || !cJSON_IsNumber(percent))
+		return false;
+	*baseline = base->valuedouble;
+	*change = percent->valuedouble;
+	return true;
+}
+
+static int write_csv(FILE *out, const struct results *results, const cJSON *document)
+{
+	size_t i, m;
+
+	fputs("scenario,metric,value,baseline,change_percent,state\r\n", out);
+	for (i = 0; i < results->count; i++) {
+		const struct measurement *measurement = &results->measurements[i];
+		const cJSON *row = verdict_row(document, measurement->info.name);
+		const char *state = row_string(row, "state");
+
+		for (m = 0; m < EXPORT_MEASURES; m++) {
+			char value[64], baseline[64] = "", change[64] = "";
+			double base, percent;
+
+			number_text(value, sizeof(value), measure_value(measurement, m));
+			if (verdict_figures(row, m, &base, &percent)) {
+				number_text(baseline, sizeof(baseline), base);
+				number_text(change, sizeof(change), percent);
+			}
+			csv_field(out, measurement->info.name);
+			fprintf(out, ",%s,%s,%s,%s,", measure_names[m], value, baseline, change);
+			csv_field(out, state != NULL ? state : "");
+			fputs("\r\n", out);
+		}
+	}
+	return 0;
+}
+
+/* JUnit: one test case per scenario; a breach fails it, a measurement failure is an error. */
+static void breach_sentence(FILE *out, const struct measurement *measurement, const cJSON *row,
+			    const char *breach)
+{
+	const cJSON *limit = cJSON_GetObjectItemCaseSensitive(row, "limit_percent");
+	double base = 0, change = 0;
+	char head[64], baseline[64], percent[64];
+
+	if (strcmp(breach, "instructions") == 0 || strcmp(breach, "cold_instructions") == 0) {
+		bool steady = strcmp(breach, "instructions") == 0;
+
+		chart_format_value(head, sizeof(head), measure_value(measurement, steady ? 0 : 2));
+		if (!verdict_figures(row, steady ? 0 : 2, &base, &change)) {
+			fprintf(out, "%s %s over its limit", steady ? "instructions per message"
+								   : "cold-start instructions", head);
+			return;
+		}
+		chart_format_value(baseline, sizeof(baseline), base);
+		chart_format_percent(percent, sizeof(percent), change);
+		fprintf(out, "%s %s against %s on the baseline (%s, limit %g %%)",
+			steady ? "instructions per message" : "cold-start instructions", head, baseline,
+			percent, cJSON_IsNumber(limit) ? limit->valuedouble : 0.0);
+	} else if (strcmp(breach, "steady_allocations") == 0) {
+		chart_format_value(head, sizeof(head), measurement->allocation_slope.per_message);
+		chart_format_value(baseline, sizeof(baseline), measurement->info.steady_floor);
+		fprintf(out, "allocations per message %s above the declared floor %s", head, baseline);
+	} else if (strcmp(breach, "cold_allocations") == 0) {
+		fprintf(out, "cold-start allocations %llu above the declared floor %llu",
+			(unsigned long long)measurement->allocation_slope.cold,
+			(unsigned long long)measurement->info.cold_floor);
+	} else {
+		chart_escape(out, breach);
+	}
+}
+
+/* The failure message: every breach, "; " between them. */
+static char *failure_message(const struct measurement *measurement, const cJSON *row)
+{
+	const cJSON *breach;
+	char *text = NULL;
+	size_t length = 0;
+	FILE *out = open_memstream(&text, &length);
+
+	if (out == NULL)
+		return NULL;
+	cJSON_ArrayForEach(breach, cJSON_GetObjectItemCaseSensitive(row, "breaches")) {
+		if (!cJSON_IsString(breach))
+			continue;
+		if (ftell(out) > 0)
+			fputs("; ", out);
+		breach_sentence(out, measurement, row, breach->valuestring);
+	}
+	if (ftell(out) == 0)
+		fputs("regressed", out);
+	fclose(out);
+	return text;
+}
+
+struct junit_counts {
+	size_t tests, failures, errors;
+};
+
+static struct junit_counts junit_count(const struct results *results, const cJSON *document)
+{
+	struct junit_counts counts = { results->count + results->failure_count, 0,
+				       results->failure_count };
+	size_t i;
+
+	for (i = 0; i < results->count; i++) {
+		const char *state = row_string(verdict_row(document, results->measurements[i].info.name),
+					       "state");
+
+		counts.failures += state != NULL && strcmp(state, "regressed") == 0;
+	}
+	return counts;
+}
+
+static int junit_case(FILE *out, const struct measurement *measurement, const cJSON *document)
+{
+	const cJSON *row = verdict_row(document, measurement->info.name);
+	const char *state = row_string(row, "state");
+	const cJSON *accepted;
+	char *message;
+
+	bool regressed = state != NULL && strcmp(state, "regressed") == 0;
+
+	fputs("    <testcase classname=\"costgate\" name=\"", out);
+	chart_escape(out, measurement->info.name);
+	if (!regressed && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(row, "accepted")) == 0) {
+		fputs("\" time=\"0\"/>\n", out);
+		return 0;
+	}
+	fputs("\" time=\"0\">\n", out);
+	if (regressed) {
+		if ((message = failure_message(measurement, row)) == NULL)
+			return -1;
+		fputs("      <failure type=\"regression\" message=\"", out);
+		chart_escape(out, message);
+		fputs("\">", out);
+		chart_escape(out, message);
+		fputs("</failure>\n", out);
+		free(message);
+	}
+	cJSON_ArrayForEach(accepted, cJSON_GetObjectItemCaseSensitive(row, "accepted")) {
+		const char *reason = row_string(accepted, "reason");
+
+		fputs("      <system-out>accepted: ", out);
+		chart_escape(out, reason != NULL ? reason : "");
+		fputs("</system-out>\n", out);
+	}
+	fputs("    </testcase>\n", out);
+	return 0;
+}
+
+static int write_junit(FILE *out, const struct results *results, const cJSON *document,
+		       struct gate_error *err)
+{
+	struct junit_counts counts = junit_count(results, document);
+	size_t i;
+
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
+	fprintf(out, "<testsuites name=\"costgate\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
+		"time=\"0\">\n", counts.tests, counts.failures, counts.errors);
+	fprintf(out, "  <testsuite name=\"costgate\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
+		"skipped=\"0\" time=\"0\">\n", counts.tests, counts.failures, counts.errors);
+	fprintf(out, "    <properties>\n      <property name=\"messages\" value=\"%llu\"/>\n"
+		"    </properties>\n", (unsigned long long)results->messages);
+	for (i = 0; i < results->count; i++)
+		if (junit_case(out, &results->measurements[i], document) != 0)
+			return gate_error_set(err, "out of memory");
+	for (i = 0; i < results->failure_count; i++) {
+		fputs("    <testcase classname=\"costgate\" name=\"", out);
+		chart_escape(out, results->failures[i].info.name);
+		fputs("\" time=\"0\">\n      <error type=\"measurement\" message=\"", out);
+		chart_escape(out, results->failures[i].failure);
+		fputs("\">", out);
+		chart_escape(out, results->failures[i].failure);
+		fputs("</error>\n    </testcase>\n", out);
+	}
+	fputs("  </testsuite>\n</testsuites>\n", out);
+	return 0;
+}
+
+int export_write(FILE *out, enum export_format format, const struct results *results,
+		 const cJSON *document, const char *source, struct gate_error *err)
+{
+	if (check_verdict(document, source, err) != 0)
+		return -1;
+	switch (format) {
+	case EXPORT_BMF:
+		return write_bmf(out, results, err);
+	case EXPORT_JUNIT:
+		return write_junit(out, results, document, err);
+	default:
+		return write_csv(out, results, document);
+	}
+}

@@ -1,0 +1,906 @@
+/* The walk over a baseline's history. git is run with argv arrays in the repository's top
+ * directory; each version is read from git's object store (never the working tree) by the same
+ * reader as --baseline, so a version gate would refuse as a baseline is refused here too. */
+#define _GNU_SOURCE
+#include "history.h"
+
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acceptance.h"
+#include "baseline.h"
+#include "environment.h"
+#include "results.h"
+#include "slope.h"
+
+static const char *const metric_keys[HISTORY_METRICS] = {
+	"instructions", "allocations", "cold_instructions", "cold_allocations"
+};
+static const char *const metric_labels[HISTORY_METRICS] = {
+	"instructions per message", "allocations per message", "cold-start instructions",
+	"cold-start allocations"
+};
+
+const char *history_metric_key(enum history_metric metric)
+{
+	return metric_keys[metric];
+}
+
+const char *history_metric_label(enum history_metric metric)
+{
+	return metric_labels[metric];
+}
+
+bool history_valid_date(const char *text)
+{
+	static const int days[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int year, month, day, used = 0;
+	size_t i;
+
+	if (text == NULL || strlen(text) != 10)
+		return false;
+	for (i = 0; i < 10; i++)
+		if ((i == 4 || i == 7) ? text[i] != '-' : (text[i] < '0' || text[i] > '9'))
+			return false;
+	if (sscanf(text, "%4d-%2d-%2d%n", &year, &month, &day, &used) != 3 || used != 10)
+		return false;
+	if (year < 1970 || month < 1 || month > 12 || day < 1 || day > days[month - 1])
+		return false;
+	return !(month == 2 && day == 29 && !(year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)));
+}
+
+static void trim_newline(char *text)
+{
+	size_t length = strlen(text);
+
+	while (length > 0 && (text[length - 1] == '\n' || text[length - 1] == '\r'))
+		text[--length] = '\0';
+}
+
+/* The commit `qualified` names, or NULL: show-ref --verify takes the name as it is, with no
+ * abbreviation and no search through tags. */
+static char *verify_ref(const char *root, const char *qualified)
+{
+	const char *arguments[] = { "show-ref", "--verify", "--hash", qualified, NULL };
+	struct gate_error ignored = GATE_ERROR_INIT;
+	char *output = NULL;
+
+	if (baseline_git(root, arguments, &output, &ignored) != 0)
+		return NULL;
+	trim_newline(output);
+	return output;
+}
+
+static enum history_status resolve(struct history *history, const char *root, const char *ref,
+				   struct gate_error *err)
+{
+	const char *check[] = { "check-ref-format", NULL, NULL };
+	char *candidates[2] = { NULL, NULL };
+	char *output = NULL;
+	enum history_status status = HISTORY_BAD_REQUEST;
+	size_t i;
+
+	if (ref[0] == '\0' || ref[0] == '-' || strncmp(ref, "refs/", 5) == 0 ||
+	    asprintf(&candidates[0], "refs/remotes/origin/%s", ref) < 0 ||
+	    asprintf(&candidates[1], "refs/heads/%s", ref) < 0) {
+		gate_error_set(err, "--ref '%s' is not a branch name (give it as 'main', not as a "
+			       "full ref or an option)", ref);
+		goto out;
+	}
+	check[1] = candidates[1];
+	if (baseline_git(root, check, &output, err) != 0) {
+		gate_error_set(err, "--ref '%s' is not a valid branch name", ref);
+		goto out;
+	}
+	status = HISTORY_NONE;
+	for (i = 0; i < 2 && history->tip == NULL; i++) {
+		history->tip = verify_ref(root, candidates[i]);
+		if (history->tip != NULL) {
+			history->ref = candidates[i];
+			candidates[i] = NULL;
+		}
+	}
+	if (history->tip == NULL) {
+		gate_error_set(err, "no history: neither refs/remotes/origin/%s nor refs/heads/%s is a "
+			       "branch in '%s'", ref, ref, root);
+		goto out;
+	}
+	status = HISTORY_FOUND;
+out:
+	free(output);
+	free(candidates[0]);
+	free(candidates[1]);
+	return status;
+}
+
+/* One line of git log: hash, short hash, date and subject, separated by 0x1f. */
+static int split_commit(char *line, struct history_commit *commit)
+{
+	char **fields[] = { &commit->hash, &commit->short_hash, &commit->date, &commit->subject };
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		char *end = i < 3 ? strchr(line, '\x1f') : line + strlen(line);
+
+		if (end == NULL)
+			return -1;
+		*fields[i] = strndup(line, (size_t)(end - line));
+		if (*fields[i] == NULL)
+			return -1;
+		line = end + (i < 3);
+	}
+	return 0;
+}
+
+static void commit_release(struct history_commit *commit)
+{
+	free(commit->hash);
+	free(commit->short_hash);
+	free(commit->date);
+	free(commit->subject);
+	memset(commit, 0, sizeof(*commit));
+}
+
+/* The commits on the first-parent line of the tip that changed the file, oldest first. */
+static int list_commits(const struct history *history, const struct history_request *request,
+			struct history_commit **commits, size_t *count, struct gate_error *err)
+{
+	char *since = NULL, *output = NULL, *line, *next;
+	const char *arguments[12];
+	size_t argc = 0, lines = 0, i;
+	int status = -1;
+
+	*commits = NULL;
+	*count = 0;
+	arguments[argc++] = "log";
+	arguments[argc++] = "--first-parent";
+	arguments[argc++] = "--no-color";
+	arguments[argc++] = "--format=%H%x1f%h%x1f%cs%x1f%s";
+	arguments[argc++] = "--abbrev=7";
+	if (request->since != NULL) {
+		if (asprintf(&since, "--since=%s 00:00:00", request->since) < 0)
+			return gate_error_set(err, "out of memory");
+		arguments[argc++] = since;
+	}
+	arguments[argc++] = history->tip;
+	arguments[argc++] = "--";
+	arguments[argc++] = history->path;
+	arguments[argc] = NULL;
+	if (baseline_git(request->root, arguments, &output, err) != 0) {
+		gate_error_prefix(err, "cannot walk the history of %s on %s", history->path, history->ref);
+		goto out;
+	}
+	for (line = output; *line != '\0'; line++)
+		lines += *line == '\n';
+	*commits = calloc(lines + 1, sizeof(**commits));
+	if (*commits == NULL) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	for (line = output; *line != '\0'; line = next) {
+		next = strchr(line, '\n');
+		next = next != NULL ? (*next = '\0', next + 1) : line + strlen(line);
+		if (*line == '\0')
+			continue;
+		if (split_commit(line, &(*commits)[*count]) != 0) {
+			gate_error_set(err, "cannot read git log's line '%.80s'", line);
+			++*count;
+			goto out;
+		}
+		++*count;
+	}
+	/* git lists the newest first. */
+	for (i = 0; i < *count / 2; i++) {
+		struct history_commit swap = (*commits)[i];
+
+		(*commits)[i] = (*commits)[*count - 1 - i];
+		(*commits)[*count - 1 - i] = swap;
+	}
+	status = 0;
+out:
+	free(since);
+	free(output);
+	return status;
+}
+
+static void commit_lines_free(struct history_commit *commits, size_t count)
+{
+	size_t i;
+
+	for (i = 0; commits != NULL && i < count; i++)
+		commit_release(&commits[i]);
+	free(commits);
+}
+
+/* `git show COMMIT:PATH` into *text; -1 when the file is not in that commit. */
+static int show_file(const char *root, const char *commit, const char *path, char **text,
+		     struct gate_error *err)
+{
+	char *object = NULL;
+	const char *arguments[] = { "show", "--no-color", NULL, NULL };
+	int status;
+
+	*text = NULL;
+	if (asprintf(&object, "%s:%s", commit, path) < 0)
+		return gate_error_set(err, "out of memory");
+	arguments[2] = object;
+	status = baseline_git(root, arguments, text, err);
+	free(object);
+	if (status != 0)
+		gate_error_set(err, "%s is not in this commit", path);
+	return status;
+}
+
+static void value_text(const cJSON *item, char *text, size_t size)
+{
+	if (cJSON_IsString(item))
+		snprintf(text, size, "%s", item->valuestring);
+	else if (cJSON_IsNumber(item))
+		snprintf(text, size, "%g", item->valuedouble);
+	else
+		snprintf(text, size, "(none)");
+}
+
+/* What differs between two fingerprints, "compiler: GNU 12.2.0 -> GNU 13.2.0"; NULL when equal. */
+static char *fingerprint_change(const struct environment *before, const struct environment *after)
+{
+	cJSON *old = NULL, *new = NULL;
+	const cJSON *item;
+	char *text = NULL;
+	size_t length = 0;
+	FILE *out;
+
+	if (environment_fingerprint_equal(after, before, NULL, 0))
+		return NULL;
+	out = open_memstream(&text, &length);
+	old = environment_fingerprint_to_json(before);
+	new = environment_fingerprint_to_json(after);
+	if (out == NULL || old == NULL || new == NULL)
+		goto out;
+	cJSON_ArrayForEach(item, new) {
+		const cJSON *was = cJSON_GetObjectItemCaseSensitive(old, item->string);
+		char now_text[512], was_text[512];
+
+		value_text(item, now_text, sizeof(now_text));
+		value_text(was, was_text, sizeof(was_text));
+		if (strcmp(now_text, was_text) != 0)
+			fprintf(out, "%s%s: %s -> %s", ftell(out) > 0 ? "; " : "", item->string, was_text,
+				now_text);
+	}
+	if (ftell(out) == 0)
+		fputs("fingerprint changed", out);
+out:
+	if (out != NULL)
+		fclose(out);
+	cJSON_Delete(old);
+	cJSON_Delete(new);
+	return text;
+}
+
+static double figure(const struct measurement *measurement, enum history_metric metric)
+{
+	switch (metric) {
+	case HISTORY_INSTRUCTIONS:
+		return measurement->instruction_slope.per_message;
+	case HISTORY_ALLOCATIONS:
+		return measurement->allocation_slope.per_message;
+	case HISTORY_COLD_INSTRUCTIONS:
+		return (double)measurement->instruction_slope.cold;
+	default:
+		return (double)measurement->allocation_slope.cold;
+	}
+}
+
+/* A version being read: its document and the acceptances committed with it. */
+struct loaded {
+	struct results results;
+	struct acceptance acceptance;
+};
+
+static bool selected(const struct history_request *request, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < request->pattern_count; i++)
+		if (fnmatch(request->patterns[i], name, 0) == 0)
+			return true;
+	return request->pattern_count == 0;
+}
+
+/* Reads one commit's version; 1 when it does not parse (skipped, with the reason). */
+static int load_version(struct history *history, const struct history_request *request,
+			struct history_commit *commit, struct loaded *loaded, struct gate_error *err)
+{
+	struct gate_error problem = GATE_ERROR_INIT, ignored = GATE_ERROR_INIT;
+	char *text = NULL, *source = NULL, *accepted_path = NULL;
+	int status = -1;
+
+	if (asprintf(&source, "%s at %s", history->path, commit->short_hash) < 0 ||
+	    asprintf(&accepted_path, "baselines/accepted.json at %s", commit->short_hash) < 0) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	if (show_file(request->root, commit->hash, history->path, &text, &problem) == 0 &&
+	    results_parse(&loaded->results, text, strlen(text), source, &problem) == 0) {
+		free(text);
+		text = NULL;
+		/* An acceptance file that does not read marks nothing: the baseline still counts. */
+		if (show_file(request->root, commit->hash, "baselines/accepted.json", &text,
+			      &ignored) != 0 ||
+		    acceptance_parse(&loaded->acceptance, text, strlen(text), accepted_path, &ignored) != 0)
+			loaded->acceptance = (struct acceptance)ACCEPTANCE_INIT;
+		status = 0;
+		goto out;
+	}
+	{
+		struct history_skip *skip = &history->skipped[history->skipped_count++];
+
+		skip->commit = *commit;
+		memset(commit, 0, sizeof(*commit));
+		skip->problem = strdup(problem.message);
+		status = skip->problem != NULL ? 1 : gate_error_set(err, "out of memory");
+	}
+out:
+	free(text);
+	free(source);
+	free(accepted_path);
+	return status;
+}
+
+static int add_version(struct history *history, struct history_commit *commit,
+		       const struct loaded *previous, const struct loaded *loaded)
+{
+	struct history_version *version = &history->versions[history->version_count++];
+
+	version->commit = *commit;
+	memset(commit, 0, sizeof(*commit));
+	if (previous != NULL) {
+		version->fingerprint_change = fingerprint_change(&previous->results.fingerprint,
+								 &loaded->results.fingerprint);
+		if (version->fingerprint_change == NULL &&
+		    !environment_fingerprint_equal(&loaded->results.fingerprint,
+						   &previous->results.fingerprint, NULL, 0))
+			return -1;
+	}
+	return 0;
+}
+
+static struct history_series *find_series(struct history *history, const char *scenario,
+					  enum history_metric metric)
+{
+	size_t i;
+
+	for (i = 0; i < history->series_count; i++)
+		if (history->series[i].metric == metric && strcmp(history->series[i].scenario, scenario) == 0)
+			return &history->series[i];
+	return NULL;
+}
+
+static int grow(void **items, size_t count, size_t size)
+{
+	/* Room for one more whenever count reaches a power of two. */
+	void *grown;
+
+	if (count != 0 && (count & (count - 1)) != 0)
+		return 0;
+	grown = realloc(*items, (count == 0 ? 1 : count * 2) * size);
+	if (grown == NULL)
+		return -1;
+	*items = grown;
+	return 0;
+}
+
+static const char *accepting_reason(const struct acceptance *acceptance, const char *scenario,
+				    enum history_metric metric, double value)
+{
+	const struct acceptance_entry *entry;
+
+	if (metric != HISTORY_INSTRUCTIONS && metric != HISTORY_COLD_INSTRUCTIONS)
+		return NULL;
+	entry = acceptance_find(acceptance, scenario,
+				metric == HISTORY_INSTRUCTIONS ? ACCEPT_INSTRUCTIONS
+							       : ACCEPT_COLD_INSTRUCTIONS);
+	return entry != NULL && value <= entry->value ? entry->reason : NULL;
+}
+
+/* Adds a point to the series of (scenario, metric) when the figure differs from its last one. */
+static int add_point(struct history *history, const char *scenario, enum history_metric metric,
+		     double value, const struct acceptance *acceptance)
+{
+	struct history_series *series = find_series(history, scenario, metric);
+	struct history_point *point, *last;
+	const char *reason;
+
+	if (series == NULL) {
+		if (grow((void **)&history->series, history->series_count, sizeof(*series)) != 0)
+			return -1;
+		series = &history->series[history->series_count++];
+		*series = (struct history_series){ .scenario = strdup(scenario), .metric = metric };
+		if (series->scenario == NULL)
+			return -1;
+	}
+	last = series->point_count > 0 ? &series->points[series->point_count - 1] : NULL;
+	if (last != NULL && last->value == value)
+		return 0;
+	if (grow((void **)&series->points, series->point_count, sizeof(*point)) != 0)
+		return -1;
+	last = series->point_count > 0 ? &series->points[series->point_count - 1] : NULL;
+	point = &series->points[series->point_count++];
+	*point = (struct history_point){ .version = history->version_count - 1, .value = value };
+	if (last != NULL) {
+		point->has_change = true;
+		point->change_percent = slope_change_percent(value, last->value);
+		reason = value > last->value ? accepting_reason(acceptance, scenario, metric, value) : NULL;
+		if (reason != NULL && (point->accepted = strdup(reason)) == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+static int add_points(struct history *history, const struct history_request *request,
+		      const struct loaded *loaded)
+{
+	size_t i;
+	int metric;
+
+	for (i = 0; i < loaded->results.count; i++) {
+		const struct measurement *measurement = &loaded->results.measurements[i];
+
+		if (!selected(request, measurement->info.name))
+			continue;
+		for (metric = 0; metric < HISTORY_METRICS; metric++)
+			if (add_point(history, measurement->info.name, (enum history_metric)metric,
+				      figure(measurement, (enum history_metric)metric),
+				      &loaded->acceptance) != 0)
+				return -1;
+	}
+	return 0;
+}
+
+static int compare_series(const void *left, const void *right)
+{
+	const struct history_series *a = left, *b = right;
+	int order = strcmp(a->scenario, b->scenario);
+
+	return order != 0 ? order : (int)a->metric - (int)b->metric;
+}
+
+static void finish_series(struct history *history)
+{
+	size_t i;
+
+	qsort(history->series, history->series_count, sizeof(*history->series), compare_series);
+	for (i = 0; i < history->series_count; i++) {
+		struct history_series *series = &history->series[i];
+
+		series->drift_percent = slope_change_percent(series->points[series->point_count - 1].value,
+							     series->points[0].value);
+	}
+}
+
+static void loaded_release(struct loaded *loaded)
+{
+	results_release(&loaded->results);
+	acceptance_release(&loaded->acceptance);
+}
+
+static int read_versions(struct history *history, const struct history_request *request,
+			 struct history_commit *commits, size_t count, struct gate_error *err)
+{
+	struct loaded slots[2] = { { RESULTS_INIT, ACCEPTANCE_INIT }, { RESULTS_INIT, ACCEPTANCE_INIT } };
+	struct loaded *previous = NULL;
+	size_t i;
+	int status = -1;
+
+	history->versions = calloc(count + 1, sizeof(*history->versions));
+	history->skipped = calloc(count + 1, sizeof(*history->skipped));
+	if (history->versions == NULL || history->skipped == NULL)
+		return gate_error_set(err, "out of memory");
+	for (i = 0; i < count; i++) {
+		struct loaded *loaded = previous == &slots[0] ? &slots[1] : &slots[0];
+		int read = load_version(history, request, &commits[i], loaded, err);
+
+		if (read < 0)
+			goto out;
+		if (read > 0)
+			continue;
+		if (add_version(history, &commits[i], previous, loaded) != 0 ||
+		    add_points(history, request, loaded) != 0) {
+			loaded_release(loaded);
+			gate_error_set(err, "out of memory");
+			goto out;
+		}
+		if (previous != NULL)
+			loaded_release(previous);
+		previous = loaded;
+	}
+	status = 0;
+out:
+	if (previous != NULL)
+		loaded_release(previous);
+	return status;
+}
+
+enum history_status history_walk(struct history *history, const struct history_request *request,
+				 struct gate_error *err)
+{
+	struct history_commit *commits = NULL;
+	size_t count = 0;
+	enum history_status status;
+
+	*history = (struct history)HISTORY_INIT;
+	if (request->since != NULL && !history_valid_date(request->since)) {
+		gate_error_set(err, "--since '%s' is not a date (YYYY-MM-DD)", request->since);
+		return HISTORY_BAD_REQUEST;
+	}
+	status = resolve(history, request->root, request->ref, err);
+	if (status != HISTORY_FOUND)
+		goto out;
+	status = HISTORY_BAD_REQUEST;
+	if (asprintf(&history->path, "baselines/%s.json", request->ref) < 0) {
+		history->path = NULL;
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	if (list_commits(history, request, &commits, &count, err) != 0 ||
+	    read_versions(history, request, commits, count, err) != 0)
+		goto out;
+	status = HISTORY_NONE;
+	if (count == 0) {
+		gate_error_set(err, "no history: no commit on %s%s%s changed %s", history->ref,
+			       request->since ? " since " : "", request->since ? request->since : "",
+			       history->path);
+		goto out;
+	}
+	if (history->version_count == 0) {
+		gate_error_set(err, "no history: none of the %zu versions of %s on %s could be read",
+			       count, history->path, history->ref);
+		goto out;
+	}
+	if (history->series_count == 0) {
+		gate_error_set(err, "no scenario in the history of %s matches --scenario '%s'",
+			       history->path, request->patterns[0]);
+		status = HISTORY_BAD_REQUEST;
+		goto out;
+	}
+	finish_series(history);
+	status = HISTORY_FOUND;
+out:
+	commit_lines_free(commits, count);
+	return status;
+}
+
+/* JSON. */
+
+static cJSON *string_or_null(const char *text)
+{
+	return text != NULL ? cJSON_CreateString(text) : cJSON_CreateNull();
+}
+
+static int add_commit(cJSON *object, const struct history_commit *commit)
+{
+	return cJSON_AddStringToObject(object, "commit", commit->hash) != NULL &&
+			       cJSON_AddStringToObject(object, "short", commit->short_hash) != NULL &&
+			       cJSON_AddStringToObject(object, "date", commit->date) != NULL &&
+			       cJSON_AddStringToObject(object, "subject", commit->subject) != NULL
+		       ? 0
+		       : -1;
+}
+
+static cJSON *versions_json(const struct history *history)
+{
+	cJSON *array = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; array != NULL && i < history->version_count; i++) {
+		const struct history_version *version = &history->versions[i];
+		cJSON *item = cJSON_CreateObject();
+
+		if (!cJSON_AddItemToArray(array, item) || add_commit(item, &version->commit) != 0 ||
+		    !cJSON_AddItemToObject(item, "fingerprint_change",
+					   string_or_null(version->fingerprint_change))) {
+			cJSON_Delete(array);
+			return NULL;
+		}
+	}
+	return array;
+}
+
+static cJSON *skipped_json(const struct history *history)
+{
+	cJSON *array = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; array != NULL && i < history->skipped_count; i++) {
+		const struct history_skip *skip = &history->skipped[i];
+		cJSON *item = cJSON_CreateObject();
+
+		if (!cJSON_AddItemToArray(array, item) || add_commit(item, &skip->commit) != 0 ||
+		    cJSON_AddStringToObject(item, "problem", skip->problem) == NULL) {
+			cJSON_Delete(array);
+			return NULL;
+		}
+	}
+	return array;
+}
+
+static cJSON *points_json(const struct history_series *series)
+{
+	cJSON *array = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; array != NULL && i < series->point_count; i++) {
+		const struct history_point *point = &series->points[i];
+		cJSON *item = cJSON_CreateObject();
+
+		if (!cJSON_AddItemToArray(array, item) ||
+		    cJSON_AddNumberToObject(item, "version", (double)point->version) == NULL ||
+		    cJSON_AddNumberToObject(item, "value", point->value) == NULL ||
+		    !cJSON_AddItemToObject(item, "change_percent",
+					   point->has_change ? cJSON_CreateNumber(point->change_percent)
+							     : cJSON_CreateNull()) ||
+		    !cJSON_AddItemToObject(item, "accepted", string_or_null(point->accepted))) {
+			cJSON_Delete(array);
+			return NULL;
+		}
+	}
+	return array;
+}
+
+static cJSON *series_json(const struct history *history)
+{
+	cJSON *array = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; array != NULL && i < history->series_count; i++) {
+		const struct history_series *series = &history->series[i];
+		cJSON *item = cJSON_CreateObject();
+
+		if (!cJSON_AddItemToArray(array, item) ||
+		    cJSON_AddStringToObject(item, "scenario", series->scenario) == NULL ||
+		    cJSON_AddStringToObject(item, "metric", metric_keys[series->metric]) == NULL ||
+		    cJSON_AddNumberToObject(item, "drift_percent", series->drift_percent) == NULL ||
+		    !cJSON_AddItemToObject(item, "points", points_json(series))) {
+			cJSON_Delete(array);
+			return NULL;
+		}
+	}
+	return array;
+}
+
+cJSON *history_to_json(const struct history *history)
+{
+	cJSON *document = cJSON_CreateObject();
+
+	if (document == NULL || cJSON_AddStringToObject(document, "costgate_history", "1") == NULL ||
+	    cJSON_AddStringToObject(document, "ref", history->ref) == NULL ||
+	    cJSON_AddStringToObject(document, "tip", history->tip) == NULL ||
+	    cJSON_AddStringToObject(document, "path", history->path) == NULL ||
+	    !cJSON_AddItemToObject(document, "versions", versions_json(history)) ||
+	    !cJSON_AddItemToObject(document, "skipped", skipped_json(history)) ||
+	    !cJSON_AddItemToObject(document, "series", series_json(history))) {
+		cJSON_Delete(document);
+		return NULL;
+	}
+	return document;
+}
+
+/* Reading back. */
+struct reader {
+	const char *source;
+	struct gate_error *err;
+};
+
+static int bad(const struct reader *reader, const char *path, const char *problem)
+{
+	return gate_error_set(reader->err, "cannot read history '%s': %s %s", reader->source, path,
+			      problem);
+}
+
+static int read_text(const struct reader *reader, const cJSON *object, const char *key,
+		     const char *path, bool nullable, char **value)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+	char where[128];
+
+	snprintf(where, sizeof(where), "%s.%s", path, key);
+	*value = NULL;
+	if (nullable && cJSON_IsNull(item))
+		return 0;
+	if (!cJSON_IsString(item))
+		return bad(reader, where, item == NULL ? "is missing" : "is not a string");
+	*value = strdup(item->valuestring);
+	return *value != NULL ? 0 : gate_error_set(reader->err, "out of memory");
+}
+
+static int read_commit(const struct reader *reader, const cJSON *item, const char *path,
+		       struct history_commit *commit)
+{
+	if (!cJSON_IsObject(item))
+		return bad(reader, path, "is not an object");
+	return read_text(reader, item, "commit", path, false, &commit->hash) != 0 ||
+			       read_text(reader, item, "short", path, false, &commit->short_hash) != 0 ||
+			       read_text(reader, item, "date", path, false, &commit->date) != 0 ||
+			       read_text(reader, item, "subject", path, false, &commit->subject) != 0
+		       ? -1
+		       : 0;
+}
+
+static const cJSON *array_member(const struct reader *reader, const cJSON *object, const char *key,
+				 size_t *count)
+{
+	const cJSON *array = cJSON_GetObjectItemCaseSensitive(object, key);
+
+	if (!cJSON_IsArray(array)) {
+		bad(reader, key, "is missing or not an array");
+		return NULL;
+	}
+	*count = (size_t)cJSON_GetArraySize(array);
+	return array;
+}
+
+static int read_point(const struct reader *reader, const cJSON *item, const char *path,
+		      const struct history *history, struct history_point *point)
+{
+	const cJSON *version = cJSON_GetObjectItemCaseSensitive(item, "version");
+	const cJSON *value = cJSON_GetObjectItemCaseSensitive(item, "value");
+
+	if (!cJSON_IsObject(item))
+		return bad(reader, path, "is not an object");
+	if (!cJSON_IsNumber(version) || version->valuedouble < 0 ||
+	    version->valuedouble != floor(version->valuedouble) ||
+	    version->valuedouble >= (double)history->version_count)
+		return bad(reader, path, "has no version index into versions");
+	if (!cJSON_IsNumber(value) || !isfinite(value->valuedouble) || value->valuedouble < 0)
+		return bad(reader, path, "has no non-negative value");
+	point->version = (size_t)version->valuedouble;
+	point->value = value->valuedouble;
+	return read_text(reader, item, "accepted", path, true, &point->accepted);
+}
+
+static int read_one_series(const struct reader *reader, const cJSON *item, const char *path,
+			   const struct history *history, struct history_series *series)
+{
+	char *metric = NULL, where[96];
+	const cJSON *points = cJSON_GetObjectItemCaseSensitive(item, "points"), *entry;
+	size_t i = 0;
+	int m;
+
+	if (!cJSON_IsObject(item))
+		return bad(reader, path, "is not an object");
+	if (read_text(reader, item, "scenario", path, false, &series->scenario) != 0 ||
+	    read_text(reader, item, "metric", path, false, &metric) != 0)
+		return -1;
+	for (m = 0; m < HISTORY_METRICS && strcmp(metric, metric_keys[m]) != 0; m++)
+		;
+	free(metric);
+	if (m == HISTORY_METRICS)
+		return bad(reader, path, "has an unknown metric");
+	series->metric = (enum history_metric)m;
+	if (!cJSON_IsArray(points) || cJSON_GetArraySize(points) < 1)
+		return bad(reader, path, "has no points");
+	series->points = calloc((size_t)cJSON_GetArraySize(points), sizeof(*series->points));
+	if (series->points == NULL)
+		return gate_error_set(reader->err, "out of memory");
+	cJSON_ArrayForEach(entry, points) {
+		struct history_point *point = &series->points[i];
+
+		snprintf(where, sizeof(where), "%s.points[%zu]", path, i);
+		series->point_count = ++i;
+		if (read_point(reader, entry, where, history, point) != 0)
+			return -1;
+		if (i > 1 && point->version <= series->points[i - 2].version)
+			return bad(reader, where, "is not after the point before it");
+		if (i > 1) {
+			point->has_change = true;
+			point->change_percent = slope_change_percent(point->value, series->points[i - 2].value);
+		}
+	}
+	series->drift_percent = slope_change_percent(series->points[i - 1].value, series->points[0].value);
+	return 0;
+}
+
+static int read_lists(const struct reader *reader, const cJSON *document, struct history *history)
+{
+	const cJSON *versions, *skipped, *series, *item;
+	size_t count = 0, i = 0;
+	char where[64];
+
+	if ((versions = array_member(reader, document, "versions", &count)) == NULL)
+		return -1;
+	if (count == 0)
+		return bad(reader, "versions", "is empty");
+	history->versions = calloc(count, sizeof(*history->versions));
+	if (history->versions == NULL)
+		return gate_error_set(reader->err, "out of memory");
+	cJSON_ArrayForEach(item, versions) {
+		snprintf(where, sizeof(where), "versions[%zu]", i);
+		history->version_count = ++i;
+		if (read_commit(reader, item, where, &history->versions[i - 1].commit) != 0 ||
+		    read_text(reader, item, "fingerprint_change", where, true,
+			      &history->versions[i - 1].fingerprint_change) != 0)
+			return -1;
+	}
+	if ((skipped = array_member(reader, document, "skipped", &count)) == NULL ||
+	    (history->skipped = calloc(count + 1, sizeof(*history->skipped))) == NULL)
+		return -1;
+	i = 0;
+	cJSON_ArrayForEach(item, skipped) {
+		snprintf(where, sizeof(where), "skipped[%zu]", i);
+		history->skipped_count = ++i;
+		if (read_commit(reader, item, where, &history->skipped[i - 1].commit) != 0 ||
+		    read_text(reader, item, "problem", where, false, &history->skipped[i - 1].problem) != 0)
+			return -1;
+	}
+	if ((series = array_member(reader, document, "series", &count)) == NULL ||
+	    (history->series = calloc(count + 1, sizeof(*history->series))) == NULL)
+		return -1;
+	i = 0;
+	cJSON_ArrayForEach(item, series) {
+		snprintf(where, sizeof(where), "series[%zu]", i);
+		history->series_count = ++i;
+		if (read_one_series(reader, item, where, history, &history->series[i - 1]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int history_from_json(struct history *history, const cJSON *document, const char *source,
+		      struct gate_error *err)
+{
+	const struct reader reader = { source, err };
+	const cJSON *marker = cJSON_GetObjectItemCaseSensitive(document, "costgate_history");
+	int status = -1;
+
+	*history = (struct history)HISTORY_INIT;
+	if (!cJSON_IsObject(document) || !cJSON_IsString(marker) || strcmp(marker->valuestring, "1") != 0) {
+		gate_error_set(err, "cannot read history '%s': not a history document (costgate_history "
+			       "\"1\", written by gate history --json)", source);
+		goto out;
+	}
+	if (read_text(&reader, document, "ref", "the document", false, &history->ref) != 0 ||
+	    read_text(&reader, document, "tip", "the document", false, &history->tip) != 0 ||
+	    read_text(&reader, document, "path", "the document", false, &history->path) != 0 ||
+	    read_lists(&reader, document, history) != 0)
+		goto out;
+	status = 0;
+out:
+	if (status != 0) {
+		if (err->message[0] == '\0')
+			gate_error_set(err, "out of memory");
+		history_release(history);
+	}
+	return status;
+}
+
+void history_release(struct history *history)
+{
+	size_t i, j;
+
+	if (history == NULL)
+		return;
+	for (i = 0; history->versions != NULL && i < history->version_count; i++) {
+		commit_release(&history->versions[i].commit);
+		free(history->versions[i].fingerprint_change);
+	}
+	for (i = 0; history->skipped != NULL && i < history->skipped_count; i++) {
+		commit_release(&history->skipped[i].commit);
+		free(history->skipped[i].problem);
+	}
+	for (i = 0; history->series != NULL && i < history->series_count; i++) {
+		for (j = 0; j < history->series[i].point_count; j++)
+			free(history->series[i].points[j].accepted);
+		free(history->series[i].points);
+		free(history->series[i].scenario);
+	}
+	free(history->versions);
+	free(history->skipped);
+	free(history->series);
+	free(history->ref);
+	free(history->tip);
+	free(history->path);
+	*history = (struct history)HISTORY_INIT;
+}

@@ -1,0 +1,112 @@
+/* The history of a baseline: every version of baselines/REF.json on the first-parent line of a
+ * branch, read with the same strict reader as --baseline, turned into one series per scenario
+ * and metric with the commits that changed a figure. No server: the history is git's. */
+#ifndef GATE_HISTORY_H
+#define GATE_HISTORY_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+
+enum history_metric {
+	HISTORY_INSTRUCTIONS,      /* instructions per message */
+	HISTORY_ALLOCATIONS,       /* allocations per message */
+	HISTORY_COLD_INSTRUCTIONS, /* instructions of the cold start */
+	HISTORY_COLD_ALLOCATIONS,  /* allocations of the cold start */
+	HISTORY_METRICS,
+};
+
+/* A commit on the walked line. */
+struct history_commit {
+	char *hash;               /* full hash; owned, as every string here */
+	char *short_hash;         /* abbreviated, at least 7 hex digits */
+	char *date;               /* committer date, YYYY-MM-DD */
+	char *subject;            /* the first line of the message, as committed (untrusted) */
+};
+
+/* A commit whose baseline was read. */
+struct history_version {
+	struct history_commit commit;
+	char *fingerprint_change; /* what differs from the version before ("compiler: GNU 12.2.0 ->
+				   * GNU 13.2.0"), or NULL: a step here is the toolchain's */
+};
+
+/* A commit whose baseline could not be read: reported and left out. */
+struct history_skip {
+	struct history_commit commit;
+	char *problem;            /* the reader's message */
+};
+
+/* One figure at a commit that changed it. */
+struct history_point {
+	size_t version;           /* index into history.versions */
+	double value;
+	bool has_change;          /* false for the first point of a series */
+	double change_percent;    /* from the point before */
+	char *accepted;           /* the reason baselines/accepted.json at that commit gives for
+				   * accepting this rise, or NULL */
+};
+
+struct history_series {
+	char *scenario;
+	enum history_metric metric;
+	struct history_point *points; /* oldest first; at least one */
+	size_t point_count;
+	double drift_percent;     /* from the first point to the last: the steps added up */
+};
+
+struct history {
+	char *ref;                /* the fully qualified ref walked, e.g. "refs/heads/main" */
+	char *tip;                /* the commit it named */
+	char *path;               /* "baselines/main.json" */
+	struct history_version *versions; /* oldest first */
+	size_t version_count;
+	struct history_skip *skipped;     /* oldest first */
+	size_t skipped_count;
+	struct history_series *series;    /* by scenario name, then metric */
+	size_t series_count;
+};
+
+#define HISTORY_INIT { 0 }
+
+/* What to walk. */
+struct history_request {
+	const char *root;         /* the repository's top directory */
+	const char *ref;          /* a branch name, e.g. "main" (never a tag) */
+	const char *since;        /* YYYY-MM-DD: commits on or after that day only, or NULL */
+	char *const *patterns;    /* scenario globs; none means every scenario */
+	size_t pattern_count;
+};
+
+/* The status of a walk: a history, none to be had (exit 4), or a bad request (exit 2). */
+enum history_status { HISTORY_FOUND = 0, HISTORY_NONE = 1, HISTORY_BAD_REQUEST = -1 };
+
+/* Resolves `ref` as refs/remotes/origin/REF when that exists, else refs/heads/REF (never a tag
+ * or an abbreviation), and reads every version of baselines/REF.json on its first-parent line.
+ * A version that does not parse goes to `skipped` with the reader's message; the others are
+ * the history. HISTORY_NONE when the ref does not exist or no version could be read;
+ * HISTORY_BAD_REQUEST when the ref or the date is malformed or no scenario matches. */
+enum history_status history_walk(struct history *history, const struct history_request *request,
+				 struct gate_error *err);
+
+/* Whether `text` is a date gate accepts for --since (YYYY-MM-DD, a real day). */
+bool history_valid_date(const char *text);
+
+/* "instructions", "allocations", "cold_instructions", "cold_allocations". */
+const char *history_metric_key(enum history_metric metric);
+
+/* "instructions per message", ..., "cold-start allocations". */
+const char *history_metric_label(enum history_metric metric);
+
+/* The history as a JSON document (gate history --json) and read back strictly (gate report
+ * --history): every value checked, the series' percentages recomputed from their figures.
+ * `source` names the document in errors. */
+cJSON *history_to_json(const struct history *history);
+int history_from_json(struct history *history, const cJSON *document, const char *source,
+		      struct gate_error *err);
+
+void history_release(struct history *history); /* NULL-safe */
+
+#endif

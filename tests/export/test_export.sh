@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# gate export, each format read back by a real parser of that format: BMF validated against a
+# JSON schema (python3-jsonschema) and its values compared with the results, JUnit validated by
+# xmllint against the JUnit XSD beside this script and its cases read with an XML parser, CSV
+# read with Python's csv module. Then the command line: -o, bad formats, malformed results.
+# Usage: test_export.sh GATE
+set -u
+gate=$(realpath -- "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+results=$here/results.json
+export LC_ALL=C
+work=$(mktemp -d "${TMPDIR:-/tmp}/costgate-export.XXXXXX") || exit 2
+trap 'rm -rf "$work"' EXIT
+failures=0 passed=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+show() { sed 's/^/    | /' "$1"; }
+
+# Debian's python3 has python3-jsonschema (tools/install-deps.sh --tests); another python3 first
+# on PATH may not.
+python=""
+for candidate in /usr/bin/python3 python3; do
+  if "$candidate" -c 'import jsonschema' 2>/dev/null; then
+    python=$candidate
+    break
+  fi
+done
+if [ -z "$python" ] || ! command -v xmllint >/dev/null; then
+  echo "FAIL setup: needs python3 with jsonschema and xmllint (tools/install-deps.sh --tests installs python3-jsonschema and libxml2-utils)"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+"$gate" export --format bmf "$results" >"$work/bmf.json" 2>"$work/bmf.err"
+code=$?
+if [ "$code" -eq 0 ] && "$python" - "$work/bmf.json" "$here/bmf.schema.json" "$results" >"$work/bmf.check" 2>&1 <<'EOF'
+import json, sys
+import jsonschema
+document = json.load(open(sys.argv[1]))
+jsonschema.validate(document, json.load(open(sys.argv[2])))
+results = json.load(open(sys.argv[3]))
+expected = {}
+for entry in results["code"]:
+    expected[entry["name"]] = {
+        "instructions": entry["framework"]["instructions"],
+        "allocations": entry["framework"]["allocations"],
+        "cold-instructions": entry["cold"]["instructions"],
+        "cold-allocations": entry["cold"]["allocations"],
+    }
+got = {name: {measure: metric["value"] for measure, metric in measures.items()}
+       for name, measures in document.items()}
+assert got == expected, (got, expected)
+EOF
+then
+  pass "bmf_should_validate_against_the_schema_and_carry_every_figure"
+else
+  fail "bmf_should_validate_against_the_schema_and_carry_every_figure: exit $code"
+  show "$work/bmf.check"
+  show "$work/bmf.err"
+fi
+# The schema check is not vacuous: a measure without a value is refused.
+sed 's/"value"/"valeur"/' "$work/bmf.json" >"$work/bmf-broken.json"
+if ! "$python" -c 'import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' \
+  "$work/bmf-broken.json" "$here/bmf.schema.json" 2>/dev/null; then
+  pass "bmf_schema_should_refuse_a_measure_without_a_value"
+else
+  fail "bmf_schema_should_refuse_a_measure_without_a_value"
+fi
+
+"$gate" export --format junit "$results" >"$work/junit.xml" 2>"$work/junit.err"
+code=$?
+if [ "$code" -eq 0 ] && xmllint --noout --schema "$here/junit.xsd" "$work/junit.xml" 2>"$work/xmllint.err" &&
+  "$python" - "$work/junit.xml" >"$work/junit.check" 2>&1 <<'EOF'
+import sys
+import xml.etree.ElementTree as tree
+suites = tree.parse(sys.argv[1]).getroot()
+suite = suites.find("testsuite")
+cases = {case.get("name"): case for case in suite.findall("testcase")}
+assert sorted(cases) == ["consume_json", "reply", "segfaults"], sorted(cases)
+assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("3", "1", "1"), suite.attrib
+failure = cases["reply"].find("failure")
+assert failure is not None and failure.get("type") == "regression", failure
+assert failure.get("message") == ("instructions per message 20000 against 18000 on the baseline "
+                                  "(+11.11 %, limit 5 %); allocations per message 2 above the "
+                                  "declared floor 1"), failure.get("message")
+assert cases["consume_json"].find("failure") is None
+assert cases["consume_json"].find("system-out").text == (
+    'accepted: validate the symbol field: one strlen & one "copy" per message')
+error = cases["segfaults"].find("error")
+assert error is not None and error.get("message").endswith("<see raw/callgrind.out.segfaults.1>")
+EOF
+then
+  pass "junit_should_validate_against_the_schema_with_a_case_per_scenario_failed_by_its_breach"
+else
+  fail "junit_should_validate_against_the_schema_with_a_case_per_scenario_failed_by_its_breach: exit $code"
+  show "$work/xmllint.err"
+  show "$work/junit.check"
+fi
+sed 's/<testcase classname="costgate" name="reply"/<testcase classname="costgate"/' "$work/junit.xml" >"$work/junit-broken.xml"
+if ! xmllint --noout --schema "$here/junit.xsd" "$work/junit-broken.xml" 2>/dev/null; then
+  pass "junit_schema_should_refuse_a_test_case_without_a_name"
+else
+  fail "junit_schema_should_refuse_a_test_case_without_a_name"
+fi
+
+"$gate" export --format csv "$results" >"$work/export.csv" 2>"$work/csv.err"
+code=$?
+if [ "$code" -eq 0 ] && "$python" - "$work/export.csv" "$results" >"$work/csv.check" 2>&1 <<'EOF'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+results = json.load(open(sys.argv[2]))
+keys = {"instructions": ("framework", "instructions"), "allocations": ("framework", "allocations"),
+        "cold-instructions": ("cold", "instructions"), "cold-allocations": ("cold", "allocations")}
+assert len(rows) == 4 * len(results["code"]), len(rows)
+seen = set()
+for row in rows:
+    entry = next(e for e in results["code"] if e["name"] == row["scenario"])
+    section, key = keys[row["metric"]]
+    assert float(row["value"]) == entry[section][key], row
+    seen.add((row["scenario"], row["metric"]))
+assert len(seen) == len(rows)
+reply = next(r for r in rows if r["scenario"] == "reply" and r["metric"] == "instructions")
+assert (reply["baseline"], reply["state"]) == ("18000", "regressed"), reply
+assert abs(float(reply["change_percent"]) - 100 / 9) < 1e-12, reply
+EOF
+then
+  pass "csv_should_read_back_one_row_per_scenario_and_metric_with_its_figure"
+else
+  fail "csv_should_read_back_one_row_per_scenario_and_metric_with_its_figure: exit $code"
+  show "$work/csv.check"
+fi
+
+# Names a spreadsheet would take for a formula, or that hold a comma or a quote, read back whole.
+sed -e 's/"name": "reply"/"name": "=HYPERLINK(1)"/' -e 's/"name": "consume_json"/"name": "a,b \\"c\\""/' \
+  "$results" >"$work/odd.json"
+"$gate" export --format csv "$work/odd.json" >"$work/odd.csv" 2>"$work/odd.err"
+code=$?
+if [ "$code" -eq 0 ] && "$python" - "$work/odd.csv" <<'EOF'
+import csv, sys
+names = {row["scenario"] for row in csv.DictReader(open(sys.argv[1], newline=""))}
+assert names == {"'=HYPERLINK(1)", 'a,b "c"'}, names
+EOF
+then
+  pass "csv_should_quote_names_and_defuse_formulas"
+else
+  fail "csv_should_quote_names_and_defuse_formulas: exit $code"
+  show "$work/odd.err"
+fi
+
+# The command line.
+"$gate" export -f bmf -o "$work/out.json" "$results" >"$work/stdout" 2>&1
+code=$?
+if [ "$code" -eq 0 ] && [ ! -s "$work/stdout" ] && cmp -s "$work/out.json" "$work/bmf.json"; then
+  pass "export_should_write_the_output_file_instead_of_stdout"
+else
+  fail "export_should_write_the_output_file_instead_of_stdout: exit $code"
+fi
+expect() { # expect NAME PATTERN ARGS...: exit 2 with PATTERN on stderr, nothing written
+  local name=$1 pattern=$2
+  shift 2
+  rm -f "$work/never"
+  "$gate" export "$@" >"$work/$name.out" 2>"$work/$name.err"
+  code=$?
+  if [ "$code" -eq 2 ] && grep -q -- "$pattern" "$work/$name.err" && [ ! -e "$work/never" ]; then
+    pass "$name"
+  else
+    fail "$name: exit $code"
+    show "$work/$name.err"
+  fi
+}
+expect export_without_a_format_should_exit_2 "gate: error: --format is required" "$results"
+expect export_with_an_unknown_format_should_exit_2 "'xml' is not bmf, junit or csv" --format xml "$results"
+expect export_of_a_missing_file_should_exit_2 "cannot read results '$work/absent.json'" \
+  --format csv -o "$work/never" "$work/absent.json"
+printf '{"schema": 3, "code": [' >"$work/truncated.json"
+expect export_of_malformed_results_should_exit_2_and_write_nothing "not JSON" \
+  --format junit -o "$work/never" "$work/truncated.json"
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]

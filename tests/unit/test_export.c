@@ -1,0 +1,170 @@
+/* Unit tests of the exports on the committed results fixture: the format names, BMF read back
+ * with cJSON, one CSV row per scenario and measure with untrusted names quoted and defused, JUnit
+ * escaping and counts, and a verdict block that does not read. Each format is also checked by a
+ * parser of its own in tests/export/test_export.sh. */
+#define _GNU_SOURCE
+#include "check.h"
+#include "export.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+struct loaded {
+	struct results results;
+	cJSON *document;
+	char *text;
+};
+
+/* Reads tests/fixtures/results/valid.json, with `from` replaced by `to` (once) when given. */
+static int load(struct loaded *loaded, const char *from, const char *to)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	char path[512], *text = NULL, *at;
+	size_t length = 0;
+	FILE *file;
+
+	snprintf(path, sizeof(path), "%s/results/valid.json", FIXTURE_DIR);
+	file = fopen(path, "rb");
+	CHECK(file != NULL);
+	if (file == NULL)
+		return -1;
+	CHECK(getdelim(&text, &length, '\0', file) > 0);
+	fclose(file);
+	if (from != NULL && (at = strstr(text, from)) != NULL) {
+		char *edited = NULL;
+
+		CHECK(asprintf(&edited, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from)) > 0);
+		free(text);
+		text = edited;
+	}
+	loaded->text = text;
+	loaded->document = cJSON_Parse(text);
+	CHECK(results_parse(&loaded->results, text, strlen(text), "fixture", &err) == 0);
+	CHECK_STR(err.message, "");
+	return loaded->document != NULL ? 0 : -1;
+}
+
+static void unload(struct loaded *loaded)
+{
+	results_release(&loaded->results);
+	cJSON_Delete(loaded->document);
+	free(loaded->text);
+}
+
+static char *export(const struct loaded *loaded, enum export_format format, struct gate_error *err)
+{
+	char *text = NULL;
+	size_t length = 0;
+	FILE *out = open_memstream(&text, &length);
+	int status = export_write(out, format, &loaded->results, loaded->document, "fixture", err);
+
+	fclose(out);
+	if (status != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+static size_t count(const char *haystack, const char *needle)
+{
+	size_t found = 0;
+
+	for (; haystack != NULL && (haystack = strstr(haystack, needle)) != NULL; haystack++)
+		found++;
+	return found;
+}
+
+static void export_should_know_its_three_formats(void)
+{
+	enum export_format format = EXPORT_CSV;
+
+	CHECK(export_format_parse("bmf", &format) == 0 && format == EXPORT_BMF);
+	CHECK(export_format_parse("junit", &format) == 0 && format == EXPORT_JUNIT);
+	CHECK(export_format_parse("csv", &format) == 0 && format == EXPORT_CSV);
+	CHECK(export_format_parse("CSV", &format) == -1);
+	CHECK(export_format_parse("", &format) == -1);
+	CHECK_STR(export_measure_name(0), "instructions");
+	CHECK_STR(export_measure_name(3), "cold-allocations");
+}
+
+static void bmf_should_hold_every_measure_of_every_scenario(void)
+{
+	struct loaded loaded = { RESULTS_INIT, NULL, NULL };
+	struct gate_error err = GATE_ERROR_INIT;
+	char *text;
+	cJSON *bmf;
+	const cJSON *reply;
+
+	if (load(&loaded, NULL, NULL) != 0)
+		return;
+	text = export(&loaded, EXPORT_BMF, &err);
+	bmf = cJSON_Parse(text);
+	CHECK(cJSON_GetArraySize(bmf) == 2);
+	reply = cJSON_GetObjectItemCaseSensitive(bmf, "reply");
+	CHECK(cJSON_GetArraySize(reply) == 4);
+	CHECK(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(reply, "instructions"),
+					       "value")->valuedouble == 20000);
+	CHECK(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(reply, "cold-allocations"),
+					       "value")->valuedouble == 7);
+	cJSON_Delete(bmf);
+	free(text);
+	unload(&loaded);
+}
+
+static void csv_should_quote_names_and_defuse_formulas(void)
+{
+	struct loaded loaded = { RESULTS_INIT, NULL, NULL };
+	struct gate_error err = GATE_ERROR_INIT;
+	char *text;
+
+	if (load(&loaded, "\"name\": \"reply\"", "\"name\": \"=1+1, \\\"x\\\"\"") != 0)
+		return;
+	text = export(&loaded, EXPORT_CSV, &err);
+	CHECK(strncmp(text, "scenario,metric,value,baseline,change_percent,state\r\n", 53) == 0);
+	CHECK_U64(count(text, "\r\n"), 9);
+	CHECK_CONTAINS(text, "\"'=1+1, \"\"x\"\"\",instructions,20000,,,\r\n");
+	CHECK_CONTAINS(text, "consume_json,cold-instructions,23632,,,\r\n");
+	free(text);
+	unload(&loaded);
+}
+
+static void junit_should_escape_names_and_count_its_cases(void)
+{
+	struct loaded loaded = { RESULTS_INIT, NULL, NULL };
+	struct gate_error err = GATE_ERROR_INIT;
+	char *text;
+
+	if (load(&loaded, "\"name\": \"reply\"", "\"name\": \"a<b & \\\"c\\\"\"") != 0)
+		return;
+	text = export(&loaded, EXPORT_JUNIT, &err);
+	CHECK_CONTAINS(text, "<testcase classname=\"costgate\" name=\"a&lt;b &amp; &quot;c&quot;\"");
+	CHECK_CONTAINS(text, "<testsuite name=\"costgate\" tests=\"2\" failures=\"0\" errors=\"0\"");
+	CHECK_U64(count(text, "<failure"), 0); /* no verdict in the document: nothing failed */
+	free(text);
+	unload(&loaded);
+}
+
+static void export_should_refuse_a_verdict_it_cannot_read(void)
+{
+	struct loaded loaded = { RESULTS_INIT, NULL, NULL };
+	struct gate_error err = GATE_ERROR_INIT;
+
+	if (load(&loaded, "\"failures\": []", "\"failures\": [], \"verdict\": {\"rows\": [{\"name\": 1}]}") != 0)
+		return;
+	CHECK(export(&loaded, EXPORT_JUNIT, &err) == NULL);
+	CHECK_STR(err.message, "cannot read results 'fixture': costgate.verdict.rows[0] has no name, "
+			       "no state or malformed breaches");
+	unload(&loaded);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	RUN(export_should_know_its_three_formats);
+	RUN(bmf_should_hold_every_measure_of_every_scenario);
+	RUN(csv_should_quote_names_and_defuse_formulas);
+	RUN(junit_should_escape_names_and_count_its_cases);
+	RUN(export_should_refuse_a_verdict_it_cannot_read);
+	return CHECK_EXIT();
+}
