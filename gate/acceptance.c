@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_keys.h"
+
 static const char *const metric_names[] = { "instructions", "cold_instructions" };
 
 const char *acceptance_metric_name(enum acceptance_metric metric)
@@ -118,7 +120,8 @@ int acceptance_read(struct acceptance *acceptance, const char *path, struct gate
 	size_t length = 0;
 	cJSON *root = NULL;
 	const cJSON *array;
-	int status = -1, found;
+	const char *duplicate;
+	int status = -1, found, failed;
 
 	*acceptance = (struct acceptance)ACCEPTANCE_INIT;
 	acceptance->path = strdup(path);
@@ -138,6 +141,14 @@ int acceptance_read(struct acceptance *acceptance, const char *path, struct gate
 	if (end != NULL && strspn(end, " \t\r\n") != (size_t)(text + length - end)) {
 		gate_error_set(err, "cannot read acceptances '%s': text after the JSON object (at byte %td)",
 			       path, end - text);
+		goto out;
+	}
+	if ((duplicate = json_keys_find_duplicate(root, &failed)) != NULL || failed != 0) {
+		if (failed != 0)
+			gate_error_set(err, "out of memory");
+		else
+			gate_error_set(err, "cannot read acceptances '%s': the key '%s' appears twice "
+				       "in one object", path, duplicate);
 		goto out;
 	}
 	if (!cJSON_IsArray(array)) {

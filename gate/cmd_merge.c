@@ -156,6 +156,10 @@ static int merge(const struct gate_options *options)
 	int code = GATE_EXIT_USAGE;
 	size_t i;
 
+	code = session_check_outputs(options);
+	if (code != 0)
+		goto out;
+	code = GATE_EXIT_USAGE;
 	if (shards == NULL || read_shards(shards, options, &err) != 0 ||
 	    combine(&session, shards, options->input_count) != 0) {
 		if (shards == NULL || err.message[0] == '\0')

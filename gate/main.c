@@ -23,7 +23,10 @@ static int run(const struct gate_options *options)
 {
 	struct session session = { .options = options };
 	struct measure_options measure_options;
-	int code = session_prepare(&session);
+	int code = session_check_outputs(options);
+
+	if (code == 0)
+		code = session_prepare(&session);
 
 	if (code == 0)
 		code = session_load_acceptance(&session);

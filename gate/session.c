@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "baseline.h"
 #include "crosscheck.h"
@@ -28,6 +30,20 @@ int session_fail(int code, const struct gate_error *err)
 {
 	fprintf(stderr, "gate: error: %s\n", err->message);
 	return code;
+}
+
+/* What mkdir -p leaves must be a directory gate can write into (EEXIST also means a file). */
+static int check_directory(const char *path, struct gate_error *err)
+{
+	struct stat status;
+
+	if (stat(path, &status) != 0)
+		return gate_error_set(err, "cannot use directory '%s': %s", path, strerror(errno));
+	if (!S_ISDIR(status.st_mode))
+		return gate_error_set(err, "'%s' exists and is not a directory", path);
+	if (access(path, W_OK | X_OK) != 0)
+		return gate_error_set(err, "cannot write into directory '%s': %s", path, strerror(errno));
+	return 0;
 }
 
 int session_make_directories(const char *path, struct gate_error *err)
@@ -52,7 +68,53 @@ int session_make_directories(const char *path, struct gate_error *err)
 		*slash = '/';
 	}
 	free(copy);
+	if (status == 0)
+		status = check_directory(path, err);
 	return status;
+}
+
+/* An output file: not a directory, in a directory that exists and may be written. */
+static int check_output_file(const char *path, const char *option, struct gate_error *err)
+{
+	char *copy = strdup(path);
+	struct stat status;
+	const char *directory;
+	int result = 0;
+
+	if (copy == NULL)
+		return gate_error_set(err, "out of memory");
+	directory = dirname(copy);
+	if (stat(path, &status) == 0 && S_ISDIR(status.st_mode))
+		result = gate_error_set(err, "%s '%s': is a directory", option, path);
+	else if (stat(path, &status) == 0 && access(path, W_OK) != 0)
+		result = gate_error_set(err, "%s '%s': the file cannot be written: %s", option, path,
+					strerror(errno));
+	else if (stat(directory, &status) != 0)
+		result = gate_error_set(err, "%s '%s': the directory '%s' does not exist", option,
+					path, directory);
+	else if (!S_ISDIR(status.st_mode))
+		result = gate_error_set(err, "%s '%s': '%s' is not a directory", option, path,
+					directory);
+	else if (access(directory, W_OK | X_OK) != 0)
+		result = gate_error_set(err, "%s '%s': the directory '%s' cannot be written: %s",
+					option, path, directory, strerror(errno));
+	free(copy);
+	return result;
+}
+
+int session_check_outputs(const struct gate_options *options)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+
+	if (session_make_directories(options->raw_dir, &err) != 0) {
+		gate_error_prefix(&err, "--raw-dir '%s'", options->raw_dir);
+		return session_fail(GATE_EXIT_USAGE, &err);
+	}
+	if (check_output_file(options->json_path, "--json", &err) != 0 ||
+	    (options->markdown_path != NULL &&
+	     check_output_file(options->markdown_path, "--markdown", &err) != 0))
+		return session_fail(GATE_EXIT_USAGE, &err);
+	return 0;
 }
 
 /* The names a shard document lists, so that a merge can tell a missing shard. */
