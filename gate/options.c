@@ -241,6 +241,7 @@ static int fill_defaults(struct gate_options *options, struct gate_error *err)
 
 	if (options->jobs == 0)
 		options->jobs = cpus > 0 ? (unsigned)cpus : 1;
+	options->json_default = options->json_path == NULL;
 	if (options->json_path == NULL &&
 	    asprintf(&options->json_path, "%s/gate/results.json", options->build_dir) < 0)
 		options->json_path = NULL;

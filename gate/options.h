@@ -17,6 +17,7 @@ struct gate_options {
 	double timeout_seconds;   /* per run */
 	const char *build_dir;    /* the build whose scenarios are measured */
 	char *json_path;          /* owned */
+	bool json_default;        /* --json not given: BUILD/gate/results.json, directory made */
 	char *raw_dir;            /* owned */
 	const char *baseline_ref; /* --baseline REF */
 	const char *baseline_file;

@@ -102,15 +102,81 @@ static int check_output_file(const char *path, const char *option, struct gate_e
 	return result;
 }
 
+/* A directory that exists and may be written, or one mkdir -p can make: its nearest existing
+ * ancestor is a writable directory. Nothing is created here (a usage error later leaves no
+ * trace). */
+static int check_output_directory(const char *path, struct gate_error *err)
+{
+	char *copy = strdup(path);
+	struct stat status;
+	int result = 0;
+
+	if (copy == NULL)
+		return gate_error_set(err, "out of memory");
+	if (stat(copy, &status) == 0) {
+		result = check_directory(copy, err);
+	} else {
+		while (stat(copy, &status) != 0 && (errno == ENOENT || errno == ENOTDIR) &&
+		       strcmp(copy, "/") != 0 && strcmp(copy, ".") != 0) {
+			const char *parent = dirname(copy);
+
+			memmove(copy, parent, strlen(parent) + 1);
+		}
+		if (stat(copy, &status) != 0)
+			result = gate_error_set(err, "cannot create directory under '%s': %s", copy,
+						strerror(errno));
+		else if (!S_ISDIR(status.st_mode))
+			result = gate_error_set(err, "cannot create it: '%s' is not a directory", copy);
+		else if (access(copy, W_OK | X_OK) != 0)
+			result = gate_error_set(err, "cannot create it: '%s' cannot be written: %s", copy,
+						strerror(errno));
+	}
+	free(copy);
+	return result;
+}
+
+/* The default results.json goes where the build is: its directory is made when missing. */
+static int check_default_json(const char *path, struct gate_error *err)
+{
+	char *copy = strdup(path);
+	int result;
+
+	if (copy == NULL)
+		return gate_error_set(err, "out of memory");
+	result = check_output_directory(dirname(copy), err);
+	if (result != 0)
+		gate_error_prefix(err, "results.json '%s'", path);
+	free(copy);
+	return result;
+}
+
+/* Makes the default results.json's directory (checked at the start). */
+static int make_json_directory(const struct gate_options *options, struct gate_error *err)
+{
+	char *copy;
+	int result;
+
+	if (!options->json_default)
+		return 0;
+	copy = strdup(options->json_path);
+	if (copy == NULL)
+		return gate_error_set(err, "out of memory");
+	result = session_make_directories(dirname(copy), err);
+	free(copy);
+	return result;
+}
+
 int session_check_outputs(const struct gate_options *options)
 {
 	struct gate_error err = GATE_ERROR_INIT;
 
-	if (session_make_directories(options->raw_dir, &err) != 0) {
+	if (check_output_directory(options->raw_dir, &err) != 0) {
 		gate_error_prefix(&err, "--raw-dir '%s'", options->raw_dir);
 		return session_fail(GATE_EXIT_USAGE, &err);
 	}
-	if (check_output_file(options->json_path, "--json", &err) != 0 ||
+	if (options->json_default && check_default_json(options->json_path, &err) != 0)
+		return session_fail(GATE_EXIT_USAGE, &err);
+	if ((!options->json_default && check_output_file(options->json_path, "--json", &err) != 0) ||
 	    (options->markdown_path != NULL &&
 	     check_output_file(options->markdown_path, "--markdown", &err) != 0))
 		return session_fail(GATE_EXIT_USAGE, &err);
@@ -519,7 +585,8 @@ int session_decide_and_report(struct session *session)
 		cJSON_Delete(document);
 		document = NULL;
 	}
-	if (document == NULL || results_write_file(document, options->json_path, &err) != 0) {
+	if (document == NULL || make_json_directory(options, &err) != 0 ||
+	    results_write_file(document, options->json_path, &err) != 0) {
 		if (document == NULL)
 			gate_error_set(&err, "out of memory");
 		code = session_fail(GATE_EXIT_USAGE, &err);

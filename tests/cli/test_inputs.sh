@@ -49,7 +49,7 @@ refused raw_dir_naming_a_file_should_be_refused_before_any_run \
   "^gate: error: --raw-dir '$tmp/a-file': '$tmp/a-file' exists and is not a directory$" \
   --build-dir "$build" --json "$tmp/r.json" --raw-dir "$tmp/a-file"
 refused raw_dir_under_a_file_should_be_refused_before_any_run \
-  "^gate: error: --raw-dir '$tmp/a-file/raw': cannot create directory '$tmp/a-file/raw': Not a directory$" \
+  "^gate: error: --raw-dir '$tmp/a-file/raw': cannot create it: '$tmp/a-file' is not a directory$" \
   --build-dir "$build" --json "$tmp/r.json" --raw-dir "$tmp/a-file/raw"
 if [ "$(id -u)" -ne 0 ]; then
   mkdir -p "$tmp/read-only" && chmod 555 "$tmp/read-only"
