@@ -314,16 +314,18 @@ int runner_run(struct runner_job *jobs, size_t job_count, const struct runner_op
 	return 0;
 }
 
-/* Reads the child's stdout until EOF or the deadline; returns -1 on timeout. */
-static int read_output(int fd, double timeout_seconds, const struct timespec *start, char **output,
-		       size_t *length)
+enum capture_end { CAPTURE_DONE, CAPTURE_TIMED_OUT, CAPTURE_TOO_LARGE, CAPTURE_NO_MEMORY };
+
+/* Reads the child's stdout whole until EOF, the deadline or RUNNER_CAPTURE_MAX bytes. */
+static enum capture_end read_output(int fd, double timeout_seconds, const struct timespec *start,
+				    char **output, size_t *length)
 {
 	size_t capacity = 4096;
 	char *buffer = malloc(capacity);
 
 	*length = 0;
 	if (buffer == NULL)
-		return -1;
+		return CAPTURE_NO_MEMORY;
 	for (;;) {
 		double left = timeout_seconds > 0 ? timeout_seconds - seconds_since(start) : 3600;
 		struct pollfd ready = { .fd = fd, .events = POLLIN };
@@ -331,13 +333,20 @@ static int read_output(int fd, double timeout_seconds, const struct timespec *st
 
 		if (left <= 0 || poll(&ready, 1, (int)(left * 1000) + 1) == 0) {
 			free(buffer);
-			return -1;
+			return CAPTURE_TIMED_OUT;
 		}
 		if (*length + 1 >= capacity) {
-			char *grown = capacity >= (1u << 20) ? NULL : realloc(buffer, capacity * 2);
+			char *grown;
 
-			if (grown == NULL)
-				break;
+			if (capacity >= RUNNER_CAPTURE_MAX) {
+				free(buffer);
+				return CAPTURE_TOO_LARGE;
+			}
+			grown = realloc(buffer, capacity * 2);
+			if (grown == NULL) {
+				free(buffer);
+				return CAPTURE_NO_MEMORY;
+			}
 			buffer = grown;
 			capacity *= 2;
 		}
@@ -350,7 +359,7 @@ static int read_output(int fd, double timeout_seconds, const struct timespec *st
 	}
 	buffer[*length] = '\0';
 	*output = buffer;
-	return 0;
+	return CAPTURE_DONE;
 }
 
 /* Waits for pid until the deadline (timeout_seconds after start; none when 0). Returns -1 when
@@ -389,7 +398,8 @@ int runner_capture(char *const *argv, const char *directory, char *const *enviro
 	size_t length = 0;
 	char how[160];
 	pid_t pid;
-	int timed_out;
+	enum capture_end end;
+	bool timed_out;
 
 	*output = NULL;
 	quiet = open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -412,10 +422,11 @@ int runner_capture(char *const *argv, const char *directory, char *const *enviro
 		return gate_error_set(err, "cannot run '%s': %s", argv[0], strerror(job.spawn_error));
 	}
 	job.started = true;
-	timed_out = read_output(pipe_ends[0], timeout_seconds, &start, output, &length) != 0;
+	end = read_output(pipe_ends[0], timeout_seconds, &start, output, &length);
 	close(pipe_ends[0]);
-	timed_out = timed_out || wait_until(pid, timeout_seconds, &start, &status) != 0;
-	if (timed_out) {
+	timed_out = end == CAPTURE_TIMED_OUT ||
+		    (end == CAPTURE_DONE && wait_until(pid, timeout_seconds, &start, &status) != 0);
+	if (end != CAPTURE_DONE || timed_out) {
 		kill(-pid, SIGKILL);
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
@@ -425,6 +436,10 @@ int runner_capture(char *const *argv, const char *directory, char *const *enviro
 	job.exited = WIFEXITED(status);
 	job.exit_code = job.exited ? WEXITSTATUS(status) : 0;
 	job.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	if (end == CAPTURE_TOO_LARGE || end == CAPTURE_NO_MEMORY)
+		return gate_error_set(err, "'%s' printed %s", argv[0], end == CAPTURE_TOO_LARGE ?
+				      "more than " RUNNER_CAPTURE_LIMIT_TEXT " (gate's limit)" :
+				      "more than gate could hold in memory");
 	if (runner_job_succeeded(&job) && *output != NULL)
 		return 0;
 	runner_describe_end(&job, timeout_seconds, how, sizeof(how));

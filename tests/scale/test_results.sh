@@ -76,5 +76,23 @@ for count in 1000 10000; do
   done
 done
 
+# A committed baseline far over the 1 MiB gate once read of git's output: read whole from the
+# branch, compared, a pass. (10,000 synthetic scenarios make about 7 MB.)
+repo="$work/repo"
+mkdir -p "$repo/baselines"
+cp "$work/10000-0/baseline.json" "$repo/baselines/main.json"
+git -C "$repo" init -q -b main && git -C "$repo" add baselines &&
+  git -C "$repo" -c user.name=t -c user.email=t@t commit -q -m baseline
+size=$(stat -c %s "$repo/baselines/main.json")
+(cd "$repo" && "$gate" merge --baseline=main --json "$work/git.json" --raw-dir "$work/raw" \
+  "$work/10000-0"/shard-*-of-8.json >"$work/git.out" 2>"$work/git.err")
+code=$?
+if [ "$size" -gt $((4 * 1024 * 1024)) ] && [ "$code" -eq 0 ] &&
+   grep -q 'baseline: baselines/main.json at main' "$work/git.err" "$work/git.out"; then
+  pass "a_committed_baseline_of_${size}_bytes_should_be_read_whole_from_git"
+else
+  fail "a_committed_baseline_of_${size}_bytes_should_be_read_whole_from_git: exit $code: $(head -n 3 "$work/git.err")"
+fi
+
 echo "$passed passed, $failures failed"
 [ "$failures" -eq 0 ]
