@@ -14,7 +14,9 @@ struct runner_job {
 	/* Set by the caller. */
 	char *const *argv;     /* program (a path) and arguments, NULL-terminated */
 	const char *directory; /* working directory of the child */
-	const char *log_path;  /* the child's stdout and stderr go here (created or truncated) */
+	const char *log_path;  /* the child's stdout and stderr go here (created or truncated):
+				* the first and last RUNNER_LOG_KEEP bytes, with a line saying how
+				* many were dropped between them */
 	uint64_t weight;       /* expected cost: heavier jobs start first */
 	void *context;         /* for the caller's progress callback */
 
@@ -25,12 +27,18 @@ struct runner_job {
 	int exit_code;
 	int signal;         /* the signal that ended it, else 0 */
 	bool timed_out;     /* killed by the runner at its deadline */
+	unsigned leftovers; /* processes the child left running when it ended (all killed) */
 	double seconds;     /* wall time from start to reaping */
 	double cpu_seconds; /* user + system time of the child and its descendants */
 };
 
+/* What a job's log keeps of its output, at each end. */
+#define RUNNER_LOG_KEEP (64 * 1024)
+/* Most children at once. */
+#define RUNNER_PARALLEL_MAX 256
+
 struct runner_options {
-	unsigned parallel;          /* children at once, at least 1 */
+	unsigned parallel;          /* children at once, 1 to RUNNER_PARALLEL_MAX */
 	double timeout_seconds;     /* per child; 0 means none */
 	char *const *environment;   /* the children's whole environment, NULL-terminated */
 	bool no_randomize;          /* turn address-space randomization off in the child */
@@ -39,9 +47,11 @@ struct runner_options {
 	void *progress_context;
 };
 
-/* Runs every job to its end (or deadline). Returns 0 when the runner itself worked, whatever the
- * children did (each job says how it ended); -1 only when the runner could not wait or fork at
- * all, after killing and reaping what it started. */
+/* Runs every job to its end (or deadline). Each child leads its own session, dies with gate
+ * (PR_SET_PDEATHSIG) and, once it has ended, every process it left running is killed and counted
+ * in `leftovers` (gate makes itself a subreaper, so orphans of a run are its own). Returns 0 when
+ * the runner itself worked, whatever the children did (each job says how it ended); -1 only when
+ * the runner could not wait or fork at all, after killing and reaping what it started. */
 int runner_run(struct runner_job *jobs, size_t job_count, const struct runner_options *options,
 	       struct gate_error *err);
 
