@@ -150,6 +150,7 @@ static int merge(const struct gate_options *options)
 	struct session session = { .options = options };
 	struct measure_options measure_options = { .messages = options->messages, .jobs = options->jobs,
 						   .timeout_seconds = options->timeout_seconds,
+						   .scaled_timeouts = true,
 						   .no_randomize = true, .verbosity = options->verbosity };
 	struct results *shards = calloc(options->input_count + 1, sizeof(*shards));
 	struct gate_error err = GATE_ERROR_INIT;

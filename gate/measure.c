@@ -32,6 +32,7 @@ struct run {
 	char *output_path;
 	char *log_path;
 	char *directory;
+	struct run *after[4]; /* same tool's earlier counts first, then the other tool's */
 	struct runner_job job;
 };
 
@@ -141,6 +142,28 @@ static void print_command(const struct run *run)
 	for (i = 0; run->argv[i] != NULL; i++)
 		fprintf(stderr, " %s", run->argv[i]);
 	fputc('\n', stderr);
+}
+
+/* The deadline of a run (MEASURE_BUDGET_*); job->after holds the same tool's 1 and N runs
+ * first. */
+static double run_budget(const struct runner_job *job, void *context)
+{
+	const struct measure_options *options = context;
+	const struct run *run = job->context;
+	double budget;
+
+	if (!options->scaled_timeouts)
+		return options->timeout_seconds;
+	if (run->which == SLOPE_ONE)
+		return MEASURE_BUDGET_FLOOR;
+	if (run->which == SLOPE_N)
+		return options->timeout_seconds;
+	budget = MEASURE_BUDGET_FACTOR * (2 * job->after[1]->seconds - job->after[0]->seconds);
+	if (budget < MEASURE_BUDGET_FLOOR)
+		budget = MEASURE_BUDGET_FLOOR;
+	if (options->timeout_seconds > 0 && budget > options->timeout_seconds)
+		budget = options->timeout_seconds;
+	return budget;
 }
 
 static void report_progress(const struct runner_job *job, size_t remaining, void *context)
@@ -395,6 +418,12 @@ static int conclude(struct measurement *measurement, struct run *runs[MEASURE_TO
 				status = -1;
 		}
 	}
+	/* A run that failed is named before the runs skipped because of it. */
+	for (tool = 0; tool < MEASURE_TOOLS; tool++)
+		for (which = 0; which < SLOPE_RUNS; which++)
+			if (!runs[tool][which]->job.skipped &&
+			    check_run(measurement, runs[tool][which], options) != 0)
+				goto out;
 	for (tool = 0; tool < MEASURE_TOOLS; tool++)
 		for (which = 0; which < SLOPE_RUNS; which++)
 			if (check_run(measurement, runs[tool][which], options) != 0)
@@ -450,8 +479,10 @@ static void verify_repeats(struct measurement *measurement, struct run *again[ME
 		struct cg_profile callgrind = CG_PROFILE_INIT;
 		struct dhat_profile dhat = DHAT_PROFILE_INIT;
 
-		if (check_run(measurement, again[MEASURE_CALLGRIND][which], options) != 0 ||
-		    check_run(measurement, again[MEASURE_DHAT][which], options) != 0)
+		if ((!again[MEASURE_CALLGRIND][which]->job.skipped &&
+		     check_run(measurement, again[MEASURE_CALLGRIND][which], options) != 0) ||
+		    check_run(measurement, again[MEASURE_DHAT][which], options) != 0 ||
+		    check_run(measurement, again[MEASURE_CALLGRIND][which], options) != 0)
 			return;
 		if (cg_profile_parse(&callgrind, again[MEASURE_CALLGRIND][which]->output_path, &err) != 0 ||
 		    dhat_profile_parse(&dhat, again[MEASURE_DHAT][which]->output_path,
@@ -475,6 +506,24 @@ static void verify_repeats(struct measurement *measurement, struct run *again[ME
 
 /* The runs of every scenario that described itself: [scenario][repeat][tool][which]. */
 typedef struct run *run_table[2][MEASURE_TOOLS][SLOPE_RUNS];
+
+/* A scenario's N runs start after its 1-delivery runs, its 2N runs after its N runs: one that
+ * fails early costs one short run, not six long ones, and the 2N runs' deadlines follow from
+ * the runs before (run_budget). */
+static void order_runs(struct run *runs[MEASURE_TOOLS][SLOPE_RUNS])
+{
+	size_t tool, which, earlier, used;
+
+	for (tool = 0; tool < MEASURE_TOOLS; tool++) {
+		for (which = 1; which < SLOPE_RUNS; which++) {
+			used = 0;
+			for (earlier = 0; earlier < which; earlier++)
+				runs[tool][which]->after[used++] = runs[tool][earlier];
+			for (earlier = 0; earlier < which; earlier++)
+				runs[tool][which]->after[used++] = runs[1 - tool][earlier];
+		}
+	}
+}
 
 static int plan_runs(struct run *runs, size_t *run_count, run_table *table,
 		     struct measurement *measurements, size_t count,
@@ -501,6 +550,7 @@ static int plan_runs(struct run *runs, size_t *run_count, run_table *table,
 						print_command(run);
 				}
 			}
+			order_runs(table[i][repeat]);
 		}
 	}
 	return 0;
@@ -521,6 +571,7 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 		.no_randomize = options->no_randomize,
 		.progress = report_progress,
 		.progress_context = (void *)options,
+		.budget = run_budget,
 	};
 	int status = -1;
 
@@ -534,8 +585,13 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 		goto out;
 	}
 	/* The runner sorts what it is given; jobs are copied out and back around the call. */
-	for (i = 0; i < run_count; i++)
+	for (i = 0; i < run_count; i++) {
+		size_t k;
+
 		jobs[i] = runs[i].job;
+		for (k = 0; k < sizeof(runs[i].after) / sizeof(runs[i].after[0]) && runs[i].after[k]; k++)
+			jobs[i].after[k] = &jobs[runs[i].after[k] - runs];
+	}
 	if (runner_run(jobs, run_count, &runner, err) != 0)
 		goto out;
 	for (i = 0; i < run_count; i++)

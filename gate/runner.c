@@ -454,6 +454,7 @@ struct pool {
 
 static void finish(struct pool *pool, struct runner_job *job)
 {
+	job->finished = true;
 	pool->remaining--;
 	if (pool->options->progress != NULL)
 		pool->options->progress(job, pool->remaining, pool->options->progress_context);
@@ -475,6 +476,9 @@ static void launch(struct pool *pool, struct runner_job *job)
 	for (i = 0; i < pool->options->parallel && place == NULL; i++)
 		if (pool->children[i].pid == 0)
 			place = &pool->children[i];
+	job->timeout_seconds = pool->options->budget != NULL
+				       ? pool->options->budget(job, pool->options->progress_context)
+				       : pool->options->timeout_seconds;
 	setup.parent = getpid();
 	place->log = open(job->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (place->log < 0 || pipe2(output, O_CLOEXEC) != 0) {
@@ -539,16 +543,16 @@ static size_t reap(struct pool *pool)
  * long wait when there is none). */
 static double enforce_deadlines(struct pool *pool)
 {
-	double timeout = pool->options->timeout_seconds, next = 3600;
+	double next = 3600;
 	size_t i;
 
 	for (i = 0; i < pool->options->parallel; i++) {
 		struct child *child = &pool->children[i];
 		double left;
 
-		if (child->pid == 0 || timeout <= 0 || child->job->timed_out)
+		if (child->pid == 0 || child->job->timeout_seconds <= 0 || child->job->timed_out)
 			continue;
-		left = timeout - seconds_since(&child->started_at);
+		left = child->job->timeout_seconds - seconds_since(&child->started_at);
 		if (left <= 0) {
 			kill(-child->pid, SIGKILL);
 			child->job->timed_out = true;
@@ -582,13 +586,56 @@ static void wait_for_a_child(struct pool *pool)
 			read_output_now(&pool->children[i]);
 }
 
+/* 1 when every job `job` comes after has finished well, 0 while one is still to finish, -1
+ * when one failed or was skipped (then `job` is skipped too). */
+static int prerequisites(const struct runner_job *job)
+{
+	size_t i;
+
+	for (i = 0; i < RUNNER_AFTER_MAX && job->after[i] != NULL; i++) {
+		if (!job->after[i]->finished)
+			return 0;
+		if (!runner_job_succeeded(job->after[i]))
+			return -1;
+	}
+	return 1;
+}
+
+/* Starts the heaviest jobs that may start while there is room; skips those that never will.
+ * Returns how many it passed over that wait for a job they come after. */
+static size_t launch_ready(struct pool *pool, struct runner_job **order, size_t count,
+			   size_t *first_waiting)
+{
+	size_t waiting = 0, i;
+
+	while (*first_waiting < count && order[*first_waiting]->finished)
+		(*first_waiting)++;
+	for (i = *first_waiting; i < count && pool->running < pool->options->parallel; i++) {
+		struct runner_job *job = order[i];
+		int ready;
+
+		if (job->started || job->finished)
+			continue;
+		ready = prerequisites(job);
+		if (ready < 0) {
+			job->skipped = true;
+			finish(pool, job);
+		} else if (ready == 0) {
+			waiting++;
+		} else {
+			launch(pool, job);
+		}
+	}
+	return waiting;
+}
+
 int runner_run(struct runner_job *jobs, size_t job_count, const struct runner_options *options,
 	       struct gate_error *err)
 {
 	struct pool pool = { .options = options, .remaining = job_count, .child_ended = -1 };
 	struct runner_job **order = calloc(job_count ? job_count : 1, sizeof(*order));
 	sigset_t chld;
-	size_t next = 0, i;
+	size_t first_waiting = 0, i;
 	int status = 0;
 
 	pool.children = calloc(options->parallel ? options->parallel : 1, sizeof(*pool.children));
@@ -621,8 +668,17 @@ int runner_run(struct runner_job *jobs, size_t job_count, const struct runner_op
 		goto out;
 	}
 	while (pool.remaining > 0) {
-		while (pool.running < options->parallel && next < job_count)
-			launch(&pool, order[next++]);
+		size_t waiting = pool.running < options->parallel
+					 ? launch_ready(&pool, order, job_count, &first_waiting) : 0;
+
+		if (pool.running == 0 && waiting > 0) { /* what they wait for never ends: a cycle */
+			for (i = first_waiting; i < job_count; i++) {
+				if (!order[i]->finished) {
+					order[i]->skipped = true;
+					finish(&pool, order[i]);
+				}
+			}
+		}
 		if (pool.running > 0 && reap(&pool) == 0)
 			wait_for_a_child(&pool);
 	}
@@ -782,10 +838,13 @@ bool runner_job_succeeded(const struct runner_job *job)
 void runner_describe_end(const struct runner_job *job, double timeout_seconds, char *text,
 			 size_t text_size)
 {
-	if (!job->started)
+	if (job->skipped)
+		snprintf(text, text_size, "was not run: a run it comes after failed");
+	else if (!job->started)
 		snprintf(text, text_size, "could not start: %s", strerror(job->spawn_error));
 	else if (job->timed_out)
-		snprintf(text, text_size, "timed out after %g s and was killed", timeout_seconds);
+		snprintf(text, text_size, "timed out after %g s and was killed",
+			 job->timeout_seconds > 0 ? job->timeout_seconds : timeout_seconds);
 	else if (job->signal != 0)
 		snprintf(text, text_size, "was killed by signal %d (%s)", job->signal,
 			 strsignal(job->signal));

@@ -10,6 +10,14 @@
 
 #include "error.h"
 
+/* Most jobs one job may come after. */
+#define RUNNER_AFTER_MAX 6
+
+/* What a job's log keeps of its output, at each end. */
+#define RUNNER_LOG_KEEP (64 * 1024)
+/* Most children at once. */
+#define RUNNER_PARALLEL_MAX 256
+
 struct runner_job {
 	/* Set by the caller. */
 	char *const *argv;     /* program (a path) and arguments, NULL-terminated */
@@ -19,8 +27,14 @@ struct runner_job {
 				* many were dropped between them */
 	uint64_t weight;       /* expected cost: heavier jobs start first */
 	void *context;         /* for the caller's progress callback */
+	/* Jobs (of the same runner_run) this one starts after, NULL after the last: it is
+	 * skipped when one of them did not succeed. */
+	struct runner_job *after[RUNNER_AFTER_MAX];
 
 	/* Set by runner_run. */
+	bool finished;      /* ended, could not start or was skipped */
+	bool skipped;       /* never started: a job it comes after failed */
+	double timeout_seconds; /* the deadline it got (options->budget or ->timeout_seconds) */
 	bool started;       /* false when the child could not be started (see spawn_error) */
 	int spawn_error;    /* errno of a failed start, else 0 */
 	bool exited;        /* the child exited (then exit_code is valid) */
@@ -32,11 +46,6 @@ struct runner_job {
 	double cpu_seconds; /* user + system time of the child and its descendants */
 };
 
-/* What a job's log keeps of its output, at each end. */
-#define RUNNER_LOG_KEEP (64 * 1024)
-/* Most children at once. */
-#define RUNNER_PARALLEL_MAX 256
-
 struct runner_options {
 	unsigned parallel;          /* children at once, 1 to RUNNER_PARALLEL_MAX */
 	double timeout_seconds;     /* per child; 0 means none */
@@ -45,6 +54,9 @@ struct runner_options {
 	/* Called once per finished job, with how many remain to finish. May be NULL. */
 	void (*progress)(const struct runner_job *job, size_t remaining, void *progress_context);
 	void *progress_context;
+	/* The deadline of a job in seconds (0: none), asked as it starts, when the jobs it comes
+	 * after have ended. May be NULL: then timeout_seconds for every job. */
+	double (*budget)(const struct runner_job *job, void *progress_context);
 };
 
 /* Runs every job to its end (or deadline). Each child leads its own session, dies with gate

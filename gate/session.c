@@ -351,6 +351,7 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 		.messages = options->messages,
 		.jobs = options->jobs,
 		.timeout_seconds = options->timeout_seconds,
+		.scaled_timeouts = !options->timeout_given,
 		.raw_dir = session->raw_dir,
 		.valgrind = session->valgrind,
 		.no_randomize = true,
