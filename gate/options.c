@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 /* Upper bounds that keep a run sane: 2N deliveries must fit the harness's COUNT limit. */
-/* DHAT holds every block the queue has filled: at 2N = 200,000 deliveries a scenario needs a few
- * hundred MiB, which two runs at once on a 2-core runner can afford (a million took 1.8 GB). */
+/* DHAT holds every block the queue has filled: at 2N = 200,000 deliveries consume_json_kilobyte
+ * peaked at 669 MiB, which two runs at once on a 2-core runner can afford (a million took 1.8 GB). */
 #define MESSAGES_MAX 100000ULL
 #define JOBS_MAX 256
 #define TIMEOUT_MAX 86400
