@@ -303,8 +303,11 @@ static void report_speed(const struct session *session, const struct timespec *s
 	all = own + (double)children.ru_utime.tv_sec + (double)children.ru_utime.tv_usec / 1e6 +
 	      (double)children.ru_stime.tv_sec + (double)children.ru_stime.tv_usec / 1e6;
 	fprintf(stderr, "gate: measured in %.1f s wall; the runs took %.1f s in all, %.2f x the wall "
-		"time on %u jobs; gate's own CPU %.2f s, %.2f %% of %.1f s\n", wall, runs,
-		wall > 0 ? runs / wall : 0, session->options->jobs, own, all > 0 ? own / all * 100 : 0, all);
+		"time on %u jobs (wall %+.1f %% against their sum over the jobs); gate's own CPU %.2f s, "
+		"%.2f %% of %.1f s; gate's own peak memory %.1f MiB\n", wall, runs,
+		wall > 0 ? runs / wall : 0, session->options->jobs,
+		runs > 0 ? (wall / (runs / session->options->jobs) - 1) * 100 : 0, own,
+		all > 0 ? own / all * 100 : 0, all, (double)self.ru_maxrss / 1024);
 }
 
 /* --cross-check: DHAT's allocation counts taken again natively (crosscheck.h); a scenario where
