@@ -318,6 +318,21 @@ static int check_run(struct measurement *measurement, const struct run *run,
 	return -1;
 }
 
+/* check_run on each of `runs`, the ones that ran first: a run that failed is named before the
+ * runs skipped because of it. */
+static int check_runs(struct measurement *measurement, struct run *const *runs, size_t count,
+		      const struct measure_options *options)
+{
+	size_t pass, i;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < count; i++)
+			if ((pass == 1 || !runs[i]->job.skipped) &&
+			    check_run(measurement, runs[i], options) != 0)
+				return -1;
+	return 0;
+}
+
 static int read_callgrind(struct measurement *measurement, struct run *const *runs,
 			  struct cg_profile *profiles)
 {
@@ -418,16 +433,8 @@ static int conclude(struct measurement *measurement, struct run *runs[MEASURE_TO
 				status = -1;
 		}
 	}
-	/* A run that failed is named before the runs skipped because of it. */
-	for (tool = 0; tool < MEASURE_TOOLS; tool++)
-		for (which = 0; which < SLOPE_RUNS; which++)
-			if (!runs[tool][which]->job.skipped &&
-			    check_run(measurement, runs[tool][which], options) != 0)
-				goto out;
-	for (tool = 0; tool < MEASURE_TOOLS; tool++)
-		for (which = 0; which < SLOPE_RUNS; which++)
-			if (check_run(measurement, runs[tool][which], options) != 0)
-				goto out;
+	if (check_runs(measurement, &runs[0][0], MEASURE_TOOLS * SLOPE_RUNS, options) != 0)
+		goto out;
 	if (read_callgrind(measurement, runs[MEASURE_CALLGRIND], callgrind) != 0 ||
 	    read_dhat(measurement, runs[MEASURE_DHAT], dhat) != 0 || compute_slopes(measurement) != 0)
 		goto out;
@@ -478,11 +485,9 @@ static void verify_repeats(struct measurement *measurement, struct run *again[ME
 	for (which = 0; which < SLOPE_RUNS && !measurement->failed; which++) {
 		struct cg_profile callgrind = CG_PROFILE_INIT;
 		struct dhat_profile dhat = DHAT_PROFILE_INIT;
+		struct run *pair[2] = { again[MEASURE_CALLGRIND][which], again[MEASURE_DHAT][which] };
 
-		if ((!again[MEASURE_CALLGRIND][which]->job.skipped &&
-		     check_run(measurement, again[MEASURE_CALLGRIND][which], options) != 0) ||
-		    check_run(measurement, again[MEASURE_DHAT][which], options) != 0 ||
-		    check_run(measurement, again[MEASURE_CALLGRIND][which], options) != 0)
+		if (check_runs(measurement, pair, 2, options) != 0)
 			return;
 		if (cg_profile_parse(&callgrind, again[MEASURE_CALLGRIND][which]->output_path, &err) != 0 ||
 		    dhat_profile_parse(&dhat, again[MEASURE_DHAT][which]->output_path,
