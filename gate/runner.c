@@ -8,15 +8,15 @@
 #define _GNU_SOURCE
 #include "runner.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
-#include <inttypes.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -87,7 +87,7 @@ static size_t stray_children(pid_t *pids, size_t capacity)
 		return SIZE_MAX;
 	got = read(fd, text, sizeof(text) - 1);
 	close(fd);
-	if (got < 0)
+	if (got < 0 || (size_t)got == sizeof(text) - 1) /* unread or maybe cut: scan instead */
 		return SIZE_MAX;
 	text[got] = '\0';
 	for (cursor = text;; cursor = end) {
@@ -214,8 +214,9 @@ static unsigned kill_leftovers(pid_t leader)
 	for (tries = 0; alive && tries < 1000; tries++) {
 		reap_strays();
 		alive = false;
-		for (i = 0; i < count && !alive; i++)
-			alive = list[i].marked && kill(list[i].pid, 0) == 0;
+		for (i = 0; i < count; i++)
+			if (list[i].marked && waitpid(list[i].pid, NULL, WNOHANG) <= 0)
+				alive = alive || kill(list[i].pid, 0) == 0;
 		if (alive)
 			nanosleep(&pause, NULL);
 	}
