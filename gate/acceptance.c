@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_keys.h"
+
 static const char *const metric_names[] = { "instructions", "cold_instructions" };
 
 const char *acceptance_metric_name(enum acceptance_metric metric)
@@ -117,7 +119,8 @@ int acceptance_parse(struct acceptance *acceptance, const char *text, size_t len
 	const char *end = NULL;
 	cJSON *root = NULL;
 	const cJSON *array;
-	int status = -1;
+	const char *duplicate;
+	int status = -1, failed;
 
 	*acceptance = (struct acceptance)ACCEPTANCE_INIT;
 	acceptance->path = strdup(path);
@@ -132,6 +135,14 @@ int acceptance_parse(struct acceptance *acceptance, const char *text, size_t len
 	if (end != NULL && strspn(end, " \t\r\n") != (size_t)(text + length - end)) {
 		gate_error_set(err, "cannot read acceptances '%s': text after the JSON object (at byte %td)",
 			       path, end - text);
+		goto out;
+	}
+	if ((duplicate = json_keys_find_duplicate(root, &failed)) != NULL || failed != 0) {
+		if (failed != 0)
+			gate_error_set(err, "out of memory");
+		else
+			gate_error_set(err, "cannot read acceptances '%s': the key '%s' appears twice "
+				       "in one object", path, duplicate);
 		goto out;
 	}
 	if (!cJSON_IsArray(array)) {

@@ -150,12 +150,17 @@ static int merge(const struct gate_options *options)
 	struct session session = { .options = options };
 	struct measure_options measure_options = { .messages = options->messages, .jobs = options->jobs,
 						   .timeout_seconds = options->timeout_seconds,
+						   .scaled_timeouts = true,
 						   .no_randomize = true, .verbosity = options->verbosity };
 	struct results *shards = calloc(options->input_count + 1, sizeof(*shards));
 	struct gate_error err = GATE_ERROR_INIT;
 	int code = GATE_EXIT_USAGE;
 	size_t i;
 
+	code = session_check_outputs(options);
+	if (code != 0)
+		goto out;
+	code = GATE_EXIT_USAGE;
 	if (shards == NULL || read_shards(shards, options, &err) != 0 ||
 	    combine(&session, shards, options->input_count) != 0) {
 		if (shards == NULL || err.message[0] == '\0')

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_keys.h"
+
 #define DHAT_FILE_VERSION 2
 #define DHAT_EXACT_LIMIT 9007199254740992.0 /* 2^53: above it a double skips integers */
 #define DHAT_READ_CHUNK 65536
@@ -88,7 +90,8 @@ out:
 /* cJSON stops at the end of the first value; anything but whitespace after it is an error too. */
 static int dhat_parse_json(cJSON **root, const char *text, size_t length, struct gate_error *err)
 {
-	const char *end = NULL;
+	const char *end = NULL, *duplicate;
+	int failed;
 
 	*root = cJSON_ParseWithLengthOpts(text, length, &end, 0);
 	if (*root == NULL) {
@@ -106,6 +109,16 @@ static int dhat_parse_json(cJSON **root, const char *text, size_t length, struct
 		*root = NULL;
 		return gate_error_set(err, "text after the JSON value at byte offset %zu",
 				      (size_t)(end - text));
+	}
+	duplicate = json_keys_find_duplicate(*root, &failed);
+	if (duplicate != NULL || failed != 0) {
+		if (failed != 0)
+			gate_error_set(err, "out of memory");
+		else
+			gate_error_set(err, "the key '%s' appears twice in one object", duplicate);
+		cJSON_Delete(*root);
+		*root = NULL;
+		return -1;
 	}
 	return 0;
 }

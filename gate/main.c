@@ -25,7 +25,10 @@ static int run(const struct gate_options *options, const char *program)
 {
 	struct session session = { .options = options, .program = program };
 	struct measure_options measure_options;
-	int code = session_prepare(&session);
+	int code = session_check_outputs(options);
+
+	if (code == 0)
+		code = session_prepare(&session);
 
 	if (code == 0)
 		code = session_load_acceptance(&session);

@@ -34,6 +34,7 @@ struct run {
 	char *output_path;
 	char *log_path;
 	char *directory;
+	struct run *after[4]; /* same tool's earlier counts first, then the other tool's */
 	struct runner_job job;
 };
 
@@ -143,6 +144,28 @@ static void print_command(const struct run *run)
 	for (i = 0; run->argv[i] != NULL; i++)
 		fprintf(stderr, " %s", run->argv[i]);
 	fputc('\n', stderr);
+}
+
+/* The deadline of a run (MEASURE_BUDGET_*); job->after holds the same tool's 1 and N runs
+ * first. */
+static double run_budget(const struct runner_job *job, void *context)
+{
+	const struct measure_options *options = context;
+	const struct run *run = job->context;
+	double budget;
+
+	if (!options->scaled_timeouts)
+		return options->timeout_seconds;
+	if (run->which == SLOPE_ONE)
+		return MEASURE_BUDGET_FLOOR;
+	if (run->which == SLOPE_N)
+		return options->timeout_seconds;
+	budget = MEASURE_BUDGET_FACTOR * (2 * job->after[1]->seconds - job->after[0]->seconds);
+	if (budget < MEASURE_BUDGET_FLOOR)
+		budget = MEASURE_BUDGET_FLOOR;
+	if (options->timeout_seconds > 0 && budget > options->timeout_seconds)
+		budget = options->timeout_seconds;
+	return budget;
 }
 
 static void report_progress(const struct runner_job *job, size_t remaining, void *context)
@@ -297,6 +320,21 @@ static int check_run(struct measurement *measurement, const struct run *run,
 	return -1;
 }
 
+/* check_run on each of `runs`, the ones that ran first: a run that failed is named before the
+ * runs skipped because of it. */
+static int check_runs(struct measurement *measurement, struct run *const *runs, size_t count,
+		      const struct measure_options *options)
+{
+	size_t pass, i;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < count; i++)
+			if ((pass == 1 || !runs[i]->job.skipped) &&
+			    check_run(measurement, runs[i], options) != 0)
+				return -1;
+	return 0;
+}
+
 static int read_callgrind(struct measurement *measurement, struct run *const *runs,
 			  struct cg_profile *profiles)
 {
@@ -397,10 +435,8 @@ static int conclude(struct measurement *measurement, struct run *runs[MEASURE_TO
 				status = -1;
 		}
 	}
-	for (tool = 0; tool < MEASURE_TOOLS; tool++)
-		for (which = 0; which < SLOPE_RUNS; which++)
-			if (check_run(measurement, runs[tool][which], options) != 0)
-				goto out;
+	if (check_runs(measurement, &runs[0][0], MEASURE_TOOLS * SLOPE_RUNS, options) != 0)
+		goto out;
 	if (read_callgrind(measurement, runs[MEASURE_CALLGRIND], callgrind) != 0 ||
 	    read_dhat(measurement, runs[MEASURE_DHAT], dhat) != 0 || compute_slopes(measurement) != 0)
 		goto out;
@@ -478,9 +514,9 @@ static void verify_repeats(struct measurement *measurement, struct run *again[ME
 	for (which = 0; which < SLOPE_RUNS && !measurement->failed; which++) {
 		struct cg_profile callgrind = CG_PROFILE_INIT;
 		struct dhat_profile dhat = DHAT_PROFILE_INIT;
+		struct run *pair[2] = { again[MEASURE_CALLGRIND][which], again[MEASURE_DHAT][which] };
 
-		if (check_run(measurement, again[MEASURE_CALLGRIND][which], options) != 0 ||
-		    check_run(measurement, again[MEASURE_DHAT][which], options) != 0)
+		if (check_runs(measurement, pair, 2, options) != 0)
 			return;
 		if (cg_profile_parse(&callgrind, again[MEASURE_CALLGRIND][which]->output_path, &err) != 0 ||
 		    dhat_profile_parse(&dhat, again[MEASURE_DHAT][which]->output_path,
@@ -504,6 +540,24 @@ static void verify_repeats(struct measurement *measurement, struct run *again[ME
 
 /* The runs of every scenario that described itself: [scenario][repeat][tool][which]. */
 typedef struct run *run_table[2][MEASURE_TOOLS][SLOPE_RUNS];
+
+/* A scenario's N runs start after its 1-delivery runs, its 2N runs after its N runs: one that
+ * fails early costs one short run, not six long ones, and the 2N runs' deadlines follow from
+ * the runs before (run_budget). */
+static void order_runs(struct run *runs[MEASURE_TOOLS][SLOPE_RUNS])
+{
+	size_t tool, which, earlier, used;
+
+	for (tool = 0; tool < MEASURE_TOOLS; tool++) {
+		for (which = 1; which < SLOPE_RUNS; which++) {
+			used = 0;
+			for (earlier = 0; earlier < which; earlier++)
+				runs[tool][which]->after[used++] = runs[tool][earlier];
+			for (earlier = 0; earlier < which; earlier++)
+				runs[tool][which]->after[used++] = runs[1 - tool][earlier];
+		}
+	}
+}
 
 static int plan_runs(struct run *runs, size_t *run_count, run_table *table,
 		     struct measurement *measurements, size_t count,
@@ -530,6 +584,7 @@ static int plan_runs(struct run *runs, size_t *run_count, run_table *table,
 						print_command(run);
 				}
 			}
+			order_runs(table[i][repeat]);
 		}
 	}
 	return 0;
@@ -550,6 +605,7 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 		.no_randomize = options->no_randomize,
 		.progress = report_progress,
 		.progress_context = (void *)options,
+		.budget = run_budget,
 	};
 	int status = -1;
 
@@ -563,8 +619,13 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 		goto out;
 	}
 	/* The runner sorts what it is given; jobs are copied out and back around the call. */
-	for (i = 0; i < run_count; i++)
+	for (i = 0; i < run_count; i++) {
+		size_t k;
+
 		jobs[i] = runs[i].job;
+		for (k = 0; k < sizeof(runs[i].after) / sizeof(runs[i].after[0]) && runs[i].after[k]; k++)
+			jobs[i].after[k] = &jobs[runs[i].after[k] - runs];
+	}
 	if (runner_run(jobs, run_count, &runner, err) != 0)
 		goto out;
 	for (i = 0; i < run_count; i++)

@@ -18,6 +18,14 @@
 
 enum measure_tool { MEASURE_CALLGRIND, MEASURE_DHAT, MEASURE_TOOLS };
 
+/* Deadlines when --timeout is not given. A scenario's 1-delivery runs (start and one delivery,
+ * about a second under valgrind) get MEASURE_BUDGET_FLOOR, so one that hangs is found in a
+ * minute and its other runs are never started; its N runs get the ceiling (timeout_seconds);
+ * its 2N runs MEASURE_BUDGET_FACTOR times what the 1 and N runs predict, 2 t(N) - t(1), within
+ * the floor and the ceiling. */
+#define MEASURE_BUDGET_FLOOR 60.0
+#define MEASURE_BUDGET_FACTOR 4.0
+
 /* What one function costs a message in the steady state (its slope), and in the cold run. */
 struct function_cost {
 	char *name;              /* owned */
@@ -65,7 +73,8 @@ struct measurement {
 struct measure_options {
 	uint64_t messages;        /* N, at least 2 */
 	unsigned jobs;            /* valgrind runs at once */
-	double timeout_seconds;   /* per run; 0: none */
+	double timeout_seconds;   /* per run; 0: none; the ceiling when scaled_timeouts */
+	bool scaled_timeouts;     /* deadlines follow from the runs before (MEASURE_BUDGET_*) */
 	const char *raw_dir;      /* where the callgrind and DHAT files and run logs go (exists) */
 	const char *valgrind;     /* path of the valgrind executable */
 	bool no_randomize;        /* address randomization off in the runs */

@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 /* Upper bounds that keep a run sane: 2N deliveries must fit the harness's COUNT limit. */
-#define MESSAGES_MAX 50000000ULL
+/* DHAT holds every block the queue has filled: at 2N = 200,000 deliveries consume_json_kilobyte
+ * peaked at 669 MiB, which two runs at once on a 2-core runner can afford (a million took 1.8 GB). */
+#define MESSAGES_MAX 100000ULL
 #define JOBS_MAX 256
 #define TIMEOUT_MAX 86400
 
@@ -64,10 +66,13 @@ void options_usage(FILE *out)
 	      "Measures every scenario the build produced under callgrind (instructions) and DHAT\n"
 	      "(heap allocations) at 1, N and 2N deliveries, and gates the cost of one message.\n"
 	      "\n"
-	      "  -n, --messages N        N deliveries (default 1000); per message = (count(2N) - count(N)) / N\n"
+	      "  -n, --messages N        N deliveries (default 1000, at most 100000); per message =\n"
+	      "                          (count(2N) - count(N)) / N\n"
 	      "  -s, --scenario NAME     measure only NAME (a name or a glob); may repeat\n"
 	      "  -j, --jobs JOBS         valgrind runs at once (default: the number of CPUs)\n"
-	      "      --timeout SECONDS   kill a run after this long (default 600)\n"
+	      "      --timeout SECONDS   kill every run after this long (default: scaled: 60 s for\n"
+	      "                          the 1-delivery runs, up to 600 s for the N runs, 4 x what\n"
+	      "                          those predict for the 2N runs, within 60 and 600 s)\n"
 	      "      --verify            measure every run twice; a count that differs is a\n"
 	      "                          measurement failure (exit 3)\n"
 	      "      --cross-check       count allocations again without valgrind (tcmalloc's hooks\n"
@@ -178,6 +183,7 @@ static int apply(struct gate_options *options, int option, char *argument, struc
 		if (options_parse_unsigned(argument, 1, TIMEOUT_MAX, "--timeout", &value, err) != 0)
 			return -1;
 		options->timeout_seconds = (double)value;
+		options->timeout_given = true;
 		return 0;
 	case OPT_JSON:
 		free(options->json_path);
@@ -243,6 +249,7 @@ static int fill_defaults(struct gate_options *options, struct gate_error *err)
 
 	if (options->jobs == 0)
 		options->jobs = cpus > 0 ? (unsigned)cpus : 1;
+	options->json_default = options->json_path == NULL;
 	if (options->json_path == NULL &&
 	    asprintf(&options->json_path, "%s/gate/results.json", options->build_dir) < 0)
 		options->json_path = NULL;

@@ -14,9 +14,11 @@ struct gate_options {
 	char **scenarios;         /* names or globs (point into argv); owned array */
 	size_t scenario_count;
 	unsigned jobs;            /* valgrind runs at once */
-	double timeout_seconds;   /* per run */
+	double timeout_seconds;   /* per run with --timeout; else the ceiling of scaled deadlines */
+	bool timeout_given;       /* --timeout: every run gets timeout_seconds */
 	const char *build_dir;    /* the build whose scenarios are measured */
 	char *json_path;          /* owned */
+	bool json_default;        /* --json not given: BUILD/gate/results.json, directory made */
 	char *raw_dir;            /* owned */
 	const char *baseline_ref; /* --baseline REF */
 	const char *baseline_file;

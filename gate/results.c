@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "json_keys.h"
 #include "verdict.h"
 
 /* The largest count a JSON number holds exactly. */
@@ -766,6 +767,20 @@ static bool only_space(const char *text, size_t length)
 	return true;
 }
 
+/* A key given twice would be read first-wins: refused, naming the key. */
+static int refuse_duplicate_keys(const cJSON *root, const char *source, struct gate_error *err)
+{
+	int failed;
+	const char *key = json_keys_find_duplicate(root, &failed);
+
+	if (failed != 0)
+		return gate_error_set(err, "out of memory");
+	if (key != NULL)
+		return gate_error_set(err, "cannot read results '%s': the key '%s' appears twice in "
+				      "one object", source, key);
+	return 0;
+}
+
 int results_parse(struct results *results, const char *text, size_t length, const char *source,
 		  struct gate_error *err)
 {
@@ -788,6 +803,8 @@ int results_parse(struct results *results, const char *text, size_t length, cons
 			       at != NULL && at >= text && at <= text + length ? at - text : (ptrdiff_t)length);
 		goto out;
 	}
+	if (refuse_duplicate_keys(root, source, err) != 0)
+		goto out;
 	schema = member(root, "schema");
 	if (!cJSON_IsObject(root)) {
 		bad(&reader, "the document", "is not a JSON object");

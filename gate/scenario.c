@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_keys.h"
 #include "runner.h"
 
 static int copy_string(char **field, const cJSON *root, const char *key, const char *name,
@@ -69,11 +70,20 @@ int scenario_info_parse(struct scenario_info *info, const char *name, const char
 			struct gate_error *err)
 {
 	cJSON *root = cJSON_Parse(text);
-	int status = -1;
+	const char *duplicate;
+	int status = -1, failed;
 
 	*info = (struct scenario_info)SCENARIO_INFO_INIT;
 	if (!cJSON_IsObject(root)) {
 		gate_error_set(err, "scenario '%s': --describe printed no JSON object", name);
+		goto out;
+	}
+	if ((duplicate = json_keys_find_duplicate(root, &failed)) != NULL || failed != 0) {
+		if (failed != 0)
+			gate_error_set(err, "out of memory");
+		else
+			gate_error_set(err, "scenario '%s': --describe printed the key '%s' twice",
+				       name, duplicate);
 		goto out;
 	}
 	info->name = strdup(name);

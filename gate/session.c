@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "baseline.h"
 #include "crosscheck.h"
@@ -28,6 +30,20 @@ int session_fail(int code, const struct gate_error *err)
 {
 	fprintf(stderr, "gate: error: %s\n", err->message);
 	return code;
+}
+
+/* What mkdir -p leaves must be a directory gate can write into (EEXIST also means a file). */
+static int check_directory(const char *path, struct gate_error *err)
+{
+	struct stat status;
+
+	if (stat(path, &status) != 0)
+		return gate_error_set(err, "cannot use directory '%s': %s", path, strerror(errno));
+	if (!S_ISDIR(status.st_mode))
+		return gate_error_set(err, "'%s' exists and is not a directory", path);
+	if (access(path, W_OK | X_OK) != 0)
+		return gate_error_set(err, "cannot write into directory '%s': %s", path, strerror(errno));
+	return 0;
 }
 
 int session_make_directories(const char *path, struct gate_error *err)
@@ -52,7 +68,119 @@ int session_make_directories(const char *path, struct gate_error *err)
 		*slash = '/';
 	}
 	free(copy);
+	if (status == 0)
+		status = check_directory(path, err);
 	return status;
+}
+
+/* An output file: not a directory, in a directory that exists and may be written. */
+static int check_output_file(const char *path, const char *option, struct gate_error *err)
+{
+	char *copy = strdup(path);
+	struct stat status;
+	const char *directory;
+	int result = 0;
+
+	if (copy == NULL)
+		return gate_error_set(err, "out of memory");
+	directory = dirname(copy);
+	if (stat(path, &status) == 0 && S_ISDIR(status.st_mode))
+		result = gate_error_set(err, "%s '%s': is a directory", option, path);
+	else if (stat(path, &status) == 0 && access(path, W_OK) != 0)
+		result = gate_error_set(err, "%s '%s': the file cannot be written: %s", option, path,
+					strerror(errno));
+	else if (stat(directory, &status) != 0)
+		result = gate_error_set(err, "%s '%s': the directory '%s' does not exist", option,
+					path, directory);
+	else if (!S_ISDIR(status.st_mode))
+		result = gate_error_set(err, "%s '%s': '%s' is not a directory", option, path,
+					directory);
+	else if (access(directory, W_OK | X_OK) != 0)
+		result = gate_error_set(err, "%s '%s': the directory '%s' cannot be written: %s",
+					option, path, directory, strerror(errno));
+	free(copy);
+	return result;
+}
+
+/* A directory that exists and may be written, or one mkdir -p can make: its nearest existing
+ * ancestor is a writable directory. Nothing is created here (a usage error later leaves no
+ * trace). */
+static int check_output_directory(const char *path, struct gate_error *err)
+{
+	char *copy = strdup(path);
+	struct stat status;
+	int result = 0;
+
+	if (copy == NULL)
+		return gate_error_set(err, "out of memory");
+	if (stat(copy, &status) == 0) {
+		result = check_directory(copy, err);
+	} else {
+		while (stat(copy, &status) != 0 && (errno == ENOENT || errno == ENOTDIR) &&
+		       strcmp(copy, "/") != 0 && strcmp(copy, ".") != 0) {
+			const char *parent = dirname(copy);
+
+			memmove(copy, parent, strlen(parent) + 1);
+		}
+		if (stat(copy, &status) != 0)
+			result = gate_error_set(err, "cannot create directory under '%s': %s", copy,
+						strerror(errno));
+		else if (!S_ISDIR(status.st_mode))
+			result = gate_error_set(err, "cannot create it: '%s' is not a directory", copy);
+		else if (access(copy, W_OK | X_OK) != 0)
+			result = gate_error_set(err, "cannot create it: '%s' cannot be written: %s", copy,
+						strerror(errno));
+	}
+	free(copy);
+	return result;
+}
+
+/* The default results.json goes where the build is: its directory is made when missing. */
+static int check_default_json(const char *path, struct gate_error *err)
+{
+	char *copy = strdup(path);
+	int result;
+
+	if (copy == NULL)
+		return gate_error_set(err, "out of memory");
+	result = check_output_directory(dirname(copy), err);
+	if (result != 0)
+		gate_error_prefix(err, "results.json '%s'", path);
+	free(copy);
+	return result;
+}
+
+/* Makes the default results.json's directory (checked at the start). */
+static int make_json_directory(const struct gate_options *options, struct gate_error *err)
+{
+	char *copy;
+	int result;
+
+	if (!options->json_default)
+		return 0;
+	copy = strdup(options->json_path);
+	if (copy == NULL)
+		return gate_error_set(err, "out of memory");
+	result = session_make_directories(dirname(copy), err);
+	free(copy);
+	return result;
+}
+
+int session_check_outputs(const struct gate_options *options)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+
+	if (check_output_directory(options->raw_dir, &err) != 0) {
+		gate_error_prefix(&err, "--raw-dir '%s'", options->raw_dir);
+		return session_fail(GATE_EXIT_USAGE, &err);
+	}
+	if (options->json_default && check_default_json(options->json_path, &err) != 0)
+		return session_fail(GATE_EXIT_USAGE, &err);
+	if ((!options->json_default && check_output_file(options->json_path, "--json", &err) != 0) ||
+	    (options->markdown_path != NULL &&
+	     check_output_file(options->markdown_path, "--markdown", &err) != 0))
+		return session_fail(GATE_EXIT_USAGE, &err);
+	return 0;
 }
 
 /* The names a shard document lists, so that a merge can tell a missing shard. */
@@ -180,8 +308,11 @@ static void report_speed(const struct session *session, const struct timespec *s
 	all = own + (double)children.ru_utime.tv_sec + (double)children.ru_utime.tv_usec / 1e6 +
 	      (double)children.ru_stime.tv_sec + (double)children.ru_stime.tv_usec / 1e6;
 	fprintf(stderr, "gate: measured in %.1f s wall; the runs took %.1f s in all, %.2f x the wall "
-		"time on %u jobs; gate's own CPU %.2f s, %.2f %% of %.1f s\n", wall, runs,
-		wall > 0 ? runs / wall : 0, session->options->jobs, own, all > 0 ? own / all * 100 : 0, all);
+		"time on %u jobs (wall %+.1f %% against their sum over the jobs); gate's own CPU %.2f s, "
+		"%.2f %% of %.1f s; gate's own peak memory %.1f MiB\n", wall, runs,
+		wall > 0 ? runs / wall : 0, session->options->jobs,
+		runs > 0 ? (wall / (runs / session->options->jobs) - 1) * 100 : 0, own,
+		all > 0 ? own / all * 100 : 0, all, (double)self.ru_maxrss / 1024);
 }
 
 /* --cross-check: DHAT's allocation counts taken again natively (crosscheck.h); a scenario where
@@ -228,6 +359,7 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 		.messages = options->messages,
 		.jobs = options->jobs,
 		.timeout_seconds = options->timeout_seconds,
+		.scaled_timeouts = !options->timeout_given,
 		.raw_dir = session->raw_dir,
 		.valgrind = session->valgrind,
 		.no_randomize = true,
@@ -558,7 +690,8 @@ int session_decide_and_report(struct session *session)
 		cJSON_Delete(document);
 		document = NULL;
 	}
-	if (document == NULL || results_write_file(document, options->json_path, &err) != 0) {
+	if (document == NULL || make_json_directory(options, &err) != 0 ||
+	    results_write_file(document, options->json_path, &err) != 0) {
 		if (document == NULL)
 			gate_error_set(&err, "out of memory");
 		code = session_fail(GATE_EXIT_USAGE, &err);

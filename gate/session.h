@@ -44,6 +44,11 @@ int session_fail(int code, const struct gate_error *err);
 /* mkdir -p. */
 int session_make_directories(const char *path, struct gate_error *err);
 
+/* Every output path checked before anything runs: --raw-dir is (or is made) a writable
+ * directory, --json and --markdown name a file in a writable directory that exists. Returns 0,
+ * or GATE_EXIT_USAGE after saying which path and why. */
+int session_check_outputs(const struct gate_options *options);
+
 /* Finds valgrind, reads and selects the manifest, collects the environment. */
 int session_prepare(struct session *session);
 

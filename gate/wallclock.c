@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_keys.h"
+
 /* Percentages are kept to two decimals, rates to whole messages per second: the rounds do not
  * repeat to more than that. */
 static double two_decimals(double value)
@@ -228,8 +230,9 @@ static char *read_text(const char *path, int *failure)
 
 int wall_document_read(const char *path, bool missing_ok, cJSON **document, struct gate_error *err)
 {
-	int failure;
+	int failure, failed;
 	char *text = read_text(path, &failure);
+	const char *duplicate;
 
 	*document = NULL;
 	if (text == NULL && failure == ENOENT && missing_ok) {
@@ -244,6 +247,17 @@ int wall_document_read(const char *path, bool missing_ok, cJSON **document, stru
 		cJSON_Delete(*document);
 		*document = NULL;
 		return gate_error_set(err, "cannot read results '%s': not a JSON object", path);
+	}
+	duplicate = json_keys_find_duplicate(*document, &failed);
+	if (duplicate != NULL || failed != 0) {
+		if (failed != 0)
+			gate_error_set(err, "out of memory");
+		else
+			gate_error_set(err, "cannot read results '%s': the key '%s' appears twice in "
+				       "one object", path, duplicate);
+		cJSON_Delete(*document);
+		*document = NULL;
+		return -1;
 	}
 	return 0;
 }

@@ -139,7 +139,7 @@ usage_error messages_0_should_be_rejected --messages 0
 usage_error messages_abc_should_be_rejected --messages abc
 usage_error messages_1_should_be_rejected --messages 1
 usage_error messages_with_a_suffix_should_be_rejected --messages 10k
-usage_error messages_above_the_limit_should_be_rejected --messages 50000001
+usage_error messages_above_the_limit_should_be_rejected --messages 100001
 usage_error jobs_0_should_be_rejected --jobs 0
 usage_error timeout_minus_1_should_be_rejected --timeout -1
 usage_error missing_value_should_be_named --messages

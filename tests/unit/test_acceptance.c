@@ -148,6 +148,11 @@ static void acceptance_should_refuse_a_scenario_and_metric_accepted_twice(void)
 	check_read_error("twice.json", "accepted[2] accepts 'reply' instructions again (first in accepted[0])");
 }
 
+static void acceptance_should_refuse_a_key_given_twice_in_one_object(void)
+{
+	check_read_error("duplicate-key.json", "the key 'value' appears twice in one object");
+}
+
 static void acceptance_should_refuse_a_top_level_that_is_not_an_object(void)
 {
 	check_read_error("top-level-array.json", "not a JSON object");
@@ -198,6 +203,7 @@ int main(void)
 	RUN(acceptance_should_refuse_a_reason_too_short_to_say_why);
 	RUN(acceptance_should_refuse_an_entry_without_a_scenario);
 	RUN(acceptance_should_refuse_a_scenario_and_metric_accepted_twice);
+	RUN(acceptance_should_refuse_a_key_given_twice_in_one_object);
 	RUN(acceptance_should_refuse_a_top_level_that_is_not_an_object);
 	RUN(acceptance_should_refuse_a_file_that_is_not_json);
 	RUN(acceptance_should_refuse_a_file_without_the_accepted_list);

@@ -329,6 +329,11 @@ static void dhat_should_reject_text_that_is_not_json(void)
 	check_parse_error("empty.json", "not JSON (syntax error at byte offset 0)");
 }
 
+static void dhat_should_refuse_a_key_given_twice_in_one_object(void)
+{
+	check_parse_error("duplicate-key.json", "the key 'tbk' appears twice in one object");
+}
+
 static void dhat_should_name_the_byte_offset_of_a_syntax_error(void)
 {
 	check_parse_error("missing-comma.json", "not JSON (syntax error at byte offset 75)");
@@ -418,6 +423,7 @@ int main(void)
 	RUN(dhat_should_reject_an_fs_index_outside_ftbl);
 	RUN(dhat_should_reject_text_that_is_not_json);
 	RUN(dhat_should_name_the_byte_offset_of_a_syntax_error);
+	RUN(dhat_should_refuse_a_key_given_twice_in_one_object);
 	RUN(dhat_should_reject_truncated_json);
 	RUN(dhat_should_reject_text_after_the_json_value);
 	RUN(dhat_should_reject_a_mode_other_than_heap);

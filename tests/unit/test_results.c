@@ -499,6 +499,11 @@ static void results_should_refuse_a_scenario_listed_twice(void)
 	check_read_error("duplicate.json", "scenario 'consume_json' appears twice");
 }
 
+static void results_should_refuse_a_key_given_twice_in_one_object(void)
+{
+	check_read_error("duplicate-key.json", "the key 'gated' appears twice in one object");
+}
+
 static void results_should_refuse_code_that_is_not_an_array(void)
 {
 	check_read_error("code-not-array.json", "code is missing or not an array");
@@ -644,6 +649,7 @@ int main(void)
 	RUN(results_should_refuse_a_fractional_count);
 	RUN(results_should_refuse_a_figure_that_disagrees_with_its_counts);
 	RUN(results_should_refuse_a_scenario_listed_twice);
+	RUN(results_should_refuse_a_key_given_twice_in_one_object);
 	RUN(results_should_refuse_code_that_is_not_an_array);
 	RUN(results_should_refuse_counts_that_do_not_grow);
 	RUN(results_should_name_the_source_it_was_given);

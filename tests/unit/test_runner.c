@@ -120,6 +120,107 @@ static void runner_should_report_how_each_job_ended(void)
 	remove_directory(directory);
 }
 
+/* True while `pid` runs (a zombie has ended). */
+static bool process_runs(pid_t pid)
+{
+	char path[64], text[512], *paren;
+	FILE *file;
+	bool runs = false;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	file = fopen(path, "r");
+	if (file == NULL)
+		return false;
+	if (fgets(text, sizeof(text), file) != NULL && (paren = strrchr(text, ')')) != NULL)
+		runs = paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+	fclose(file);
+	return runs;
+}
+
+/* The pid a job wrote into its log as its last line. */
+static pid_t pid_in_log(const char *path)
+{
+	char *text = read_text(path), *last;
+	pid_t pid = 0;
+
+	if (text == NULL)
+		return 0;
+	last = strrchr(text, '\n');
+	while (last != NULL && last > text && last[-1] != '\n')
+		last--;
+	if (last != NULL)
+		pid = (pid_t)atoi(last);
+	free(text);
+	return pid;
+}
+
+static void runner_should_kill_and_count_what_a_job_left_running(void)
+{
+	char *directory = make_directory(), logs[3][600];
+	/* In the job's group; in a session of its own (setsid), so only gate's subreaping finds
+	 * it; and nothing left. */
+	char *stays[] = { "/bin/sh", "-c", "sleep 60 >/dev/null & echo $!", NULL };
+	char *escapes[] = { "/bin/sh", "-c", "setsid sleep 60 >/dev/null & echo $!", NULL };
+	char *clean[] = { "/bin/sh", "-c", "sleep 0.1", NULL };
+	struct runner_job jobs[3] = { { .argv = stays }, { .argv = escapes }, { .argv = clean } };
+	/* One at a time: a process that left its run's session is found among gate's strays, and
+	 * with runs side by side it is counted for the run that ended when it was found. */
+	struct runner_options options = options_of(1, 30);
+	struct gate_error err = GATE_ERROR_INIT;
+	char how[200];
+	pid_t left[2];
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(logs[i], sizeof(logs[i]), "%s/job%zu.log", directory, i);
+		jobs[i].log_path = logs[i];
+		jobs[i].directory = directory;
+	}
+	CHECK(runner_run(jobs, 3, &options, &err) == 0);
+	for (i = 0; i < 2; i++) {
+		left[i] = pid_in_log(logs[i]);
+		CHECK(left[i] > 0);
+		CHECK(jobs[i].exited && jobs[i].exit_code == 0);
+		CHECK_U64(jobs[i].leftovers, 1);
+		CHECK(!runner_job_succeeded(&jobs[i]));
+		CHECK(left[i] <= 0 || !process_runs(left[i]));
+	}
+	runner_describe_end(&jobs[1], 30, how, sizeof(how));
+	CHECK_STR(how, "left 1 process running (killed)");
+	CHECK_U64(jobs[2].leftovers, 0);
+	CHECK(runner_job_succeeded(&jobs[2]));
+	remove_directory(directory);
+}
+
+static void runner_should_skip_a_job_that_comes_after_a_failed_one(void)
+{
+	char *directory = make_directory(), logs[4][600];
+	char *fails[] = { "/bin/false", NULL }, *ok[] = { "/bin/true", NULL };
+	struct runner_job jobs[4] = { { .argv = fails }, { .argv = ok }, { .argv = ok }, { .argv = ok } };
+	struct runner_options options = options_of(2, 30);
+	struct gate_error err = GATE_ERROR_INIT;
+	char how[200];
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		snprintf(logs[i], sizeof(logs[i]), "%s/job%zu.log", directory, i);
+		jobs[i].log_path = logs[i];
+		jobs[i].directory = directory;
+		jobs[i].weight = 10 - i; /* heavier than what they come after: order still holds */
+	}
+	jobs[2].after[0] = &jobs[0]; /* after the failure */
+	jobs[2].weight = 100;
+	jobs[3].after[0] = &jobs[1]; /* after a success */
+	jobs[3].weight = 100;
+	CHECK(runner_run(jobs, 4, &options, &err) == 0);
+	CHECK(jobs[2].skipped && !jobs[2].started && jobs[2].finished);
+	CHECK(!runner_job_succeeded(&jobs[2]));
+	runner_describe_end(&jobs[2], 30, how, sizeof(how));
+	CHECK_STR(how, "was not run: a run it comes after failed");
+	CHECK(!jobs[3].skipped && runner_job_succeeded(&jobs[3]));
+	remove_directory(directory);
+}
+
 static void runner_should_kill_a_job_at_its_deadline(void)
 {
 	char *directory = make_directory(), log[600];
@@ -499,6 +600,17 @@ static void runner_capture_should_return_output_larger_than_its_first_buffer(voi
 	free(output);
 }
 
+static void runner_capture_should_return_output_larger_than_a_mebibyte_whole(void)
+{
+	char *argv[] = { "/bin/sh", "-c", "head -c 3000000 /dev/zero | tr '\\0' a", NULL };
+	struct gate_error err = GATE_ERROR_INIT;
+	char *output = NULL;
+
+	CHECK(runner_capture(argv, "/", sealed_environment, 30, &output, &err) == 0);
+	CHECK_U64(output ? strlen(output) : 0, 3000000);
+	free(output);
+}
+
 static void runner_capture_should_say_how_a_failing_command_ended(void)
 {
 	char *exits[] = { "/bin/sh", "-c", "echo partial; exit 2", NULL };
@@ -619,6 +731,8 @@ int main(void)
 	setvbuf(stdout, NULL, _IONBF, 0); /* keep the case lines if a sanitizer aborts */
 	RUN(runner_should_report_how_each_job_ended);
 	RUN(runner_should_kill_a_job_at_its_deadline);
+	RUN(runner_should_kill_and_count_what_a_job_left_running);
+	RUN(runner_should_skip_a_job_that_comes_after_a_failed_one);
 	RUN(runner_should_kill_what_a_job_started_at_its_deadline);
 	RUN(runner_should_log_the_standard_output_and_error_of_a_job);
 	RUN(runner_should_truncate_an_old_log);
@@ -632,6 +746,7 @@ int main(void)
 	RUN(runner_should_report_progress_once_per_job);
 	RUN(runner_capture_should_return_the_standard_output);
 	RUN(runner_capture_should_return_output_larger_than_its_first_buffer);
+	RUN(runner_capture_should_return_output_larger_than_a_mebibyte_whole);
 	RUN(runner_capture_should_say_how_a_failing_command_ended);
 	RUN(runner_capture_should_say_a_program_could_not_start);
 	RUN(runner_capture_should_kill_a_command_at_its_deadline);

@@ -1,0 +1,41 @@
+/* Test-only: starting the service forks a child that leaves the run's session and outlives it,
+ * then, 2 s later, ends (under valgrind its tool then writes its output file over the run's).
+ * gate must kill it when the run ends and fail the scenario: left 1 process running. */
+#include <unistd.h>
+
+#include "harness.h"
+
+static size_t body(unsigned char *buffer, size_t capacity)
+{
+	(void)capacity;
+	buffer[0] = 'x';
+	return 1;
+}
+
+static int start(struct service *service)
+{
+	(void)service;
+	if (fork() == 0) {
+		setsid();
+		sleep(2);
+		_exit(0);
+	}
+	return 0;
+}
+
+static int handle(struct service *service, const unsigned char *message, size_t length)
+{
+	(void)service;
+	COSTGATE_KEEP(message);
+	COSTGATE_KEEP(length);
+	return 0;
+}
+
+const struct scenario costgate_scenario = {
+	.name = "leaves_a_child",
+	.title = "test only: leaves a detached child running",
+	.gated = true,
+	.body = body,
+	.start = start,
+	.handle = handle,
+};
