@@ -30,15 +30,17 @@
 struct environment_field {
 	const char *key;
 	size_t offset;
+	bool optional; /* absent in fingerprints written before it existed */
 };
 
 static const struct environment_field environment_fingerprint_fields[] = {
-	{ "valgrind", offsetof(struct environment, valgrind) },
-	{ "compiler", offsetof(struct environment, compiler) },
-	{ "flags", offsetof(struct environment, flags) },
-	{ "glibc", offsetof(struct environment, glibc) },
-	{ "cjson", offsetof(struct environment, cjson) },
-	{ "dispatch_pin", offsetof(struct environment, dispatch_pin) },
+	{ "valgrind", offsetof(struct environment, valgrind), false },
+	{ "compiler", offsetof(struct environment, compiler), false },
+	{ "flags", offsetof(struct environment, flags), false },
+	{ "glibc", offsetof(struct environment, glibc), false },
+	{ "cjson", offsetof(struct environment, cjson), false },
+	{ "dispatch_pin", offsetof(struct environment, dispatch_pin), false },
+	{ "malloc_pin", offsetof(struct environment, malloc_pin), true },
 };
 
 #define ENVIRONMENT_FIELD_COUNT \
@@ -353,11 +355,13 @@ static bool environment_collect_facts(struct environment *collected, const char 
 	collected->glibc = environment_copy(gnu_get_libc_version());
 	collected->cjson = environment_copy(cJSON_Version());
 	collected->dispatch_pin = environment_copy(GATE_DISPATCH_PIN);
+	collected->malloc_pin = environment_copy(GATE_MALLOC_PIN);
 	collected->schema = GATE_SCHEMA_VERSION;
 	return collected->cpu != NULL && collected->architecture != NULL &&
 	       collected->cores != NULL && collected->memory != NULL && collected->os != NULL &&
 	       collected->compiler != NULL && collected->flags != NULL && collected->glibc != NULL &&
-	       collected->cjson != NULL && collected->dispatch_pin != NULL;
+	       collected->cjson != NULL && collected->dispatch_pin != NULL &&
+	       collected->malloc_pin != NULL;
 }
 
 /* `environment` need not be initialised; on error it is left as ENVIRONMENT_INIT. */
@@ -408,7 +412,9 @@ cJSON *environment_to_json(const struct environment *environment)
 		   environment_add_string(block, "compiler", environment->compiler) &&
 		   environment_add_string(block, "valgrind", environment->valgrind) &&
 		   environment_add_string(block, "profile", profile) &&
-		   environment_add_string(block, "flags", environment->flags);
+		   environment_add_string(block, "flags", environment->flags) &&
+		   environment_add_string(block, "dispatch_pin", environment->dispatch_pin) &&
+		   environment_add_string(block, "malloc_pin", environment->malloc_pin);
 	free(profile);
 	if (!complete) {
 		cJSON_Delete(block);
@@ -429,8 +435,11 @@ cJSON *environment_fingerprint_to_json(const struct environment *environment)
 	for (i = 0; i < ENVIRONMENT_FIELD_COUNT; i++) {
 		const struct environment_field *field = &environment_fingerprint_fields[i];
 
-		if (!environment_add_string(fingerprint, field->key,
-					    environment_field_value(environment, field)))
+		const char *value = environment_field_value(environment, field);
+
+		if (value == NULL && field->optional)
+			continue;
+		if (!environment_add_string(fingerprint, field->key, value))
 			goto fail;
 	}
 	return fingerprint;
@@ -475,6 +484,8 @@ int environment_fingerprint_from_json(struct environment *environment, const cJS
 		const cJSON *item = cJSON_GetObjectItemCaseSensitive(fingerprint, field->key);
 		char **slot = environment_field_slot(&parsed, field);
 
+		if (item == NULL && field->optional)
+			continue;
 		if (!cJSON_IsString(item) || item->valuestring == NULL) {
 			gate_error_set(err, "fingerprint: missing or non-string key '%s'", field->key);
 			goto out;
@@ -545,5 +556,6 @@ void environment_release(struct environment *environment)
 	free(environment->glibc);
 	free(environment->cjson);
 	free(environment->dispatch_pin);
+	free(environment->malloc_pin);
 	*environment = (struct environment)ENVIRONMENT_INIT;
 }

@@ -38,7 +38,7 @@ struct run {
 char *const *measure_environment(void)
 {
 	static char *environment[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", "LANG=C",
-				       "GLIBC_TUNABLES=" GATE_DISPATCH_PIN, NULL };
+				       "GLIBC_TUNABLES=" GATE_TUNABLES, NULL };
 
 	return environment;
 }

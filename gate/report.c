@@ -143,6 +143,7 @@ static void markdown_environment(FILE *out, const struct environment *environmen
 		{ "flags", environment->flags },       { "valgrind", environment->valgrind },
 		{ "glibc", environment->glibc },       { "cJSON", environment->cjson },
 		{ "dispatch pin", environment->dispatch_pin },
+		{ "malloc pin", environment->malloc_pin },
 	};
 	size_t i;
 

@@ -25,7 +25,7 @@ expect() {
   fi
 }
 
-names=(consume_json consume_json_kilobyte reply batch consume_raw decode_only)
+names=(consume_json consume_json_kilobyte reply batch consume_raw decode_only roundtrip_json)
 for name in "${names[@]}"; do
   if "$scenarios/$name" --describe | "$describe_check" "$name"; then
     pass "describe_should_print_a_valid_declaration ($name)"
