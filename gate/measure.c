@@ -357,6 +357,23 @@ static int read_dhat(struct measurement *measurement, struct run *const *runs,
 	return 0;
 }
 
+/* Fails closed when the slope from 1 to N and the one from N to 2N disagree beyond the limit:
+ * the per-message figure would then depend on N and is not the steady state (rule 7). */
+static int check_linearity(struct measurement *measurement, const struct slope *slope,
+			   const char *what)
+{
+	double limit = measurement->info.linearity_percent > 0 ? measurement->info.linearity_percent
+							       : SLOPE_LINEARITY_LIMIT_PERCENT;
+
+	if (slope->linearity_percent <= limit)
+		return 0;
+	record_failure(measurement, "not linear: %s per message are %.3f from 1 to N and %.3f from N "
+		       "to 2N (N = %" PRIu64 "), %.2f %% apart, above the %g %% limit", what,
+		       slope->per_message_early, slope->per_message, measurement->messages,
+		       slope->linearity_percent, limit);
+	return -1;
+}
+
 static int compute_slopes(struct measurement *measurement)
 {
 	struct gate_error err = GATE_ERROR_INIT;
@@ -373,6 +390,9 @@ static int compute_slopes(struct measurement *measurement)
 		record_failure(measurement, "allocations are implausible: %s", err.message);
 		return -1;
 	}
+	if (check_linearity(measurement, &measurement->instruction_slope, "instructions") != 0 ||
+	    check_linearity(measurement, &measurement->allocation_slope, "allocations") != 0)
+		return -1;
 	return 0;
 }
 

@@ -205,6 +205,12 @@ static void annotation(FILE *out, const char *level, const char *title, const ch
 	fputc('\n', out);
 }
 
+static bool nonlinear(const struct verdict_row *row)
+{
+	return row->head != NULL && !row->head->failed &&
+	       (row->head->instruction_slope.nonlinear || row->head->allocation_slope.nonlinear);
+}
+
 void report_annotations(FILE *out, const struct verdict *verdict)
 {
 	char *text = NULL;
@@ -220,16 +226,21 @@ void report_annotations(FILE *out, const struct verdict *verdict)
 		if (row->state == VERDICT_REGRESSED || row->state == VERDICT_FAILED ||
 		    row->state == VERDICT_MISSING)
 			level = "error";
-		else if (row->steady_floor_high || row->cold_floor_high)
+		else if (row->steady_floor_high || row->cold_floor_high || nonlinear(row))
 			level = "warning";
 		else
 			continue;
 		snprintf(title, sizeof(title), "costgate: %s %s", row->name,
-			 strcmp(level, "warning") == 0 ? "floor to lower" : verdict_state_name(row->state));
+			 strcmp(level, "warning") != 0 ? verdict_state_name(row->state)
+			 : row->steady_floor_high || row->cold_floor_high ? "floor to lower"
+									  : "not quite linear");
 		notes = open_memstream(&text, &length);
 		if (notes == NULL)
 			return;
-		table_print_row_notes(notes, verdict, row, "make baseline", false);
+		if (strcmp(level, "warning") == 0 && !row->steady_floor_high && !row->cold_floor_high)
+			table_print_linearity_notes(notes, row);
+		else
+			table_print_row_notes(notes, verdict, row, "make baseline", false);
 		fclose(notes);
 		/* One annotation per sentence about this row; the attribution stays in the summary. */
 		for (line = text; (end = strchr(line, '\n')) != NULL; line = end + 1) {

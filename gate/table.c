@@ -195,6 +195,22 @@ static void print_attribution(FILE *out, const struct verdict_row *row)
 	}
 }
 
+/* Between the warning level and the limit (above it the measurement failed): say so, with both
+ * slopes, so a per-message figure that still depends on N is not taken for the steady state. */
+static void table_print_linearity(FILE *out, const char *name, const struct measurement *head,
+				  const struct slope *slope, const char *what)
+{
+	double limit = head->info.linearity_percent > 0 ? head->info.linearity_percent
+							: SLOPE_LINEARITY_LIMIT_PERCENT;
+
+	if (!slope->nonlinear)
+		return;
+	fprintf(out, "%s: warning: not quite linear: %s per message are %.3f from 1 to N and %.3f "
+		"from N to 2N, %.2f %% apart (failure above %g %%): is the cost per message "
+		"constant?\n", name, what, slope->per_message_early, slope->per_message,
+		slope->linearity_percent, limit);
+}
+
 void table_print_row_notes(FILE *out, const struct verdict *verdict,
 			   const struct verdict_row *row, const char *refresh_command,
 			   bool with_attribution)
@@ -250,10 +266,17 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 	if (row->state == VERDICT_NEW)
 		fprintf(out, "%s: new: not in the baseline, so no instruction verdict; floors enforced\n",
 			row->name);
-	if (head->instruction_slope.nonlinear || head->allocation_slope.nonlinear)
-		fprintf(out, "%s: warning: the run at N differs from the slope by %.2f %% (instructions) "
-			"and %.2f %% (allocations): is the cost per message constant?\n", row->name,
-			head->instruction_slope.linearity_percent, head->allocation_slope.linearity_percent);
+	table_print_linearity_notes(out, row);
+}
+
+void table_print_linearity_notes(FILE *out, const struct verdict_row *row)
+{
+	const struct measurement *head = row->head;
+
+	if (head == NULL || head->failed)
+		return;
+	table_print_linearity(out, row->name, head, &head->instruction_slope, "instructions");
+	table_print_linearity(out, row->name, head, &head->allocation_slope, "allocations");
 }
 
 void table_print_notes(FILE *out, const struct verdict *verdict, const char *refresh_command,

@@ -17,6 +17,10 @@ void table_print(FILE *out, const struct verdict *verdict, const char *refresh_c
 void table_print_notes(FILE *out, const struct verdict *verdict, const char *refresh_command,
 		       bool with_attribution);
 
+/* The warning lines of a row whose slopes from 1 to N and from N to 2N differ by more than the
+ * warning level (the part of table_print_row_notes an annotation of its own carries). */
+void table_print_linearity_notes(FILE *out, const struct verdict_row *row);
+
 /* One row's sentences: failure, breaches, attribution, acceptances, floors, improvements. */
 void table_print_row_notes(FILE *out, const struct verdict *verdict,
 			   const struct verdict_row *row, const char *refresh_command,

@@ -263,6 +263,9 @@ static int describe(const struct scenario *scenario)
 	if (scenario->limit_percent > 0 &&
 	    cJSON_AddNumberToObject(root, "limit_percent", scenario->limit_percent) == NULL)
 		goto out;
+	if (scenario->linearity_percent > 0 &&
+	    cJSON_AddNumberToObject(root, "linearity_percent", scenario->linearity_percent) == NULL)
+		goto out;
 #ifdef COSTGATE_NATIVE
 	if (scenario->raw_counterpart != NULL &&
 	    cJSON_AddStringToObject(root, "raw_counterpart", scenario->raw_counterpart) == NULL)
