@@ -24,9 +24,16 @@ struct attribution_function {
 	bool disappeared;           /* not in the head's profile */
 };
 
+/* Room for a site's chain and its lines; longer text is cut (display only: identity is compared
+ * on the whole chain). */
+#define ATTRIBUTION_TEXT 512
+
+/* A site is its chain of function names from the allocating function up to the region, without
+ * lines, so lines inserted above it leave it the same site; the lines are shown beside it. */
 struct attribution_site {
-	const char *location;       /* points into head or baseline */
-	const char *stack;
+	char chain[ATTRIBUTION_TEXT];          /* "f < g < h"; sites of one chain are summed */
+	char head_lines[ATTRIBUTION_TEXT];     /* "file.c:12, file.c:15" at head; "" when none */
+	char baseline_lines[ATTRIBUTION_TEXT]; /* likewise in the baseline */
 	double head_blocks;         /* blocks per message at head */
 	double baseline_blocks;     /* in the baseline, or 0 without one */
 	double blocks_change;
@@ -39,7 +46,8 @@ struct attribution {
 	double total_change;        /* instructions per message, head - baseline */
 	struct attribution_function functions[ATTRIBUTION_ROWS]; /* by |exclusive_change|, descending */
 	size_t function_count;
-	struct attribution_site sites[ATTRIBUTION_ROWS];         /* by |blocks_change|, descending */
+	struct attribution_site sites[ATTRIBUTION_ROWS];         /* blocks changed first, by
+								  * |blocks_change| descending */
 	size_t site_count;
 };
 

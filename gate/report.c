@@ -66,6 +66,7 @@ static void markdown_table(FILE *out, const struct verdict *verdict)
 static void markdown_attribution(FILE *out, const struct verdict_row *row)
 {
 	const struct attribution *why = row->attribution;
+	char lines[2 * ATTRIBUTION_TEXT + 32];
 	size_t i;
 
 	if (why->function_count == 0 && why->site_count == 0)
@@ -88,17 +89,19 @@ static void markdown_attribution(FILE *out, const struct verdict_row *row)
 	}
 	if (why->site_count > 0)
 		fprintf(out, "\nAllocation sites %s:\n\n"
-			"| site < callers | head | baseline | change | bytes change |\n"
-			"|---|---:|---:|---:|---:|\n",
+			"| site < callers | lines | head | baseline | change | bytes change |\n"
+			"|---|---|---:|---:|---:|---:|\n",
 			row->baseline ? "whose blocks per message changed"
 				      : "under the region, per message (no baseline to compare with)");
 	for (i = 0; i < why->site_count; i++) {
 		const struct attribution_site *site = &why->sites[i];
 
+		table_format_site_lines(lines, sizeof(lines), site);
 		fputs("| `", out);
-		cell(out, site->stack[0] ? site->stack : site->location);
-		fprintf(out, "`%s | %.3f | %.3f | %+.3f | %+.3f |\n",
-			site->appeared ? " (new)" : site->disappeared ? " (gone)" : "", site->head_blocks,
+		cell(out, site->chain);
+		fprintf(out, "`%s | ", site->appeared ? " (new)" : site->disappeared ? " (gone)" : "");
+		cell(out, lines);
+		fprintf(out, " | %.3f | %.3f | %+.3f | %+.3f |\n", site->head_blocks,
 			site->baseline_blocks, site->blocks_change, site->bytes_change);
 	}
 }

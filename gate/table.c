@@ -150,6 +150,14 @@ static void print_breaches(FILE *out, const struct verdict_row *row)
 			"%" PRIu64 "\n", row->name, head->allocation_slope.cold, head->info.cold_floor);
 }
 
+void table_format_site_lines(char *text, size_t size, const struct attribution_site *site)
+{
+	bool head = site->head_lines[0] != '\0', base = site->baseline_lines[0] != '\0';
+
+	snprintf(text, size, "%s%s%s%s%s", head ? "head " : "", site->head_lines,
+		 head && base ? ", " : "", base ? "baseline " : "", site->baseline_lines);
+}
+
 static const char *appeared_mark(bool appeared, bool disappeared)
 {
 	return appeared ? "  (new)" : disappeared ? "  (gone)" : "";
@@ -159,7 +167,7 @@ static const char *appeared_mark(bool appeared, bool disappeared)
 static void print_attribution(FILE *out, const struct verdict_row *row)
 {
 	const struct attribution *why = row->attribution;
-	char head[32], base[32], change[32], inclusive[32];
+	char head[32], base[32], change[32], inclusive[32], lines[2 * ATTRIBUTION_TEXT + 32];
 	size_t i;
 
 	if (why->function_count > 0)
@@ -189,9 +197,10 @@ static void print_attribution(FILE *out, const struct verdict_row *row)
 		table_format_per_message(base, sizeof(base), site->baseline_blocks);
 		snprintf(change, sizeof(change), "%+.3f", site->blocks_change);
 		snprintf(inclusive, sizeof(inclusive), "%+.3f", site->bytes_change);
-		fprintf(out, "  %10s  %10s  %10s  %12s  %s%s\n", head, base, change, inclusive,
-			site->stack[0] ? site->stack : site->location,
-			appeared_mark(site->appeared, site->disappeared));
+		table_format_site_lines(lines, sizeof(lines), site);
+		fprintf(out, "  %10s  %10s  %10s  %12s  %s%s%s%s\n", head, base, change, inclusive,
+			site->chain, appeared_mark(site->appeared, site->disappeared),
+			lines[0] ? "  at " : "", lines);
 	}
 }
 

@@ -29,6 +29,10 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 /* A per-message figure as gate prints it everywhere: three decimals, exact for N = 1000. */
 void table_format_per_message(char *text, size_t text_size, double value);
 
+/* The lines of an allocation site: "head a.c:12, baseline a.c:9", or one side when the other
+ * has none. */
+void table_format_site_lines(char *text, size_t size, const struct attribution_site *site);
+
 /* A change in percent with its sign, e.g. "+3.41 %", "-0.02 %". */
 void table_format_change(char *text, size_t text_size, double percent);
 
