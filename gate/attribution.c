@@ -1,4 +1,5 @@
-/* Attribution: a merge of two profiles by name (functions) or by chain of functions (sites),
+/* Attribution: a merge of two profiles by name (functions, the project's and the system
+ * libraries' apart) or by chain of functions (sites),
  * keeping the largest changes. The profiles are small (tens of rows), so a quadratic merge is
  * simpler than sorting both sides and just as fast here. */
 #include "attribution.h"
@@ -23,9 +24,15 @@ static int compare_functions(const void *left, const void *right)
 {
 	const struct attribution_function *a = left, *b = right;
 
-	if (fabs(a->exclusive_change) != fabs(b->exclusive_change))
-		return fabs(a->exclusive_change) > fabs(b->exclusive_change) ? -1 : 1;
+	if (fabs(a->change) != fabs(b->change))
+		return fabs(a->change) > fabs(b->change) ? -1 : 1;
 	return strcmp(a->name, b->name);
+}
+
+/* The figure a row ranks by: own + system-library callees for the project, else exclusive. */
+static double ranked(const struct function_cost *cost, bool project)
+{
+	return cost == NULL ? 0 : project ? cost->with_library : cost->exclusive;
 }
 
 static int compare_sites(const void *left, const void *right)
@@ -167,8 +174,10 @@ static const struct site_group *find_group(const struct site_groups *groups, con
 	return NULL;
 }
 
-/* Every function of both sides with a change, sorted; the first ATTRIBUTION_ROWS are kept. */
-static int merge_functions(struct attribution *attribution, const struct measurement *head,
+/* Every function of both sides that is (project) or is not (a system library's) the project's,
+ * with a change, sorted; the first `limit` are kept in `rows`. */
+static int merge_functions(struct attribution_function *rows, size_t *row_count, size_t limit,
+			   bool project, double total_change, const struct measurement *head,
 			   const struct measurement *baseline)
 {
 	size_t capacity = head->function_count + baseline->function_count, count = 0, i;
@@ -185,27 +194,26 @@ static int merge_functions(struct attribution *attribution, const struct measure
 		const struct function_cost *in_baseline = from_head ? other : cost;
 		struct attribution_function *row = &all[count];
 
-		if (!from_head && other != NULL)
-			continue; /* already merged from the head's side */
+		if ((!from_head && other != NULL) || cost->project != project)
+			continue; /* merged from the head's side, or the other table's */
 		row->name = cost->name;
-		row->head = in_head ? in_head->exclusive : 0;
-		row->baseline = in_baseline ? in_baseline->exclusive : 0;
-		row->exclusive_change = row->head - row->baseline;
+		row->head = ranked(in_head, project);
+		row->baseline = ranked(in_baseline, project);
+		row->change = row->head - row->baseline;
+		row->exclusive_change = (in_head ? in_head->exclusive : 0) -
+					(in_baseline ? in_baseline->exclusive : 0);
 		row->inclusive_change = (in_head ? in_head->inclusive : 0) -
 					(in_baseline ? in_baseline->inclusive : 0);
 		row->appeared = in_baseline == NULL;
 		row->disappeared = in_head == NULL;
-		if (row->exclusive_change != 0 || row->inclusive_change != 0)
+		if (total_change != 0)
+			row->share_percent = row->change / total_change * 100.0;
+		if (row->change != 0 || row->exclusive_change != 0 || row->inclusive_change != 0)
 			count++;
 	}
 	qsort(all, count, sizeof(*all), compare_functions);
-	attribution->function_count = count < ATTRIBUTION_ROWS ? count : ATTRIBUTION_ROWS;
-	for (i = 0; i < attribution->function_count; i++) {
-		attribution->functions[i] = all[i];
-		if (attribution->total_change != 0)
-			attribution->functions[i].share_percent =
-				all[i].exclusive_change / attribution->total_change * 100.0;
-	}
+	*row_count = count < limit ? count : limit;
+	memcpy(rows, all, *row_count * sizeof(*all));
 	free(all);
 	return 0;
 }
@@ -265,37 +273,52 @@ int attribution_compute(struct attribution *attribution, const struct measuremen
 	if (baseline != NULL) {
 		attribution->total_change = head->instruction_slope.per_message -
 					    baseline->instruction_slope.per_message;
-		if (merge_functions(attribution, head, baseline) != 0)
+		if (merge_functions(attribution->functions, &attribution->function_count,
+				    ATTRIBUTION_ROWS, true, attribution->total_change, head,
+				    baseline) != 0 ||
+		    merge_functions(attribution->leaves, &attribution->leaf_count, ATTRIBUTION_LEAVES,
+				    false, attribution->total_change, head, baseline) != 0)
 			return -1;
 	}
 	return merge_sites(attribution, head, baseline);
+}
+
+static bool add_functions(cJSON *array, const struct attribution_function *rows, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		const struct attribution_function *row = &rows[i];
+		cJSON *item = cJSON_CreateObject();
+
+		if (!cJSON_AddItemToArray(array, item) ||
+		    cJSON_AddStringToObject(item, "name", row->name) == NULL ||
+		    cJSON_AddNumberToObject(item, "head", row->head) == NULL ||
+		    cJSON_AddNumberToObject(item, "baseline", row->baseline) == NULL ||
+		    cJSON_AddNumberToObject(item, "change", row->change) == NULL ||
+		    cJSON_AddNumberToObject(item, "exclusive_change", row->exclusive_change) == NULL ||
+		    cJSON_AddNumberToObject(item, "inclusive_change", row->inclusive_change) == NULL ||
+		    cJSON_AddNumberToObject(item, "share_percent", row->share_percent) == NULL ||
+		    cJSON_AddBoolToObject(item, "appeared", row->appeared) == NULL ||
+		    cJSON_AddBoolToObject(item, "disappeared", row->disappeared) == NULL)
+			return false;
+	}
+	return true;
 }
 
 cJSON *attribution_to_json(const struct attribution *attribution)
 {
 	cJSON *object = cJSON_CreateObject();
 	cJSON *functions = cJSON_AddArrayToObject(object, "functions");
+	cJSON *leaves = cJSON_AddArrayToObject(object, "leaves");
 	cJSON *sites = cJSON_AddArrayToObject(object, "sites");
 	size_t i;
 
-	if (sites == NULL ||
-	    cJSON_AddNumberToObject(object, "total_change", attribution->total_change) == NULL)
+	if (functions == NULL || leaves == NULL || sites == NULL ||
+	    cJSON_AddNumberToObject(object, "total_change", attribution->total_change) == NULL ||
+	    !add_functions(functions, attribution->functions, attribution->function_count) ||
+	    !add_functions(leaves, attribution->leaves, attribution->leaf_count))
 		goto failed;
-	for (i = 0; i < attribution->function_count; i++) {
-		const struct attribution_function *row = &attribution->functions[i];
-		cJSON *item = cJSON_CreateObject();
-
-		if (!cJSON_AddItemToArray(functions, item) ||
-		    cJSON_AddStringToObject(item, "name", row->name) == NULL ||
-		    cJSON_AddNumberToObject(item, "head", row->head) == NULL ||
-		    cJSON_AddNumberToObject(item, "baseline", row->baseline) == NULL ||
-		    cJSON_AddNumberToObject(item, "exclusive_change", row->exclusive_change) == NULL ||
-		    cJSON_AddNumberToObject(item, "inclusive_change", row->inclusive_change) == NULL ||
-		    cJSON_AddNumberToObject(item, "share_percent", row->share_percent) == NULL ||
-		    cJSON_AddBoolToObject(item, "appeared", row->appeared) == NULL ||
-		    cJSON_AddBoolToObject(item, "disappeared", row->disappeared) == NULL)
-			goto failed;
-	}
 	for (i = 0; i < attribution->site_count; i++) {
 		const struct attribution_site *row = &attribution->sites[i];
 		cJSON *item = cJSON_CreateObject();

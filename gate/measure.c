@@ -16,6 +16,7 @@
 #include "callgrind.h"
 #include "dhat.h"
 #include "environment.h"
+#include "ownership.h"
 #include "runner.h"
 
 static const char *const tool_names[MEASURE_TOOLS] = { "callgrind", "dhat" };
@@ -84,6 +85,8 @@ static int build_run(struct run *run, const struct measure_options *options)
 	if (run->tool == MEASURE_CALLGRIND) {
 		run->argv[argc++] = "--tool=callgrind";
 		run->argv[argc++] = "--collect-atstart=no";
+		/* Absolute lines in the raw file: ownership reads a line per cost. */
+		run->argv[argc++] = "--compress-pos=no";
 		if (asprintf(&run->owned[1], "--toggle-collect=%s", measurement->info.region) < 0 ||
 		    asprintf(&run->owned[2], "--callgrind-out-file=%s", run->output_path) < 0)
 			return -1;
@@ -158,37 +161,42 @@ static void report_progress(const struct runner_job *job, size_t remaining, void
 		remaining);
 }
 
-/* Exclusive and inclusive per message of every function seen in the N or 2N run. */
-static int compute_functions(struct measurement *measurement, const struct cg_profile *profiles)
+/* Exclusive, inclusive and own-plus-library per message of every owner (ownership.h) seen in
+ * the N or 2N run. */
+static int compute_owned(struct measurement *measurement, const struct ownership *owned)
 {
-	const struct cg_profile *n = &profiles[SLOPE_N], *twice = &profiles[SLOPE_TWICE_N];
-	size_t capacity = n->function_count + twice->function_count, i;
+	const struct ownership *n = &owned[SLOPE_N], *twice = &owned[SLOPE_TWICE_N];
+	size_t capacity = n->count + twice->count, i;
 	double messages = (double)measurement->messages;
 
 	measurement->functions = calloc(capacity ? capacity : 1, sizeof(*measurement->functions));
 	if (measurement->functions == NULL)
 		return -1;
 	for (i = 0; i < capacity; i++) {
-		const struct cg_function *in_twice = i < twice->function_count ? &twice->functions[i] : NULL;
-		const struct cg_function *in_n, *cold;
+		const struct owned_cost *in_twice = i < twice->count ? &twice->costs[i] : NULL;
+		const struct owned_cost *in_n, *cold, *any;
 		const char *name;
 		struct function_cost *cost;
 
-		if (in_twice == NULL) { /* functions of the N run that the 2N run lacks */
-			name = n->functions[i - twice->function_count].name;
-			if (cg_profile_find(twice, name) != NULL)
+		if (in_twice == NULL) { /* owners of the N run that the 2N run lacks */
+			name = n->costs[i - twice->count].name;
+			if (ownership_find(twice, name) != NULL)
 				continue;
 		} else {
 			name = in_twice->name;
 		}
-		in_n = cg_profile_find(n, name);
-		cold = cg_profile_find(&profiles[SLOPE_ONE], name);
+		in_n = ownership_find(n, name);
+		cold = ownership_find(&owned[SLOPE_ONE], name);
+		any = in_twice ? in_twice : in_n;
 		cost = &measurement->functions[measurement->function_count];
 		cost->exclusive = ((double)(in_twice ? in_twice->exclusive : 0) -
 				   (double)(in_n ? in_n->exclusive : 0)) / messages;
 		cost->inclusive = ((double)(in_twice ? in_twice->inclusive : 0) -
 				   (double)(in_n ? in_n->inclusive : 0)) / messages;
+		cost->with_library = ((double)(in_twice ? in_twice->with_library : 0) -
+				      (double)(in_n ? in_n->with_library : 0)) / messages;
 		cost->cold_exclusive = cold ? cold->exclusive : 0;
+		cost->project = any->project;
 		if (cost->exclusive == 0 && cost->inclusive == 0 && cost->cold_exclusive == 0)
 			continue;
 		cost->name = strdup(name);
@@ -197,6 +205,24 @@ static int compute_functions(struct measurement *measurement, const struct cg_pr
 		measurement->function_count++;
 	}
 	return 0;
+}
+
+static int compute_functions(struct measurement *measurement, const struct cg_profile *profiles)
+{
+	struct ownership owned[SLOPE_RUNS] = { OWNERSHIP_INIT, OWNERSHIP_INIT, OWNERSHIP_INIT };
+	struct ownership_objects objects = { 0 };
+	size_t which;
+	int status = -1;
+
+	for (which = 0; which < SLOPE_RUNS; which++)
+		if (ownership_compute(&owned[which], &profiles[which], &objects) != 0)
+			goto out;
+	status = compute_owned(measurement, owned);
+out:
+	for (which = 0; which < SLOPE_RUNS; which++)
+		ownership_release(&owned[which]);
+	ownership_objects_release(&objects);
+	return status;
 }
 
 static int compare_functions(const void *left, const void *right)

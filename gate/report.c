@@ -63,30 +63,43 @@ static void markdown_table(FILE *out, const struct verdict *verdict)
 		markdown_row(out, verdict, &verdict->rows[i]);
 }
 
+static void markdown_functions(FILE *out, const struct attribution_function *rows, size_t count)
+{
+	size_t i;
+
+	if (count > 0)
+		fputs("\n| function | head | baseline | change | exclusive change | inclusive change "
+		      "| share |\n|---|---:|---:|---:|---:|---:|---:|\n", out);
+	for (i = 0; i < count; i++) {
+		const struct attribution_function *function = &rows[i];
+
+		fputs("| `", out);
+		cell(out, function->name);
+		fprintf(out, "`%s | %.3f | %.3f | %+.3f | %+.3f | %+.3f | %.1f %% |\n",
+			function->appeared ? " (new)" : function->disappeared ? " (gone)" : "",
+			function->head, function->baseline, function->change,
+			function->exclusive_change, function->inclusive_change,
+			function->share_percent);
+	}
+}
+
 static void markdown_attribution(FILE *out, const struct verdict_row *row)
 {
 	const struct attribution *why = row->attribution;
 	char lines[2 * ATTRIBUTION_TEXT + 32];
 	size_t i;
 
-	if (why->function_count == 0 && why->site_count == 0)
+	if (why->function_count == 0 && why->leaf_count == 0 && why->site_count == 0)
 		return;
 	fprintf(out, "\n#### `%s`: why\n", row->name);
-	if (why->function_count > 0) {
-		fprintf(out, "\nFunctions whose exclusive instructions per message changed most "
-			"(%+.3f in all):\n\n| function | head | baseline | change | inclusive change | share |\n"
-			"|---|---:|---:|---:|---:|---:|\n", why->total_change);
-	}
-	for (i = 0; i < why->function_count; i++) {
-		const struct attribution_function *function = &why->functions[i];
-
-		fputs("| `", out);
-		cell(out, function->name);
-		fprintf(out, "`%s | %.3f | %.3f | %+.3f | %+.3f | %.1f %% |\n",
-			function->appeared ? " (new)" : function->disappeared ? " (gone)" : "",
-			function->head, function->baseline, function->exclusive_change,
-			function->inclusive_change, function->share_percent);
-	}
+	if (why->function_count > 0)
+		fprintf(out, "\nProject functions whose instructions per message, own + system-library "
+			"callees, changed most (%+.3f in all):\n", why->total_change);
+	markdown_functions(out, why->functions, why->function_count);
+	if (why->leaf_count > 0)
+		fputs("\nSystem-library functions whose exclusive instructions per message changed "
+		      "most:\n", out);
+	markdown_functions(out, why->leaves, why->leaf_count);
 	if (why->site_count > 0)
 		fprintf(out, "\nAllocation sites %s:\n\n"
 			"| site < callers | lines | head | baseline | change | bytes change |\n"

@@ -163,6 +163,28 @@ static const char *appeared_mark(bool appeared, bool disappeared)
 	return appeared ? "  (new)" : disappeared ? "  (gone)" : "";
 }
 
+static void print_functions(FILE *out, const struct attribution_function *rows, size_t count)
+{
+	char head[32], base[32], change[32], exclusive[32], inclusive[32];
+	size_t i;
+
+	if (count > 0)
+		fprintf(out, "  %12s  %12s  %12s  %12s  %12s  %7s  %s\n", "head", "baseline", "change",
+			"exclusive", "inclusive", "share", "function");
+	for (i = 0; i < count; i++) {
+		const struct attribution_function *function = &rows[i];
+
+		table_format_per_message(head, sizeof(head), function->head);
+		table_format_per_message(base, sizeof(base), function->baseline);
+		snprintf(change, sizeof(change), "%+.3f", function->change);
+		snprintf(exclusive, sizeof(exclusive), "%+.3f", function->exclusive_change);
+		snprintf(inclusive, sizeof(inclusive), "%+.3f", function->inclusive_change);
+		fprintf(out, "  %12s  %12s  %12s  %12s  %12s  %5.1f %%  %s%s\n", head, base, change,
+			exclusive, inclusive, function->share_percent, function->name,
+			appeared_mark(function->appeared, function->disappeared));
+	}
+}
+
 /* Why a row moved: the functions and the allocation sites that changed most, per message. */
 static void print_attribution(FILE *out, const struct verdict_row *row)
 {
@@ -171,20 +193,14 @@ static void print_attribution(FILE *out, const struct verdict_row *row)
 	size_t i;
 
 	if (why->function_count > 0)
-		fprintf(out, "%s: functions whose exclusive instructions per message changed most "
-			"(%+.3f in all):\n  %12s  %12s  %12s  %12s  %7s  %s\n", row->name, why->total_change,
-			"head", "baseline", "change", "inclusive", "share", "function");
-	for (i = 0; i < why->function_count; i++) {
-		const struct attribution_function *function = &why->functions[i];
-
-		table_format_per_message(head, sizeof(head), function->head);
-		table_format_per_message(base, sizeof(base), function->baseline);
-		snprintf(change, sizeof(change), "%+.3f", function->exclusive_change);
-		snprintf(inclusive, sizeof(inclusive), "%+.3f", function->inclusive_change);
-		fprintf(out, "  %12s  %12s  %12s  %12s  %5.1f %%  %s%s\n", head, base, change, inclusive,
-			function->share_percent, function->name,
-			appeared_mark(function->appeared, function->disappeared));
-	}
+		fprintf(out, "%s: project functions whose instructions per message, own + "
+			"system-library callees, changed most (%+.3f in all):\n", row->name,
+			why->total_change);
+	print_functions(out, why->functions, why->function_count);
+	if (why->leaf_count > 0)
+		fprintf(out, "%s: system-library functions whose exclusive instructions per message "
+			"changed most:\n", row->name);
+	print_functions(out, why->leaves, why->leaf_count);
 	if (why->site_count > 0)
 		fprintf(out, "%s: allocation sites %s:\n  %10s  %10s  %10s  %12s  %s\n", row->name,
 			row->baseline ? "whose blocks per message changed"

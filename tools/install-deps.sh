@@ -7,7 +7,8 @@ set -euo pipefail
 #   --quiet  say nothing when everything is there
 #   --tests  also what only the test suite needs (chromium, for the results page's test)
 
-packages=(valgrind cmake gcc make pkg-config git libcjson-dev libgoogle-perftools-dev google-perftools)
+packages=(valgrind cmake gcc make pkg-config git libcjson-dev libgoogle-perftools-dev google-perftools
+  libdw-dev)
 quiet=false
 for argument in "$@"; do
   case "$argument" in
