@@ -208,7 +208,9 @@ static int merge_functions(struct attribution_function *rows, size_t *row_count,
 		row->disappeared = in_head == NULL;
 		if (total_change != 0)
 			row->share_percent = row->change / total_change * 100.0;
-		if (row->change != 0 || row->exclusive_change != 0 || row->inclusive_change != 0)
+		/* A caller whose inclusive cost moved only because its callee's did is not a row:
+		 * the callee is. */
+		if (row->change != 0 || row->exclusive_change != 0)
 			count++;
 	}
 	qsort(all, count, sizeof(*all), compare_functions);
