@@ -79,7 +79,7 @@ if set_iterations "$repo" 2060 && build "$repo"; then
       "^steady .* ok\$" \
       "^fail: 1 regressed \(work\)\$"
     # Why: the function the change made dearer is the first row of the attribution.
-    first=$(awk '/^work: functions whose exclusive instructions per message changed most/ {
+    first=$(awk '/^work: project functions whose instructions per message/ {
       getline; getline; print; exit }' "$out")
     if [[ $first =~ [[:space:]]work_compute$ ]]; then
       pass "attribution_should_name_the_function_that_got_dearer_first"
