@@ -37,6 +37,15 @@ for name in "${names[@]}"; do
     bash -c '"$1" 1 && "$1" 1000 && "$1" 2000' _ "$scenarios/$name"
 done
 
+# A declared linearity limit is printed, and only when declared.
+if "$test_scenarios/warms_up_declared" --describe | "$describe_check" warms_up_declared &&
+  "$test_scenarios/warms_up_declared" --describe | grep -q '"linearity_percent":25[,}]' &&
+  ! "$scenarios/consume_json" --describe | grep -q 'linearity_percent'; then
+  pass "describe_should_print_a_declared_linearity_limit"
+else
+  fail "describe_should_print_a_declared_linearity_limit: $("$test_scenarios/warms_up_declared" --describe)"
+fi
+
 # The checker itself must reject a declaration that lacks a field.
 if echo '{"name":"consume_json","title":"t","gated":true,"region":"costgate_measured_region"}' |
   "$describe_check" consume_json 2>/dev/null; then
