@@ -1,9 +1,11 @@
-/* Attribution: a merge of two profiles by name (functions) or by location and stack (sites),
+/* Attribution: a merge of two profiles by name (functions, the project's and the system
+ * libraries' apart) or by chain of functions (sites),
  * keeping the largest changes. The profiles are small (tens of rows), so a quadratic merge is
  * simpler than sorting both sides and just as fast here. */
 #include "attribution.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,42 +20,164 @@ static const struct function_cost *find_function(const struct measurement *measu
 	return NULL;
 }
 
-static const struct site_cost *find_site(const struct measurement *measurement,
-					 const struct site_cost *like)
-{
-	size_t i;
-
-	for (i = 0; measurement != NULL && i < measurement->site_count; i++)
-		if (strcmp(measurement->sites[i].location, like->location) == 0 &&
-		    strcmp(measurement->sites[i].stack, like->stack) == 0)
-			return &measurement->sites[i];
-	return NULL;
-}
-
 static int compare_functions(const void *left, const void *right)
 {
 	const struct attribution_function *a = left, *b = right;
 
-	if (fabs(a->exclusive_change) != fabs(b->exclusive_change))
-		return fabs(a->exclusive_change) > fabs(b->exclusive_change) ? -1 : 1;
+	if (fabs(a->change) != fabs(b->change))
+		return fabs(a->change) > fabs(b->change) ? -1 : 1;
 	return strcmp(a->name, b->name);
+}
+
+/* The figure a row ranks by: own + system-library callees for the project, else exclusive. */
+static double ranked(const struct function_cost *cost, bool project)
+{
+	return cost == NULL ? 0 : project ? cost->with_library : cost->exclusive;
 }
 
 static int compare_sites(const void *left, const void *right)
 {
 	const struct attribution_site *a = left, *b = right;
-	int order;
 
 	if (fabs(a->blocks_change) != fabs(b->blocks_change))
 		return fabs(a->blocks_change) > fabs(b->blocks_change) ? -1 : 1;
 	if (fabs(a->bytes_change) != fabs(b->bytes_change))
 		return fabs(a->bytes_change) > fabs(b->bytes_change) ? -1 : 1;
-	order = strcmp(a->location, b->location);
-	return order != 0 ? order : strcmp(a->stack, b->stack);
+	return strcmp(a->chain, b->chain);
 }
 
-/* Every function of both sides with a change, sorted; the first ATTRIBUTION_ROWS are kept. */
-static int merge_functions(struct attribution *attribution, const struct measurement *head,
+/* One side's sites summed by chain. */
+struct site_group {
+	char *chain; /* owned */
+	char lines[ATTRIBUTION_TEXT];
+	double blocks;
+	double bytes;
+};
+
+struct site_groups {
+	struct site_group *groups;
+	size_t count;
+};
+
+/* Appends `text` (`length` bytes) to the NUL-terminated `buffer`, cut to its size. */
+static void append_text(char *buffer, const char *text, size_t length)
+{
+	size_t used = strlen(buffer);
+
+	if (used + 1 >= ATTRIBUTION_TEXT)
+		return;
+	if (length > ATTRIBUTION_TEXT - 1 - used)
+		length = ATTRIBUTION_TEXT - 1 - used;
+	memcpy(buffer + used, text, length);
+	buffer[used + length] = '\0';
+}
+
+/* The function names of " < "-joined frames "name (file:line)" or "name (in object)". */
+static char *chain_of(const char *frames)
+{
+	size_t capacity = strlen(frames) + 1, used = 0;
+	char *chain = malloc(capacity);
+	const char *frame = frames;
+
+	if (chain == NULL)
+		return NULL;
+	while (*frame != '\0') {
+		const char *end = strstr(frame, " < ");
+		const char *name_end = strstr(frame, " (");
+		size_t frame_length = end ? (size_t)(end - frame) : strlen(frame);
+		size_t name_length = name_end && (size_t)(name_end - frame) < frame_length
+					     ? (size_t)(name_end - frame) : frame_length;
+
+		if (used > 0) {
+			memcpy(chain + used, " < ", 3);
+			used += 3;
+		}
+		memcpy(chain + used, frame, name_length);
+		used += name_length;
+		frame += frame_length + (end ? 3 : 0);
+	}
+	chain[used] = '\0';
+	return chain;
+}
+
+/* "file.c:12" of a location "function (file.c:12)"; nothing for "function (in object)". */
+static void add_line(char *lines, const char *location)
+{
+	const char *open = strstr(location, " (");
+	size_t length;
+
+	if (open == NULL || strncmp(open, " (in ", 5) == 0)
+		return;
+	open += 2;
+	length = strlen(open);
+	if (length == 0 || open[length - 1] != ')')
+		return;
+	length--;
+	if (lines[0] != '\0') {
+		char probe[ATTRIBUTION_TEXT];
+
+		snprintf(probe, sizeof(probe), "%.*s", (int)length, open);
+		if (strstr(lines, probe) != NULL)
+			return;
+		append_text(lines, ", ", 2);
+	}
+	append_text(lines, open, length);
+}
+
+static int group_sites(struct site_groups *groups, const struct measurement *measurement)
+{
+	size_t count = measurement != NULL ? measurement->site_count : 0, i, j;
+
+	groups->count = 0;
+	groups->groups = calloc(count + 1, sizeof(*groups->groups));
+	if (groups->groups == NULL)
+		return -1;
+	for (i = 0; i < count; i++) {
+		const struct site_cost *site = &measurement->sites[i];
+		char *chain = chain_of(site->stack[0] ? site->stack : site->location);
+		struct site_group *group = NULL;
+
+		if (chain == NULL)
+			return -1;
+		for (j = 0; j < groups->count && group == NULL; j++)
+			if (strcmp(groups->groups[j].chain, chain) == 0)
+				group = &groups->groups[j];
+		if (group == NULL) {
+			group = &groups->groups[groups->count++];
+			group->chain = chain;
+		} else {
+			free(chain);
+		}
+		group->blocks += site->blocks;
+		group->bytes += site->bytes;
+		add_line(group->lines, site->location);
+	}
+	return 0;
+}
+
+static void release_groups(struct site_groups *groups)
+{
+	size_t i;
+
+	for (i = 0; groups->groups != NULL && i < groups->count; i++)
+		free(groups->groups[i].chain);
+	free(groups->groups);
+}
+
+static const struct site_group *find_group(const struct site_groups *groups, const char *chain)
+{
+	size_t i;
+
+	for (i = 0; i < groups->count; i++)
+		if (strcmp(groups->groups[i].chain, chain) == 0)
+			return &groups->groups[i];
+	return NULL;
+}
+
+/* Every function of both sides that is (project) or is not (a system library's) the project's,
+ * with a change, sorted; the first `limit` are kept in `rows`. */
+static int merge_functions(struct attribution_function *rows, size_t *row_count, size_t limit,
+			   bool project, double total_change, const struct measurement *head,
 			   const struct measurement *baseline)
 {
 	size_t capacity = head->function_count + baseline->function_count, count = 0, i;
@@ -70,27 +194,28 @@ static int merge_functions(struct attribution *attribution, const struct measure
 		const struct function_cost *in_baseline = from_head ? other : cost;
 		struct attribution_function *row = &all[count];
 
-		if (!from_head && other != NULL)
-			continue; /* already merged from the head's side */
+		if ((!from_head && other != NULL) || cost->project != project)
+			continue; /* merged from the head's side, or the other table's */
 		row->name = cost->name;
-		row->head = in_head ? in_head->exclusive : 0;
-		row->baseline = in_baseline ? in_baseline->exclusive : 0;
-		row->exclusive_change = row->head - row->baseline;
+		row->head = ranked(in_head, project);
+		row->baseline = ranked(in_baseline, project);
+		row->change = row->head - row->baseline;
+		row->exclusive_change = (in_head ? in_head->exclusive : 0) -
+					(in_baseline ? in_baseline->exclusive : 0);
 		row->inclusive_change = (in_head ? in_head->inclusive : 0) -
 					(in_baseline ? in_baseline->inclusive : 0);
 		row->appeared = in_baseline == NULL;
 		row->disappeared = in_head == NULL;
-		if (row->exclusive_change != 0 || row->inclusive_change != 0)
+		if (total_change != 0)
+			row->share_percent = row->change / total_change * 100.0;
+		/* A caller whose inclusive cost moved only because its callee's did is not a row:
+		 * the callee is. */
+		if (row->change != 0 || row->exclusive_change != 0)
 			count++;
 	}
 	qsort(all, count, sizeof(*all), compare_functions);
-	attribution->function_count = count < ATTRIBUTION_ROWS ? count : ATTRIBUTION_ROWS;
-	for (i = 0; i < attribution->function_count; i++) {
-		attribution->functions[i] = all[i];
-		if (attribution->total_change != 0)
-			attribution->functions[i].share_percent =
-				all[i].exclusive_change / attribution->total_change * 100.0;
-	}
+	*row_count = count < limit ? count : limit;
+	memcpy(rows, all, *row_count * sizeof(*all));
 	free(all);
 	return 0;
 }
@@ -98,39 +223,49 @@ static int merge_functions(struct attribution *attribution, const struct measure
 static int merge_sites(struct attribution *attribution, const struct measurement *head,
 		       const struct measurement *baseline)
 {
-	size_t base_count = baseline ? baseline->site_count : 0;
-	size_t capacity = head->site_count + base_count, count = 0, i;
-	struct attribution_site *all = calloc(capacity + 1, sizeof(*all));
+	struct site_groups in_head = { 0 }, in_base = { 0 };
+	struct attribution_site *all = NULL;
+	size_t count = 0, i;
+	int status = -1;
 
+	if (group_sites(&in_head, head) != 0 || group_sites(&in_base, baseline) != 0)
+		goto out;
+	all = calloc(in_head.count + in_base.count + 1, sizeof(*all));
 	if (all == NULL)
-		return -1;
-	for (i = 0; i < capacity; i++) {
-		bool from_head = i < head->site_count;
-		const struct site_cost *cost = from_head ? &head->sites[i]
-							 : &baseline->sites[i - head->site_count];
-		const struct site_cost *other = find_site(from_head ? baseline : head, cost);
-		const struct site_cost *in_head = from_head ? cost : other;
-		const struct site_cost *in_baseline = from_head ? other : cost;
+		goto out;
+	for (i = 0; i < in_head.count + in_base.count; i++) {
+		bool from_head = i < in_head.count;
+		const struct site_group *group = from_head ? &in_head.groups[i]
+							   : &in_base.groups[i - in_head.count];
+		const struct site_group *other = find_group(from_head ? &in_base : &in_head, group->chain);
+		const struct site_group *here = from_head ? group : other;
+		const struct site_group *there = from_head ? other : group;
 		struct attribution_site *row = &all[count];
 
 		if (!from_head && other != NULL)
 			continue;
-		row->location = cost->location;
-		row->stack = cost->stack;
-		row->head_blocks = in_head ? in_head->blocks : 0;
-		row->baseline_blocks = in_baseline ? in_baseline->blocks : 0;
+		snprintf(row->chain, sizeof(row->chain), "%s", group->chain);
+		snprintf(row->head_lines, sizeof(row->head_lines), "%s", here ? here->lines : "");
+		snprintf(row->baseline_lines, sizeof(row->baseline_lines), "%s",
+			 there ? there->lines : "");
+		row->head_blocks = here ? here->blocks : 0;
+		row->baseline_blocks = there ? there->blocks : 0;
 		row->blocks_change = row->head_blocks - row->baseline_blocks;
-		row->bytes_change = (in_head ? in_head->bytes : 0) - (in_baseline ? in_baseline->bytes : 0);
-		row->appeared = baseline != NULL && in_baseline == NULL;
-		row->disappeared = in_head == NULL;
+		row->bytes_change = (here ? here->bytes : 0) - (there ? there->bytes : 0);
+		row->appeared = baseline != NULL && there == NULL;
+		row->disappeared = here == NULL;
 		if (row->blocks_change != 0 || row->bytes_change != 0)
 			count++;
 	}
 	qsort(all, count, sizeof(*all), compare_sites);
 	attribution->site_count = count < ATTRIBUTION_ROWS ? count : ATTRIBUTION_ROWS;
 	memcpy(attribution->sites, all, attribution->site_count * sizeof(*all));
+	status = 0;
+out:
 	free(all);
-	return 0;
+	release_groups(&in_head);
+	release_groups(&in_base);
+	return status;
 }
 
 int attribution_compute(struct attribution *attribution, const struct measurement *head,
@@ -140,44 +275,60 @@ int attribution_compute(struct attribution *attribution, const struct measuremen
 	if (baseline != NULL) {
 		attribution->total_change = head->instruction_slope.per_message -
 					    baseline->instruction_slope.per_message;
-		if (merge_functions(attribution, head, baseline) != 0)
+		if (merge_functions(attribution->functions, &attribution->function_count,
+				    ATTRIBUTION_ROWS, true, attribution->total_change, head,
+				    baseline) != 0 ||
+		    merge_functions(attribution->leaves, &attribution->leaf_count, ATTRIBUTION_LEAVES,
+				    false, attribution->total_change, head, baseline) != 0)
 			return -1;
 	}
 	return merge_sites(attribution, head, baseline);
+}
+
+static bool add_functions(cJSON *array, const struct attribution_function *rows, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		const struct attribution_function *row = &rows[i];
+		cJSON *item = cJSON_CreateObject();
+
+		if (!cJSON_AddItemToArray(array, item) ||
+		    cJSON_AddStringToObject(item, "name", row->name) == NULL ||
+		    cJSON_AddNumberToObject(item, "head", row->head) == NULL ||
+		    cJSON_AddNumberToObject(item, "baseline", row->baseline) == NULL ||
+		    cJSON_AddNumberToObject(item, "change", row->change) == NULL ||
+		    cJSON_AddNumberToObject(item, "exclusive_change", row->exclusive_change) == NULL ||
+		    cJSON_AddNumberToObject(item, "inclusive_change", row->inclusive_change) == NULL ||
+		    cJSON_AddNumberToObject(item, "share_percent", row->share_percent) == NULL ||
+		    cJSON_AddBoolToObject(item, "appeared", row->appeared) == NULL ||
+		    cJSON_AddBoolToObject(item, "disappeared", row->disappeared) == NULL)
+			return false;
+	}
+	return true;
 }
 
 cJSON *attribution_to_json(const struct attribution *attribution)
 {
 	cJSON *object = cJSON_CreateObject();
 	cJSON *functions = cJSON_AddArrayToObject(object, "functions");
+	cJSON *leaves = cJSON_AddArrayToObject(object, "leaves");
 	cJSON *sites = cJSON_AddArrayToObject(object, "sites");
 	size_t i;
 
-	if (sites == NULL ||
-	    cJSON_AddNumberToObject(object, "total_change", attribution->total_change) == NULL)
+	if (functions == NULL || leaves == NULL || sites == NULL ||
+	    cJSON_AddNumberToObject(object, "total_change", attribution->total_change) == NULL ||
+	    !add_functions(functions, attribution->functions, attribution->function_count) ||
+	    !add_functions(leaves, attribution->leaves, attribution->leaf_count))
 		goto failed;
-	for (i = 0; i < attribution->function_count; i++) {
-		const struct attribution_function *row = &attribution->functions[i];
-		cJSON *item = cJSON_CreateObject();
-
-		if (!cJSON_AddItemToArray(functions, item) ||
-		    cJSON_AddStringToObject(item, "name", row->name) == NULL ||
-		    cJSON_AddNumberToObject(item, "head", row->head) == NULL ||
-		    cJSON_AddNumberToObject(item, "baseline", row->baseline) == NULL ||
-		    cJSON_AddNumberToObject(item, "exclusive_change", row->exclusive_change) == NULL ||
-		    cJSON_AddNumberToObject(item, "inclusive_change", row->inclusive_change) == NULL ||
-		    cJSON_AddNumberToObject(item, "share_percent", row->share_percent) == NULL ||
-		    cJSON_AddBoolToObject(item, "appeared", row->appeared) == NULL ||
-		    cJSON_AddBoolToObject(item, "disappeared", row->disappeared) == NULL)
-			goto failed;
-	}
 	for (i = 0; i < attribution->site_count; i++) {
 		const struct attribution_site *row = &attribution->sites[i];
 		cJSON *item = cJSON_CreateObject();
 
 		if (!cJSON_AddItemToArray(sites, item) ||
-		    cJSON_AddStringToObject(item, "location", row->location) == NULL ||
-		    cJSON_AddStringToObject(item, "stack", row->stack) == NULL ||
+		    cJSON_AddStringToObject(item, "chain", row->chain) == NULL ||
+		    cJSON_AddStringToObject(item, "head_lines", row->head_lines) == NULL ||
+		    cJSON_AddStringToObject(item, "baseline_lines", row->baseline_lines) == NULL ||
 		    cJSON_AddNumberToObject(item, "head_blocks", row->head_blocks) == NULL ||
 		    cJSON_AddNumberToObject(item, "baseline_blocks", row->baseline_blocks) == NULL ||
 		    cJSON_AddNumberToObject(item, "blocks_change", row->blocks_change) == NULL ||

@@ -1,5 +1,6 @@
-/* Saying why: the functions whose exclusive instructions per message moved most between the
- * baseline and the head, and the allocation sites whose blocks per message moved. Both sides are
+/* Saying why: the project's functions whose instructions per message (own + system-library
+ * callees) moved most between the baseline and the head, then the system-library leaves, and the
+ * allocation sites whose blocks per message moved. Both sides are
  * slopes from their own N and 2N runs, so start-up cost never shows up as a per message change. */
 #ifndef GATE_ATTRIBUTION_H
 #define GATE_ATTRIBUTION_H
@@ -12,21 +13,34 @@
 
 /* At most this many rows each: the ones that explain the change, not the whole profile. */
 #define ATTRIBUTION_ROWS 10
+/* The system-library leaves are a shorter table under the project's functions. */
+#define ATTRIBUTION_LEAVES 5
 
+/* A project function ranks by its own instructions plus its direct system-library callees'
+ * (function_cost.with_library), so "calls strlen more" shows at the function that calls it; a
+ * system-library leaf ranks by its exclusive instructions. */
 struct attribution_function {
 	const char *name;           /* points into head or baseline */
-	double head;                /* exclusive instructions per message at head (0 when gone) */
+	double head;                /* the ranked figure per message at head (0 when gone) */
 	double baseline;            /* likewise in the baseline (0 when new) */
-	double exclusive_change;    /* head - baseline */
+	double change;              /* head - baseline */
+	double exclusive_change;    /* the change of its exclusive instructions */
 	double inclusive_change;    /* the same for inclusive instructions */
-	double share_percent;       /* exclusive_change as a share of the total change */
+	double share_percent;       /* change as a share of the total change */
 	bool appeared;              /* not in the baseline's profile */
 	bool disappeared;           /* not in the head's profile */
 };
 
+/* Room for a site's chain and its lines; longer text is cut (display only: identity is compared
+ * on the whole chain). */
+#define ATTRIBUTION_TEXT 512
+
+/* A site is its chain of function names from the allocating function up to the region, without
+ * lines, so lines inserted above it leave it the same site; the lines are shown beside it. */
 struct attribution_site {
-	const char *location;       /* points into head or baseline */
-	const char *stack;
+	char chain[ATTRIBUTION_TEXT];          /* "f < g < h"; sites of one chain are summed */
+	char head_lines[ATTRIBUTION_TEXT];     /* "file.c:12, file.c:15" at head; "" when none */
+	char baseline_lines[ATTRIBUTION_TEXT]; /* likewise in the baseline */
 	double head_blocks;         /* blocks per message at head */
 	double baseline_blocks;     /* in the baseline, or 0 without one */
 	double blocks_change;
@@ -37,9 +51,12 @@ struct attribution_site {
 
 struct attribution {
 	double total_change;        /* instructions per message, head - baseline */
-	struct attribution_function functions[ATTRIBUTION_ROWS]; /* by |exclusive_change|, descending */
+	struct attribution_function functions[ATTRIBUTION_ROWS]; /* the project's, by |change| */
 	size_t function_count;
-	struct attribution_site sites[ATTRIBUTION_ROWS];         /* by |blocks_change|, descending */
+	struct attribution_function leaves[ATTRIBUTION_LEAVES];  /* system libraries', by |change| */
+	size_t leaf_count;
+	struct attribution_site sites[ATTRIBUTION_ROWS];         /* blocks changed first, by
+								  * |blocks_change| descending */
 	size_t site_count;
 };
 

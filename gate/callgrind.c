@@ -28,9 +28,12 @@ enum cg_space {
 static const char *const cg_space_names[CG_SPACE_COUNT] = { "file", "function", "object" };
 
 enum cg_effect {
-	CG_EFFECT_NONE,         /* only names something (and may define a compressed id) */
-	CG_EFFECT_SETS_FILE,    /* fl=: the file of the functions that follow */
-	CG_EFFECT_SETS_FUNCTION /* fn=: the function the next cost lines belong to */
+	CG_EFFECT_NONE,            /* only names something (and may define a compressed id) */
+	CG_EFFECT_SETS_FILE,       /* fl=: the file of the functions that follow */
+	CG_EFFECT_SETS_FUNCTION,   /* fn=: the function the next cost lines belong to */
+	CG_EFFECT_SETS_COST_FILE,  /* fi=/fe=: the file of the next cost lines (inlined code) */
+	CG_EFFECT_SETS_OBJECT,     /* ob=: the object of the functions that follow */
+	CG_EFFECT_SETS_CALL_OBJECT /* cob=: the object of the next call's target */
 };
 
 struct cg_spec {
@@ -44,10 +47,10 @@ struct cg_spec {
 static const struct cg_spec cg_specs[] = {
 	{ "fn=", CG_SPACE_FUNCTIONS, CG_EFFECT_SETS_FUNCTION },
 	{ "fl=", CG_SPACE_FILES, CG_EFFECT_SETS_FILE },
-	{ "fi=", CG_SPACE_FILES, CG_EFFECT_NONE },
-	{ "fe=", CG_SPACE_FILES, CG_EFFECT_NONE },
-	{ "ob=", CG_SPACE_OBJECTS, CG_EFFECT_NONE },
-	{ "cob=", CG_SPACE_OBJECTS, CG_EFFECT_NONE },
+	{ "fi=", CG_SPACE_FILES, CG_EFFECT_SETS_COST_FILE },
+	{ "fe=", CG_SPACE_FILES, CG_EFFECT_SETS_COST_FILE },
+	{ "ob=", CG_SPACE_OBJECTS, CG_EFFECT_SETS_OBJECT },
+	{ "cob=", CG_SPACE_OBJECTS, CG_EFFECT_SETS_CALL_OBJECT },
 	{ "cfi=", CG_SPACE_FILES, CG_EFFECT_NONE },
 	{ "cfl=", CG_SPACE_FILES, CG_EFFECT_NONE },
 	{ "cfn=", CG_SPACE_FUNCTIONS, CG_EFFECT_NONE },
@@ -92,6 +95,15 @@ struct cg_parser {
 	size_t function_capacity;
 	size_t *by_name;            /* open addressing: index in functions + 1, 0 when empty */
 	size_t by_name_capacity;    /* a power of two, at most half full */
+	char *object;               /* the last ob=, owned; NULL before the first */
+	char *call_object;          /* a cob= for the next calls= line, owned; NULL when none */
+	int call_system;            /* the pending call's target is in a system library */
+	char *cost_file;            /* fl=, or the fi=/fe= in effect, owned; NULL before any */
+	size_t line_column;         /* the "line" column of the positions, SIZE_MAX when none */
+	uint64_t last_line;         /* the line of the last cost line, for +N, -N and "*" */
+	char **files;               /* the files cg_line.file indexes */
+	size_t file_count;
+	size_t file_capacity;
 };
 
 enum cg_number {
@@ -188,24 +200,39 @@ static enum cg_number read_number(const char **cursor, uint64_t *value)
 	return CG_NUMBER_OK;
 }
 
-/* Moves past one subposition: a number, +N, -N or "*", ending at a space or the line's end. */
-static int skip_subposition(const char **cursor)
+/* Moves past one subposition: a number, +N, -N or "*", ending at a space or the line's end.
+ * *value is the position it gives relative to `last` (clamped at 0 and UINT64_MAX). */
+static int read_subposition(const char **cursor, uint64_t last, uint64_t *value)
 {
 	const char *at = *cursor;
-	uint64_t ignored;
+	char sign = 0;
+	uint64_t number = 0;
 
 	if (*at == '*') {
 		at++;
+		number = last;
 	} else {
 		if (*at == '+' || *at == '-')
-			at++;
-		if (read_number(&at, &ignored) != CG_NUMBER_OK)
+			sign = *at++;
+		if (read_number(&at, &number) != CG_NUMBER_OK)
 			return -1;
+		if (sign == '+')
+			number = number > UINT64_MAX - last ? UINT64_MAX : last + number;
+		else if (sign == '-')
+			number = number > last ? 0 : last - number;
 	}
 	if (*at != '\0' && !is_space(*at))
 		return -1;
 	*cursor = at;
+	*value = number;
 	return 0;
+}
+
+static int skip_subposition(const char **cursor)
+{
+	uint64_t ignored;
+
+	return read_subposition(cursor, 0, &ignored);
 }
 
 /* Reads the counts from cursor to the end of the line, at most parser->event_count of them;
@@ -396,13 +423,14 @@ static int enter_function(struct cg_parser *parser, const char *name)
 		parser->function_capacity = capacity;
 	}
 	function = &parser->functions[parser->function_count];
+	memset(function, 0, sizeof(*function));
 	function->name = strdup(name);
 	function->file = strdup(parser->file != NULL ? parser->file : "???");
-	function->exclusive = 0;
-	function->inclusive = 0;
-	if (function->name == NULL || function->file == NULL) {
+	function->object = strdup(parser->object != NULL ? parser->object : "???");
+	if (function->name == NULL || function->file == NULL || function->object == NULL) {
 		free(function->name);
 		free(function->file);
+		free(function->object);
 		return out_of_memory(parser);
 	}
 	parser->current = parser->function_count++;
@@ -410,14 +438,91 @@ static int enter_function(struct cg_parser *parser, const char *name)
 	return 0;
 }
 
-static int set_file(struct cg_parser *parser, const char *name)
+/* Replaces the owned string *slot with a copy of name. */
+static int set_text(struct cg_parser *parser, char **slot, const char *name)
 {
 	char *copy = strdup(name);
 
 	if (copy == NULL)
 		return out_of_memory(parser);
-	free(parser->file);
-	parser->file = copy;
+	free(*slot);
+	*slot = copy;
+	return 0;
+}
+
+int cg_object_is_system(const char *object)
+{
+	static const char *const prefixes[] = { "/usr/", "/lib/", "/lib32/", "/lib64/", "/libx32/" };
+	size_t i;
+
+	if (object == NULL || strcmp(object, "???") == 0)
+		return 1;
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (starts_with(object, prefixes[i]))
+			return 1;
+	return 0;
+}
+
+/* The index of the current cost file in parser->files, adding it when new. */
+static int cost_file_index(struct cg_parser *parser, size_t *index)
+{
+	const char *name = parser->cost_file != NULL ? parser->cost_file : "???";
+	size_t i;
+
+	for (i = parser->file_count; i > 0; i--) {
+		if (strcmp(parser->files[i - 1], name) == 0) {
+			*index = i - 1;
+			return 0;
+		}
+	}
+	if (parser->file_count == parser->file_capacity) {
+		size_t capacity = parser->file_capacity == 0 ? 16 : parser->file_capacity * 2;
+		char **grown = realloc(parser->files, capacity * sizeof(*grown));
+
+		if (grown == NULL)
+			return out_of_memory(parser);
+		parser->files = grown;
+		parser->file_capacity = capacity;
+	}
+	parser->files[parser->file_count] = strdup(name);
+	if (parser->files[parser->file_count] == NULL)
+		return out_of_memory(parser);
+	*index = parser->file_count++;
+	return 0;
+}
+
+/* Adds a cost line of a project function to its (file, line) record. */
+static int add_line_cost(struct cg_parser *parser, struct cg_function *function, uint64_t line,
+			 uint64_t cost, int is_call)
+{
+	struct cg_line *record = NULL;
+	size_t file = 0, i;
+
+	if (cost_file_index(parser, &file) != 0)
+		return -1;
+	for (i = function->line_count; i > 0 && record == NULL; i--)
+		if (function->lines[i - 1].file == file && function->lines[i - 1].line == line)
+			record = &function->lines[i - 1];
+	if (record == NULL) {
+		/* Powers of two: the capacity is implied by the count. */
+		if ((function->line_count & (function->line_count - 1)) == 0) {
+			size_t capacity = function->line_count == 0 ? 4 : function->line_count * 2;
+			struct cg_line *grown = realloc(function->lines, capacity * sizeof(*grown));
+
+			if (grown == NULL)
+				return out_of_memory(parser);
+			function->lines = grown;
+		}
+		record = &function->lines[function->line_count++];
+		*record = (struct cg_line){ .file = file, .line = line };
+	}
+	if (!is_call)
+		return add_count(&record->exclusive, cost) == 0 ? 0 : parse_error(parser,
+			parser->line_number, "cost of '%s' overflows", function->name);
+	if (add_count(&record->calls, cost) != 0 ||
+	    (parser->call_system && add_count(&record->library_calls, cost) != 0))
+		return parse_error(parser, parser->line_number, "cost of '%s' overflows",
+				   function->name);
 	return 0;
 }
 
@@ -477,10 +582,24 @@ static int parse_spec_line(struct cg_parser *parser, const struct cg_spec *spec,
 
 	if (start_body(parser) != 0 || resolve_name(parser, spec->space, text, &name) != 0)
 		return -1;
-	if (spec->effect == CG_EFFECT_SETS_FILE)
-		return set_file(parser, name);
-	if (spec->effect == CG_EFFECT_SETS_FUNCTION)
+	switch (spec->effect) {
+	case CG_EFFECT_SETS_FILE:
+		if (set_text(parser, &parser->file, name) != 0)
+			return -1;
+		return set_text(parser, &parser->cost_file, name);
+	case CG_EFFECT_SETS_FUNCTION:
+		if (parser->file != NULL && set_text(parser, &parser->cost_file, parser->file) != 0)
+			return -1;
 		return enter_function(parser, name);
+	case CG_EFFECT_SETS_COST_FILE:
+		return set_text(parser, &parser->cost_file, name);
+	case CG_EFFECT_SETS_OBJECT:
+		return set_text(parser, &parser->object, name);
+	case CG_EFFECT_SETS_CALL_OBJECT:
+		return set_text(parser, &parser->call_object, name);
+	case CG_EFFECT_NONE:
+		break;
+	}
 	return 0;
 }
 
@@ -490,7 +609,7 @@ static int parse_cost_line(struct cg_parser *parser, const char *line)
 {
 	const char *cursor = line;
 	struct cg_function *function;
-	uint64_t cost;
+	uint64_t cost, source_line = parser->last_line, position;
 	size_t count;
 	size_t column;
 	int is_call = parser->call_pending;
@@ -505,14 +624,23 @@ static int parse_cost_line(struct cg_parser *parser, const char *line)
 			return parse_error(parser, parser->line_number,
 					   "cost line with %zu of its %zu positions", column,
 					   parser->position_count);
-		if (skip_subposition(&cursor) != 0)
+		if (read_subposition(&cursor, parser->last_line, &position) != 0)
 			return parse_error(parser, parser->line_number, "bad position '%.*s'",
 					   token_length(cursor), cursor);
+		if (column == parser->line_column)
+			source_line = position;
 	}
 	if (read_counts(parser, cursor, &cost, &count) != 0)
 		return -1;
+	parser->last_line = source_line;
 	parser->call_pending = 0;
 	function = &parser->functions[parser->current];
+	if (is_call && parser->call_system && add_count(&function->library_calls, cost) != 0)
+		return parse_error(parser, parser->line_number, "cost of '%s' overflows",
+				   function->name);
+	if (!cg_object_is_system(function->object) &&
+	    add_line_cost(parser, function, source_line, cost, is_call) != 0)
+		return -1;
 	if (!is_call && add_count(&function->exclusive, cost) != 0)
 		return parse_error(parser, parser->line_number, "cost of '%s' overflows",
 				   function->name);
@@ -549,6 +677,11 @@ static int parse_calls_line(struct cg_parser *parser, const char *text)
 				   "'calls=' line before any 'fn=' line");
 	parser->call_pending = 1;
 	parser->call_line_number = parser->line_number;
+	/* cob= names the target's object for this call only; without it, the caller's. */
+	parser->call_system = cg_object_is_system(parser->call_object != NULL ? parser->call_object
+									     : parser->object);
+	free(parser->call_object);
+	parser->call_object = NULL;
 	return 0;
 }
 
@@ -580,8 +713,12 @@ static int parse_positions(struct cg_parser *parser, const char *value)
 	if (parser->seen_positions || parser->body_started)
 		return parse_error(parser, parser->line_number,
 				   "'positions:' line repeated or after the first cost line");
-	for (; *cursor != '\0'; cursor = skip_spaces(cursor + strcspn(cursor, " \t")))
+	parser->line_column = SIZE_MAX;
+	for (; *cursor != '\0'; cursor = skip_spaces(cursor + strcspn(cursor, " \t"))) {
+		if (strncmp(cursor, "line", 4) == 0 && (cursor[4] == '\0' || is_space(cursor[4])))
+			parser->line_column = count;
 		count++;
+	}
 	if (count == 0)
 		return parse_error(parser, parser->line_number, "empty 'positions:' line");
 	parser->position_count = count;
@@ -731,10 +868,18 @@ static void parser_release(struct cg_parser *parser)
 	for (i = 0; i < parser->function_count; i++) {
 		free(parser->functions[i].name);
 		free(parser->functions[i].file);
+		free(parser->functions[i].object);
+		free(parser->functions[i].lines);
 	}
+	for (i = 0; i < parser->file_count; i++)
+		free(parser->files[i]);
+	free(parser->files);
 	free(parser->functions);
 	free(parser->by_name);
 	free(parser->file);
+	free(parser->object);
+	free(parser->call_object);
+	free(parser->cost_file);
 	free(parser->event);
 }
 
@@ -753,6 +898,7 @@ int cg_profile_parse(struct cg_profile *profile, const char *path, struct gate_e
 	parser.path = path;
 	parser.err = err;
 	parser.position_count = 1;
+	parser.line_column = 0; /* "positions: line" is the default */
 	parser.current = CG_NO_FUNCTION;
 
 	stream = fopen(path, "r");
@@ -786,9 +932,13 @@ int cg_profile_parse(struct cg_profile *profile, const char *path, struct gate_e
 	profile->total = parser.total;
 	profile->functions = parser.functions;
 	profile->function_count = parser.function_count;
+	profile->files = parser.files;
+	profile->file_count = parser.file_count;
 	parser.event = NULL;
 	parser.functions = NULL;
 	parser.function_count = 0;
+	parser.files = NULL;
+	parser.file_count = 0;
 	result = 0;
 out:
 	free(line);
@@ -829,7 +979,12 @@ void cg_profile_release(struct cg_profile *profile)
 	for (i = 0; i < profile->function_count; i++) {
 		free(profile->functions[i].name);
 		free(profile->functions[i].file);
+		free(profile->functions[i].object);
+		free(profile->functions[i].lines);
 	}
+	for (i = 0; i < profile->file_count; i++)
+		free(profile->files[i]);
+	free(profile->files);
 	free(profile->functions);
 	free(profile->event);
 	*profile = (struct cg_profile)CG_PROFILE_INIT;

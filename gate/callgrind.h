@@ -9,6 +9,15 @@
 
 #include "error.h"
 
+/* The cost of one source line of a project function (see cg_object_is_system). */
+struct cg_line {
+	size_t file;            /* index in the profile's files: fl=, or fi=/fe= for inlined code */
+	uint64_t line;          /* 0 when callgrind does not know it */
+	uint64_t exclusive;     /* self cost of the first event on this line */
+	uint64_t calls;         /* inclusive cost of the calls made from this line */
+	uint64_t library_calls; /* the part of calls whose target is in a system library */
+};
+
 struct cg_function {
 	char *name;         /* as callgrind wrote it after name decompression, e.g. "even'2" for
 			     * the second recursion level (--separate-recs); owned */
@@ -18,6 +27,11 @@ struct cg_function {
 			     * this name, inlined code (fi=/fe=) included, call costs excluded */
 	uint64_t inclusive; /* exclusive + the cost lines that follow its calls= lines (callgrind's
 			     * inclusive: a recursive call is counted at every level) */
+	char *object;       /* the ob= in effect at its first fn= block ("???" when none); owned */
+	uint64_t library_calls;   /* inclusive cost of its direct calls into system libraries */
+	struct cg_line *lines;    /* per (file, line), in order of appearance; only for functions
+				   * outside system libraries, NULL otherwise; owned */
+	size_t line_count;
 };
 
 struct cg_profile {
@@ -26,9 +40,17 @@ struct cg_profile {
 	struct cg_function *functions; /* sorted by name (strcmp), one entry per distinct name;
 					* owned, NULL when there are none */
 	size_t function_count;
+	char **files;                  /* the source files cg_line.file indexes; owned */
+	size_t file_count;
 };
 
 #define CG_PROFILE_INIT { 0 }
+
+/* Whether an ELF object belongs to the system rather than the project: installed under /usr,
+ * /lib, /lib32, /lib64 or /libx32 (the C library, cJSON from the distribution, valgrind's
+ * preload objects), or unknown ("???"). Everything else, the scenario executable and libraries
+ * built beside it, is the project's. */
+int cg_object_is_system(const char *object);
 
 /*
  * Parses one callgrind output file (one part: --combine-dumps files are rejected). *profile is

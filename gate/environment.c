@@ -43,6 +43,7 @@ static const struct environment_field environment_fingerprint_fields[] = {
 	{ "cjson", offsetof(struct environment, cjson), false },
 	{ "dispatch_pin", offsetof(struct environment, dispatch_pin), false },
 	{ "costgate", offsetof(struct environment, costgate), true },
+	{ "malloc_pin", offsetof(struct environment, malloc_pin), true },
 };
 
 #define ENVIRONMENT_FIELD_COUNT \
@@ -374,11 +375,13 @@ static bool environment_collect_facts(struct environment *collected, const char 
 	collected->glibc = environment_glibc();
 	collected->cjson = environment_copy(cJSON_Version());
 	collected->dispatch_pin = environment_copy(GATE_DISPATCH_PIN);
+	collected->malloc_pin = environment_copy(GATE_MALLOC_PIN);
 	collected->schema = GATE_SCHEMA_VERSION;
 	return collected->cpu != NULL && collected->architecture != NULL &&
 	       collected->cores != NULL && collected->memory != NULL && collected->os != NULL &&
 	       collected->compiler != NULL && collected->flags != NULL && collected->glibc != NULL &&
-	       collected->cjson != NULL && collected->dispatch_pin != NULL;
+	       collected->cjson != NULL && collected->dispatch_pin != NULL &&
+	       collected->malloc_pin != NULL;
 }
 
 /* `environment` need not be initialised; on error it is left as ENVIRONMENT_INIT. */
@@ -432,7 +435,9 @@ cJSON *environment_to_json(const struct environment *environment)
 		   environment_add_string(block, "flags", environment->flags) &&
 		   environment_add_string(block, "glibc", environment->glibc) &&
 		   environment_add_string(block, "costgate", environment->costgate) &&
-		   environment_add_string(block, "gate_cjson", environment->cjson);
+		   environment_add_string(block, "gate_cjson", environment->cjson) &&
+		   environment_add_string(block, "dispatch_pin", environment->dispatch_pin) &&
+		   environment_add_string(block, "malloc_pin", environment->malloc_pin);
 	free(profile);
 	if (!complete) {
 		cJSON_Delete(block);
@@ -453,10 +458,11 @@ cJSON *environment_fingerprint_to_json(const struct environment *environment)
 	for (i = 0; i < ENVIRONMENT_FIELD_COUNT; i++) {
 		const struct environment_field *field = &environment_fingerprint_fields[i];
 
-		if (field->optional && environment_field_value(environment, field) == NULL)
+		const char *value = environment_field_value(environment, field);
+
+		if (value == NULL && field->optional)
 			continue;
-		if (!environment_add_string(fingerprint, field->key,
-					    environment_field_value(environment, field)))
+		if (!environment_add_string(fingerprint, field->key, value))
 			goto fail;
 	}
 	return fingerprint;
@@ -574,5 +580,6 @@ void environment_release(struct environment *environment)
 	free(environment->cjson);
 	free(environment->costgate);
 	free(environment->dispatch_pin);
+	free(environment->malloc_pin);
 	*environment = (struct environment)ENVIRONMENT_INIT;
 }

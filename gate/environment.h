@@ -14,6 +14,17 @@
 	"-MOVBE,-POPCNT,-SSE4_2,-SSE4_1,-SSSE3,-ERMS,-FSRM,-AVX_Fast_Unaligned_Load,"        \
 	"-Fast_Unaligned_Copy,-Fast_Unaligned_Load,-Fast_Rep_String"
 
+/* The glibc malloc tunables every measured run gets, so the heap's work per message does not
+ * depend on how much was allocated before the region (docs/reliability.md, "A steady heap"):
+ * never trim the top of the heap (256 MiB), grow it 64 MiB at a time, and a fixed mmap
+ * threshold (32 MiB, the largest glibc takes), which also turns off the dynamic threshold. */
+#define GATE_MALLOC_PIN                                                                    \
+	"glibc.malloc.trim_threshold=268435456:glibc.malloc.top_pad=67108864:"             \
+	"glibc.malloc.mmap_threshold=33554432"
+
+/* GLIBC_TUNABLES of every measured run: both pins. */
+#define GATE_TUNABLES GATE_DISPATCH_PIN ":" GATE_MALLOC_PIN
+
 /* Version of the results and baseline documents gate writes (its own, beside schema 3's). */
 #define GATE_SCHEMA_VERSION 1
 
@@ -33,6 +44,7 @@ struct environment {
 	char *costgate;     /* the harness the scenarios were built with, as the manifest says
 			     * ("0.2.0"); NULL when it does not say */
 	char *dispatch_pin; /* GATE_DISPATCH_PIN */
+	char *malloc_pin;   /* GATE_MALLOC_PIN; NULL in a fingerprint written before the pin */
 	int schema;         /* GATE_SCHEMA_VERSION when collected; as read from a fingerprint */
 };
 
@@ -45,16 +57,18 @@ int environment_collect(struct environment *environment, const char *valgrind_pa
 			const char *compiler, const char *flags, struct gate_error *err);
 
 /* The `environment` block of results.json: cpu, architecture, cores, memory, os, compiler,
- * valgrind, profile ("-O2 -g, never -march=native"), flags. NULL when out of memory. */
+ * valgrind, profile ("-O2 -g, never -march=native"), flags, dispatch_pin, malloc_pin. NULL when
+ * out of memory. */
 cJSON *environment_to_json(const struct environment *environment);
 
-/* The fingerprint object: schema, valgrind, compiler, flags, glibc, cjson, dispatch_pin and
- * costgate. Two measurements are comparable exactly when their fingerprints are equal and each
- * scenario they share was built alike (measurement.build). */
+/* The fingerprint object: schema, valgrind, compiler, flags, glibc, cjson, dispatch_pin,
+ * malloc_pin and costgate. Two measurements are comparable exactly when their fingerprints are
+ * equal and each scenario they share was built alike (measurement.build). */
 cJSON *environment_fingerprint_to_json(const struct environment *environment);
 
-/* Reads a fingerprint object back (every key a string, except schema a number; `costgate` may be
- * absent, as in fingerprints written before it was recorded). */
+/* Reads a fingerprint object back (every key a string, except schema a number). malloc_pin and
+ * costgate may be absent (a baseline measured before they were recorded): they stay NULL, and
+ * such a fingerprint is never equal to one that has them. */
 int environment_fingerprint_from_json(struct environment *environment, const cJSON *fingerprint,
 				      struct gate_error *err);
 

@@ -18,6 +18,7 @@
 #include "callgrind.h"
 #include "dhat.h"
 #include "environment.h"
+#include "ownership.h"
 #include "runner.h"
 
 static const char *const tool_names[MEASURE_TOOLS] = { "callgrind", "dhat" };
@@ -41,7 +42,7 @@ struct run {
 char *const *measure_environment(void)
 {
 	static char *environment[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", "LANG=C",
-				       "GLIBC_TUNABLES=" GATE_DISPATCH_PIN, NULL };
+				       "GLIBC_TUNABLES=" GATE_TUNABLES, NULL };
 
 	return environment;
 }
@@ -87,6 +88,8 @@ static int build_run(struct run *run, const struct measure_options *options)
 	if (run->tool == MEASURE_CALLGRIND) {
 		run->argv[argc++] = "--tool=callgrind";
 		run->argv[argc++] = "--collect-atstart=no";
+		/* Absolute lines in the raw file: ownership reads a line per cost. */
+		run->argv[argc++] = "--compress-pos=no";
 		if (asprintf(&run->owned[1], "--toggle-collect=%s", measurement->info.region) < 0 ||
 		    asprintf(&run->owned[2], "--callgrind-out-file=%s", run->output_path) < 0)
 			return -1;
@@ -183,37 +186,42 @@ static void report_progress(const struct runner_job *job, size_t remaining, void
 		remaining);
 }
 
-/* Exclusive and inclusive per message of every function seen in the N or 2N run. */
-static int compute_functions(struct measurement *measurement, const struct cg_profile *profiles)
+/* Exclusive, inclusive and own-plus-library per message of every owner (ownership.h) seen in
+ * the N or 2N run. */
+static int compute_owned(struct measurement *measurement, const struct ownership *owned)
 {
-	const struct cg_profile *n = &profiles[SLOPE_N], *twice = &profiles[SLOPE_TWICE_N];
-	size_t capacity = n->function_count + twice->function_count, i;
+	const struct ownership *n = &owned[SLOPE_N], *twice = &owned[SLOPE_TWICE_N];
+	size_t capacity = n->count + twice->count, i;
 	double messages = (double)measurement->messages;
 
 	measurement->functions = calloc(capacity ? capacity : 1, sizeof(*measurement->functions));
 	if (measurement->functions == NULL)
 		return -1;
 	for (i = 0; i < capacity; i++) {
-		const struct cg_function *in_twice = i < twice->function_count ? &twice->functions[i] : NULL;
-		const struct cg_function *in_n, *cold;
+		const struct owned_cost *in_twice = i < twice->count ? &twice->costs[i] : NULL;
+		const struct owned_cost *in_n, *cold, *any;
 		const char *name;
 		struct function_cost *cost;
 
-		if (in_twice == NULL) { /* functions of the N run that the 2N run lacks */
-			name = n->functions[i - twice->function_count].name;
-			if (cg_profile_find(twice, name) != NULL)
+		if (in_twice == NULL) { /* owners of the N run that the 2N run lacks */
+			name = n->costs[i - twice->count].name;
+			if (ownership_find(twice, name) != NULL)
 				continue;
 		} else {
 			name = in_twice->name;
 		}
-		in_n = cg_profile_find(n, name);
-		cold = cg_profile_find(&profiles[SLOPE_ONE], name);
+		in_n = ownership_find(n, name);
+		cold = ownership_find(&owned[SLOPE_ONE], name);
+		any = in_twice ? in_twice : in_n;
 		cost = &measurement->functions[measurement->function_count];
 		cost->exclusive = ((double)(in_twice ? in_twice->exclusive : 0) -
 				   (double)(in_n ? in_n->exclusive : 0)) / messages;
 		cost->inclusive = ((double)(in_twice ? in_twice->inclusive : 0) -
 				   (double)(in_n ? in_n->inclusive : 0)) / messages;
+		cost->with_library = ((double)(in_twice ? in_twice->with_library : 0) -
+				      (double)(in_n ? in_n->with_library : 0)) / messages;
 		cost->cold_exclusive = cold ? cold->exclusive : 0;
+		cost->project = any->project;
 		if (cost->exclusive == 0 && cost->inclusive == 0 && cost->cold_exclusive == 0)
 			continue;
 		cost->name = strdup(name);
@@ -222,6 +230,24 @@ static int compute_functions(struct measurement *measurement, const struct cg_pr
 		measurement->function_count++;
 	}
 	return 0;
+}
+
+static int compute_functions(struct measurement *measurement, const struct cg_profile *profiles)
+{
+	struct ownership owned[SLOPE_RUNS] = { OWNERSHIP_INIT, OWNERSHIP_INIT, OWNERSHIP_INIT };
+	struct ownership_objects objects = { 0 };
+	size_t which;
+	int status = -1;
+
+	for (which = 0; which < SLOPE_RUNS; which++)
+		if (ownership_compute(&owned[which], &profiles[which], &objects) != 0)
+			goto out;
+	status = compute_owned(measurement, owned);
+out:
+	for (which = 0; which < SLOPE_RUNS; which++)
+		ownership_release(&owned[which]);
+	ownership_objects_release(&objects);
+	return status;
 }
 
 static int compare_functions(const void *left, const void *right)
@@ -395,6 +421,23 @@ static int read_dhat(struct measurement *measurement, struct run *const *runs,
 		measurement->bytes[which] = profiles[which].bytes;
 	}
 	return 0;
+}
+
+/* Fails closed when the slope from 1 to N and the one from N to 2N disagree beyond the limit:
+ * the per-message figure would then depend on N and is not the steady state (rule 7). */
+static int check_linearity(struct measurement *measurement, const struct slope *slope,
+			   const char *what)
+{
+	double limit = measurement->info.linearity_percent > 0 ? measurement->info.linearity_percent
+							       : SLOPE_LINEARITY_LIMIT_PERCENT;
+
+	if (slope->linearity_percent <= limit)
+		return 0;
+	record_failure(measurement, "not linear: %s per message are %.3f from 1 to N and %.3f from N "
+		       "to 2N (N = %" PRIu64 "), %.2f %% apart, above the %g %% limit", what,
+		       slope->per_message_early, slope->per_message, measurement->messages,
+		       slope->linearity_percent, limit);
+	return -1;
 }
 
 static int compute_slopes(struct measurement *measurement)
@@ -639,6 +682,12 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 		}
 		if (options->verify && !measurements[i].failed)
 			verify_repeats(&measurements[i], table[i][1], options);
+		/* After --verify: a count that does not repeat is the failure to name first. */
+		if (!measurements[i].failed &&
+		    check_linearity(&measurements[i], &measurements[i].instruction_slope,
+				    "instructions") == 0)
+			check_linearity(&measurements[i], &measurements[i].allocation_slope,
+					"allocations");
 	}
 	status = 0;
 out:

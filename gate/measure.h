@@ -32,6 +32,10 @@ struct function_cost {
 	double exclusive;        /* exclusive instructions per message */
 	double inclusive;        /* inclusive instructions per message */
 	uint64_t cold_exclusive; /* exclusive instructions of the 1-delivery run */
+	double with_library;     /* own instructions plus those of the system-library functions it
+				  * calls directly, per message (ownership.h) */
+	bool project;            /* a project function or code inlined into one, not a system
+				  * library's */
 };
 
 /* What one allocation site costs a message, and in the cold run. */

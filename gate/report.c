@@ -63,42 +63,58 @@ static void markdown_table(FILE *out, const struct verdict *verdict)
 		markdown_row(out, verdict, &verdict->rows[i]);
 }
 
-static void markdown_attribution(FILE *out, const struct verdict_row *row)
+static void markdown_functions(FILE *out, const struct attribution_function *rows, size_t count)
 {
-	const struct attribution *why = row->attribution;
 	size_t i;
 
-	if (why->function_count == 0 && why->site_count == 0)
-		return;
-	fprintf(out, "\n#### `%s`: why\n", row->name);
-	if (why->function_count > 0) {
-		fprintf(out, "\nFunctions whose exclusive instructions per message changed most "
-			"(%+.3f in all):\n\n| function | head | baseline | change | inclusive change | share |\n"
-			"|---|---:|---:|---:|---:|---:|\n", why->total_change);
-	}
-	for (i = 0; i < why->function_count; i++) {
-		const struct attribution_function *function = &why->functions[i];
+	if (count > 0)
+		fputs("\n| function | head | baseline | change | exclusive change | inclusive change "
+		      "| share |\n|---|---:|---:|---:|---:|---:|---:|\n", out);
+	for (i = 0; i < count; i++) {
+		const struct attribution_function *function = &rows[i];
 
 		fputs("| `", out);
 		cell(out, function->name);
-		fprintf(out, "`%s | %.3f | %.3f | %+.3f | %+.3f | %.1f %% |\n",
+		fprintf(out, "`%s | %.3f | %.3f | %+.3f | %+.3f | %+.3f | %.1f %% |\n",
 			function->appeared ? " (new)" : function->disappeared ? " (gone)" : "",
-			function->head, function->baseline, function->exclusive_change,
-			function->inclusive_change, function->share_percent);
+			function->head, function->baseline, function->change,
+			function->exclusive_change, function->inclusive_change,
+			function->share_percent);
 	}
+}
+
+static void markdown_attribution(FILE *out, const struct verdict_row *row)
+{
+	const struct attribution *why = row->attribution;
+	char lines[2 * ATTRIBUTION_TEXT + 32];
+	size_t i;
+
+	if (why->function_count == 0 && why->leaf_count == 0 && why->site_count == 0)
+		return;
+	fprintf(out, "\n#### `%s`: why\n", row->name);
+	if (why->function_count > 0)
+		fprintf(out, "\nProject functions whose instructions per message, own + system-library "
+			"callees, changed most (%+.3f in all):\n", why->total_change);
+	markdown_functions(out, why->functions, why->function_count);
+	if (why->leaf_count > 0)
+		fputs("\nSystem-library functions whose exclusive instructions per message changed "
+		      "most:\n", out);
+	markdown_functions(out, why->leaves, why->leaf_count);
 	if (why->site_count > 0)
 		fprintf(out, "\nAllocation sites %s:\n\n"
-			"| site < callers | head | baseline | change | bytes change |\n"
-			"|---|---:|---:|---:|---:|\n",
+			"| site < callers | lines | head | baseline | change | bytes change |\n"
+			"|---|---|---:|---:|---:|---:|\n",
 			row->baseline ? "whose blocks per message changed"
 				      : "under the region, per message (no baseline to compare with)");
 	for (i = 0; i < why->site_count; i++) {
 		const struct attribution_site *site = &why->sites[i];
 
+		table_format_site_lines(lines, sizeof(lines), site);
 		fputs("| `", out);
-		cell(out, site->stack[0] ? site->stack : site->location);
-		fprintf(out, "`%s | %.3f | %.3f | %+.3f | %+.3f |\n",
-			site->appeared ? " (new)" : site->disappeared ? " (gone)" : "", site->head_blocks,
+		cell(out, site->chain);
+		fprintf(out, "`%s | ", site->appeared ? " (new)" : site->disappeared ? " (gone)" : "");
+		cell(out, lines);
+		fprintf(out, " | %.3f | %.3f | %+.3f | %+.3f |\n", site->head_blocks,
 			site->baseline_blocks, site->blocks_change, site->bytes_change);
 	}
 }
@@ -149,6 +165,7 @@ static void markdown_environment(FILE *out, const struct environment *environmen
 		{ "flags", environment->flags },       { "valgrind", environment->valgrind },
 		{ "glibc", environment->glibc },       { "cJSON", environment->cjson },
 		{ "dispatch pin", environment->dispatch_pin },
+		{ "malloc pin", environment->malloc_pin },
 	};
 	size_t i;
 
@@ -210,6 +227,12 @@ static void annotation(FILE *out, const char *level, const char *title, const ch
 	fputc('\n', out);
 }
 
+static bool nonlinear(const struct verdict_row *row)
+{
+	return row->head != NULL && !row->head->failed &&
+	       (row->head->instruction_slope.nonlinear || row->head->allocation_slope.nonlinear);
+}
+
 void report_annotations(FILE *out, const struct verdict *verdict)
 {
 	char *text = NULL;
@@ -225,16 +248,21 @@ void report_annotations(FILE *out, const struct verdict *verdict)
 		if (row->state == VERDICT_REGRESSED || row->state == VERDICT_FAILED ||
 		    row->state == VERDICT_MISSING)
 			level = "error";
-		else if (row->steady_floor_high || row->cold_floor_high)
+		else if (row->steady_floor_high || row->cold_floor_high || nonlinear(row))
 			level = "warning";
 		else
 			continue;
 		snprintf(title, sizeof(title), "costgate: %s %s", row->name,
-			 strcmp(level, "warning") == 0 ? "floor to lower" : verdict_state_name(row->state));
+			 strcmp(level, "warning") != 0 ? verdict_state_name(row->state)
+			 : row->steady_floor_high || row->cold_floor_high ? "floor to lower"
+									  : "not quite linear");
 		notes = open_memstream(&text, &length);
 		if (notes == NULL)
 			return;
-		table_print_row_notes(notes, verdict, row, verdict_refresh_command(verdict), false);
+		if (strcmp(level, "warning") == 0 && !row->steady_floor_high && !row->cold_floor_high)
+			table_print_linearity_notes(notes, row);
+		else
+			table_print_row_notes(notes, verdict, row, verdict_refresh_command(verdict), false);
 		fclose(notes);
 		/* One annotation per sentence about this row; the attribution stays in the summary. */
 		for (line = text; (end = strchr(line, '\n')) != NULL; line = end + 1) {

@@ -58,7 +58,9 @@ static cJSON *functions_array(const struct measurement *measurement)
 		if (cJSON_AddStringToObject(item, "name", cost->name) == NULL ||
 		    cJSON_AddNumberToObject(item, "exclusive", cost->exclusive) == NULL ||
 		    cJSON_AddNumberToObject(item, "inclusive", cost->inclusive) == NULL ||
-		    cJSON_AddNumberToObject(item, "cold_exclusive", (double)cost->cold_exclusive) == NULL) {
+		    cJSON_AddNumberToObject(item, "cold_exclusive", (double)cost->cold_exclusive) == NULL ||
+		    cJSON_AddNumberToObject(item, "with_library", cost->with_library) == NULL ||
+		    cJSON_AddBoolToObject(item, "project", cost->project) == NULL) {
 			cJSON_Delete(array);
 			return NULL;
 		}
@@ -497,6 +499,15 @@ static int read_functions(const struct reader *reader, const cJSON *array, const
 		    read_number(reader, member(item, "inclusive"), path, false, &cost->inclusive) != 0 ||
 		    read_count(reader, member(item, "cold_exclusive"), path, &cost->cold_exclusive) != 0)
 			return -1;
+		/* Absent before the project's functions were told apart: a system library's, then. */
+		cost->with_library = cost->exclusive;
+		if (member(item, "with_library") != NULL &&
+		    read_number(reader, member(item, "with_library"), path, false,
+				&cost->with_library) != 0)
+			return -1;
+		if (member(item, "project") != NULL && !cJSON_IsBool(member(item, "project")))
+			return bad(reader, path, "has a 'project' that is not a boolean");
+		cost->project = cJSON_IsTrue(member(item, "project"));
 	}
 	return 0;
 }

@@ -63,6 +63,9 @@ static int read_fields(struct scenario_info *info, const cJSON *root, const char
 	if (cJSON_GetObjectItemCaseSensitive(root, "limit_percent") != NULL &&
 	    read_number(&info->limit_percent, root, "limit_percent", false, name, err) != 0)
 		return -1;
+	if (cJSON_GetObjectItemCaseSensitive(root, "linearity_percent") != NULL &&
+	    read_number(&info->linearity_percent, root, "linearity_percent", false, name, err) != 0)
+		return -1;
 	return 0;
 }
 

@@ -16,6 +16,7 @@ struct scenario_info {
 	double steady_floor;   /* declared allocations per message */
 	uint64_t cold_floor;   /* declared allocations of the 1-delivery run */
 	double limit_percent;  /* declared instruction limit; 0 when the scenario declares none */
+	double linearity_percent; /* declared linearity limit; 0: SLOPE_LINEARITY_LIMIT_PERCENT */
 };
 
 #define SCENARIO_INFO_INIT { 0 }

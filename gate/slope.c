@@ -21,6 +21,7 @@ int slope_compute(struct slope *slope, const uint64_t counts[SLOPE_RUNS], uint64
 		return gate_error_set(err, "count(N) %" PRIu64 " is below count(1) %" PRIu64
 				      " (N = %" PRIu64 ")", n, one, messages);
 	slope->per_message = (double)(twice - n) / (double)messages;
+	slope->per_message_early = (double)(n - one) / (double)(messages - 1);
 	slope->cold = one;
 	expected = slope->per_message * (double)(messages - 1);
 	actual = (double)(n - one);
@@ -28,7 +29,7 @@ int slope_compute(struct slope *slope, const uint64_t counts[SLOPE_RUNS], uint64
 		slope->linearity_percent = fabs(actual - expected) / expected * 100.0;
 	else
 		slope->linearity_percent = actual > 0 ? 100.0 : 0.0;
-	slope->nonlinear = slope->linearity_percent > SLOPE_LINEARITY_LIMIT_PERCENT;
+	slope->nonlinear = slope->linearity_percent > SLOPE_LINEARITY_WARNING_PERCENT;
 	return 0;
 }
 

@@ -11,14 +11,19 @@
 /* A count is taken at three delivery counts. */
 enum slope_run { SLOPE_ONE, SLOPE_N, SLOPE_TWICE_N, SLOPE_RUNS };
 
-/* Above this the runs at 1 and N disagree with the slope enough to be reported. */
-#define SLOPE_LINEARITY_LIMIT_PERCENT 1.0
+/* Above this the runs at 1 and N disagree with the slope enough to be reported (a warning). */
+#define SLOPE_LINEARITY_WARNING_PERCENT 1.0
+
+/* Above this the slope is not the steady state and the measurement fails (exit 3), unless the
+ * scenario declares its own limit (`linearity_percent`). */
+#define SLOPE_LINEARITY_LIMIT_PERCENT 5.0
 
 struct slope {
 	double per_message;       /* (count(2N) - count(N)) / N */
+	double per_message_early; /* (count(N) - count(1)) / (N - 1): the slope from 1 to N */
 	uint64_t cold;            /* count(1): starting the service and the first delivery */
 	double linearity_percent; /* how far count(N) - count(1) is from (N - 1) * per_message */
-	bool nonlinear;           /* linearity_percent above SLOPE_LINEARITY_LIMIT_PERCENT */
+	bool nonlinear;           /* linearity_percent above SLOPE_LINEARITY_WARNING_PERCENT */
 };
 
 /* Computes the slope of counts taken at 1, N and 2N deliveries (N = messages >= 2). With

@@ -150,33 +150,57 @@ static void print_breaches(FILE *out, const struct verdict_row *row)
 			"%" PRIu64 "\n", row->name, head->allocation_slope.cold, head->info.cold_floor);
 }
 
+void table_format_site_lines(char *text, size_t size, const struct attribution_site *site)
+{
+	bool head = site->head_lines[0] != '\0', base = site->baseline_lines[0] != '\0';
+
+	snprintf(text, size, "%s%s%s%s%s", head ? "head " : "", site->head_lines,
+		 head && base ? ", " : "", base ? "baseline " : "", site->baseline_lines);
+}
+
 static const char *appeared_mark(bool appeared, bool disappeared)
 {
 	return appeared ? "  (new)" : disappeared ? "  (gone)" : "";
+}
+
+static void print_functions(FILE *out, const struct attribution_function *rows, size_t count)
+{
+	char head[32], base[32], change[32], exclusive[32], inclusive[32];
+	size_t i;
+
+	if (count > 0)
+		fprintf(out, "  %12s  %12s  %12s  %12s  %12s  %7s  %s\n", "head", "baseline", "change",
+			"exclusive", "inclusive", "share", "function");
+	for (i = 0; i < count; i++) {
+		const struct attribution_function *function = &rows[i];
+
+		table_format_per_message(head, sizeof(head), function->head);
+		table_format_per_message(base, sizeof(base), function->baseline);
+		snprintf(change, sizeof(change), "%+.3f", function->change);
+		snprintf(exclusive, sizeof(exclusive), "%+.3f", function->exclusive_change);
+		snprintf(inclusive, sizeof(inclusive), "%+.3f", function->inclusive_change);
+		fprintf(out, "  %12s  %12s  %12s  %12s  %12s  %5.1f %%  %s%s\n", head, base, change,
+			exclusive, inclusive, function->share_percent, function->name,
+			appeared_mark(function->appeared, function->disappeared));
+	}
 }
 
 /* Why a row moved: the functions and the allocation sites that changed most, per message. */
 static void print_attribution(FILE *out, const struct verdict_row *row)
 {
 	const struct attribution *why = row->attribution;
-	char head[32], base[32], change[32], inclusive[32];
+	char head[32], base[32], change[32], inclusive[32], lines[2 * ATTRIBUTION_TEXT + 32];
 	size_t i;
 
 	if (why->function_count > 0)
-		fprintf(out, "%s: functions whose exclusive instructions per message changed most "
-			"(%+.3f in all):\n  %12s  %12s  %12s  %12s  %7s  %s\n", row->name, why->total_change,
-			"head", "baseline", "change", "inclusive", "share", "function");
-	for (i = 0; i < why->function_count; i++) {
-		const struct attribution_function *function = &why->functions[i];
-
-		table_format_per_message(head, sizeof(head), function->head);
-		table_format_per_message(base, sizeof(base), function->baseline);
-		snprintf(change, sizeof(change), "%+.3f", function->exclusive_change);
-		snprintf(inclusive, sizeof(inclusive), "%+.3f", function->inclusive_change);
-		fprintf(out, "  %12s  %12s  %12s  %12s  %5.1f %%  %s%s\n", head, base, change, inclusive,
-			function->share_percent, function->name,
-			appeared_mark(function->appeared, function->disappeared));
-	}
+		fprintf(out, "%s: project functions whose instructions per message, own + "
+			"system-library callees, changed most (%+.3f in all):\n", row->name,
+			why->total_change);
+	print_functions(out, why->functions, why->function_count);
+	if (why->leaf_count > 0)
+		fprintf(out, "%s: system-library functions whose exclusive instructions per message "
+			"changed most:\n", row->name);
+	print_functions(out, why->leaves, why->leaf_count);
 	if (why->site_count > 0)
 		fprintf(out, "%s: allocation sites %s:\n  %10s  %10s  %10s  %12s  %s\n", row->name,
 			row->baseline ? "whose blocks per message changed"
@@ -189,10 +213,27 @@ static void print_attribution(FILE *out, const struct verdict_row *row)
 		table_format_per_message(base, sizeof(base), site->baseline_blocks);
 		snprintf(change, sizeof(change), "%+.3f", site->blocks_change);
 		snprintf(inclusive, sizeof(inclusive), "%+.3f", site->bytes_change);
-		fprintf(out, "  %10s  %10s  %10s  %12s  %s%s\n", head, base, change, inclusive,
-			site->stack[0] ? site->stack : site->location,
-			appeared_mark(site->appeared, site->disappeared));
+		table_format_site_lines(lines, sizeof(lines), site);
+		fprintf(out, "  %10s  %10s  %10s  %12s  %s%s%s%s\n", head, base, change, inclusive,
+			site->chain, appeared_mark(site->appeared, site->disappeared),
+			lines[0] ? "  at " : "", lines);
 	}
+}
+
+/* Between the warning level and the limit (above it the measurement failed): say so, with both
+ * slopes, so a per-message figure that still depends on N is not taken for the steady state. */
+static void table_print_linearity(FILE *out, const char *name, const struct measurement *head,
+				  const struct slope *slope, const char *what)
+{
+	double limit = head->info.linearity_percent > 0 ? head->info.linearity_percent
+							: SLOPE_LINEARITY_LIMIT_PERCENT;
+
+	if (!slope->nonlinear)
+		return;
+	fprintf(out, "%s: warning: not quite linear: %s per message are %.3f from 1 to N and %.3f "
+		"from N to 2N, %.2f %% apart (failure above %g %%): is the cost per message "
+		"constant?\n", name, what, slope->per_message_early, slope->per_message,
+		slope->linearity_percent, limit);
 }
 
 void table_print_row_notes(FILE *out, const struct verdict *verdict,
@@ -250,10 +291,17 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 	if (row->state == VERDICT_NEW)
 		fprintf(out, "%s: new: not in the baseline, so no instruction verdict; floors enforced\n",
 			row->name);
-	if (head->instruction_slope.nonlinear || head->allocation_slope.nonlinear)
-		fprintf(out, "%s: warning: the run at N differs from the slope by %.2f %% (instructions) "
-			"and %.2f %% (allocations): is the cost per message constant?\n", row->name,
-			head->instruction_slope.linearity_percent, head->allocation_slope.linearity_percent);
+	table_print_linearity_notes(out, row);
+}
+
+void table_print_linearity_notes(FILE *out, const struct verdict_row *row)
+{
+	const struct measurement *head = row->head;
+
+	if (head == NULL || head->failed)
+		return;
+	table_print_linearity(out, row->name, head, &head->instruction_slope, "instructions");
+	table_print_linearity(out, row->name, head, &head->allocation_slope, "allocations");
 }
 
 void table_print_notes(FILE *out, const struct verdict *verdict, const char *refresh_command,

@@ -17,6 +17,10 @@ void table_print(FILE *out, const struct verdict *verdict, const char *refresh_c
 void table_print_notes(FILE *out, const struct verdict *verdict, const char *refresh_command,
 		       bool with_attribution);
 
+/* The warning lines of a row whose slopes from 1 to N and from N to 2N differ by more than the
+ * warning level (the part of table_print_row_notes an annotation of its own carries). */
+void table_print_linearity_notes(FILE *out, const struct verdict_row *row);
+
 /* One row's sentences: failure, breaches, attribution, acceptances, floors, improvements. */
 void table_print_row_notes(FILE *out, const struct verdict *verdict,
 			   const struct verdict_row *row, const char *refresh_command,
@@ -24,6 +28,10 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 
 /* A per-message figure as gate prints it everywhere: three decimals, exact for N = 1000. */
 void table_format_per_message(char *text, size_t text_size, double value);
+
+/* The lines of an allocation site: "head a.c:12, baseline a.c:9", or one side when the other
+ * has none. */
+void table_format_site_lines(char *text, size_t size, const struct attribution_site *site);
 
 /* A change in percent with its sign, e.g. "+3.41 %", "-0.02 %". */
 void table_format_change(char *text, size_t text_size, double percent);

@@ -310,6 +310,10 @@ static int describe(const struct scenario *scenario)
 		put_key(out, "limit_percent");
 		put_number(out, scenario->limit_percent);
 	}
+	if (scenario->linearity_percent > 0) {
+		put_key(out, "linearity_percent");
+		put_number(out, scenario->linearity_percent);
+	}
 #ifdef COSTGATE_NATIVE
 	if (scenario->raw_counterpart != NULL) {
 		put_key(out, "raw_counterpart");

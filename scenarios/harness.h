@@ -36,6 +36,9 @@ struct scenario {
 	double steady_allocations; /* heap blocks per message in the steady state */
 	uint64_t cold_allocations; /* heap blocks of the whole 1-delivery run (start + 1 delivery) */
 	double limit_percent;      /* own instruction limit in percent; 0 means the gate's default */
+	double linearity_percent;  /* own linearity limit in percent: how far the slope from 1 to N
+				    * may differ from the one from N to 2N before the measurement
+				    * fails; 0 means the gate's default, 5 */
 
 	size_t batch_size; /* 0 or 1: one delivery at a time; else deliveries assembled into batches
 			    * of this many on the consumer, settled once per batch */

@@ -8,7 +8,8 @@ set -euo pipefail
 #   --tests  also what only the test suite needs (chromium, for the results page's test;
 #            xmllint and python3-jsonschema, for the exports' tests)
 
-packages=(valgrind cmake gcc make pkg-config git libcjson-dev libgoogle-perftools-dev google-perftools)
+packages=(valgrind cmake gcc make pkg-config git libcjson-dev libgoogle-perftools-dev google-perftools
+  libdw-dev)
 quiet=false
 for argument in "$@"; do
   case "$argument" in

@@ -23,7 +23,7 @@ run() {
 
 run suite "$build"
 code=$?
-if [ "$code" -eq 0 ] && grep -q 'cross-check: tcmalloc.s hooks count what DHAT counts in 6 of 6 scenarios' "$work/suite.err"; then
+if [ "$code" -eq 0 ] && grep -q 'cross-check: tcmalloc.s hooks count what DHAT counts in 7 of 7 scenarios' "$work/suite.err"; then
   pass "native_counts_should_equal_dhat_for_every_scenario"
 else
   fail "native_counts_should_equal_dhat_for_every_scenario: exit $code: $(cat "$work/suite.out") $(tail -n 3 "$work/suite.err")"

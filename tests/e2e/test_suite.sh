@@ -77,10 +77,10 @@ fi
 expected=$(sed -n 's/^scenario \([^ ]*\) .*/\1/p' "$build/scenarios/manifest.txt" | sort | xargs)
 rows=$(awk 'NR == 1 { next } NF < 8 || $1 ~ /:$/ { exit } { print $1 }' "$tmp/stdout" | xargs)
 count=$(wc -w <<<"$rows")
-if [ "$rows" = "$expected" ] && [ "$count" -eq 6 ]; then
-  pass "suite_should_table_six_sorted_rows ($rows)"
+if [ "$rows" = "$expected" ] && [ "$count" -eq 7 ]; then
+  pass "suite_should_table_seven_sorted_rows ($rows)"
 else
-  fail "suite_should_table_six_sorted_rows: $count rows '$rows', manifest has '$expected'"
+  fail "suite_should_table_seven_sorted_rows: $count rows '$rows', manifest has '$expected'"
 fi
 
 not_ok=$(awk 'NR == 1 { next } NF < 8 || $1 ~ /:$/ { exit } $8 != "ok" { print $1 "=" $8 }' \

@@ -74,6 +74,11 @@ int main(int argc, char **argv)
 		status = problem(argv[1], "'limit_percent' is not a positive number");
 		goto out;
 	}
+	item = cJSON_GetObjectItemCaseSensitive(root, "linearity_percent");
+	if (item != NULL && (!cJSON_IsNumber(item) || item->valuedouble <= 0)) {
+		status = problem(argv[1], "'linearity_percent' is not a positive number");
+		goto out;
+	}
 	status = 0;
 out:
 	cJSON_Delete(root);

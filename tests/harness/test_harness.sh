@@ -25,7 +25,7 @@ expect() {
   fi
 }
 
-names=(consume_json consume_json_kilobyte reply batch consume_raw decode_only)
+names=(consume_json consume_json_kilobyte reply batch consume_raw decode_only roundtrip_json)
 for name in "${names[@]}"; do
   if "$scenarios/$name" --describe | "$describe_check" "$name"; then
     pass "describe_should_print_a_valid_declaration ($name)"
@@ -49,6 +49,15 @@ if [ "$needed" = "libc.so.6 " ]; then
   pass "harness_should_link_nothing_but_the_c_library"
 else
   fail "harness_should_link_nothing_but_the_c_library: the executable loads: $needed"
+fi
+
+# A declared linearity limit is printed, and only when declared.
+if "$test_scenarios/warms_up_declared" --describe | "$describe_check" warms_up_declared &&
+  "$test_scenarios/warms_up_declared" --describe | grep -q '"linearity_percent":25[,}]' &&
+  ! "$scenarios/consume_json" --describe | grep -q 'linearity_percent'; then
+  pass "describe_should_print_a_declared_linearity_limit"
+else
+  fail "describe_should_print_a_declared_linearity_limit: $("$test_scenarios/warms_up_declared" --describe)"
 fi
 
 # The checker itself must reject a declaration that lacks a field.

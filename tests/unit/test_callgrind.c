@@ -405,8 +405,67 @@ static void callgrind_should_read_a_real_file_with_instructions_and_jumps(void)
 	cg_profile_release(&profile);
 }
 
+/* Finds the (file, line) record of a function; NULL when absent. */
+static const struct cg_line *find_line(const struct cg_profile *profile,
+				       const struct cg_function *function, const char *file,
+				       uint64_t line)
+{
+	size_t i;
+
+	for (i = 0; function != NULL && i < function->line_count; i++)
+		if (strcmp(profile->files[function->lines[i].file], file) == 0 &&
+		    function->lines[i].line == line)
+			return &function->lines[i];
+	return NULL;
+}
+
+static void callgrind_should_keep_the_lines_and_library_calls_of_project_functions(void)
+{
+	struct cg_profile profile = CG_PROFILE_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	const struct cg_function *parse, *strlen_function;
+	const struct cg_line *line;
+
+	CHECK(cg_profile_parse(&profile, FIXTURE("objects.out"), &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK_FUNCTION(&profile, "parse_value", 15, 64);
+	parse = cg_profile_find(&profile, "parse_value");
+	strlen_function = cg_profile_find(&profile, "strlen");
+	CHECK(parse != NULL && strlen_function != NULL);
+	if (parse == NULL || strlen_function == NULL)
+		goto out;
+	CHECK_STR(parse->object, "/work/build/scenarios/demo");
+	CHECK_U64(parse->library_calls, 40); /* strlen's, not helper's */
+	CHECK_U64(parse->line_count, 6);
+	line = find_line(&profile, parse, "/src/number.h", 20);
+	CHECK(line != NULL && line->exclusive == 7 && line->calls == 0);
+	line = find_line(&profile, parse, "/src/number.h", 21); /* "+1" after 20 */
+	CHECK(line != NULL && line->exclusive == 1);
+	line = find_line(&profile, parse, "/src/lib.c", 12);
+	CHECK(line != NULL && line->exclusive == 0 && line->calls == 40 && line->library_calls == 40);
+	line = find_line(&profile, parse, "/src/lib.c", 13); /* "+1" after the call's cost line */
+	CHECK(line != NULL && line->calls == 9 && line->library_calls == 0);
+	CHECK_STR(strlen_function->object, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+	CHECK_U64(strlen_function->line_count, 0); /* a system library's: no lines kept */
+out:
+	cg_profile_release(&profile);
+}
+
+static void callgrind_should_tell_system_objects_from_the_project(void)
+{
+	CHECK(cg_object_is_system("/usr/lib/x86_64-linux-gnu/libc.so.6"));
+	CHECK(cg_object_is_system("/lib/x86_64-linux-gnu/libcjson.so.1"));
+	CHECK(cg_object_is_system("/usr/libexec/valgrind/vgpreload_core-amd64-linux.so"));
+	CHECK(cg_object_is_system("???"));
+	CHECK(!cg_object_is_system("/work/build/scenarios/demo"));
+	CHECK(!cg_object_is_system("/home/user/project/build/libparser.so"));
+	CHECK(!cg_object_is_system("/usrlocal/thing"));
+}
+
 int main(void)
 {
+	RUN(callgrind_should_keep_the_lines_and_library_calls_of_project_functions);
+	RUN(callgrind_should_tell_system_objects_from_the_project);
 	RUN(callgrind_should_decompress_names_of_every_kind);
 	RUN(callgrind_should_sum_repeated_fn_blocks);
 	RUN(callgrind_should_keep_inlined_file_cost_with_the_function);

@@ -74,6 +74,7 @@ static void check_released(const struct environment *environment)
 	CHECK(environment->glibc == NULL);
 	CHECK(environment->cjson == NULL);
 	CHECK(environment->dispatch_pin == NULL);
+	CHECK(environment->malloc_pin == NULL);
 	CHECK(environment->schema == 0);
 }
 
@@ -99,6 +100,7 @@ static void fill_fingerprint(struct environment *environment)
 	replace(&environment->cjson, "1.7.15");
 	replace(&environment->dispatch_pin, GATE_DISPATCH_PIN);
 	replace(&environment->costgate, "0.2.0");
+	replace(&environment->malloc_pin, GATE_MALLOC_PIN);
 	environment->schema = GATE_SCHEMA_VERSION;
 }
 
@@ -160,6 +162,7 @@ static void collect_should_take_glibc_cjson_pin_and_schema_from_the_build(void)
 	CHECK(environment.costgate == NULL); /* the manifest's to give, not the machine's */
 	CHECK_STR(environment.cjson, cJSON_Version());
 	CHECK_STR(environment.dispatch_pin, GATE_DISPATCH_PIN);
+	CHECK_STR(environment.malloc_pin, GATE_MALLOC_PIN);
 	CHECK(environment.schema == GATE_SCHEMA_VERSION);
 	environment_release(&environment);
 }
@@ -304,7 +307,7 @@ static void to_json_should_write_the_environment_block_in_order(void)
 {
 	static const char *const keys[] = { "cpu",      "architecture", "cores",   "memory", "os",
 					    "compiler", "valgrind",     "profile", "flags",  "glibc",
-					    "costgate", "gate_cjson" };
+					    "costgate", "gate_cjson", "dispatch_pin", "malloc_pin" };
 	struct environment environment;
 	cJSON *block;
 
@@ -323,6 +326,8 @@ static void to_json_should_write_the_environment_block_in_order(void)
 	CHECK_STR(json_string(block, "flags"), "-O2 -g");
 	CHECK_STR(json_string(block, "costgate"), "0.2.0");
 	CHECK_STR(json_string(block, "gate_cjson"), "1.7.15");
+	CHECK_STR(json_string(block, "dispatch_pin"), GATE_DISPATCH_PIN);
+	CHECK_STR(json_string(block, "malloc_pin"), GATE_MALLOC_PIN);
 	cJSON_Delete(block);
 	environment_release(&environment);
 }
@@ -343,7 +348,7 @@ static void to_json_should_write_unknown_for_absent_fields(void)
 static void fingerprint_to_json_should_write_schema_as_a_number_and_keys_in_order(void)
 {
 	static const char *const keys[] = { "schema", "valgrind", "compiler",    "flags",
-					    "glibc",  "cjson",    "dispatch_pin", "costgate" };
+					    "glibc",  "cjson",    "dispatch_pin", "costgate", "malloc_pin" };
 	struct environment environment;
 	const cJSON *schema;
 	cJSON *fingerprint;
@@ -356,6 +361,7 @@ static void fingerprint_to_json_should_write_schema_as_a_number_and_keys_in_orde
 	CHECK(cJSON_IsNumber(schema) && schema->valuedouble == GATE_SCHEMA_VERSION);
 	CHECK_STR(json_string(fingerprint, "valgrind"), "3.19.0");
 	CHECK_STR(json_string(fingerprint, "dispatch_pin"), GATE_DISPATCH_PIN);
+	CHECK_STR(json_string(fingerprint, "malloc_pin"), GATE_MALLOC_PIN);
 	cJSON_Delete(fingerprint);
 	environment_release(&environment);
 }
@@ -382,6 +388,7 @@ static void fingerprint_should_equal_itself_after_a_round_trip_through_json(void
 	CHECK_STR(difference, "");
 	CHECK_STR(read.valgrind, "3.19.0");
 	CHECK_STR(read.dispatch_pin, GATE_DISPATCH_PIN);
+	CHECK_STR(read.malloc_pin, GATE_MALLOC_PIN);
 	CHECK(read.schema == GATE_SCHEMA_VERSION);
 	CHECK(read.cpu == NULL && read.os == NULL && read.memory == NULL);
 	environment_release(&read);
@@ -478,6 +485,14 @@ static void fingerprint_should_differ_when_dispatch_pin_differs(void)
 			       " here, glibc.cpu.hwcaps=-AVX2 in the baseline");
 }
 
+static void fingerprint_should_differ_when_malloc_pin_differs(void)
+{
+	check_field_difference(offsetof(struct environment, malloc_pin),
+			       "glibc.malloc.trim_threshold=131072",
+			       "malloc_pin: " GATE_MALLOC_PIN
+			       " here, glibc.malloc.trim_threshold=131072 in the baseline");
+}
+
 static void fingerprint_should_differ_when_a_field_is_missing_on_one_side(void)
 {
 	check_field_difference(offsetof(struct environment, glibc), NULL,
@@ -541,6 +556,27 @@ static void check_from_json_error(const cJSON *fingerprint, const char *expected
 	check_released(&environment);
 }
 
+/* A baseline measured before the malloc pin existed reads, but is not comparable. */
+static void from_json_should_read_a_fingerprint_without_the_malloc_pin_as_not_comparable(void)
+{
+	struct environment here;
+	struct environment there = ENVIRONMENT_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	char difference[512] = "untouched";
+	cJSON *fingerprint = fingerprint_json();
+
+	fill_fingerprint(&here);
+	cJSON_DeleteItemFromObjectCaseSensitive(fingerprint, "malloc_pin");
+	CHECK(environment_fingerprint_from_json(&there, fingerprint, &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK(there.malloc_pin == NULL);
+	CHECK(environment_fingerprint_equal(&here, &there, difference, sizeof(difference)) == 0);
+	CHECK_STR(difference, "malloc_pin: " GATE_MALLOC_PIN " here, (none) in the baseline");
+	environment_release(&there);
+	environment_release(&here);
+	cJSON_Delete(fingerprint);
+}
+
 static const char *const fingerprint_string_keys[] = { "valgrind", "compiler", "flags",
 						       "glibc",    "cjson",    "dispatch_pin" };
 
@@ -562,19 +598,19 @@ static void from_json_should_reject_each_missing_key_naming_it(void)
 
 static void from_json_should_reject_each_non_string_key_naming_it(void)
 {
+	static const char *const keys[] = { "valgrind", "compiler",     "flags",     "glibc",
+					    "cjson",    "dispatch_pin", "malloc_pin" };
 	char expected[256];
 	size_t i;
 
-	for (i = 0; i < sizeof(fingerprint_string_keys) / sizeof(fingerprint_string_keys[0]); i++) {
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		cJSON *fingerprint = fingerprint_json();
 
-		cJSON_ReplaceItemInObjectCaseSensitive(fingerprint, fingerprint_string_keys[i],
-						       cJSON_CreateNumber(3));
+		cJSON_ReplaceItemInObjectCaseSensitive(fingerprint, keys[i], cJSON_CreateNumber(3));
 		snprintf(expected, sizeof(expected), "fingerprint: missing or non-string key '%s'",
-			 fingerprint_string_keys[i]);
+			 keys[i]);
 		check_from_json_error(fingerprint, expected);
-		cJSON_ReplaceItemInObjectCaseSensitive(fingerprint, fingerprint_string_keys[i],
-						       cJSON_CreateNull());
+		cJSON_ReplaceItemInObjectCaseSensitive(fingerprint, keys[i], cJSON_CreateNull());
 		check_from_json_error(fingerprint, expected);
 		cJSON_Delete(fingerprint);
 	}
@@ -654,6 +690,8 @@ int main(void)
 	RUN(fingerprint_should_differ_when_glibc_differs);
 	RUN(fingerprint_should_differ_when_cjson_differs);
 	RUN(fingerprint_should_differ_when_dispatch_pin_differs);
+	RUN(fingerprint_should_differ_when_malloc_pin_differs);
+	RUN(from_json_should_read_a_fingerprint_without_the_malloc_pin_as_not_comparable);
 	RUN(fingerprint_should_differ_when_a_field_is_missing_on_one_side);
 	RUN(fingerprint_should_ignore_the_machine_facts);
 	RUN(fingerprint_should_cut_a_long_difference_to_the_buffer);

@@ -28,14 +28,14 @@ static struct measurement measured(const char *name, double per_message, uint64_
 }
 
 static struct function_cost head_functions[] = {
-	{ (char *)"parse_symbol", 500.0, 620.0, 500 },
-	{ (char *)"cJSON_Parse", 9000.0, 9800.0, 9000 },
-	{ (char *)"memcpy", 200.0, 200.0, 200 },
+	{ (char *)"parse_symbol", 500.0, 620.0, 500, 620.0, true },
+	{ (char *)"cJSON_Parse", 9000.0, 9800.0, 9000, 9000.0, false },
+	{ (char *)"memcpy", 200.0, 200.0, 200, 200.0, false },
 };
 static struct function_cost base_functions[] = {
-	{ (char *)"cJSON_Parse", 9000.0, 9180.0, 9000 },
-	{ (char *)"memcpy", 180.0, 180.0, 180 },
-	{ (char *)"old_helper", 20.0, 20.0, 20 },
+	{ (char *)"cJSON_Parse", 9000.0, 9180.0, 9000, 9000.0, false },
+	{ (char *)"memcpy", 180.0, 180.0, 180, 180.0, false },
+	{ (char *)"old_helper", 20.0, 20.0, 20, 20.0, true },
 };
 static struct site_cost head_sites[] = {
 	{ (char *)"handle (steady.c:18)", (char *)"handle (steady.c:18) < drain (harness.c:140)", 1.0,
@@ -70,6 +70,9 @@ static void decide_example(struct example *example)
 	snprintf(example->head[3].failure, sizeof(example->head[3].failure),
 		 "callgrind run at 1000 exited with 1 (100%% of the runs)\nsecond line");
 	example->head[4] = measured("fresh", 50, 60);
+	example->head[4].instruction_slope.per_message_early = 51.25; /* 2.5 %: a warning */
+	example->head[4].instruction_slope.linearity_percent = 2.5;
+	example->head[4].instruction_slope.nonlinear = true;
 	example->head[5] = measured("lower_floor", 80, 90);
 	example->head[5].allocation_slope.per_message = 18;
 	example->base[0] = measured("accepted", 10000, 50000);
@@ -93,7 +96,7 @@ static void decide_example(struct example *example)
 		.memory = (char *)"1.0 GiB", .os = (char *)"Linux 6.1 (Debian GNU/Linux 12 (bookworm))",
 		.compiler = (char *)"GNU 12.2.0", .flags = (char *)"-O2 -g", .valgrind = (char *)"3.19.0",
 		.glibc = (char *)"2.36", .cjson = (char *)"1.7.15", .dispatch_pin = (char *)"glibc.cpu.hwcaps=-AVX2",
-		.schema = 1,
+		.malloc_pin = (char *)"glibc.malloc.trim_threshold=268435456", .schema = 1,
 	};
 	CHECK(verdict_decide(&example->verdict, example->head, 6, &example->baseline,
 			     &example->acceptance, true, &err) == 0);
@@ -166,9 +169,13 @@ static void markdown_should_equal_the_golden_summary(void)
 	check_golden("summary.md", text);
 	/* The parts a reader relies on, whatever the golden file says. */
 	CHECK(strncmp(text, verdict_line, strlen(verdict_line)) == 0);
-	CHECK_CONTAINS(text, "| `handle (steady.c:18) < drain (harness.c:140)` (new) | 1.000 | 0.000 | +1.000 | +64.000 |");
-	CHECK_CONTAINS(text, "| `parse_symbol` (new) | 500.000 | 0.000 | +500.000 | +620.000 | 166.7 % |");
+	CHECK_CONTAINS(text, "| `handle < drain` (new) | head steady.c:18 | 1.000 | 0.000 | +1.000 | +64.000 |");
+	CHECK_CONTAINS(text, "| `parse_symbol` (new) | 620.000 | 0.000 | +620.000 | +500.000 | +620.000 | 206.7 % |");
 	CHECK_CONTAINS(text, "accepted up to 10400 instructions per message: a symbol check per message");
+	CHECK_CONTAINS(text, "\n- fresh: warning: not quite linear: instructions per message are "
+			     "51.250 from 1 to N and 50.000 from N to 2N, 2.50 % apart (failure above "
+			     "5 %): is the cost per message constant?\n");
+	CHECK_CONTAINS(text, "| malloc pin | `glibc.malloc.trim_threshold=268435456` |");
 	CHECK_CONTAINS(text, "<details><summary>Environment and fingerprint</summary>");
 	CHECK_CONTAINS(text, "Reproduce locally: `make && build/gate/gate --messages 1000 --baseline=main`");
 	free(text);
@@ -188,6 +195,9 @@ static void annotations_should_equal_the_golden_commands(void)
 	CHECK_CONTAINS(text, "::error title=costgate%3A broken failed::broken: failed to measure: "
 			     "callgrind run at 1000 exited with 1 (100%25 of the runs) second line\n");
 	CHECK_CONTAINS(text, "::warning title=costgate%3A lower_floor floor to lower::");
+	CHECK_CONTAINS(text, "::warning title=costgate%3A fresh not quite linear::fresh: warning: not "
+			     "quite linear: instructions per message are 51.250 from 1 to N and 50.000 "
+			     "from N to 2N, 2.50 %25 apart (failure above 5 %25)");
 	CHECK_CONTAINS(text, "::warning title=costgate%3A stale acceptance::the acceptance of fresh cold_instructions up to 70");
 	free(text);
 	verdict_release(&example.verdict);

@@ -89,8 +89,9 @@ static void fill_consume_json(struct measurement *measurement)
 		abort();
 	measurement->function_count = 2;
 	measurement->functions[0] = (struct function_cost){ copy("json_decode"), 9000.5, 12000.25,
-							    5000000000ULL };
-	measurement->functions[1] = (struct function_cost){ copy("settle"), -1.0 / 3.0, 0.1, 0 };
+							    5000000000ULL, 9400.5, true };
+	measurement->functions[1] = (struct function_cost){ copy("settle"), -1.0 / 3.0, 0.1, 0,
+							    -1.0 / 3.0, false };
 	measurement->site_count = 2;
 	measurement->sites[0] = (struct site_cost){ copy("malloc_body (body.c:7)"),
 						    copy("malloc_body (body.c:7) < handle (h.c:3)"),
@@ -213,6 +214,8 @@ static void check_same_measurement(const struct measurement *read, const struct 
 		CHECK(read->functions[i].exclusive == written->functions[i].exclusive);
 		CHECK(read->functions[i].inclusive == written->functions[i].inclusive);
 		CHECK_U64(read->functions[i].cold_exclusive, written->functions[i].cold_exclusive);
+		CHECK(read->functions[i].with_library == written->functions[i].with_library);
+		CHECK(read->functions[i].project == written->functions[i].project);
 	}
 	CHECK_U64(read->site_count, written->site_count);
 	for (i = 0; i < read->site_count && i < written->site_count; i++) {

@@ -51,6 +51,7 @@ static void scenario_should_read_the_description_a_scenario_prints(void)
 	CHECK(info.steady_floor == 19.0);
 	CHECK_U64(info.cold_floor, 19);
 	CHECK(info.limit_percent == 0.0);
+	CHECK(info.linearity_percent == 0.0);
 	CHECK(info.path == NULL);
 	scenario_info_release(&info);
 	check_released(&info);
@@ -64,12 +65,13 @@ static void scenario_should_read_a_declared_limit_fractional_steady_floor_and_un
 	CHECK(scenario_info_parse(&info, "batch",
 				  "{\"name\":\"batch\",\"title\":\"t\",\"gated\":false,\"region\":\"r\","
 				  "\"floors\":{\"steady_allocations\":0.25,\"cold_allocations\":0},"
-				  "\"limit_percent\":5}", &err) == 0);
+				  "\"limit_percent\":5,\"linearity_percent\":12.5}", &err) == 0);
 	CHECK_STR(err.message, "");
 	CHECK(!info.gated);
 	CHECK(info.steady_floor == 0.25);
 	CHECK_U64(info.cold_floor, 0);
 	CHECK(info.limit_percent == 5.0);
+	CHECK(info.linearity_percent == 12.5);
 	scenario_info_release(&info);
 }
 
@@ -186,6 +188,15 @@ static void scenario_should_reject_a_limit_that_is_a_string(void)
 			  "non-negative number");
 }
 
+static void scenario_should_reject_a_negative_linearity_limit(void)
+{
+	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":true,"
+			  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":1},"
+			  "\"linearity_percent\":-1}",
+			  "scenario 'consume_json': --describe 'linearity_percent' is not a "
+			  "non-negative number");
+}
+
 static void scenario_should_run_a_real_scenario_for_its_description(void)
 {
 	struct scenario_info info = SCENARIO_INFO_INIT;
@@ -271,6 +282,7 @@ int main(int argc, char **argv)
 	RUN(scenario_should_reject_a_fractional_cold_floor);
 	RUN(scenario_should_reject_a_negative_or_string_steady_floor);
 	RUN(scenario_should_reject_a_limit_that_is_a_string);
+	RUN(scenario_should_reject_a_negative_linearity_limit);
 	RUN(scenario_should_run_a_real_scenario_for_its_description);
 	RUN(scenario_should_reject_a_real_scenario_read_under_another_name);
 	RUN(scenario_should_say_a_missing_program_could_not_run);

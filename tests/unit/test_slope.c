@@ -91,6 +91,8 @@ static void slope_should_flag_a_run_more_than_one_percent_above_the_slope(void)
 	CHECK(slope.linearity_percent > 1.0101 && slope.linearity_percent < 1.0102);
 	CHECK(slope.nonlinear);
 	CHECK(slope.per_message == 100.0);
+	/* The slope from 1 to N beside it: 10000 / 99. */
+	CHECK(slope.per_message_early > 101.0101 && slope.per_message_early < 101.0102);
 }
 
 static void slope_should_flag_a_run_more_than_one_percent_below_the_slope(void)

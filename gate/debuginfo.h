@@ -1,0 +1,34 @@
+/* Which function a source line belongs to, read from an object's DWARF with elfutils' libdw: the
+ * function whose definition starts last at or before that line in that file. It names the code
+ * that -O2 inlined into another function, which callgrind counts under the caller's name. */
+#ifndef GATE_DEBUGINFO_H
+#define GATE_DEBUGINFO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct debuginfo_function {
+	char *file;    /* as the DWARF names it, made absolute with the unit's directory; owned */
+	uint64_t line; /* where its definition starts (DW_AT_decl_line) */
+	char *name;    /* owned */
+};
+
+struct debuginfo {
+	char *object;                         /* the ELF file read; owned */
+	struct debuginfo_function *functions; /* sorted by file, then line; owned */
+	size_t count;
+};
+
+#define DEBUGINFO_INIT { 0 }
+
+/* Reads every function defined in `object` (out-of-line or only inlined). An object that cannot
+ * be opened or has no DWARF gives no functions, not an error. Returns -1 only when out of memory. */
+int debuginfo_read(struct debuginfo *info, const char *object);
+
+/* The function that `line` of `file` belongs to, or NULL when the object does not say. A file
+ * matches when equal, or when one path ends with "/" and the other. Points into info. */
+const char *debuginfo_owner(const struct debuginfo *info, const char *file, uint64_t line);
+
+void debuginfo_release(struct debuginfo *info); /* NULL-safe */
+
+#endif

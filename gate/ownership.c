@@ -1,0 +1,170 @@
+/* The split of a profile by owner. A line of a project function belongs to the function whose
+ * definition holds it (debuginfo); when that is another function than the one callgrind counted
+ * it under, -O2 inlined it there. */
+#define _GNU_SOURCE
+#include "ownership.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct debuginfo *object_info(struct ownership_objects *objects, const char *object)
+{
+	struct debuginfo *grown;
+	size_t i;
+
+	for (i = 0; i < objects->count; i++)
+		if (strcmp(objects->objects[i].object, object) == 0)
+			return &objects->objects[i];
+	grown = realloc(objects->objects, (objects->count + 1) * sizeof(*grown));
+	if (grown == NULL)
+		return NULL;
+	objects->objects = grown;
+	if (debuginfo_read(&objects->objects[objects->count], object) != 0) {
+		debuginfo_release(&objects->objects[objects->count]);
+		return NULL;
+	}
+	return &objects->objects[objects->count++];
+}
+
+/* Whether callgrind's name denotes the function `owner`: the same up to a recursion level
+ * ("f'2") or a compiler clone's suffix ("f.constprop.0", "f.isra.0", "f.part.0", "f.cold"). */
+static bool same_function(const char *name, const char *owner)
+{
+	size_t length = strcspn(name, "'.");
+
+	return strlen(owner) == length && strncmp(name, owner, length) == 0;
+}
+
+static struct owned_cost *add_cost(struct ownership *ownership, size_t *capacity, char *name,
+				   bool project)
+{
+	struct owned_cost *cost;
+
+	if (name == NULL)
+		return NULL;
+	if (ownership->count == *capacity) {
+		size_t grown_capacity = *capacity == 0 ? 64 : *capacity * 2;
+		struct owned_cost *grown = realloc(ownership->costs, grown_capacity * sizeof(*grown));
+
+		if (grown == NULL) {
+			free(name);
+			return NULL;
+		}
+		ownership->costs = grown;
+		*capacity = grown_capacity;
+	}
+	cost = &ownership->costs[ownership->count++];
+	*cost = (struct owned_cost){ .name = name, .project = project };
+	return cost;
+}
+
+static struct owned_cost *find_or_add(struct ownership *ownership, size_t *capacity, size_t from,
+				      const char *owner, const char *caller)
+{
+	char *name;
+	size_t i;
+
+	for (i = from; i < ownership->count; i++)
+		if (strncmp(ownership->costs[i].name, owner, strlen(owner)) == 0 &&
+		    strncmp(ownership->costs[i].name + strlen(owner), " (inlined into ", 15) == 0)
+			return &ownership->costs[i];
+	if (asprintf(&name, "%s (inlined into %s)", owner, caller) < 0)
+		return NULL;
+	return add_cost(ownership, capacity, name, true);
+}
+
+/* One function of the profile: itself, then what was inlined into it. */
+static int split_function(struct ownership *ownership, size_t *capacity,
+			  const struct cg_profile *profile, const struct cg_function *function,
+			  struct ownership_objects *objects)
+{
+	/* "(below main)" and the like are valgrind's names for code no source defines. */
+	bool project = !cg_object_is_system(function->object) && function->name[0] != '(';
+	const struct debuginfo *info = project && function->line_count > 0
+					       ? object_info(objects, function->object) : NULL;
+	uint64_t own = function->exclusive, own_library = function->library_calls;
+	size_t index = ownership->count, i;
+	struct owned_cost *cost = add_cost(ownership, capacity, strdup(function->name), project);
+
+	if (cost == NULL || (project && function->line_count > 0 && info == NULL))
+		return -1;
+	for (i = 0; info != NULL && i < function->line_count; i++) {
+		const struct cg_line *line = &function->lines[i];
+		const char *owner = debuginfo_owner(info, profile->files[line->file], line->line);
+		struct owned_cost *inlined;
+
+		if (owner == NULL || same_function(function->name, owner))
+			continue;
+		inlined = find_or_add(ownership, capacity, index + 1, owner, function->name);
+		if (inlined == NULL)
+			return -1;
+		inlined->exclusive += line->exclusive;
+		inlined->inclusive += line->exclusive + line->calls;
+		inlined->with_library += line->exclusive + line->library_calls;
+		own -= line->exclusive;
+		own_library -= line->library_calls;
+	}
+	cost = &ownership->costs[index]; /* the array may have moved */
+	cost->exclusive = own;
+	cost->inclusive = function->inclusive;
+	cost->with_library = own + own_library;
+	return 0;
+}
+
+static int compare_costs(const void *left, const void *right)
+{
+	const struct owned_cost *a = left, *b = right;
+
+	return strcmp(a->name, b->name);
+}
+
+int ownership_compute(struct ownership *ownership, const struct cg_profile *profile,
+		      struct ownership_objects *objects)
+{
+	size_t capacity = 0, i;
+
+	*ownership = (struct ownership)OWNERSHIP_INIT;
+	for (i = 0; i < profile->function_count; i++) {
+		if (split_function(ownership, &capacity, profile, &profile->functions[i], objects) != 0) {
+			ownership_release(ownership);
+			return -1;
+		}
+	}
+	if (ownership->count > 0)
+		qsort(ownership->costs, ownership->count, sizeof(*ownership->costs), compare_costs);
+	return 0;
+}
+
+const struct owned_cost *ownership_find(const struct ownership *ownership, const char *name)
+{
+	struct owned_cost key = { .name = (char *)name };
+
+	if (ownership == NULL || ownership->count == 0)
+		return NULL;
+	return bsearch(&key, ownership->costs, ownership->count, sizeof(key), compare_costs);
+}
+
+void ownership_release(struct ownership *ownership)
+{
+	size_t i;
+
+	if (ownership == NULL)
+		return;
+	for (i = 0; i < ownership->count; i++)
+		free(ownership->costs[i].name);
+	free(ownership->costs);
+	*ownership = (struct ownership)OWNERSHIP_INIT;
+}
+
+void ownership_objects_release(struct ownership_objects *objects)
+{
+	size_t i;
+
+	if (objects == NULL)
+		return;
+	for (i = 0; i < objects->count; i++)
+		debuginfo_release(&objects->objects[i]);
+	free(objects->objects);
+	*objects = (struct ownership_objects){ 0 };
+}

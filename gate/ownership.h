@@ -1,0 +1,47 @@
+/* Who a callgrind profile's instructions belong to: each function of the project (outside the
+ * system libraries, cg_object_is_system) with the code -O2 inlined into it split off under the
+ * inlined function's own name, "parse_number (inlined into parse_value)", and beside each, its
+ * own instructions plus those of the system-library functions it calls directly. */
+#ifndef GATE_OWNERSHIP_H
+#define GATE_OWNERSHIP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "callgrind.h"
+#include "debuginfo.h"
+
+struct owned_cost {
+	char *name;            /* callgrind's name, or "inlined (inlined into caller)"; owned */
+	uint64_t exclusive;    /* its own instructions (an inlined function's lines only) */
+	uint64_t inclusive;    /* with everything it calls (callgrind's inclusive for a function) */
+	uint64_t with_library; /* exclusive + the inclusive cost of its direct calls into system
+				* libraries: where "calls strlen more" shows */
+	bool project;          /* outside the system libraries */
+};
+
+struct ownership {
+	struct owned_cost *costs; /* sorted by name; owned */
+	size_t count;
+};
+
+/* The DWARF of every project object seen, read once for the runs of one scenario. */
+struct ownership_objects {
+	struct debuginfo *objects;
+	size_t count;
+};
+
+#define OWNERSHIP_INIT { 0 }
+
+/* Splits `profile` by owner. Returns -1 only when out of memory. */
+int ownership_compute(struct ownership *ownership, const struct cg_profile *profile,
+		      struct ownership_objects *objects);
+
+/* By exact name; NULL when absent. */
+const struct owned_cost *ownership_find(const struct ownership *ownership, const char *name);
+
+void ownership_release(struct ownership *ownership);         /* NULL-safe */
+void ownership_objects_release(struct ownership_objects *objects); /* NULL-safe */
+
+#endif

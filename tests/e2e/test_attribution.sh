@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Attribution on a library built here at -O2 (tests/e2e/attribution): measured once as it is, then
+# changed and compared with that measurement. Each change is one issue of attribution:
+# - work added inside digits_value, which -O2 inlines into fixture_parse, is named
+#   "digits_value (inlined into fixture_parse)", first;
+# - a strlen added to fixture_count ranks fixture_count first among the project's functions,
+#   above fixture_spin whose own instructions grew more than fixture_count's did (ranked by
+#   exclusive instructions, __strlen_sse2 and fixture_spin would come first);
+# - a malloc added beside another in a file where ten lines were inserted above every site shows
+#   exactly one site, changed, and none gone.
+# Usage: test_attribution.sh GATE COSTGATE_SOURCE_DIR
+set -u
+gate=$(realpath -- "$1") source_dir=$(realpath -- "$2")
+export LC_ALL=C
+failures=0 passed=0
+fixture=$source_dir/tests/e2e/attribution
+
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+project=$tmp/project
+mkdir -p "$project"
+cp -r "$fixture/lib" "$fixture/scenarios" "$project/"
+sed "s|@COSTGATE_SOURCE@|$source_dir|" "$fixture/CMakeLists.txt.in" >"$project/CMakeLists.txt"
+
+build() {
+  if ! { cmake -S "$project" -B "$project/build" && cmake --build "$project/build" -j 2; } \
+    >"$tmp/build.log" 2>&1; then
+    echo "FAIL setup: cannot build the fixture project"
+    sed 's/^/    | /' "$tmp/build.log"
+    echo "$passed passed, 1 failed"
+    exit 1
+  fi
+}
+
+build
+"$gate" --build-dir "$project/build" --messages 500 --quiet --json "$tmp/base.json" \
+  --raw-dir "$tmp/raw-base" >"$tmp/base.out" 2>"$tmp/base.err"
+code=$?
+if [ "$code" -ne 0 ]; then
+  echo "FAIL setup: the unchanged library does not pass: exit $code: $(cat "$tmp/base.out" "$tmp/base.err")"
+  echo "$passed passed, 1 failed"
+  exit 1
+fi
+
+# The changes, at the markers of lib/fixture.c and in the spinning scenario.
+library=$project/lib/fixture.c
+inserted=$(for i in 1 2 3 4 5 6 7 8 9 10; do printf '/* a line inserted above every site (%d) */\\n' "$i"; done)
+sed -i \
+  -e "s|^/\\* LINES-ABOVE \\*/\$|$inserted|" \
+  -e 's|^\t/\* INLINED-CHANGE \*/$|\tfor (i = 0; i < length; i++)\n\t\tvalue ^= (unsigned)text[i] << (i \& 7);|' \
+  -e 's|^\t/\* STRLEN-CHANGE \*/$|\tcount += strlen(text) > 4096;|' \
+  -e 's|^\t/\* MALLOC-CHANGE \*/$|\t{\n\t\tchar *extra = malloc(size);\n\n\t\tstatus = extra != NULL ? status : -1;\n\t\tfree(extra);\n\t}|' \
+  "$library"
+sed -i 's/^#define SPIN_ROUNDS 10$/#define SPIN_ROUNDS 25/' "$project/scenarios/strlen_added.c"
+if [ "$(grep -c 'a line inserted above every site' "$library")" -ne 10 ] ||
+  ! grep -q 'value ^= ' "$library" || ! grep -q 'strlen(text)' "$library" ||
+  ! grep -q 'char \*extra = malloc' "$library" ||
+  ! grep -q '^#define SPIN_ROUNDS 25$' "$project/scenarios/strlen_added.c"; then
+  echo "FAIL setup: the changes did not apply"
+  echo "$passed passed, 1 failed"
+  exit 1
+fi
+build
+"$gate" --build-dir "$project/build" --messages 500 --quiet --json "$tmp/head.json" \
+  --raw-dir "$tmp/raw-head" --baseline-file "$tmp/base.json" --explain \
+  --markdown "$tmp/head.md" >"$tmp/head.out" 2>"$tmp/head.err"
+code=$?
+out=$tmp/head.out
+if [ "$code" -eq 1 ]; then
+  pass "changed_library_should_regress"
+else
+  fail "changed_library_should_regress: exit $code: $(cat "$tmp/head.out" "$tmp/head.err")"
+fi
+
+# first_row SCENARIO TITLE: the first row under SCENARIO's table whose title starts with TITLE.
+first_row() {
+  awk -v title="$1: $2" 'index($0, title) == 1 { getline; getline; print; exit }' "$out"
+}
+# rows SCENARIO TITLE: every row of that table.
+rows() {
+  awk -v title="$1: $2" 'index($0, title) == 1 { inside = 1; getline; next }
+    inside && /^  / { print; next } { inside = 0 }' "$out"
+}
+
+row=$(first_row inlined "project functions")
+if [[ $row =~ [[:space:]]digits_value\ \(inlined\ into\ fixture_parse\)$ ]]; then
+  pass "change_inside_an_inlined_function_should_be_named_with_inlined_into ($row)"
+else
+  fail "change_inside_an_inlined_function_should_be_named_with_inlined_into: first row '$row'"
+  sed 's/^/    | /' "$out"
+fi
+# shellcheck disable=SC2016 # the backquotes are Markdown's, not a command substitution
+if grep -qF '| `digits_value (inlined into fixture_parse)` |' "$tmp/head.md"; then
+  pass "markdown_should_name_the_inlined_function"
+else
+  fail "markdown_should_name_the_inlined_function"
+fi
+
+row=$(first_row strlen_added "project functions")
+spin=$(rows strlen_added "project functions" | awk '$NF == "fixture_spin" { print $4 }')
+count_own=$(rows strlen_added "project functions" | awk '$NF == "fixture_count" { print $4 }')
+leaf=$(first_row strlen_added "system-library functions")
+if [[ $row =~ [[:space:]]fixture_count$ ]] && [ -n "$spin" ] && [ -n "$count_own" ] &&
+  awk -v spin="$spin" -v own="$count_own" 'BEGIN { exit !(spin > own) }' &&
+  [[ $leaf =~ [[:space:]]__strlen[a-z0-9_]*\ +\(new\)$ ]]; then
+  pass "added_strlen_should_rank_its_project_function_first (fixture_count first; fixture_spin's own change $spin above fixture_count's $count_own; strlen a leaf)"
+else
+  fail "added_strlen_should_rank_its_project_function_first: first '$row', leaf '$leaf', spin '$spin', own '$count_own'"
+  sed 's/^/    | /' "$out"
+fi
+
+sites=$(rows allocates "allocation sites")
+if [ "$(grep -c . <<<"$sites")" -eq 1 ] && ! grep -q '(gone)' <<<"$sites" &&
+  grep -Eq '^ +3\.000 +2\.000 +\+1\.000 .* fixture_allocate( < [a-z_]+)* +at head fixture\.c:[0-9]+, fixture\.c:[0-9]+, fixture\.c:[0-9]+, baseline fixture\.c:[0-9]+, fixture\.c:[0-9]+$' <<<"$sites"; then
+  pass "added_malloc_with_lines_inserted_above_should_be_one_changed_site_and_none_gone"
+else
+  fail "added_malloc_with_lines_inserted_above_should_be_one_changed_site_and_none_gone: '$sites'"
+  sed 's/^/    | /' "$out"
+fi
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]

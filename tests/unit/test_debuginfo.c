@@ -1,0 +1,64 @@
+/* Unit tests of debuginfo on this test executable's own DWARF (built -O2 -g like every target):
+ * a line belongs to the function whose definition holds it, inlined or not. */
+#include "check.h"
+#include "debuginfo.h"
+
+#include <stdint.h>
+
+static int inlined_line; /* set inside inlined_helper, which -O2 inlines into its one caller */
+
+static inline int inlined_helper(int value)
+{
+	inlined_line = __LINE__;
+	return value * 3;
+}
+
+static void debuginfo_should_name_the_function_that_holds_a_line(void)
+{
+	struct debuginfo info;
+	int here = __LINE__;
+
+	CHECK(debuginfo_read(&info, "/proc/self/exe") == 0);
+	CHECK(info.count > 0);
+	CHECK_STR(debuginfo_owner(&info, __FILE__, (uint64_t)here),
+		  "debuginfo_should_name_the_function_that_holds_a_line");
+	CHECK(inlined_helper(here) == 3 * here);
+	CHECK_STR(debuginfo_owner(&info, __FILE__, (uint64_t)inlined_line), "inlined_helper");
+	debuginfo_release(&info);
+}
+
+static void debuginfo_should_match_a_file_by_its_trailing_path(void)
+{
+	struct debuginfo info;
+	int here = __LINE__;
+
+	CHECK(debuginfo_read(&info, "/proc/self/exe") == 0);
+	CHECK_STR(debuginfo_owner(&info, "unit/test_debuginfo.c", (uint64_t)here),
+		  "debuginfo_should_match_a_file_by_its_trailing_path");
+	CHECK(debuginfo_owner(&info, "debuginfo.c/test_debuginfo.c", (uint64_t)here) == NULL);
+	CHECK(debuginfo_owner(&info, "est_debuginfo.c", (uint64_t)here) == NULL);
+	CHECK(debuginfo_owner(&info, __FILE__, 0) == NULL);
+	debuginfo_release(&info);
+}
+
+static void debuginfo_should_give_nothing_for_an_object_without_dwarf(void)
+{
+	struct debuginfo info;
+
+	CHECK(debuginfo_read(&info, "/nonexistent/object") == 0);
+	CHECK_U64(info.count, 0);
+	CHECK(debuginfo_owner(&info, __FILE__, 10) == NULL);
+	debuginfo_release(&info);
+	CHECK(debuginfo_read(&info, FIXTURE_DIR "/callgrind/objects.out") == 0);
+	CHECK_U64(info.count, 0);
+	debuginfo_release(&info);
+	debuginfo_release(NULL);
+}
+
+int main(void)
+{
+	RUN(debuginfo_should_name_the_function_that_holds_a_line);
+	RUN(debuginfo_should_match_a_file_by_its_trailing_path);
+	RUN(debuginfo_should_give_nothing_for_an_object_without_dwarf);
+	return CHECK_EXIT();
+}
