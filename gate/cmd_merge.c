@@ -199,7 +199,8 @@ int cmd_merge(int argc, char **argv)
 		return session_fail(GATE_EXIT_USAGE, &err);
 	}
 	if (options.help) {
-		puts("usage: gate merge [--baseline REF | --baseline-file F] [--baseline-optional]\n"
+		puts("usage: gate merge [--baseline NAME [--base-commit SHA] | --baseline-file F]\n"
+		     "                  [--baseline-optional]\n"
 		     "                  [--json FILE] [--markdown FILE] [--accepted FILE] [--explain] FILE...\n"
 		     "Combines the results.json files of gate --shard K/M runs (every shard once) into\n"
 		     "the verdict, exit code and reports of a single run. Exit codes as for gate.");

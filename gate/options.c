@@ -21,6 +21,7 @@ enum long_only {
 	OPT_TIMEOUT,
 	OPT_BASELINE,
 	OPT_BASELINE_FILE,
+	OPT_BASE_COMMIT,
 	OPT_BASELINE_OPTIONAL,
 	OPT_SAVE_BASELINE,
 	OPT_ACCEPTED,
@@ -42,6 +43,7 @@ static const struct option long_options[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "baseline-file", required_argument, NULL, OPT_BASELINE_FILE },
+	{ "base-commit", required_argument, NULL, OPT_BASE_COMMIT },
 	{ "baseline-optional", no_argument, NULL, OPT_BASELINE_OPTIONAL },
 	{ "save-baseline", required_argument, NULL, OPT_SAVE_BASELINE },
 	{ "accepted", required_argument, NULL, OPT_ACCEPTED },
@@ -76,8 +78,11 @@ void options_usage(FILE *out)
 	      "      --build-dir DIR     the build to measure (default build)\n"
 	      "      --json FILE         write results here (default DIR/gate/results.json)\n"
 	      "      --raw-dir DIR       keep callgrind and DHAT files here (default DIR/gate/raw)\n"
-	      "      --baseline REF      compare with baselines/REF.json as committed on git ref REF\n"
-	      "                          (else origin/REF), never the working tree's copy\n"
+	      "      --baseline NAME     compare with baselines/NAME.json as committed on branch NAME:\n"
+	      "                          refs/remotes/origin/NAME, else refs/heads/NAME (never a tag),\n"
+	      "                          never the working tree's copy\n"
+	      "      --base-commit SHA   read that baseline from this commit (a full hash) instead\n"
+	      "                          of the branch: what CI passes for a pull request\n"
 	      "      --baseline-file F   compare with the baseline in file F\n"
 	      "      --baseline-optional when no baseline can be had, say so and check floors only\n"
 	      "      --save-baseline NAME  measure and write baselines/NAME.json\n"
@@ -188,9 +193,12 @@ static int apply(struct gate_options *options, int option, char *argument, struc
 		return 0;
 	case OPT_BASELINE:
 		options->baseline_ref = argument;
-		return argument[0] ? 0 : gate_error_set(err, "--baseline needs a git ref");
+		return argument[0] ? 0 : gate_error_set(err, "--baseline needs a branch name");
 	case OPT_BASELINE_FILE:
 		options->baseline_file = argument;
+		return 0;
+	case OPT_BASE_COMMIT:
+		options->base_commit = argument;
 		return 0;
 	case OPT_BASELINE_OPTIONAL:
 		options->baseline_optional = true;
@@ -251,6 +259,8 @@ static int fill_defaults(struct gate_options *options, struct gate_error *err)
 		return gate_error_set(err, "out of memory");
 	if (options->baseline_ref != NULL && options->baseline_file != NULL)
 		return gate_error_set(err, "--baseline and --baseline-file cannot be used together");
+	if (options->base_commit != NULL && options->baseline_ref == NULL)
+		return gate_error_set(err, "--base-commit needs --baseline NAME (the file baselines/NAME.json)");
 	if (options->exact && options->baseline_ref == NULL && options->baseline_file == NULL)
 		return gate_error_set(err, "--exact needs a baseline (--baseline REF or --baseline-file F)");
 	return 0;

@@ -18,7 +18,8 @@ struct gate_options {
 	const char *build_dir;    /* the build whose scenarios are measured */
 	char *json_path;          /* owned */
 	char *raw_dir;            /* owned */
-	const char *baseline_ref; /* --baseline REF */
+	const char *baseline_ref; /* --baseline NAME: a branch */
+	const char *base_commit;  /* --base-commit SHA: read NAME's baseline from this commit */
 	const char *baseline_file;
 	bool baseline_optional;   /* no baseline to be had: say so and gate on floors only */
 	const char *save_baseline; /* --save-baseline NAME */

@@ -9,13 +9,13 @@
 #include "measure.h"
 #include "results.h"
 
-/* Measures baselines' ref `name` (ref, else origin/ref) of the repository at `root` into
+/* Measures `commit` (which `ref` resolved to: baseline_resolve) of the repository at `root` into
  * `baseline` (its fingerprint is that build's). *source says what was measured (owned).
  * Returns 0, or -1 with err set when the worktree, the build or any scenario's measurement
  * failed: then there is no comparable baseline. */
-int worktree_measure(struct results *baseline, const char *root, const char *name,
-		     const struct measure_options *options, const char *valgrind, char **source,
-		     struct gate_error *err);
+int worktree_measure(struct results *baseline, const char *root, const char *commit,
+		     const char *ref, const struct measure_options *options, const char *valgrind,
+		     char **source, struct gate_error *err);
 
 /* Removes a worktree this process created and has not removed yet, and forgets it (exit paths;
  * safe to call when there is none). */
