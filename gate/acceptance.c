@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
+
 static const char *const metric_names[] = { "instructions", "cold_instructions" };
 
 const char *acceptance_metric_name(enum acceptance_metric metric)
@@ -51,14 +53,15 @@ static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t 
 	const cJSON *metric = cJSON_GetObjectItemCaseSensitive(item, "metric");
 	const cJSON *value = cJSON_GetObjectItemCaseSensitive(item, "value");
 	const cJSON *reason = cJSON_GetObjectItemCaseSensitive(item, "reason");
+	const char *problem;
 	size_t m;
 
 	if (!cJSON_IsObject(item))
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu] is not an object",
 				      path, index);
-	if (!cJSON_IsString(scenario) || scenario->valuestring[0] == '\0')
+	if (!cJSON_IsString(scenario) || !text_is_name(scenario->valuestring))
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].scenario is "
-				      "not a scenario name", path, index);
+				      "not a scenario name ([a-z0-9_]{1,64})", path, index);
 	if (!cJSON_IsString(metric))
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].metric is not "
 				      "a string", path, index);
@@ -76,6 +79,10 @@ static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t 
 	if (!cJSON_IsString(reason) || strlen(reason->valuestring) < 3)
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].reason must say "
 				      "why", path, index);
+	if ((problem = text_line_problem(reason->valuestring, TEXT_LINE_MAX)) != NULL)
+		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].reason %s (one "
+				      "printable line of at most %d characters)", path, index, problem,
+				      TEXT_LINE_MAX);
 	entry->metric = (enum acceptance_metric)m;
 	entry->value = value->valuedouble;
 	entry->scenario = strdup(scenario->valuestring);

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "text.h"
 #include "verdict.h"
 
 /* The largest count a JSON number holds exactly. */
@@ -577,8 +578,8 @@ static int read_info(const struct reader *reader, const cJSON *entry, const char
 	snprintf(path, sizeof(path), "%s.name", prefix);
 	if (read_string(reader, member(entry, "name"), path, &measurement->info.name) != 0)
 		return -1;
-	if (measurement->info.name[0] == '\0')
-		return bad(reader, path, "is empty");
+	if (!text_is_name(measurement->info.name))
+		return bad(reader, path, "is not a scenario name ([a-z0-9_]{1,64})");
 	snprintf(path, sizeof(path), "%s.title", prefix);
 	if (read_string(reader, member(entry, "title"), path, &measurement->info.title) != 0)
 		return -1;
@@ -664,6 +665,10 @@ static int read_failures(const struct reader *reader, const cJSON *array, struct
 		if (read_string(reader, member(item, "name"), path, &failure->info.name) != 0 ||
 		    read_string(reader, member(item, "failure"), path, &text) != 0)
 			return -1;
+		if (!text_is_name(failure->info.name)) {
+			free(text);
+			return bad(reader, path, "names no scenario ([a-z0-9_]{1,64})");
+		}
 		snprintf(failure->failure, sizeof(failure->failure), "%s", text);
 		free(text);
 	}

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
+
 #define MAX_COLUMNS 12
 #define CELL 48
 
@@ -173,9 +175,10 @@ static void print_attribution(FILE *out, const struct verdict_row *row)
 		table_format_per_message(base, sizeof(base), function->baseline);
 		snprintf(change, sizeof(change), "%+.3f", function->exclusive_change);
 		snprintf(inclusive, sizeof(inclusive), "%+.3f", function->inclusive_change);
-		fprintf(out, "  %12s  %12s  %12s  %12s  %5.1f %%  %s%s\n", head, base, change, inclusive,
-			function->share_percent, function->name,
-			appeared_mark(function->appeared, function->disappeared));
+		fprintf(out, "  %12s  %12s  %12s  %12s  %5.1f %%  ", head, base, change, inclusive,
+			function->share_percent);
+		text_terminal(out, function->name);
+		fprintf(out, "%s\n", appeared_mark(function->appeared, function->disappeared));
 	}
 	if (why->site_count > 0)
 		fprintf(out, "%s: allocation sites %s:\n  %10s  %10s  %10s  %12s  %s\n", row->name,
@@ -189,9 +192,9 @@ static void print_attribution(FILE *out, const struct verdict_row *row)
 		table_format_per_message(base, sizeof(base), site->baseline_blocks);
 		snprintf(change, sizeof(change), "%+.3f", site->blocks_change);
 		snprintf(inclusive, sizeof(inclusive), "%+.3f", site->bytes_change);
-		fprintf(out, "  %10s  %10s  %10s  %12s  %s%s\n", head, base, change, inclusive,
-			site->stack[0] ? site->stack : site->location,
-			appeared_mark(site->appeared, site->disappeared));
+		fprintf(out, "  %10s  %10s  %10s  %12s  ", head, base, change, inclusive);
+		text_terminal(out, site->stack[0] ? site->stack : site->location);
+		fprintf(out, "%s\n", appeared_mark(site->appeared, site->disappeared));
 	}
 }
 
@@ -208,12 +211,9 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 		return;
 	}
 	if (row->state == VERDICT_FAILED) {
-		const char *at;
-
 		/* One line, whatever the failure says: a note is a line, an annotation is a line. */
 		fprintf(out, "%s: failed to measure: ", row->name);
-		for (at = head->failure; *at != '\0'; at++)
-			fputc(*at == '\n' || *at == '\r' ? ' ' : *at, out);
+		text_terminal(out, head->failure);
 		fputc('\n', out);
 		return;
 	}
@@ -227,9 +227,11 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 		const char *what = metric == ACCEPT_INSTRUCTIONS ? "instructions per message"
 								 : "cold instructions";
 
-		if (row->accepted[metric] != NULL)
-			fprintf(out, "%s: accepted up to %g %s: %s (%s)\n", row->name, entry->value, what,
-				entry->reason, verdict->acceptance->path);
+		if (row->accepted[metric] != NULL) {
+			fprintf(out, "%s: accepted up to %g %s: ", row->name, entry->value, what);
+			text_terminal(out, entry->reason);
+			fprintf(out, " (%s)\n", verdict->acceptance->path);
+		}
 		else if (entry != NULL && (row->breaches & bits[metric]) != 0)
 			fprintf(out, "%s: the acceptance up to %g %s in %s does not cover this change: "
 				"raise it or make the change cheaper\n", row->name, entry->value, what,
@@ -261,9 +263,12 @@ void table_print_notes(FILE *out, const struct verdict *verdict, const char *ref
 {
 	size_t i;
 
-	if (verdict->baseline_source != NULL)
-		fprintf(out, "baseline: %s%s\n", verdict->baseline_source,
-			verdict->remeasured ? " (measured here: the stored baseline's fingerprint differs)" : "");
+	if (verdict->baseline_source != NULL) {
+		fputs("baseline: ", out);
+		text_terminal(out, verdict->baseline_source);
+		fprintf(out, "%s\n", verdict->remeasured ? " (measured here: the stored baseline's "
+			"fingerprint differs)" : "");
+	}
 	if (verdict->messages_differ && verdict->row_count > 0)
 		fprintf(out, "note: head and baseline were measured with different message counts "
 			"(baseline N = %" PRIu64 "); per message figures are compared\n",
