@@ -12,7 +12,10 @@
 
 #include "text.h"
 
-static const char *const metric_names[] = { "instructions", "cold_instructions" };
+static const char *const metric_names[ACCEPT_METRICS] = {
+	"instructions", "cold_instructions", "gated", "limit_percent", "steady_allocations_floor",
+	"cold_allocations_floor",
+};
 
 const char *acceptance_metric_name(enum acceptance_metric metric)
 {
@@ -54,6 +57,7 @@ static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t 
 	const cJSON *value = cJSON_GetObjectItemCaseSensitive(item, "value");
 	const cJSON *reason = cJSON_GetObjectItemCaseSensitive(item, "reason");
 	const char *problem;
+	char quoted[300];
 	size_t m;
 
 	if (!cJSON_IsObject(item))
@@ -70,10 +74,16 @@ static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t 
 			break;
 	if (m == sizeof(metric_names) / sizeof(metric_names[0]))
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].metric '%s' is "
-				      "not 'instructions' or 'cold_instructions'", path, index,
-				      metric->valuestring);
-	if (!cJSON_IsNumber(value) || !isfinite(value->valuedouble) || value->valuedouble <= 0 ||
-	    value->valuedouble > 9007199254740991.0)
+				      "not one of 'instructions', 'cold_instructions', 'gated', "
+				      "'limit_percent', 'steady_allocations_floor', "
+				      "'cold_allocations_floor'", path, index,
+				      text_quote(quoted, sizeof(quoted), metric->valuestring));
+	if (m == ACCEPT_GATED && (!cJSON_IsNumber(value) || value->valuedouble != 0))
+		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].value is not 0 "
+				      "(for 'gated', 0 accepts that the scenario is not gated)", path, index);
+	if (m != ACCEPT_GATED &&
+	    (!cJSON_IsNumber(value) || !isfinite(value->valuedouble) || value->valuedouble <= 0 ||
+	     value->valuedouble > 9007199254740991.0))
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].value is not a "
 				      "positive number", path, index);
 	if (!cJSON_IsString(reason) || strlen(reason->valuestring) < 3)

@@ -43,7 +43,7 @@ static void markdown_row(FILE *out, const struct verdict *verdict, const struct 
 	table_format_per_message(text, sizeof(text), head->allocation_slope.per_message);
 	fprintf(out, " %s / %" PRIu64 " | %g / %" PRIu64 " | %s%s%s |\n", text,
 		head->allocation_slope.cold, head->info.steady_floor, head->info.cold_floor,
-		row->state == VERDICT_REGRESSED ? "**" : "", verdict_state_name(row->state),
+		row->state == VERDICT_REGRESSED ? "**" : "", verdict_row_state_text(row),
 		row->state == VERDICT_REGRESSED ? "**" : "");
 }
 
@@ -206,15 +206,17 @@ void report_annotations(FILE *out, const struct verdict *verdict)
 		const char *level;
 		const char *line, *end;
 
-		if (row->state == VERDICT_REGRESSED || row->state == VERDICT_FAILED ||
+		if ((row->state == VERDICT_REGRESSED && row->gated) ||
+		    (row->unaccepted & BREACH_SETTINGS) != 0 || row->state == VERDICT_FAILED ||
 		    row->state == VERDICT_MISSING)
 			level = "error";
-		else if (row->steady_floor_high || row->cold_floor_high)
+		else if (row->state == VERDICT_REGRESSED || row->steady_floor_high || row->cold_floor_high)
 			level = "warning";
 		else
 			continue;
 		snprintf(title, sizeof(title), "costgate: %s %s", row->name,
-			 strcmp(level, "warning") == 0 ? "floor to lower" : verdict_state_name(row->state));
+			 row->state == VERDICT_REGRESSED ? verdict_row_state_text(row)
+			 : strcmp(level, "warning") == 0 ? "floor to lower" : verdict_state_name(row->state));
 		notes = open_memstream(&text, &length);
 		if (notes == NULL)
 			return;

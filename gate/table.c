@@ -89,7 +89,7 @@ static void fill_row(char cells[MAX_COLUMNS][CELL], const struct verdict_row *ro
 	snprintf(steady_floor, sizeof(steady_floor), "%g", head->info.steady_floor);
 	snprintf(floors, sizeof(floors), "%s/%" PRIu64, steady_floor, head->info.cold_floor);
 	snprintf(cells[column++], CELL, "%s", floors);
-	snprintf(cells[column], CELL, "%s", verdict_state_name(row->state));
+	snprintf(cells[column], CELL, "%s", verdict_row_state_text(row));
 }
 
 static void print_rows(FILE *out, const struct table *table)
@@ -124,6 +124,42 @@ static void print_rows(FILE *out, const struct table *table)
 	}
 }
 
+/* Settings looser than the baseline's (a breach unless accepted) and stricter ones (a note). */
+static void print_settings(FILE *out, const struct verdict_row *row)
+{
+	const struct measurement *head = row->head, *base = row->baseline;
+	unsigned loose = row->breaches, strict = row->tightened;
+
+	if (loose & BREACH_UNGATED)
+		fprintf(out, "%s: not gated, but the baseline gates it: loosening a setting is a "
+			"breach unless accepted (metric 'gated', value 0)\n", row->name);
+	if (loose & BREACH_LIMIT_RAISED)
+		fprintf(out, "%s: the instruction limit %g %% is above the baseline's %g %%: loosening "
+			"a setting is a breach unless accepted (metric 'limit_percent')\n", row->name,
+			head->info.limit_percent > 0 ? head->info.limit_percent : VERDICT_DEFAULT_LIMIT_PERCENT,
+			row->baseline_limit_percent);
+	if (loose & BREACH_STEADY_FLOOR_RAISED)
+		fprintf(out, "%s: the steady floor %g is above the baseline's %g: loosening a setting "
+			"is a breach unless accepted (metric 'steady_allocations_floor')\n", row->name,
+			head->info.steady_floor, base->info.steady_floor);
+	if (loose & BREACH_COLD_FLOOR_RAISED)
+		fprintf(out, "%s: the cold floor %" PRIu64 " is above the baseline's %" PRIu64 ": "
+			"loosening a setting is a breach unless accepted (metric "
+			"'cold_allocations_floor')\n", row->name, head->info.cold_floor,
+			base->info.cold_floor);
+	if (strict & BREACH_UNGATED)
+		fprintf(out, "%s: note: gated now (the baseline's is not)\n", row->name);
+	if (strict & BREACH_LIMIT_RAISED)
+		fprintf(out, "%s: note: the instruction limit is now %g %% (the baseline's: %g %%)\n",
+			row->name, row->limit_percent, row->baseline_limit_percent);
+	if (strict & BREACH_STEADY_FLOOR_RAISED)
+		fprintf(out, "%s: note: the steady floor is now %g (the baseline's: %g)\n", row->name,
+			head->info.steady_floor, base->info.steady_floor);
+	if (strict & BREACH_COLD_FLOOR_RAISED)
+		fprintf(out, "%s: note: the cold floor is now %" PRIu64 " (the baseline's: %" PRIu64 ")\n",
+			row->name, head->info.cold_floor, base->info.cold_floor);
+}
+
 static void print_breaches(FILE *out, const struct verdict_row *row)
 {
 	const struct measurement *head = row->head, *base = row->baseline;
@@ -144,12 +180,16 @@ static void print_breaches(FILE *out, const struct verdict_row *row)
 	}
 	if (row->breaches & BREACH_STEADY_FLOOR) {
 		table_format_per_message(head_text, sizeof(head_text), head->allocation_slope.per_message);
-		fprintf(out, "%s: %s allocations per message, above the declared floor of %g\n",
-			row->name, head_text, head->info.steady_floor);
+		fprintf(out, "%s: %s allocations per message, above the %s floor of %g\n",
+			row->name, head_text, row->steady_floor == head->info.steady_floor ? "declared"
+											   : "baseline's",
+			row->steady_floor);
 	}
 	if (row->breaches & BREACH_COLD_FLOOR)
-		fprintf(out, "%s: %" PRIu64 " allocations in the cold run, above the declared floor of "
-			"%" PRIu64 "\n", row->name, head->allocation_slope.cold, head->info.cold_floor);
+		fprintf(out, "%s: %" PRIu64 " allocations in the cold run, above the %s floor of "
+			"%" PRIu64 "\n", row->name, head->allocation_slope.cold,
+			row->cold_floor == head->info.cold_floor ? "declared" : "baseline's", row->cold_floor);
+	print_settings(out, row);
 }
 
 static const char *appeared_mark(bool appeared, bool disappeared)
@@ -220,19 +260,24 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 	print_breaches(out, row);
 	if (with_attribution && row->attribution != NULL)
 		print_attribution(out, row);
-	for (metric = 0; metric < 2; metric++) {
-		static const unsigned bits[2] = { BREACH_INSTRUCTIONS, BREACH_COLD_INSTRUCTIONS };
+	for (metric = 0; metric < ACCEPT_METRICS; metric++) {
+		static const char *const whats[ACCEPT_METRICS] = {
+			"instructions per message", "cold instructions", "", "% as the instruction limit",
+			"as the steady floor", "as the cold floor",
+		};
 		const struct acceptance_entry *entry =
 			acceptance_find(verdict->acceptance, row->name, (enum acceptance_metric)metric);
-		const char *what = metric == ACCEPT_INSTRUCTIONS ? "instructions per message"
-								 : "cold instructions";
+		const char *what = whats[metric];
 
 		if (row->accepted[metric] != NULL) {
-			fprintf(out, "%s: accepted up to %g %s: ", row->name, entry->value, what);
+			if (metric == ACCEPT_GATED)
+				fprintf(out, "%s: accepted as not gated: ", row->name);
+			else
+				fprintf(out, "%s: accepted up to %g %s: ", row->name, entry->value, what);
 			text_terminal(out, entry->reason);
 			fprintf(out, " (%s)\n", verdict->acceptance->path);
 		}
-		else if (entry != NULL && (row->breaches & bits[metric]) != 0)
+		else if (entry != NULL && (row->breaches & verdict_metric_breach(metric)) != 0)
 			fprintf(out, "%s: the acceptance up to %g %s in %s does not cover this change: "
 				"raise it or make the change cheaper\n", row->name, entry->value, what,
 				verdict->acceptance->path);

@@ -109,8 +109,9 @@ static void acceptance_should_name_an_entry_that_is_not_an_object(void)
 
 static void acceptance_should_name_an_unknown_metric(void)
 {
-	check_read_error("unknown-metric.json", "accepted[0].metric 'allocations' is not "
-						"'instructions' or 'cold_instructions'");
+	check_read_error("unknown-metric.json", "accepted[0].metric 'allocations' is not one of "
+			 "'instructions', 'cold_instructions', 'gated', 'limit_percent', "
+			 "'steady_allocations_floor', 'cold_allocations_floor'");
 }
 
 static void acceptance_should_refuse_a_value_of_zero(void)
