@@ -16,6 +16,7 @@
 #include "callgrind.h"
 #include "dhat.h"
 #include "environment.h"
+#include "program.h"
 #include "runner.h"
 
 static const char *const tool_names[MEASURE_TOOLS] = { "callgrind", "dhat" };
@@ -417,7 +418,8 @@ out:
 	return status;
 }
 
-/* Reads every scenario's declaration; one that fails is recorded and left out of the runs. */
+/* Reads every scenario's declaration and checks its executable (program.h); one that fails is
+ * recorded and left out of the runs. */
 static void describe_all(struct measurement *measurements, const struct manifest *manifest,
 			 const struct measure_options *options)
 {
@@ -434,6 +436,9 @@ static void describe_all(struct measurement *measurements, const struct manifest
 				       measure_environment(), options->timeout_seconds, &err) != 0) {
 			measurement->info.name = strdup(entry->name);
 			measurement->info.path = strdup(entry->path);
+			record_failure(measurement, "%s", err.message);
+		} else if (program_check(entry->path, measurement->info.region, &err) != 0) {
+			/* A second region or a client request: nothing it measures could be trusted. */
 			record_failure(measurement, "%s", err.message);
 		}
 	}
