@@ -14,7 +14,7 @@
 
 static const char *const metric_names[ACCEPT_METRICS] = {
 	"instructions", "cold_instructions", "gated", "limit_percent", "steady_allocations_floor",
-	"cold_allocations_floor",
+	"cold_allocations_floor", "process_instructions",
 };
 
 const char *acceptance_metric_name(enum acceptance_metric metric)
@@ -76,7 +76,7 @@ static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t 
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].metric '%s' is "
 				      "not one of 'instructions', 'cold_instructions', 'gated', "
 				      "'limit_percent', 'steady_allocations_floor', "
-				      "'cold_allocations_floor'", path, index,
+				      "'cold_allocations_floor', 'process_instructions'", path, index,
 				      text_quote(quoted, sizeof(quoted), metric->valuestring));
 	if (m == ACCEPT_GATED && (!cJSON_IsNumber(value) || value->valuedouble != 0))
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].value is not 0 "

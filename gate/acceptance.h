@@ -17,6 +17,7 @@ enum acceptance_metric {
 	ACCEPT_LIMIT_PERCENT,     /* "limit_percent": the instruction limit may go up to value */
 	ACCEPT_STEADY_FLOOR,      /* "steady_allocations_floor": the floor may go up to value */
 	ACCEPT_COLD_FLOOR,        /* "cold_allocations_floor": the floor may go up to value */
+	ACCEPT_PROCESS_INSTRUCTIONS, /* "process_instructions": the whole process, per message */
 	ACCEPT_METRICS
 };
 

@@ -120,7 +120,9 @@ static int add_counts(cJSON *entry, const struct measurement *measurement)
 
 	return counts != NULL && add(counts, "instructions", counts_array(measurement->instructions)) &&
 	       add(counts, "allocations", counts_array(measurement->allocations)) &&
-	       add(counts, "bytes", counts_array(measurement->bytes));
+	       add(counts, "bytes", counts_array(measurement->bytes)) &&
+	       (!measurement->has_process ||
+		add(counts, "process_instructions", counts_array(measurement->process_instructions)));
 }
 
 static int add_linearity(cJSON *entry, const struct measurement *measurement)
@@ -454,6 +456,16 @@ static int read_slopes(const struct reader *reader, const cJSON *entry, const ch
 	    slope_compute(&measurement->byte_slope, measurement->bytes, measurement->messages, false,
 			  &slope_error) != 0)
 		return bad(reader, path, slope_error.message);
+	/* Optional: documents from before gate counted the whole process have none. */
+	if (member(counts, "process_instructions") != NULL) {
+		if (read_counts(reader, counts, prefix, "process_instructions",
+				measurement->process_instructions) != 0)
+			return -1;
+		if (slope_compute(&measurement->process_slope, measurement->process_instructions,
+				  measurement->messages, true, &slope_error) != 0)
+			return bad(reader, path, slope_error.message);
+		measurement->has_process = true;
+	}
 	snprintf(path, sizeof(path), "%s.framework", prefix);
 	if (!cJSON_IsObject(member(entry, "framework")))
 		return bad(reader, path, "is not an object");

@@ -178,6 +178,15 @@ static void print_breaches(FILE *out, const struct verdict_row *row)
 			"above the %g %% limit\n", row->name, head->instruction_slope.cold,
 			base->instruction_slope.cold, change, row->limit_percent);
 	}
+	if (row->breaches & BREACH_PROCESS_INSTRUCTIONS) {
+		table_format_per_message(head_text, sizeof(head_text), head->process_slope.per_message);
+		table_format_per_message(base_text, sizeof(base_text), base->process_slope.per_message);
+		table_format_change(change, sizeof(change), row->process_change);
+		fprintf(out, "%s: %s instructions per message in the whole process against %s in the "
+			"baseline: %s, above the %g %% limit (work outside the region: at fill time, on "
+			"another thread or at exit)\n", row->name, head_text, base_text, change,
+			row->limit_percent);
+	}
 	if (row->breaches & BREACH_STEADY_FLOOR) {
 		table_format_per_message(head_text, sizeof(head_text), head->allocation_slope.per_message);
 		fprintf(out, "%s: %s allocations per message, above the %s floor of %g\n",
@@ -263,7 +272,7 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 	for (metric = 0; metric < ACCEPT_METRICS; metric++) {
 		static const char *const whats[ACCEPT_METRICS] = {
 			"instructions per message", "cold instructions", "", "% as the instruction limit",
-			"as the steady floor", "as the cold floor",
+			"as the steady floor", "as the cold floor", "instructions per message in the process",
 		};
 		const struct acceptance_entry *entry =
 			acceptance_find(verdict->acceptance, row->name, (enum acceptance_metric)metric);

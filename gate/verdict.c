@@ -33,7 +33,7 @@ const char *verdict_row_state_text(const struct verdict_row *row)
 
 static const unsigned metric_breaches[ACCEPT_METRICS] = {
 	BREACH_INSTRUCTIONS, BREACH_COLD_INSTRUCTIONS, BREACH_UNGATED, BREACH_LIMIT_RAISED,
-	BREACH_STEADY_FLOOR_RAISED, BREACH_COLD_FLOOR_RAISED,
+	BREACH_STEADY_FLOOR_RAISED, BREACH_COLD_FLOOR_RAISED, BREACH_PROCESS_INSTRUCTIONS,
 };
 
 unsigned verdict_metric_breach(enum acceptance_metric metric)
@@ -147,13 +147,15 @@ static void apply_settings(struct verdict_row *row, const struct acceptance *acc
 static void compare_metric(struct verdict_row *row, const struct acceptance *acceptance,
 			   enum acceptance_metric metric, double head, double baseline)
 {
-	unsigned bit = metric == ACCEPT_INSTRUCTIONS ? BREACH_INSTRUCTIONS : BREACH_COLD_INSTRUCTIONS;
+	unsigned bit = metric_breaches[metric];
 	double change = slope_change_percent(head, baseline);
 
 	if (metric == ACCEPT_INSTRUCTIONS)
 		row->instruction_change = change;
-	else
+	else if (metric == ACCEPT_COLD_INSTRUCTIONS)
 		row->cold_change = change;
+	else
+		row->process_change = change;
 	if (head > baseline * (1.0 + row->limit_percent / 100.0)) {
 		const struct acceptance_entry *entry = acceptance_find(acceptance, row->name, metric);
 
@@ -188,6 +190,10 @@ static void decide_row(struct verdict_row *row, const struct results *baseline,
 		compare_metric(row, acceptance, ACCEPT_COLD_INSTRUCTIONS,
 			       (double)row->head->instruction_slope.cold,
 			       (double)row->baseline->instruction_slope.cold);
+		if (row->head->has_process && row->baseline->has_process)
+			compare_metric(row, acceptance, ACCEPT_PROCESS_INSTRUCTIONS,
+				       row->head->process_slope.per_message,
+				       row->baseline->process_slope.per_message);
 	}
 	row->unaccepted = row->breaches;
 	for (metric = 0; metric < ACCEPT_METRICS; metric++)
@@ -261,7 +267,7 @@ int verdict_decide(struct verdict *verdict, const struct measurement *head, size
 static const char *const breach_names[] = { "instructions", "cold_instructions",
 					    "steady_allocations", "cold_allocations", "ungated",
 					    "limit_percent_raised", "steady_allocations_floor_raised",
-					    "cold_allocations_floor_raised" };
+					    "cold_allocations_floor_raised", "process_instructions" };
 
 static cJSON *figures(double head, const struct measurement *baseline, double baseline_value,
 		      double change)
@@ -296,6 +302,13 @@ static int add_row_figures(cJSON *item, const struct verdict_row *row)
 					   row->cold_change)))
 		return -1;
 	if (cJSON_AddBoolToObject(item, "gated", row->gated) == NULL)
+		return -1;
+	if (head->has_process &&
+	    !cJSON_AddItemToObject(item, "process_instructions",
+				   figures(head->process_slope.per_message,
+					   base && base->has_process ? base : NULL,
+					   base && base->has_process ? base->process_slope.per_message : 0,
+					   row->process_change)))
 		return -1;
 	for (bit = 0; bit < sizeof(breach_names) / sizeof(breach_names[0]); bit++)
 		if ((row->breaches & (1u << bit)) &&

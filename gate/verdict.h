@@ -46,6 +46,8 @@ enum verdict_breach {
 	BREACH_LIMIT_RAISED = 1 << 5,      /* an instruction limit above the baseline's */
 	BREACH_STEADY_FLOOR_RAISED = 1 << 6, /* a steady allocation floor above the baseline's */
 	BREACH_COLD_FLOOR_RAISED = 1 << 7, /* a cold allocation floor above the baseline's */
+	BREACH_PROCESS_INSTRUCTIONS = 1 << 8, /* the whole process's instructions per message above
+					       * the limit: work outside the region */
 };
 
 #define BREACH_SETTINGS \
@@ -65,6 +67,8 @@ struct verdict_row {
 					      * not gating is accepted */
 	double instruction_change;           /* percent against the baseline, when there is one */
 	double cold_change;                  /* percent, cold instructions */
+	double process_change;               /* percent, the whole process per message, when both
+					      * head and baseline have it */
 	unsigned breaches;                   /* enum verdict_breach bits, before acceptances */
 	unsigned unaccepted;                 /* the breaches no acceptance covers */
 	unsigned tightened;                  /* BREACH_SETTINGS bits of settings stricter than the

@@ -111,7 +111,7 @@ static void acceptance_should_name_an_unknown_metric(void)
 {
 	check_read_error("unknown-metric.json", "accepted[0].metric 'allocations' is not one of "
 			 "'instructions', 'cold_instructions', 'gated', 'limit_percent', "
-			 "'steady_allocations_floor', 'cold_allocations_floor'");
+			 "'steady_allocations_floor', 'cold_allocations_floor', 'process_instructions'");
 }
 
 static void acceptance_should_refuse_a_value_of_zero(void)
