@@ -31,6 +31,7 @@ enum long_only {
 	OPT_EXACT,
 	OPT_VERIFY,
 	OPT_CROSS_CHECK,
+	OPT_CHECK_RAW,
 };
 
 static const struct option long_options[] = {
@@ -53,6 +54,7 @@ static const struct option long_options[] = {
 	{ "exact", no_argument, NULL, OPT_EXACT },
 	{ "verify", no_argument, NULL, OPT_VERIFY },
 	{ "cross-check", no_argument, NULL, OPT_CROSS_CHECK },
+	{ "check-raw", required_argument, NULL, OPT_CHECK_RAW },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -100,7 +102,9 @@ void options_usage(FILE *out)
 	      "  -V, --version           gate's version\n"
 	      "\n"
 	      "Also: gate time (wall clock against the raw loops), gate profile SCENARIO (a CPU\n"
-	      "profile), gate report [FILE] (the results page), gate merge FILE...; each has --help.\n"
+	      "profile), gate report [FILE] (the results page), gate merge FILE... (shards, or one\n"
+	      "run decided again; with --check-raw DIR its counts are read again from the raw\n"
+	      "files); each has --help.\n"
 	      "\n"
 	      "Exit codes:\n"
 	      "  0  every gated scenario is within its limits\n"
@@ -225,6 +229,9 @@ static int apply(struct gate_options *options, int option, char *argument, struc
 		return 0;
 	case OPT_CROSS_CHECK:
 		options->cross_check = true;
+		return 0;
+	case OPT_CHECK_RAW:
+		options->check_raw = argument;
 		return 0;
 	case 'v':
 		options->verbosity = 2;
@@ -352,6 +359,8 @@ static int parse(struct gate_options *options, int argc, char **argv, bool merge
 		if (merge && measures(option))
 			return gate_error_set(err, "'%s' measures; gate merge only combines results",
 					      typed_option(option, argv));
+		if (!merge && option == OPT_CHECK_RAW)
+			return gate_error_set(err, "--check-raw is an option of gate merge");
 		if (apply(options, option, optarg, err) != 0)
 			return -1;
 	}

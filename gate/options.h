@@ -30,6 +30,7 @@ struct gate_options {
 	bool cross_check;         /* count allocations again natively (tcmalloc's hooks) and
 				   * require DHAT's figures */
 	bool exact;               /* the baseline must hold exactly these counts (a refresh check) */
+	const char *check_raw;    /* gate merge: re-read every count from the raw files here */
 	int verbosity;            /* 0 quiet, 1 default, 2 verbose */
 	unsigned shard_index;     /* --shard K/M: K (1-based); 0/0 without sharding */
 	unsigned shard_count;     /* M */
