@@ -36,7 +36,7 @@ else
   fail "a_child_ending_after_gate_should_not_overwrite_any_file"
   (cd "$tmp/raw" && sha256sum -c "$tmp/evidence") 2>&1 | sed 's/^/    | /'
 fi
-late=$(comm -13 <(awk '{ print $2 }' "$tmp/evidence" | sort) <(ls "$tmp/raw" | sort) | grep -cE '\.out\.forks\.[0-9]+\.[0-9]+$')
+late=$(comm -13 <(awk '{ print $2 }' "$tmp/evidence" | sort) <(find "$tmp/raw" -maxdepth 1 -type f -printf '%f\n' | sort) | grep -cE '\.out\.forks\.[0-9]+\.[0-9]+$')
 if [ "$late" -ge 1 ]; then
   pass "the_child_s_late_output_should_carry_its_own_pid"
 else

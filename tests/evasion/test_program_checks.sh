@@ -14,7 +14,6 @@ pass() { echo "ok   $*"; passed=$((passed + 1)); }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 own=$(realpath "$build/tests/evasion/own/scenarios")
-library=$(realpath "$build/tests/evasion/library/scenarios")
 shared=$(realpath "$build/tests/evasion/libevasion_toggle.so")
 
 # run DIR: gate on the build DIR; sets code and fills $tmp/stdout, $tmp/stderr.
