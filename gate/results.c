@@ -120,9 +120,7 @@ static int add_counts(cJSON *entry, const struct measurement *measurement)
 
 	return counts != NULL && add(counts, "instructions", counts_array(measurement->instructions)) &&
 	       add(counts, "allocations", counts_array(measurement->allocations)) &&
-	       add(counts, "bytes", counts_array(measurement->bytes)) &&
-	       (!measurement->has_process ||
-		add(counts, "process_instructions", counts_array(measurement->process_instructions)));
+	       add(counts, "bytes", counts_array(measurement->bytes));
 }
 
 static int add_linearity(cJSON *entry, const struct measurement *measurement)
@@ -189,6 +187,27 @@ static cJSON *failures_array(const struct measurement *measurements, size_t coun
 	return array;
 }
 
+/* The whole process's counts at 1, N and 2N by scenario. Apart from the code section: unlike the
+ * region's, they can differ by a few instructions between two runs of one program (start-up and
+ * exit depend a little on the environment), so they are compared with a limit, never to the
+ * digit. */
+static cJSON *process_object(const struct measurement *measurements, size_t count)
+{
+	cJSON *object = cJSON_CreateObject();
+	size_t i;
+
+	for (i = 0; object != NULL && i < count; i++) {
+		if (measurements[i].failed || !measurements[i].has_process)
+			continue;
+		if (!add(object, measurements[i].info.name,
+			 counts_array(measurements[i].process_instructions))) {
+			cJSON_Delete(object);
+			return NULL;
+		}
+	}
+	return object;
+}
+
 static cJSON *gate_block(const struct measurement *measurements, size_t count,
 			 const struct environment *environment, const struct verdict *verdict)
 {
@@ -198,7 +217,8 @@ static cJSON *gate_block(const struct measurement *measurements, size_t count,
 		 cJSON_AddNumberToObject(block, "schema", GATE_SCHEMA_VERSION) != NULL &&
 		 add(block, "fingerprint", environment_fingerprint_to_json(environment)) &&
 		 cJSON_AddNumberToObject(block, "messages", (double)messages) != NULL &&
-		 add(block, "failures", failures_array(measurements, count));
+		 add(block, "failures", failures_array(measurements, count)) &&
+		 add(block, "process_instructions", process_object(measurements, count));
 
 	if (ok && verdict != NULL)
 		ok = add(block, "verdict", verdict_to_json(verdict));
@@ -456,16 +476,7 @@ static int read_slopes(const struct reader *reader, const cJSON *entry, const ch
 	    slope_compute(&measurement->byte_slope, measurement->bytes, measurement->messages, false,
 			  &slope_error) != 0)
 		return bad(reader, path, slope_error.message);
-	/* Optional: documents from before gate counted the whole process have none. */
-	if (member(counts, "process_instructions") != NULL) {
-		if (read_counts(reader, counts, prefix, "process_instructions",
-				measurement->process_instructions) != 0)
-			return -1;
-		if (slope_compute(&measurement->process_slope, measurement->process_instructions,
-				  measurement->messages, true, &slope_error) != 0)
-			return bad(reader, path, slope_error.message);
-		measurement->has_process = true;
-	}
+
 	snprintf(path, sizeof(path), "%s.framework", prefix);
 	if (!cJSON_IsObject(member(entry, "framework")))
 		return bad(reader, path, "is not an object");
@@ -766,6 +777,42 @@ static int read_gate_block(const struct reader *reader, const cJSON *block, stru
 	return read_shard(reader, member(block, "shard"), results);
 }
 
+/* costgate.process_instructions: optional (documents from before gate counted the whole process
+ * have none); each entry names a measured scenario. */
+static int read_process(const struct reader *reader, const cJSON *object, struct results *results)
+{
+	const cJSON *item;
+	char path[160];
+
+	if (object == NULL)
+		return 0;
+	if (!cJSON_IsObject(object))
+		return bad(reader, "costgate.process_instructions", "is not an object");
+	cJSON_ArrayForEach(item, object) {
+		struct measurement *measurement = NULL;
+		struct gate_error slope_error = GATE_ERROR_INIT;
+		size_t i;
+
+		for (i = 0; i < results->count && measurement == NULL; i++)
+			if (strcmp(results->measurements[i].info.name, item->string) == 0)
+				measurement = &results->measurements[i];
+		snprintf(path, sizeof(path), "costgate.process_instructions.%.64s", item->string);
+		if (measurement == NULL)
+			return bad(reader, path, "names no measured scenario");
+		if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != SLOPE_RUNS)
+			return bad(reader, path, "is not an array of 3 counts (at 1, N and 2N)");
+		for (i = 0; i < SLOPE_RUNS; i++)
+			if (read_count(reader, cJSON_GetArrayItem(item, (int)i), path,
+				       &measurement->process_instructions[i]) != 0)
+				return -1;
+		if (slope_compute(&measurement->process_slope, measurement->process_instructions,
+				  measurement->messages, true, &slope_error) != 0)
+			return bad(reader, path, slope_error.message);
+		measurement->has_process = true;
+	}
+	return 0;
+}
+
 /* true when the `length` bytes at `text` (not NUL-terminated) are all white space. */
 static bool only_space(const char *text, size_t length)
 {
@@ -819,6 +866,9 @@ int results_parse(struct results *results, const char *text, size_t length, cons
 		goto out;
 	}
 	status = read_code(&reader, member(root, "code"), results);
+	if (status == 0)
+		status = read_process(&reader, member(member(root, "costgate"), "process_instructions"),
+				      results);
 out:
 	cJSON_Delete(root);
 	if (status != 0)

@@ -183,9 +183,10 @@ static void print_breaches(FILE *out, const struct verdict_row *row)
 		table_format_per_message(base_text, sizeof(base_text), base->process_slope.per_message);
 		table_format_change(change, sizeof(change), row->process_change);
 		fprintf(out, "%s: %s instructions per message in the whole process against %s in the "
-			"baseline: %s, above the %g %% limit (work outside the region: at fill time, on "
-			"another thread or at exit)\n", row->name, head_text, base_text, change,
-			row->limit_percent);
+			"baseline: %s, ", row->name, head_text, base_text, change);
+		table_format_change(change, sizeof(change), row->outside_change);
+		fprintf(out, "%s outside the region, above the %g %% limit (work done at fill time, on "
+			"another thread or at exit)\n", change, row->limit_percent);
 	}
 	if (row->breaches & BREACH_STEADY_FLOOR) {
 		table_format_per_message(head_text, sizeof(head_text), head->allocation_slope.per_message);

@@ -69,6 +69,8 @@ struct verdict_row {
 	double cold_change;                  /* percent, cold instructions */
 	double process_change;               /* percent, the whole process per message, when both
 					      * head and baseline have it */
+	double outside_change;               /* percent of the baseline's whole process figure: the
+					      * change the region's own change does not explain */
 	unsigned breaches;                   /* enum verdict_breach bits, before acceptances */
 	unsigned unaccepted;                 /* the breaches no acceptance covers */
 	unsigned tightened;                  /* BREACH_SETTINGS bits of settings stricter than the

@@ -554,6 +554,61 @@ static void verdict_should_apply_the_baseline_s_limit_when_a_higher_one_is_not_a
 	verdict_release(&verdict);
 }
 
+/* The whole process at `process` per message, as DHAT counts it. */
+static void with_process(struct measurement *measurement, double process)
+{
+	measurement->has_process = true;
+	measurement->process_slope.per_message = process;
+}
+
+static void verdict_should_gate_work_outside_the_region_in_the_whole_process(void)
+{
+	struct measurement head = measured("alpha", 10000.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct acceptance_entry entries[] = {
+		{ (char *)"alpha", ACCEPT_PROCESS_INSTRUCTIONS, 13000, (char *)"a checksum at fill time" },
+	};
+	struct acceptance acceptance = accepting(entries, 1);
+	struct verdict verdict;
+
+	/* 2.5 % more in the whole process while the region stays: work moved outside. */
+	with_process(&base, 12000.0);
+	with_process(&head, 12300.0);
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].breaches == BREACH_PROCESS_INSTRUCTIONS);
+	CHECK(verdict.rows[0].outside_change > 2.49 && verdict.rows[0].outside_change < 2.51);
+	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
+	verdict_release(&verdict);
+
+	/* Exactly at the limit passes, as for the region. */
+	with_process(&head, 12240.0);
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].breaches == 0);
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	verdict_release(&verdict);
+
+	/* The region's own regression is not a second breach of the whole process. */
+	head.instruction_slope.per_message = 10300.0;
+	with_process(&head, 12300.0);
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].breaches == BREACH_INSTRUCTIONS);
+	verdict_release(&verdict);
+
+	/* Accepted up to the whole process's figure. */
+	head.instruction_slope.per_message = 10000.0;
+	with_process(&head, 13000.0);
+	decide_one(&verdict, &head, &base, &acceptance);
+	CHECK(verdict.rows[0].breaches == BREACH_PROCESS_INSTRUCTIONS);
+	CHECK(verdict.rows[0].accepted[ACCEPT_PROCESS_INSTRUCTIONS] == &entries[0]);
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	verdict_release(&verdict);
+
+	/* A baseline without the figure (written before gate counted it): nothing to compare. */
+	base.has_process = false;
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].breaches == 0);
+	verdict_release(&verdict);
+}
+
 static void verdict_should_hold_a_raised_floor_to_the_baseline_s_unless_accepted(void)
 {
 	struct measurement head = measured("alpha", 10000.0, 50000), base = measured("alpha", 10000.0, 50000);
@@ -730,6 +785,7 @@ int main(void)
 	RUN(verdict_should_sort_its_rows_by_name);
 	RUN(verdict_should_fail_a_scenario_ungated_against_a_gating_baseline_unless_accepted);
 	RUN(verdict_should_apply_the_baseline_s_limit_when_a_higher_one_is_not_accepted);
+	RUN(verdict_should_gate_work_outside_the_region_in_the_whole_process);
 	RUN(verdict_should_hold_a_raised_floor_to_the_baseline_s_unless_accepted);
 	RUN(verdict_should_not_fail_the_run_for_an_ungated_regression);
 	RUN(verdict_summary_should_count_the_scenarios_that_pass);
