@@ -29,7 +29,7 @@ valid=$work/valid.json
 cp "$repo/baselines/main.json" "$valid"
 run_gate "$repo" --baseline=main
 check "baseline_not_committed_on_main_should_exit_4_saying_how_to_make_one" 4 \
-  "err:baselines/main\.json is not committed on main" \
+  "err:baselines/main\.json is not committed on refs/heads/main" \
   "err:gate --save-baseline main, and commit it" \
   "!."
 git -C "$repo" branch -m main trunk

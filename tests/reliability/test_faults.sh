@@ -87,7 +87,10 @@ for argument in "$@"; do
     --callgrind-out-file=* | --dhat-out-file=*) output=${argument#*=} ;;
   esac
 done
+# gate names every output by pid (%p), as valgrind expands it; the recording has plain names.
+output=${output//%p/$$}
 name=${output##*/}
+name=${name%."$$"}
 # shellcheck disable=SC2053 # the target is a glob
 if [[ $name != $target ]]; then
   cp "$recorded/$name" "$output"
@@ -106,8 +109,9 @@ case $kind in
     exec "$real" --no-such-option "$@" ;;
   no-output) # the real valgrind, unable to open its output file (it says so, exits 0)
     exec "$real" "${@/#--dhat-out-file=*/--dhat-out-file=/nonexistent/costgate/out}" ;;
-  truncated) # the real valgrind; then its output loses its second half
-    "$real" "$@" || exit
+  truncated) # the real valgrind (a child: %p made this process's pid); then its output loses
+    # its second half
+    "$real" "${@//%p/$$}" || exit
     head -c "$(($(wc -c <"$output") / 2))" "$output" >"$output.cut" && mv "$output.cut" "$output" ;;
   *) cp "$recorded/$name" "$output" ;;
 esac
