@@ -321,12 +321,12 @@ static int add_row_figures(cJSON *item, const struct verdict_row *row)
 		return -1;
 	if (cJSON_AddBoolToObject(item, "gated", row->gated) == NULL)
 		return -1;
-	if (head->has_process &&
+	/* Only when compared: the figure alone is in costgate.process_instructions, and it moves by
+	 * a few instructions between runs, which a document without a baseline need not show. */
+	if (head->has_process && base != NULL && base->has_process &&
 	    !cJSON_AddItemToObject(item, "process_instructions",
-				   figures(head->process_slope.per_message,
-					   base && base->has_process ? base : NULL,
-					   base && base->has_process ? base->process_slope.per_message : 0,
-					   row->process_change)))
+				   figures(head->process_slope.per_message, base,
+					   base->process_slope.per_message, row->process_change)))
 		return -1;
 	for (bit = 0; bit < sizeof(breach_names) / sizeof(breach_names[0]); bit++)
 		if ((row->breaches & (1u << bit)) &&
