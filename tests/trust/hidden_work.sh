@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Work a change moves out of the measured region is still counted: gate gates the whole process's
 # instructions per message (every thread, start to exit) with the same limit. Per message work done
-# while the queue is filled, left for a destructor at exit, or handed to a helper thread in stop()
+# while the queue is filled, left for a destructor at exit, or handed to a worker thread in stop()
 # leaves the region's figure as it was and is exit 1 naming the whole process's figure. Real gate,
 # valgrind and git.
 # Usage: hidden_work.sh GATE COSTGATE_SOURCE_DIR
@@ -58,17 +58,17 @@ else
   fail "work_left_for_exit_should_regress_in_the_whole_process: cannot build the change"
 fi
 
-# 3. The same count handed to a helper thread that stop() starts and joins.
-git -C "$repo" checkout -q -f -B helper_thread main
-sed -i "s|^#include <string.h>\$|#include <pthread.h>\n#include <string.h>|; s|^static int handle(|static unsigned long pending;\n\nstatic void *settle(void *unused)\n{\n	(void)unused;\n	for (unsigned long m = 0; m < pending; m++)\n		$loop\n	return NULL;\n}\n\nstatic void stop(struct service *service)\n{\n	pthread_t helper;\n\n	(void)service;\n	if (pthread_create(\&helper, NULL, settle, NULL) == 0)\n		pthread_join(helper, NULL);\n}\n\nstatic int handle(|; s|^	COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));\$|&\n	pending++;|; s|^	\.handle = handle,\$|&\n	.stop = stop,|" "$work_c"
+# 3. The same count handed to a worker thread that stop() starts and joins.
+git -C "$repo" checkout -q -f -B worker_thread main
+sed -i "s|^#include <string.h>\$|#include <pthread.h>\n#include <string.h>|; s|^static int handle(|static unsigned long pending;\n\nstatic void *settle(void *unused)\n{\n	(void)unused;\n	for (unsigned long m = 0; m < pending; m++)\n		$loop\n	return NULL;\n}\n\nstatic void stop(struct service *service)\n{\n	pthread_t worker;\n\n	(void)service;\n	if (pthread_create(\&worker, NULL, settle, NULL) == 0)\n		pthread_join(worker, NULL);\n}\n\nstatic int handle(|; s|^	COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));\$|&\n	pending++;|; s|^	\.handle = handle,\$|&\n	.stop = stop,|" "$work_c"
 if grep -q 'pthread_create' "$work_c" && grep -q '\.stop = stop,' "$work_c" && build "$repo"; then
   run_gate "$repo" --baseline=main
-  check "work_on_a_helper_thread_in_stop_should_regress_in_the_whole_process" 1 \
+  check "work_on_a_worker_thread_in_stop_should_regress_in_the_whole_process" 1 \
     "^work +[0-9.]+ +$base_re +\+0\.[0-9]{2} % " \
     "^work: [0-9.]+ instructions per message in the whole process against [0-9.]+ in the baseline: \+[0-9.]+ %, \+[0-9.]+ % outside the region, above the 2 % limit" \
     "^fail: 1 regressed \(work\)\$"
 else
-  fail "work_on_a_helper_thread_in_stop_should_regress_in_the_whole_process: cannot build the change"
+  fail "work_on_a_worker_thread_in_stop_should_regress_in_the_whole_process: cannot build the change"
 fi
 
 finish
