@@ -31,7 +31,8 @@ test: all
 	@tools/install-deps.sh --quiet --tests
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# Compares with baselines/main.json as committed on main (else origin/main); when there is none
+# Compares with baselines/main.json as committed on the branch main (refs/remotes/origin/main,
+# else refs/heads/main; never a tag); when there is none
 # yet, gate says so and checks the declared allocation floors only.
 bench: all
 	$(BUILD)/gate/gate --build-dir $(BUILD) --messages $(N) --baseline=main --baseline-optional

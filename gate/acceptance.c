@@ -11,8 +11,12 @@
 #include <string.h>
 
 #include "json_keys.h"
+#include "text.h"
 
-static const char *const metric_names[] = { "instructions", "cold_instructions" };
+static const char *const metric_names[ACCEPT_METRICS] = {
+	"instructions", "cold_instructions", "gated", "limit_percent", "steady_allocations_floor",
+	"cold_allocations_floor", "process_instructions",
+};
 
 const char *acceptance_metric_name(enum acceptance_metric metric)
 {
@@ -53,14 +57,16 @@ static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t 
 	const cJSON *metric = cJSON_GetObjectItemCaseSensitive(item, "metric");
 	const cJSON *value = cJSON_GetObjectItemCaseSensitive(item, "value");
 	const cJSON *reason = cJSON_GetObjectItemCaseSensitive(item, "reason");
+	const char *problem;
+	char quoted[300];
 	size_t m;
 
 	if (!cJSON_IsObject(item))
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu] is not an object",
 				      path, index);
-	if (!cJSON_IsString(scenario) || scenario->valuestring[0] == '\0')
+	if (!cJSON_IsString(scenario) || !text_is_name(scenario->valuestring))
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].scenario is "
-				      "not a scenario name", path, index);
+				      "not a scenario name ([a-z0-9_]{1,64})", path, index);
 	if (!cJSON_IsString(metric))
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].metric is not "
 				      "a string", path, index);
@@ -69,15 +75,25 @@ static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t 
 			break;
 	if (m == sizeof(metric_names) / sizeof(metric_names[0]))
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].metric '%s' is "
-				      "not 'instructions' or 'cold_instructions'", path, index,
-				      metric->valuestring);
-	if (!cJSON_IsNumber(value) || !isfinite(value->valuedouble) || value->valuedouble <= 0 ||
-	    value->valuedouble > 9007199254740991.0)
+				      "not one of 'instructions', 'cold_instructions', 'gated', "
+				      "'limit_percent', 'steady_allocations_floor', "
+				      "'cold_allocations_floor', 'process_instructions'", path, index,
+				      text_quote(quoted, sizeof(quoted), metric->valuestring));
+	if (m == ACCEPT_GATED && (!cJSON_IsNumber(value) || value->valuedouble != 0))
+		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].value is not 0 "
+				      "(for 'gated', 0 accepts that the scenario is not gated)", path, index);
+	if (m != ACCEPT_GATED &&
+	    (!cJSON_IsNumber(value) || !isfinite(value->valuedouble) || value->valuedouble <= 0 ||
+	     value->valuedouble > 9007199254740991.0))
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].value is not a "
 				      "positive number", path, index);
 	if (!cJSON_IsString(reason) || strlen(reason->valuestring) < 3)
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].reason must say "
 				      "why", path, index);
+	if ((problem = text_line_problem(reason->valuestring, TEXT_LINE_MAX)) != NULL)
+		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].reason %s (one "
+				      "printable line of at most %d characters)", path, index, problem,
+				      TEXT_LINE_MAX);
 	entry->metric = (enum acceptance_metric)m;
 	entry->value = value->valuedouble;
 	entry->scenario = strdup(scenario->valuestring);

@@ -11,12 +11,20 @@
 enum acceptance_metric {
 	ACCEPT_INSTRUCTIONS,      /* "instructions": instructions per message */
 	ACCEPT_COLD_INSTRUCTIONS, /* "cold_instructions": instructions of the cold start */
+	/* Settings the scenario declares, compared with the baseline's: loosening one is a breach
+	 * unless accepted. */
+	ACCEPT_GATED,             /* "gated": value 0, the scenario may stop being gated */
+	ACCEPT_LIMIT_PERCENT,     /* "limit_percent": the instruction limit may go up to value */
+	ACCEPT_STEADY_FLOOR,      /* "steady_allocations_floor": the floor may go up to value */
+	ACCEPT_COLD_FLOOR,        /* "cold_allocations_floor": the floor may go up to value */
+	ACCEPT_PROCESS_INSTRUCTIONS, /* "process_instructions": the whole process, per message */
+	ACCEPT_METRICS
 };
 
 struct acceptance_entry {
 	char *scenario;                /* owned */
 	enum acceptance_metric metric;
-	double value;                  /* head may go up to this (inclusive) */
+	double value;                  /* head may go up to this (inclusive); 0 for "gated" */
 	char *reason;                  /* why, for every report; owned */
 };
 

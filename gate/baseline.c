@@ -4,6 +4,7 @@
 #include "baseline.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,46 +54,255 @@ char *baseline_repository_root(void)
 	return output;
 }
 
-char *baseline_resolve_ref(const char *root, const char *name)
+/* A full object name: 40 (SHA-1) or 64 (SHA-256) hexadecimal digits, which git takes as the
+ * object itself before any ref of that name. */
+static bool is_full_hash(const char *text)
 {
-	static const char *const prefixes[] = { "", "origin/" };
+	size_t length = strspn(text, "0123456789abcdef");
+
+	return text[length] == '\0' && (length == 40 || length == 64);
+}
+
+/* The commit `object` names (a full hash, owned), or NULL. */
+static char *peel_to_commit(const char *root, const char *object)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	char *spec = NULL, *output = NULL;
+	const char *arguments[] = { "rev-parse", "--verify", "--quiet", "--end-of-options", NULL, NULL };
+
+	if (asprintf(&spec, "%s^{commit}", object) < 0)
+		return NULL;
+	arguments[4] = spec;
+	if (baseline_git(root, arguments, &output, &err) == 0)
+		trim_newline(output);
+	else if (output != NULL)
+		output[0] = '\0';
+	if (output != NULL && !is_full_hash(output)) {
+		free(output);
+		output = NULL;
+	}
+	free(spec);
+	return output;
+}
+
+/* A branch name that can only be read one way: no revision syntax, no leading '-' or '.', no
+ * path tricks. Fully qualified names (refs/heads/x, refs/remotes/origin/x) are allowed. */
+static bool is_plain_ref_name(const char *name)
+{
+	return name[0] != '\0' && name[0] != '-' && name[0] != '.' && name[0] != '/' &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-") ==
+		       strlen(name) &&
+	       strstr(name, "..") == NULL && strstr(name, "//") == NULL &&
+	       name[strlen(name) - 1] != '/' && strlen(name) <= 200;
+}
+
+/* The refs that could be branch `name`, from `git for-each-ref`: the remote-tracking refs
+ * (refs/remotes/R/NAME, origin's kept apart), the local branch, and a tag of that name (never
+ * used; it is named in the error so that a planted tag is visible). */
+struct ref_candidates {
+	char *origin;        /* "HASH refs/remotes/origin/NAME" line's hash, owned */
+	char *remotes[8];    /* other remotes' refs/remotes/R/NAME (refnames, owned) */
+	char *remote_hashes[8];
+	size_t remote_count;
+	char *local;         /* refs/heads/NAME's hash, owned */
+	bool tag;            /* refs/tags/NAME exists */
+};
+
+static void candidates_release(struct ref_candidates *candidates)
+{
 	size_t i;
 
-	for (i = 0; i < 2; i++) {
-		struct gate_error err = GATE_ERROR_INIT;
-		char *spec = NULL, *output = NULL;
-		const char *arguments[] = { "rev-parse", "--verify", "--quiet", NULL, NULL };
-
-		if (asprintf(&spec, "%s%s^{commit}", prefixes[i], name) < 0)
-			return NULL;
-		arguments[3] = spec;
-		if (baseline_git(root, arguments, &output, &err) == 0) {
-			free(spec);
-			trim_newline(output);
-			return output;
-		}
-		free(spec);
+	free(candidates->origin);
+	free(candidates->local);
+	for (i = 0; i < candidates->remote_count; i++) {
+		free(candidates->remotes[i]);
+		free(candidates->remote_hashes[i]);
 	}
-	return NULL;
+}
+
+static void candidates_add(struct ref_candidates *candidates, const char *name, const char *hash,
+			   const char *refname)
+{
+	size_t name_length = strlen(name), ref_length = strlen(refname);
+	const char *remote;
+
+	if (strncmp(refname, "refs/heads/", 11) == 0 && strcmp(refname + 11, name) == 0) {
+		free(candidates->local);
+		candidates->local = strdup(hash);
+	} else if (strncmp(refname, "refs/tags/", 10) == 0 && strcmp(refname + 10, name) == 0) {
+		candidates->tag = true;
+	} else if (strncmp(refname, "refs/remotes/", 13) == 0 && ref_length > 13 + name_length + 1 &&
+		   strcmp(refname + ref_length - name_length, name) == 0 &&
+		   refname[ref_length - name_length - 1] == '/') {
+		remote = refname + 13;
+		if ((size_t)(refname + ref_length - name_length - 1 - remote) == 6 &&
+		    strncmp(remote, "origin", 6) == 0) {
+			free(candidates->origin);
+			candidates->origin = strdup(hash);
+		} else if (memchr(remote, '/', (size_t)(refname + ref_length - name_length - 1 - remote)) == NULL &&
+			   candidates->remote_count < sizeof(candidates->remotes) / sizeof(candidates->remotes[0])) {
+			candidates->remotes[candidates->remote_count] = strdup(refname);
+			candidates->remote_hashes[candidates->remote_count++] = strdup(hash);
+		}
+	}
+}
+
+static int list_candidates(const char *root, const char *name, struct ref_candidates *candidates,
+			   struct gate_error *err)
+{
+	const char *arguments[] = { "for-each-ref", "--format=%(objectname) %(refname)",
+				    "refs/heads/", "refs/remotes/", "refs/tags/", NULL };
+	char *output = NULL, *line, *next;
+
+	if (baseline_git(root, arguments, &output, err) != 0) {
+		free(output);
+		return gate_error_prefix(err, "no baseline: cannot list the refs");
+	}
+	for (line = output; line != NULL && *line != '\0'; line = next) {
+		char *space;
+
+		next = strchr(line, '\n');
+		if (next != NULL)
+			*next++ = '\0';
+		space = strchr(line, ' ');
+		if (space == NULL)
+			continue;
+		*space = '\0';
+		candidates_add(candidates, name, line, space + 1);
+	}
+	free(output);
+	return 0;
+}
+
+/* Exactly the ref `refname` (fully qualified), without git's abbreviation rules. */
+static char *exact_ref(const char *root, const char *refname)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	const char *arguments[] = { "show-ref", "--verify", "--hash", "--", refname, NULL };
+	char *output = NULL, *commit = NULL;
+
+	if (baseline_git(root, arguments, &output, &err) == 0) {
+		trim_newline(output);
+		commit = peel_to_commit(root, output);
+	}
+	free(output);
+	return commit;
+}
+
+/* Branch `name`: refs/remotes/origin/NAME, else the one other remote that has NAME, else
+ * refs/heads/NAME. Never a tag, never git's abbreviation rules (under which a tag `main`
+ * planted by a build would win over origin/main). */
+static int resolve_branch(const char *root, const char *name, char **commit, char **ref,
+			  struct gate_error *err)
+{
+	struct ref_candidates candidates = { 0 };
+	const char *hash = NULL;
+	int status = -1;
+
+	if (list_candidates(root, name, &candidates, err) != 0)
+		return -1;
+	if (candidates.origin != NULL) {
+		hash = candidates.origin;
+		*ref = NULL;
+		if (asprintf(ref, "refs/remotes/origin/%s", name) < 0)
+			*ref = NULL;
+	} else if (candidates.remote_count > 1) {
+		gate_error_set(err, "no baseline: '%s' is ambiguous: refs/remotes/origin/%s does not "
+			       "exist and %s and %s both do (pass the base commit: --base-commit SHA)",
+			       name, name, candidates.remotes[0], candidates.remotes[1]);
+		goto out;
+	} else if (candidates.remote_count == 1) {
+		hash = candidates.remote_hashes[0];
+		*ref = strdup(candidates.remotes[0]);
+	} else if (candidates.local != NULL) {
+		hash = candidates.local;
+		*ref = NULL;
+		if (asprintf(ref, "refs/heads/%s", name) < 0)
+			*ref = NULL;
+	} else {
+		gate_error_set(err, "no baseline: no branch '%s' here: looked at refs/remotes/origin/%s, "
+			       "refs/remotes/*/%s and refs/heads/%s%s%s%s (create one on that branch "
+			       "with: gate --save-baseline %s)", name, name, name, name,
+			       candidates.tag ? "; refs/tags/" : "", candidates.tag ? name : "",
+			       candidates.tag ? " exists but a tag is never a baseline" : "", name);
+		goto out;
+	}
+	if (*ref == NULL) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	*commit = peel_to_commit(root, hash);
+	if (*commit == NULL) {
+		gate_error_set(err, "no baseline: %s does not name a commit", *ref);
+		free(*ref);
+		*ref = NULL;
+		goto out;
+	}
+	status = 0;
+out:
+	candidates_release(&candidates);
+	return status;
+}
+
+int baseline_resolve(const char *root, const char *name, const char *base_commit, char **commit,
+		     char **ref, struct gate_error *err)
+{
+	*commit = NULL;
+	*ref = NULL;
+	if (base_commit != NULL) {
+		if (!is_full_hash(base_commit))
+			return gate_error_set(err, "no baseline: --base-commit needs a full commit hash "
+					      "(40 or 64 lowercase hexadecimal digits), not '%.80s'", base_commit);
+		*commit = peel_to_commit(root, base_commit);
+		if (*commit == NULL)
+			return gate_error_set(err, "no baseline: commit %s is not in this repository "
+					      "(fetch it: git fetch origin %s)", base_commit, base_commit);
+		*ref = strdup("the base commit");
+		if (*ref == NULL) {
+			free(*commit);
+			*commit = NULL;
+			return gate_error_set(err, "out of memory");
+		}
+		return 0;
+	}
+	if (!is_plain_ref_name(name))
+		return gate_error_set(err, "no baseline: '%.80s' is not a branch name", name);
+	if (strncmp(name, "refs/", 5) == 0) {
+		*commit = exact_ref(root, name);
+		if (*commit == NULL)
+			return gate_error_set(err, "no baseline: looked at %s: not a ref here", name);
+		*ref = strdup(name);
+		if (*ref == NULL) {
+			free(*commit);
+			*commit = NULL;
+			return gate_error_set(err, "out of memory");
+		}
+		return 0;
+	}
+	return resolve_branch(root, name, commit, ref, err);
+}
+
+/* baselines/NAME.json for a fully qualified or plain branch NAME: its last component. */
+static const char *file_name(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	return slash != NULL ? slash + 1 : name;
 }
 
 enum baseline_status baseline_load_ref(struct results *baseline, const char *root,
-				       const char *name, char **source, struct gate_error *err)
+				       const char *name, const char *commit, const char *ref,
+				       char **source, struct gate_error *err)
 {
-	char *commit = baseline_resolve_ref(root, name);
 	char *object = NULL, *text = NULL;
 	const char *arguments[] = { "show", NULL, NULL };
 	enum baseline_status status = BASELINE_ABSENT;
 
+	name = file_name(name);
 	*source = NULL;
 	*baseline = (struct results)RESULTS_INIT;
-	if (commit == NULL) {
-		gate_error_set(err, "no baseline: neither '%s' nor 'origin/%s' is a git ref here "
-			       "(create one on that branch with: gate --save-baseline %s)", name, name, name);
-		return BASELINE_ABSENT;
-	}
 	if (asprintf(&object, "%s:baselines/%s.json", commit, name) < 0 ||
-	    asprintf(source, "baselines/%s.json at %s (%.12s)", name, name, commit) < 0) {
+	    asprintf(source, "baselines/%s.json at %s (%.12s)", name, ref, commit) < 0) {
 		*source = NULL;
 		gate_error_set(err, "out of memory");
 		status = BASELINE_MALFORMED;
@@ -102,7 +312,7 @@ enum baseline_status baseline_load_ref(struct results *baseline, const char *roo
 	if (baseline_git(root, arguments, &text, err) != 0) {
 		gate_error_set(err, "no baseline: baselines/%s.json is not committed on %s (%.12s) "
 			       "(create it on %s with gate --save-baseline %s, and commit it)",
-			       name, name, commit, name, name);
+			       name, ref, commit, name, name);
 		goto out;
 	}
 	status = results_parse(baseline, text, strlen(text), *source, err) == 0 ? BASELINE_FOUND
@@ -114,7 +324,6 @@ out:
 	}
 	free(text);
 	free(object);
-	free(commit);
 	return status;
 }
 

@@ -1,6 +1,6 @@
-/* Where a baseline comes from. `--baseline REF` reads baselines/REF.json as committed on the git
- * ref (else origin/REF) and never the working tree's copy, so a change cannot edit the baseline
- * it is judged against. */
+/* Where a baseline comes from. `--baseline NAME` reads baselines/NAME.json as committed on the
+ * branch NAME (a fully qualified ref, never a tag) or on `--base-commit`, and never the working
+ * tree's copy, so a change cannot edit the baseline it is judged against. */
 #ifndef GATE_BASELINE_H
 #define GATE_BASELINE_H
 
@@ -14,17 +14,25 @@ enum baseline_status { BASELINE_FOUND = 0, BASELINE_ABSENT = 1, BASELINE_MALFORM
  * owned; NULL when the current directory is not in a git repository. */
 char *baseline_repository_root(void);
 
-/* Reads baselines/NAME.json from git ref NAME, else origin/NAME, in the repository at `root`.
- * On success *source says what was read, e.g. "baselines/main.json at main (1a2b3c4)" (owned). */
+/* Which commit the baseline is read from. With `base_commit` (a full hash: what CI passes), that
+ * commit. Else branch `name` as a fully qualified ref: refs/remotes/origin/NAME, else the one
+ * other remote's refs/remotes/R/NAME, else refs/heads/NAME; a NAME starting with "refs/" is taken
+ * exactly. Never a tag and never git's abbreviation rules. *commit (full hash) and *ref (the ref
+ * read, for messages) are owned. Returns 0, or -1 with err listing the refs looked at (no
+ * comparable baseline: exit 4). */
+int baseline_resolve(const char *root, const char *name, const char *base_commit, char **commit,
+		     char **ref, struct gate_error *err);
+
+/* Reads baselines/NAME.json (NAME's last path component) as committed in `commit`, which `ref`
+ * resolved to. On success *source says what was read, e.g. "baselines/main.json at
+ * refs/heads/main (1a2b3c4d5e6f)" (owned). */
 enum baseline_status baseline_load_ref(struct results *baseline, const char *root,
-				       const char *name, char **source, struct gate_error *err);
+				       const char *name, const char *commit, const char *ref,
+				       char **source, struct gate_error *err);
 
 /* Reads an explicit file. *source is the path (owned). */
 enum baseline_status baseline_load_file(struct results *baseline, const char *path,
 					char **source, struct gate_error *err);
-
-/* The commit a ref names (full hash, owned), trying REF then origin/REF; NULL when neither. */
-char *baseline_resolve_ref(const char *root, const char *name);
 
 /* Runs git with `arguments` (NULL-terminated, without "git") in `root`, capturing stdout. */
 int baseline_git(const char *root, const char *const *arguments, char **output,

@@ -1,5 +1,8 @@
 /* gate merge. Shards are refused unless together they are exactly one run: the same count M,
- * every index once, the same fingerprint and selection, no scenario twice, none left out. */
+ * every index once, the same fingerprint and selection, no scenario twice, none left out. One
+ * results file of a whole run is decided again as it is. With --check-raw, every count is read
+ * again from the raw callgrind and DHAT files, so that the decision does not rest on figures
+ * written by the code under review (the second opinion of costgate-comment.yml). */
 #define _GNU_SOURCE
 #include "cmd_merge.h"
 
@@ -8,6 +11,8 @@
 #include <string.h>
 
 #include "baseline.h"
+#include "callgrind.h"
+#include "dhat.h"
 #include "runner.h"
 #include "session.h"
 
@@ -131,6 +136,75 @@ static int combine(struct session *session, struct results *shards, size_t count
 	return 0;
 }
 
+/* The harness's region: a results file does not say which function a run toggled on, and the
+ * second opinion takes nothing from the run but counts to check. */
+#define HARNESS_REGION "costgate_measured_region"
+
+/* Compares one count of the document with the raw file's. */
+static int same_count(const char *name, const char *what, uint64_t stated, uint64_t raw,
+		      const char *file, struct gate_error *err)
+{
+	if (stated == raw)
+		return 0;
+	return gate_error_set(err, "results of '%s' disagree with the raw files: %s is %llu, but "
+			      "'%s' holds %llu", name, what, (unsigned long long)stated, file,
+			      (unsigned long long)raw);
+}
+
+/* A raw file name from the document: a plain name in `directory`. */
+static int raw_path(const char *directory, const char *name, const char *prefix, char *path,
+		    size_t size, struct gate_error *err)
+{
+	if (name == NULL || strncmp(name, prefix, strlen(prefix)) != 0 || strchr(name, '/') != NULL)
+		return gate_error_set(err, "results name no raw file of the form %s...", prefix);
+	snprintf(path, size, "%s/%s", directory, name);
+	return 0;
+}
+
+/* --check-raw: every count at 1, N and 2N again from the files valgrind wrote. */
+static int check_raw(const struct session *session, const char *directory, struct gate_error *err)
+{
+	size_t i, which;
+	char path[4096];
+
+	for (i = 0; i < session->measurement_count; i++) {
+		const struct measurement *measurement = &session->measurements[i];
+		const char *name = measurement->info.name;
+
+		if (measurement->failed)
+			continue;
+		for (which = 0; which < SLOPE_RUNS; which++) {
+			struct cg_profile callgrind = CG_PROFILE_INIT;
+			struct dhat_profile dhat = DHAT_PROFILE_INIT;
+			int status;
+
+			if (raw_path(directory, measurement->raw_files[MEASURE_CALLGRIND][which],
+				     "callgrind.out.", path, sizeof(path), err) != 0 ||
+			    cg_profile_parse(&callgrind, path, err) != 0)
+				return -1;
+			status = same_count(name, "the region's instructions", measurement->instructions[which],
+					    callgrind.total, path, err);
+			cg_profile_release(&callgrind);
+			if (status != 0 ||
+			    raw_path(directory, measurement->raw_files[MEASURE_DHAT][which], "dhat.out.",
+				     path, sizeof(path), err) != 0 ||
+			    dhat_profile_parse(&dhat, path, HARNESS_REGION, err) != 0)
+				return -1;
+			status = same_count(name, "allocations", measurement->allocations[which], dhat.blocks,
+					    path, err) != 0 ||
+				 same_count(name, "bytes", measurement->bytes[which], dhat.bytes, path, err) != 0 ||
+				 (measurement->has_process &&
+				  same_count(name, "the process's instructions",
+					     measurement->process_instructions[which], dhat.instructions,
+					     path, err) != 0) ? -1 : 0;
+			dhat_profile_release(&dhat);
+			if (status != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 static int read_shards(struct results *shards, const struct gate_options *options,
 		       struct gate_error *err)
 {
@@ -139,6 +213,8 @@ static int read_shards(struct results *shards, const struct gate_options *option
 	for (i = 0; i < options->input_count; i++)
 		if (results_read_file(&shards[i], options->inputs[i], err) != 0)
 			return -1;
+	if (options->input_count == 1 && shards[0].shard_count == 0)
+		return 0; /* a whole run, decided again */
 	if (check_shard_set(shards, options->inputs, options->input_count, err) != 0 ||
 	    check_coverage(shards, options->inputs, options->input_count, err) != 0)
 		return -1;
@@ -178,6 +254,10 @@ static int merge(const struct gate_options *options)
 	}
 	measure_options.raw_dir = session.raw_dir;
 	measure_options.valgrind = session.valgrind;
+	if (options->check_raw != NULL && check_raw(&session, options->check_raw, &err) != 0) {
+		code = session_fail(GATE_EXIT_MEASUREMENT, &err);
+		goto out;
+	}
 	code = session_load_acceptance(&session);
 	if (code == 0)
 		code = session_load_baseline(&session);
@@ -204,10 +284,14 @@ int cmd_merge(int argc, char **argv)
 		return session_fail(GATE_EXIT_USAGE, &err);
 	}
 	if (options.help) {
-		puts("usage: gate merge [--baseline REF | --baseline-file F] [--baseline-optional]\n"
-		     "                  [--json FILE] [--markdown FILE] [--accepted FILE] [--explain] FILE...\n"
+		puts("usage: gate merge [--baseline NAME [--base-commit SHA] | --baseline-file F]\n"
+		     "                  [--baseline-optional]\n"
+		     "                  [--json FILE] [--markdown FILE] [--accepted FILE] [--explain]\n"
+		     "                  [--check-raw DIR] FILE...\n"
 		     "Combines the results.json files of gate --shard K/M runs (every shard once) into\n"
-		     "the verdict, exit code and reports of a single run. Exit codes as for gate.");
+		     "the verdict, exit code and reports of a single run; one results.json of a whole\n"
+		     "run is decided again. --check-raw DIR reads every count again from the raw\n"
+		     "callgrind and DHAT files in DIR (exit 3 when one differs). Exit codes as for gate.");
 		options_release(&options);
 		return 0;
 	}

@@ -479,6 +479,21 @@ out:
 	return result;
 }
 
+/* "te" in "instrs": what the whole process executed. Optional here (0 when the file has none or
+ * counts time in other units); the measurement requires it. */
+static int dhat_read_instructions(struct dhat_profile *profile, const cJSON *root,
+				  struct gate_error *err)
+{
+	const cJSON *unit = cJSON_GetObjectItemCaseSensitive(root, "tu");
+	const cJSON *end = cJSON_GetObjectItemCaseSensitive(root, "te");
+
+	if (!cJSON_IsString(unit) || strcmp(unit->valuestring, "instrs") != 0 || end == NULL)
+		return 0;
+	if (!dhat_exact_integer(end, &profile->instructions))
+		return gate_error_set(err, "te is not a non-negative integer");
+	return 0;
+}
+
 static int dhat_read_profile(struct dhat_profile *profile, const cJSON *root, const char *region,
 			     struct gate_error *err)
 {
@@ -497,6 +512,8 @@ static int dhat_read_profile(struct dhat_profile *profile, const cJSON *root, co
 	ftbl = cJSON_GetObjectItemCaseSensitive(root, "ftbl");
 	if (ftbl == NULL)
 		return gate_error_set(err, "missing key 'ftbl'");
+	if (dhat_read_instructions(profile, root, err) < 0)
+		return -1;
 	if (!cJSON_IsArray(ftbl))
 		return gate_error_set(err, "ftbl is not an array");
 	return dhat_read_points(profile, pps, ftbl, region, err);

@@ -32,6 +32,8 @@ struct dhat_profile {
 	uint64_t bytes;           /* total bytes of those points */
 	uint64_t all_blocks;      /* total blocks of every program point (plausibility, diagnostics) */
 	uint64_t all_bytes;       /* total bytes of every program point */
+	uint64_t instructions;    /* "te": the instructions the whole process executed, every
+				   * thread, start to exit ("tu" must be "instrs") */
 	size_t deepest_stack;     /* the most frames any program point has: DHAT keeps at most
 				   * --num-callers frames, so a point that deep may have lost the region
 				   * frame off its outer end; the caller compares this with what it passed */

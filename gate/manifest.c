@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
+
 static int compare_entries(const void *left, const void *right)
 {
 	return strcmp(((const struct manifest_entry *)left)->name,
@@ -29,6 +31,14 @@ static int add_entry(struct manifest *manifest, const char *rest, const char *pa
 	name = strndup(rest, (size_t)(space - rest));
 	if (name == NULL)
 		return gate_error_set(err, "out of memory");
+	if (!text_is_name(name)) {
+		char quoted[300];
+
+		gate_error_set(err, "cannot read manifest '%s': line %zu: scenario name '%s' is not "
+			       "[a-z0-9_]{1,64}", path, line, text_quote(quoted, sizeof(quoted), name));
+		free(name);
+		return -1;
+	}
 	for (i = 0; i < manifest->entry_count; i++) {
 		if (strcmp(manifest->entries[i].name, name) == 0) {
 			gate_error_set(err, "cannot read manifest '%s': line %zu: scenario '%s' listed twice",

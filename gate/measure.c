@@ -6,7 +6,9 @@
 
 #include "packages.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <stdarg.h>
@@ -19,6 +21,7 @@
 #include "dhat.h"
 #include "environment.h"
 #include "ownership.h"
+#include "program.h"
 #include "runner.h"
 
 static const char *const tool_names[MEASURE_TOOLS] = { "callgrind", "dhat" };
@@ -34,6 +37,8 @@ struct run {
 	char *owned[6]; /* the argv strings built here */
 	char *output_path;
 	char *log_path;
+	char *output_prefix; /* basename before the pid: valgrind writes PREFIX<pid> (%p) */
+	char *log_prefix;    /* likewise valgrind's own log, one per process */
 	char *directory;
 	struct run *after[4]; /* same tool's earlier counts first, then the other tool's */
 	struct runner_job job;
@@ -68,6 +73,91 @@ static uint64_t count_of(const struct measurement *measurement, enum slope_run w
 							 : 2 * measurement->messages;
 }
 
+/* The pids of the files in `directory` named PREFIX<digits>, at most `max` (the count is exact). */
+static size_t pid_files(const char *directory, const char *prefix, long *pids, size_t max)
+{
+	DIR *listing = opendir(directory);
+	struct dirent *entry;
+	size_t length = strlen(prefix), count = 0;
+
+	while (listing != NULL && (entry = readdir(listing)) != NULL) {
+		const char *rest = entry->d_name + length;
+
+		if (strncmp(entry->d_name, prefix, length) != 0 || rest[0] == '\0' ||
+		    strspn(rest, "0123456789") != strlen(rest) || strlen(rest) > 9)
+			continue;
+		if (count < max)
+			pids[count] = strtol(rest, NULL, 10);
+		count++;
+	}
+	if (listing != NULL)
+		closedir(listing);
+	return count;
+}
+
+/* Removes an earlier run's PREFIX<pid> files. */
+static int remove_pid_files(const char *directory, const char *prefix)
+{
+	long pids[16];
+	size_t count = pid_files(directory, prefix, pids, 16), i;
+	char path[PATH_MAX];
+
+	for (i = 0; i < count && i < 16; i++) {
+		snprintf(path, sizeof(path), "%s/%s%ld", directory, prefix, pids[i]);
+		if (unlink(path) != 0 && errno != ENOENT)
+			return -1;
+	}
+	return 0;
+}
+
+/* Appends valgrind's log of the one process to the run's log (which holds what the program
+ * printed), so one file tells what happened. */
+static void merge_log(const char *from, const char *into)
+{
+	FILE *in = fopen(from, "r"), *out = in ? fopen(into, "a") : NULL;
+	char buffer[4096];
+	size_t got;
+
+	while (in != NULL && out != NULL && (got = fread(buffer, 1, sizeof(buffer), in)) > 0)
+		fwrite(buffer, 1, got, out);
+	if (out != NULL && fclose(out) == 0)
+		unlink(from);
+	if (in != NULL)
+		fclose(in);
+}
+
+/* After a run: more than one process under valgrind (the scenario forked) is a measurement
+ * failure, and every file stays as evidence; one process's output gets the run's plain name. */
+static void collect_outputs(struct run *run, const struct measure_options *options)
+{
+	struct measurement *measurement = run->measurement;
+	long logs[4], outputs[4];
+	size_t log_count = pid_files(options->raw_dir, run->log_prefix, logs, 4);
+	size_t output_count = pid_files(options->raw_dir, run->output_prefix, outputs, 4);
+	char path[PATH_MAX];
+
+	if (log_count > 1 || output_count > 1) {
+		record_failure(measurement, "%s run at %" PRIu64 ": scenario forked: %zu processes ran "
+			       "under valgrind (pids %ld and %ld; their logs and outputs are %s/%s<pid> "
+			       "and %s/%s<pid>)", tool_names[run->tool], count_of(measurement, run->which),
+			       log_count > output_count ? log_count : output_count,
+			       log_count > 1 ? logs[0] : outputs[0], log_count > 1 ? logs[1] : outputs[1],
+			       options->raw_dir, run->log_prefix, options->raw_dir, run->output_prefix);
+		return;
+	}
+	if (log_count == 1) {
+		snprintf(path, sizeof(path), "%s/%s%ld", options->raw_dir, run->log_prefix, logs[0]);
+		merge_log(path, run->log_path);
+	}
+	if (output_count == 1) {
+		snprintf(path, sizeof(path), "%s/%s%ld", options->raw_dir, run->output_prefix, outputs[0]);
+		if (rename(path, run->output_path) != 0)
+			record_failure(measurement, "%s run at %" PRIu64 ": cannot rename '%s': %s",
+				       tool_names[run->tool], count_of(measurement, run->which), path,
+				       strerror(errno));
+	}
+}
+
 static int build_run(struct run *run, const struct measure_options *options)
 {
 	struct measurement *measurement = run->measurement;
@@ -80,6 +170,8 @@ static int build_run(struct run *run, const struct measure_options *options)
 		     tool_names[run->tool], name, count, run->again ? ".again" : "") < 0 ||
 	    asprintf(&run->log_path, "%s/%s.log.%s.%" PRIu64 "%s", options->raw_dir,
 		     tool_names[run->tool], name, count, run->again ? ".again" : "") < 0 ||
+	    asprintf(&run->output_prefix, "%s.", basename(run->output_path)) < 0 ||
+	    asprintf(&run->log_prefix, "%s.", basename(run->log_path)) < 0 ||
 	    (run->directory = strdup(measurement->info.path)) == NULL ||
 	    asprintf(&program, "./%s", basename(measurement->info.path)) < 0)
 		return -1;
@@ -91,16 +183,21 @@ static int build_run(struct run *run, const struct measure_options *options)
 		/* Absolute lines in the raw file: ownership reads a line per cost. */
 		run->argv[argc++] = "--compress-pos=no";
 		if (asprintf(&run->owned[1], "--toggle-collect=%s", measurement->info.region) < 0 ||
-		    asprintf(&run->owned[2], "--callgrind-out-file=%s", run->output_path) < 0)
+		    asprintf(&run->owned[2], "--callgrind-out-file=%s.%%p", run->output_path) < 0)
 			return -1;
 	} else {
 		run->argv[argc++] = "--tool=dhat";
 		if (asprintf(&run->owned[1], "--num-callers=%d", MEASURE_NUM_CALLERS) < 0 ||
-		    asprintf(&run->owned[2], "--dhat-out-file=%s", run->output_path) < 0)
+		    asprintf(&run->owned[2], "--dhat-out-file=%s.%%p", run->output_path) < 0)
 			return -1;
 	}
+	/* Files named by pid (%p): a process the scenario forks writes its own, never this run's,
+	 * and valgrind opens the child's log at the fork, so a fork shows before the child ends. */
+	if (asprintf(&run->owned[4], "--log-file=%s.%%p", run->log_path) < 0)
+		return -1;
 	run->argv[argc++] = run->owned[1];
 	run->argv[argc++] = run->owned[2];
+	run->argv[argc++] = run->owned[4];
 	run->argv[argc++] = "--vgdb=no";
 	run->argv[argc++] = "--trace-children=no";
 	/* Fixed argv: run from the executable's directory as ./NAME, so the path a checkout
@@ -114,6 +211,9 @@ static int build_run(struct run *run, const struct measure_options *options)
 	 * output (DHAT exits 0 then) leaves nothing to read. */
 	if (unlink(run->output_path) != 0 && errno != ENOENT)
 		run->clear_error = errno;
+	if (remove_pid_files(options->raw_dir, run->output_prefix) != 0 ||
+	    remove_pid_files(options->raw_dir, run->log_prefix) != 0)
+		run->clear_error = run->clear_error ? run->clear_error : errno;
 	run->job.argv = run->argv;
 	run->job.directory = dirname(run->directory);
 	run->job.log_path = run->log_path;
@@ -131,6 +231,8 @@ static void release_run(struct run *run)
 		free(run->owned[i]);
 	free(run->output_path);
 	free(run->log_path);
+	free(run->output_prefix);
+	free(run->log_prefix);
 	free(run->directory);
 }
 
@@ -417,8 +519,15 @@ static int read_dhat(struct measurement *measurement, struct run *const *runs,
 				       count_of(measurement, which), run->output_path);
 			return -1;
 		}
+		if (profiles[which].instructions == 0) {
+			record_failure(measurement, "dhat run at %" PRIu64 ": the profile counts no "
+				       "instructions of the process ('te' in 'instrs') (file %s)",
+				       count_of(measurement, which), run->output_path);
+			return -1;
+		}
 		measurement->allocations[which] = profiles[which].blocks;
 		measurement->bytes[which] = profiles[which].bytes;
+		measurement->process_instructions[which] = profiles[which].instructions;
 	}
 	return 0;
 }
@@ -456,6 +565,12 @@ static int compute_slopes(struct measurement *measurement)
 		record_failure(measurement, "allocations are implausible: %s", err.message);
 		return -1;
 	}
+	if (slope_compute(&measurement->process_slope, measurement->process_instructions,
+			  measurement->messages, true, &err) != 0) {
+		record_failure(measurement, "the process's instructions are implausible: %s", err.message);
+		return -1;
+	}
+	measurement->has_process = true;
 	return 0;
 }
 
@@ -520,7 +635,8 @@ static int describe_build(struct measurement *measurement, const struct manifest
 	return 0;
 }
 
-/* Reads every scenario's declaration; one that fails is recorded and left out of the runs. */
+/* Reads every scenario's declaration and checks its executable (program.h); one that fails is
+ * recorded and left out of the runs. */
 static void describe_all(struct measurement *measurements, const struct manifest *manifest,
 			 const struct measure_options *options)
 {
@@ -541,6 +657,9 @@ static void describe_all(struct measurement *measurements, const struct manifest
 				measurement->info.name = strdup(entry->name);
 				measurement->info.path = strdup(entry->path);
 			}
+			record_failure(measurement, "%s", err.message);
+		} else if (program_check(entry->path, measurement->info.region, &err) != 0) {
+			/* A second region or a client request: nothing it measures could be trusted. */
 			record_failure(measurement, "%s", err.message);
 		}
 	}
@@ -671,8 +790,10 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 	}
 	if (runner_run(jobs, run_count, &runner, err) != 0)
 		goto out;
-	for (i = 0; i < run_count; i++)
+	for (i = 0; i < run_count; i++) {
 		runs[i].job = jobs[i];
+		collect_outputs(&runs[i], options);
+	}
 	for (i = 0; i < count; i++) {
 		if (measurements[i].failed)
 			continue;

@@ -63,6 +63,11 @@ struct measurement {
 	struct slope instruction_slope;
 	struct slope allocation_slope;
 	struct slope byte_slope;
+	/* The whole process, every thread, start to exit (DHAT's instruction count): work done
+	 * outside the region per message (at fill time, on another thread, at exit) shows here. */
+	uint64_t process_instructions[SLOPE_RUNS];
+	struct slope process_slope;
+	bool has_process;          /* false for a document written before gate measured it */
 
 	struct function_cost *functions; /* nonzero ones, by exclusive per message, descending */
 	size_t function_count;

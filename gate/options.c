@@ -23,6 +23,7 @@ enum long_only {
 	OPT_TIMEOUT,
 	OPT_BASELINE,
 	OPT_BASELINE_FILE,
+	OPT_BASE_COMMIT,
 	OPT_BASELINE_OPTIONAL,
 	OPT_SAVE_BASELINE,
 	OPT_ACCEPTED,
@@ -32,6 +33,7 @@ enum long_only {
 	OPT_EXACT,
 	OPT_VERIFY,
 	OPT_CROSS_CHECK,
+	OPT_CHECK_RAW,
 };
 
 static const struct option long_options[] = {
@@ -44,6 +46,7 @@ static const struct option long_options[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "baseline-file", required_argument, NULL, OPT_BASELINE_FILE },
+	{ "base-commit", required_argument, NULL, OPT_BASE_COMMIT },
 	{ "baseline-optional", no_argument, NULL, OPT_BASELINE_OPTIONAL },
 	{ "save-baseline", required_argument, NULL, OPT_SAVE_BASELINE },
 	{ "accepted", required_argument, NULL, OPT_ACCEPTED },
@@ -53,6 +56,7 @@ static const struct option long_options[] = {
 	{ "exact", no_argument, NULL, OPT_EXACT },
 	{ "verify", no_argument, NULL, OPT_VERIFY },
 	{ "cross-check", no_argument, NULL, OPT_CROSS_CHECK },
+	{ "check-raw", required_argument, NULL, OPT_CHECK_RAW },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -81,8 +85,11 @@ void options_usage(FILE *out)
 	      "      --build-dir DIR     the build to measure (default build)\n"
 	      "      --json FILE         write results here (default DIR/gate/results.json)\n"
 	      "      --raw-dir DIR       keep callgrind and DHAT files here (default DIR/gate/raw)\n"
-	      "      --baseline REF      compare with baselines/REF.json as committed on git ref REF\n"
-	      "                          (else origin/REF), never the working tree's copy\n"
+	      "      --baseline NAME     compare with baselines/NAME.json as committed on branch NAME:\n"
+	      "                          refs/remotes/origin/NAME, else refs/heads/NAME (never a tag),\n"
+	      "                          never the working tree's copy\n"
+	      "      --base-commit SHA   read that baseline from this commit (a full hash) instead\n"
+	      "                          of the branch: what CI passes for a pull request\n"
 	      "      --baseline-file F   compare with the baseline in file F\n"
 	      "      --baseline-optional when no baseline can be had, say so and check floors only\n"
 	      "      --save-baseline NAME  measure and write baselines/NAME.json\n"
@@ -100,9 +107,10 @@ void options_usage(FILE *out)
 	      "  -V, --version           gate's version\n"
 	      "\n"
 	      "Also: gate time (wall clock against the raw loops), gate profile SCENARIO (a CPU\n"
-	      "profile), gate report [FILE] (the results page), gate merge FILE..., gate history\n"
-	      "(every figure over the branch's commits), gate export --format bmf|junit|csv;\n"
-	      "each has --help.\n"
+	      "profile), gate report [FILE] (the results page), gate merge FILE... (shards, or one\n"
+	      "run decided again; with --check-raw DIR its counts are read again from the raw\n"
+	      "files), gate history (every figure over the branch's commits), gate export --format\n"
+	      "bmf|junit|csv; each has --help.\n"
 	      "\n"
 	      "Exit codes:\n"
 	      "  0  every gated scenario is within its limits\n"
@@ -196,9 +204,12 @@ static int apply(struct gate_options *options, int option, char *argument, struc
 		return 0;
 	case OPT_BASELINE:
 		options->baseline_ref = argument;
-		return argument[0] ? 0 : gate_error_set(err, "--baseline needs a git ref");
+		return argument[0] ? 0 : gate_error_set(err, "--baseline needs a branch name");
 	case OPT_BASELINE_FILE:
 		options->baseline_file = argument;
+		return 0;
+	case OPT_BASE_COMMIT:
+		options->base_commit = argument;
 		return 0;
 	case OPT_BASELINE_OPTIONAL:
 		options->baseline_optional = true;
@@ -225,6 +236,9 @@ static int apply(struct gate_options *options, int option, char *argument, struc
 		return 0;
 	case OPT_CROSS_CHECK:
 		options->cross_check = true;
+		return 0;
+	case OPT_CHECK_RAW:
+		options->check_raw = argument;
 		return 0;
 	case 'v':
 		options->verbosity = 2;
@@ -260,6 +274,8 @@ static int fill_defaults(struct gate_options *options, struct gate_error *err)
 		return gate_error_set(err, "out of memory");
 	if (options->baseline_ref != NULL && options->baseline_file != NULL)
 		return gate_error_set(err, "--baseline and --baseline-file cannot be used together");
+	if (options->base_commit != NULL && options->baseline_ref == NULL)
+		return gate_error_set(err, "--base-commit needs --baseline NAME (the file baselines/NAME.json)");
 	if (options->exact && options->baseline_ref == NULL && options->baseline_file == NULL)
 		return gate_error_set(err, "--exact needs a baseline (--baseline REF or --baseline-file F)");
 	return 0;
@@ -351,6 +367,8 @@ static int parse(struct gate_options *options, int argc, char **argv, bool merge
 		if (merge && measures(option))
 			return gate_error_set(err, "'%s' measures; gate merge only combines results",
 					      typed_option(option, argv));
+		if (!merge && option == OPT_CHECK_RAW)
+			return gate_error_set(err, "--check-raw is an option of gate merge");
 		if (apply(options, option, optarg, err) != 0)
 			return -1;
 	}

@@ -20,7 +20,8 @@ struct gate_options {
 	char *json_path;          /* owned */
 	bool json_default;        /* --json not given: BUILD/gate/results.json, directory made */
 	char *raw_dir;            /* owned */
-	const char *baseline_ref; /* --baseline REF */
+	const char *baseline_ref; /* --baseline NAME: a branch */
+	const char *base_commit;  /* --base-commit SHA: read NAME's baseline from this commit */
 	const char *baseline_file;
 	bool baseline_optional;   /* no baseline to be had: say so and gate on floors only */
 	const char *save_baseline; /* --save-baseline NAME */
@@ -31,6 +32,7 @@ struct gate_options {
 	bool cross_check;         /* count allocations again natively (tcmalloc's hooks) and
 				   * require DHAT's figures */
 	bool exact;               /* the baseline must hold exactly these counts (a refresh check) */
+	const char *check_raw;    /* gate merge: re-read every count from the raw files here */
 	int verbosity;            /* 0 quiet, 1 default, 2 verbose */
 	unsigned shard_index;     /* --shard K/M: K (1-based); 0/0 without sharding */
 	unsigned shard_count;     /* M */

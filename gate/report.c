@@ -1,5 +1,6 @@
-/* Markdown and annotations. Markdown cells escape the pipe; annotation text escapes what the
- * workflow-command syntax gives meaning to (%, CR, LF, and in properties ':' and ','). */
+/* Markdown and annotations. Everything that comes from the pull request (names, reasons,
+ * function names, the notes that quote them) goes through text.h's escaping for Markdown or for
+ * workflow commands (%, CR, LF, and in properties ':' and ','). */
 #define _GNU_SOURCE
 #include "report.h"
 
@@ -8,18 +9,12 @@
 #include <string.h>
 
 #include "table.h"
+#include "text.h"
 
-/* Writes text into a Markdown table cell or inline code: '|' would end the cell. */
+/* Text into a Markdown table cell or prose. */
 static void cell(FILE *out, const char *text)
 {
-	for (; *text != '\0'; text++) {
-		if (*text == '|')
-			fputs("\\|", out);
-		else if (*text == '\n')
-			fputc(' ', out);
-		else
-			fputc(*text, out);
-	}
+	text_markdown(out, text);
 }
 
 static void markdown_row(FILE *out, const struct verdict *verdict, const struct verdict_row *row)
@@ -48,7 +43,7 @@ static void markdown_row(FILE *out, const struct verdict *verdict, const struct 
 	table_format_per_message(text, sizeof(text), head->allocation_slope.per_message);
 	fprintf(out, " %s / %" PRIu64 " | %g / %" PRIu64 " | %s%s%s |\n", text,
 		head->allocation_slope.cold, head->info.steady_floor, head->info.cold_floor,
-		row->state == VERDICT_REGRESSED ? "**" : "", verdict_state_name(row->state),
+		row->state == VERDICT_REGRESSED ? "**" : "", verdict_row_state_text(row),
 		row->state == VERDICT_REGRESSED ? "**" : "");
 }
 
@@ -74,7 +69,7 @@ static void markdown_functions(FILE *out, const struct attribution_function *row
 		const struct attribution_function *function = &rows[i];
 
 		fputs("| `", out);
-		cell(out, function->name);
+		text_markdown_code(out, function->name);
 		fprintf(out, "`%s | %.3f | %.3f | %+.3f | %+.3f | %+.3f | %.1f %% |\n",
 			function->appeared ? " (new)" : function->disappeared ? " (gone)" : "",
 			function->head, function->baseline, function->change,
@@ -91,7 +86,9 @@ static void markdown_attribution(FILE *out, const struct verdict_row *row)
 
 	if (why->function_count == 0 && why->leaf_count == 0 && why->site_count == 0)
 		return;
-	fprintf(out, "\n#### `%s`: why\n", row->name);
+	fputs("\n#### `", out);
+	text_markdown_code(out, row->name);
+	fputs("`: why\n", out);
 	if (why->function_count > 0)
 		fprintf(out, "\nProject functions whose instructions per message, own + system-library "
 			"callees, changed most (%+.3f in all):\n", why->total_change);
@@ -111,7 +108,7 @@ static void markdown_attribution(FILE *out, const struct verdict_row *row)
 
 		table_format_site_lines(lines, sizeof(lines), site);
 		fputs("| `", out);
-		cell(out, site->chain);
+		text_markdown_code(out, site->chain);
 		fprintf(out, "`%s | ", site->appeared ? " (new)" : site->disappeared ? " (gone)" : "");
 		cell(out, lines);
 		fprintf(out, " | %.3f | %.3f | %+.3f | %+.3f |\n", site->head_blocks,
@@ -144,8 +141,12 @@ static void markdown_notes(FILE *out, const struct verdict *verdict)
 		size_t size = end ? (size_t)(end - line) : strlen(line);
 
 		if (size > 0) {
+			char *copy = strndup(line, size);
+
 			fputs("- ", out);
-			fwrite(line, 1, size, out);
+			if (copy != NULL)
+				text_markdown(out, copy);
+			free(copy);
 			fputc('\n', out);
 		}
 		line = end ? end + 1 : NULL;
@@ -172,7 +173,7 @@ static void markdown_environment(FILE *out, const struct environment *environmen
 	fputs("\n<details><summary>Environment and fingerprint</summary>\n\n| | |\n|---|---|\n", out);
 	for (i = 0; i < sizeof(facts) / sizeof(facts[0]); i++) {
 		fprintf(out, "| %s | `", facts[i].name);
-		cell(out, facts[i].value ? facts[i].value : "unknown");
+		text_markdown_code(out, facts[i].value ? facts[i].value : "unknown");
 		fputs("` |\n", out);
 	}
 	fprintf(out, "| schema | %d |\n\n</details>\n", environment->schema);
@@ -185,11 +186,14 @@ void report_markdown(FILE *out, const struct verdict *verdict,
 	size_t i;
 
 	verdict_summary(verdict, summary, sizeof(summary));
-	fprintf(out, "### costgate: %s %s\n\n", verdict->exit_code == GATE_EXIT_PASS ? "✅" : "❌",
-		summary);
-	if (verdict->baseline_source != NULL)
-		fprintf(out, "Compared with %s%s.\n\n", verdict->baseline_source,
-			verdict->remeasured ? " (the stored baseline's toolchain differs)" : "");
+	fprintf(out, "### costgate: %s ", verdict->exit_code == GATE_EXIT_PASS ? "✅" : "❌");
+	text_markdown(out, summary);
+	fputs("\n\n", out);
+	if (verdict->baseline_source != NULL) {
+		fputs("Compared with ", out);
+		text_markdown(out, verdict->baseline_source);
+		fprintf(out, "%s.\n\n", verdict->remeasured ? " (the stored baseline's toolchain differs)" : "");
+	}
 	markdown_table(out, verdict);
 	markdown_notes(out, verdict);
 	for (i = 0; i < verdict->row_count; i++)
@@ -199,23 +203,9 @@ void report_markdown(FILE *out, const struct verdict *verdict,
 	fprintf(out, "\nReproduce locally: `%s`\n", reproduce);
 }
 
-/* Workflow-command escaping: data escapes %, CR and LF; properties also ':' and ','. */
 static void escaped(FILE *out, const char *text, bool property)
 {
-	for (; *text != '\0'; text++) {
-		if (*text == '%')
-			fputs("%25", out);
-		else if (*text == '\r')
-			fputs("%0D", out);
-		else if (*text == '\n')
-			fputs("%0A", out);
-		else if (property && *text == ':')
-			fputs("%3A", out);
-		else if (property && *text == ',')
-			fputs("%2C", out);
-		else
-			fputc(*text, out);
-	}
+	text_workflow(out, text, property);
 }
 
 static void annotation(FILE *out, const char *level, const char *title, const char *message)
@@ -245,21 +235,25 @@ void report_annotations(FILE *out, const struct verdict *verdict)
 		const char *level;
 		const char *line, *end;
 
-		if (row->state == VERDICT_REGRESSED || row->state == VERDICT_FAILED ||
+		if ((row->state == VERDICT_REGRESSED && row->gated) ||
+		    (row->unaccepted & BREACH_SETTINGS) != 0 || row->state == VERDICT_FAILED ||
 		    row->state == VERDICT_MISSING)
 			level = "error";
-		else if (row->steady_floor_high || row->cold_floor_high || nonlinear(row))
+		else if (row->state == VERDICT_REGRESSED || row->steady_floor_high ||
+			 row->cold_floor_high || nonlinear(row))
 			level = "warning";
 		else
 			continue;
 		snprintf(title, sizeof(title), "costgate: %s %s", row->name,
-			 strcmp(level, "warning") != 0 ? verdict_state_name(row->state)
+			 row->state == VERDICT_REGRESSED ? verdict_row_state_text(row)
+			 : strcmp(level, "warning") != 0 ? verdict_state_name(row->state)
 			 : row->steady_floor_high || row->cold_floor_high ? "floor to lower"
 									  : "not quite linear");
 		notes = open_memstream(&text, &length);
 		if (notes == NULL)
 			return;
-		if (strcmp(level, "warning") == 0 && !row->steady_floor_high && !row->cold_floor_high)
+		if (strcmp(level, "warning") == 0 && row->state != VERDICT_REGRESSED &&
+		    !row->steady_floor_high && !row->cold_floor_high)
 			table_print_linearity_notes(notes, row);
 		else
 			table_print_row_notes(notes, verdict, row, verdict_refresh_command(verdict), false);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "json_keys.h"
+#include "text.h"
 #include "verdict.h"
 
 /* The largest count a JSON number holds exactly. */
@@ -191,6 +192,27 @@ static cJSON *failures_array(const struct measurement *measurements, size_t coun
 	return array;
 }
 
+/* The whole process's counts at 1, N and 2N by scenario. Apart from the code section: unlike the
+ * region's, they can differ by a few instructions between two runs of one program (start-up and
+ * exit depend a little on the environment), so they are compared with a limit, never to the
+ * digit. */
+static cJSON *process_object(const struct measurement *measurements, size_t count)
+{
+	cJSON *object = cJSON_CreateObject();
+	size_t i;
+
+	for (i = 0; object != NULL && i < count; i++) {
+		if (measurements[i].failed || !measurements[i].has_process)
+			continue;
+		if (!add(object, measurements[i].info.name,
+			 counts_array(measurements[i].process_instructions))) {
+			cJSON_Delete(object);
+			return NULL;
+		}
+	}
+	return object;
+}
+
 static cJSON *gate_block(const struct measurement *measurements, size_t count,
 			 const struct environment *environment, const struct verdict *verdict)
 {
@@ -200,7 +222,8 @@ static cJSON *gate_block(const struct measurement *measurements, size_t count,
 		 cJSON_AddNumberToObject(block, "schema", GATE_SCHEMA_VERSION) != NULL &&
 		 add(block, "fingerprint", environment_fingerprint_to_json(environment)) &&
 		 cJSON_AddNumberToObject(block, "messages", (double)messages) != NULL &&
-		 add(block, "failures", failures_array(measurements, count));
+		 add(block, "failures", failures_array(measurements, count)) &&
+		 add(block, "process_instructions", process_object(measurements, count));
 
 	if (ok && verdict != NULL)
 		ok = add(block, "verdict", verdict_to_json(verdict));
@@ -458,6 +481,7 @@ static int read_slopes(const struct reader *reader, const cJSON *entry, const ch
 	    slope_compute(&measurement->byte_slope, measurement->bytes, measurement->messages, false,
 			  &slope_error) != 0)
 		return bad(reader, path, slope_error.message);
+
 	snprintf(path, sizeof(path), "%s.framework", prefix);
 	if (!cJSON_IsObject(member(entry, "framework")))
 		return bad(reader, path, "is not an object");
@@ -591,8 +615,8 @@ static int read_info(const struct reader *reader, const cJSON *entry, const char
 	snprintf(path, sizeof(path), "%s.name", prefix);
 	if (read_string(reader, member(entry, "name"), path, &measurement->info.name) != 0)
 		return -1;
-	if (measurement->info.name[0] == '\0')
-		return bad(reader, path, "is empty");
+	if (!text_is_name(measurement->info.name))
+		return bad(reader, path, "is not a scenario name ([a-z0-9_]{1,64})");
 	snprintf(path, sizeof(path), "%s.title", prefix);
 	if (read_string(reader, member(entry, "title"), path, &measurement->info.title) != 0)
 		return -1;
@@ -682,6 +706,10 @@ static int read_failures(const struct reader *reader, const cJSON *array, struct
 		if (read_string(reader, member(item, "name"), path, &failure->info.name) != 0 ||
 		    read_string(reader, member(item, "failure"), path, &text) != 0)
 			return -1;
+		if (!text_is_name(failure->info.name)) {
+			free(text);
+			return bad(reader, path, "names no scenario ([a-z0-9_]{1,64})");
+		}
 		snprintf(failure->failure, sizeof(failure->failure), "%s", text);
 		free(text);
 	}
@@ -767,6 +795,42 @@ static int read_gate_block(const struct reader *reader, const cJSON *block, stru
 	return read_shard(reader, member(block, "shard"), results);
 }
 
+/* costgate.process_instructions: optional (documents from before gate counted the whole process
+ * have none); each entry names a measured scenario. */
+static int read_process(const struct reader *reader, const cJSON *object, struct results *results)
+{
+	const cJSON *item;
+	char path[160];
+
+	if (object == NULL)
+		return 0;
+	if (!cJSON_IsObject(object))
+		return bad(reader, "costgate.process_instructions", "is not an object");
+	cJSON_ArrayForEach(item, object) {
+		struct measurement *measurement = NULL;
+		struct gate_error slope_error = GATE_ERROR_INIT;
+		size_t i;
+
+		for (i = 0; i < results->count && measurement == NULL; i++)
+			if (strcmp(results->measurements[i].info.name, item->string) == 0)
+				measurement = &results->measurements[i];
+		snprintf(path, sizeof(path), "costgate.process_instructions.%.64s", item->string);
+		if (measurement == NULL)
+			return bad(reader, path, "names no measured scenario");
+		if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != SLOPE_RUNS)
+			return bad(reader, path, "is not an array of 3 counts (at 1, N and 2N)");
+		for (i = 0; i < SLOPE_RUNS; i++)
+			if (read_count(reader, cJSON_GetArrayItem(item, (int)i), path,
+				       &measurement->process_instructions[i]) != 0)
+				return -1;
+		if (slope_compute(&measurement->process_slope, measurement->process_instructions,
+				  measurement->messages, true, &slope_error) != 0)
+			return bad(reader, path, slope_error.message);
+		measurement->has_process = true;
+	}
+	return 0;
+}
+
 /* true when the `length` bytes at `text` (not NUL-terminated) are all white space. */
 static bool only_space(const char *text, size_t length)
 {
@@ -836,6 +900,9 @@ int results_parse(struct results *results, const char *text, size_t length, cons
 		goto out;
 	}
 	status = read_code(&reader, member(root, "code"), results);
+	if (status == 0)
+		status = read_process(&reader, member(member(root, "costgate"), "process_instructions"),
+				      results);
 out:
 	cJSON_Delete(root);
 	if (status != 0)

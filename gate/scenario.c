@@ -11,6 +11,7 @@
 
 #include "json_keys.h"
 #include "runner.h"
+#include "text.h"
 
 static int copy_string(char **field, const cJSON *root, const char *key, const char *name,
 		       struct gate_error *err)
@@ -46,11 +47,20 @@ static int read_fields(struct scenario_info *info, const cJSON *root, const char
 	const cJSON *name_item = cJSON_GetObjectItemCaseSensitive(root, "name");
 	double cold = 0;
 
-	if (!cJSON_IsString(name_item) || strcmp(name_item->valuestring, name) != 0)
+	const char *problem;
+
+	if (!cJSON_IsString(name_item) || strcmp(name_item->valuestring, name) != 0 ||
+	    !text_is_name(name_item->valuestring))
 		return gate_error_set(err, "scenario '%s': --describe names another scenario", name);
 	if (copy_string(&info->title, root, "title", name, err) != 0 ||
 	    copy_string(&info->region, root, "region", name, err) != 0)
 		return -1;
+	if ((problem = text_line_problem(info->title, TEXT_LINE_MAX)) != NULL)
+		return gate_error_set(err, "scenario '%s': --describe 'title' %s (one printable line of "
+				      "at most %d characters)", name, problem, TEXT_LINE_MAX);
+	if (!text_is_identifier(info->region))
+		return gate_error_set(err, "scenario '%s': --describe 'region' is not a C identifier",
+				      name);
 	if (!cJSON_IsBool(gated))
 		return gate_error_set(err, "scenario '%s': --describe has no boolean 'gated'", name);
 	info->gated = cJSON_IsTrue(gated);

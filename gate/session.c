@@ -272,8 +272,12 @@ int session_load_baseline(struct session *session)
 	} else if (session->root == NULL) {
 		gate_error_set(&err, "no baseline: the current directory is not in a git repository");
 		status = BASELINE_ABSENT;
+	} else if (baseline_resolve(session->root, options->baseline_ref, options->base_commit,
+				    &session->baseline_commit, &session->baseline_ref, &err) != 0) {
+		status = BASELINE_ABSENT;
 	} else {
 		status = baseline_load_ref(&session->baseline, session->root, options->baseline_ref,
+					   session->baseline_commit, session->baseline_ref,
 					   &session->baseline_source, &err);
 	}
 	if (status == BASELINE_MALFORMED)
@@ -421,7 +425,6 @@ static int comparable(const struct session *session, const struct results *basel
 /* A stored baseline from another toolchain is not compared: the ref is measured here instead. */
 int session_make_comparable(struct session *session, const struct measure_options *measure_options)
 {
-	const struct gate_options *options = session->options;
 	struct gate_error err = GATE_ERROR_INIT;
 	char difference[2048];
 	char *raw_dir = NULL;
@@ -431,13 +434,13 @@ int session_make_comparable(struct session *session, const struct measure_option
 	if (!session->have_baseline ||
 	    comparable(session, &session->baseline, difference, sizeof(difference)))
 		return 0;
-	if (options->baseline_ref == NULL) {
+	if (session->baseline_commit == NULL) {
 		gate_error_set(&err, "no comparable baseline: '%s' was measured with another toolchain "
 			       "(%s)", session->baseline_source, difference);
 		return session_fail(GATE_EXIT_NO_BASELINE, &err);
 	}
 	fprintf(stderr, "gate: the stored baseline is not comparable (%s): measuring %s here in a "
-		"temporary worktree\n", difference, options->baseline_ref);
+		"temporary worktree\n", difference, session->baseline_ref);
 	results_release(&session->baseline);
 	free(session->baseline_source);
 	session->baseline_source = NULL;
@@ -447,15 +450,15 @@ int session_make_comparable(struct session *session, const struct measure_option
 		return session_fail(GATE_EXIT_NO_BASELINE, &err);
 	}
 	baseline_options.raw_dir = raw_dir;
-	status = worktree_measure(&session->baseline, session->root, options->baseline_ref,
-				  options->build_dir,
-				  &baseline_options, session->valgrind, &session->baseline_source, &err);
+	status = worktree_measure(&session->baseline, session->root, session->baseline_commit,
+				  session->baseline_ref, session->options->build_dir, &baseline_options,
+				  session->valgrind, &session->baseline_source, &err);
 	free(raw_dir);
 	if (status != 0)
 		return session_fail(GATE_EXIT_NO_BASELINE, &err);
 	if (!comparable(session, &session->baseline, difference, sizeof(difference))) {
 		gate_error_set(&err, "no comparable baseline: %s built here still differs (%s)",
-			       options->baseline_ref, difference);
+			       session->baseline_ref, difference);
 		return session_fail(GATE_EXIT_NO_BASELINE, &err);
 	}
 	session->have_baseline = true;
@@ -720,6 +723,8 @@ void session_release(struct session *session)
 	acceptance_release(&session->acceptance);
 	results_release(&session->baseline);
 	free(session->baseline_source);
+	free(session->baseline_commit);
+	free(session->baseline_ref);
 	free(session->valgrind);
 	free(session->root);
 	free(session->raw_dir);

@@ -27,6 +27,8 @@ struct session {
 	struct acceptance acceptance;
 	struct results baseline;
 	char *baseline_source;
+	char *baseline_commit;         /* the commit --baseline/--base-commit resolved to */
+	char *baseline_ref;            /* the ref it was read from, for messages */
 	bool have_baseline;
 	bool remeasured;
 	struct measurement *measurements; /* one per selected scenario, or the merged shards' */

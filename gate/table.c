@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
+
 #define MAX_COLUMNS 12
 #define CELL 48
 
@@ -87,7 +89,7 @@ static void fill_row(char cells[MAX_COLUMNS][CELL], const struct verdict_row *ro
 	snprintf(steady_floor, sizeof(steady_floor), "%g", head->info.steady_floor);
 	snprintf(floors, sizeof(floors), "%s/%" PRIu64, steady_floor, head->info.cold_floor);
 	snprintf(cells[column++], CELL, "%s", floors);
-	snprintf(cells[column], CELL, "%s", verdict_state_name(row->state));
+	snprintf(cells[column], CELL, "%s", verdict_row_state_text(row));
 }
 
 static void print_rows(FILE *out, const struct table *table)
@@ -122,6 +124,42 @@ static void print_rows(FILE *out, const struct table *table)
 	}
 }
 
+/* Settings looser than the baseline's (a breach unless accepted) and stricter ones (a note). */
+static void print_settings(FILE *out, const struct verdict_row *row)
+{
+	const struct measurement *head = row->head, *base = row->baseline;
+	unsigned loose = row->breaches, strict = row->tightened;
+
+	if (loose & BREACH_UNGATED)
+		fprintf(out, "%s: not gated, but the baseline gates it: loosening a setting is a "
+			"breach unless accepted (metric 'gated', value 0)\n", row->name);
+	if (loose & BREACH_LIMIT_RAISED)
+		fprintf(out, "%s: the instruction limit %g %% is above the baseline's %g %%: loosening "
+			"a setting is a breach unless accepted (metric 'limit_percent')\n", row->name,
+			head->info.limit_percent > 0 ? head->info.limit_percent : VERDICT_DEFAULT_LIMIT_PERCENT,
+			row->baseline_limit_percent);
+	if (loose & BREACH_STEADY_FLOOR_RAISED)
+		fprintf(out, "%s: the steady floor %g is above the baseline's %g: loosening a setting "
+			"is a breach unless accepted (metric 'steady_allocations_floor')\n", row->name,
+			head->info.steady_floor, base->info.steady_floor);
+	if (loose & BREACH_COLD_FLOOR_RAISED)
+		fprintf(out, "%s: the cold floor %" PRIu64 " is above the baseline's %" PRIu64 ": "
+			"loosening a setting is a breach unless accepted (metric "
+			"'cold_allocations_floor')\n", row->name, head->info.cold_floor,
+			base->info.cold_floor);
+	if (strict & BREACH_UNGATED)
+		fprintf(out, "%s: note: gated now (the baseline's is not)\n", row->name);
+	if (strict & BREACH_LIMIT_RAISED)
+		fprintf(out, "%s: note: the instruction limit is now %g %% (the baseline's: %g %%)\n",
+			row->name, row->limit_percent, row->baseline_limit_percent);
+	if (strict & BREACH_STEADY_FLOOR_RAISED)
+		fprintf(out, "%s: note: the steady floor is now %g (the baseline's: %g)\n", row->name,
+			head->info.steady_floor, base->info.steady_floor);
+	if (strict & BREACH_COLD_FLOOR_RAISED)
+		fprintf(out, "%s: note: the cold floor is now %" PRIu64 " (the baseline's: %" PRIu64 ")\n",
+			row->name, head->info.cold_floor, base->info.cold_floor);
+}
+
 static void print_breaches(FILE *out, const struct verdict_row *row)
 {
 	const struct measurement *head = row->head, *base = row->baseline;
@@ -140,14 +178,28 @@ static void print_breaches(FILE *out, const struct verdict_row *row)
 			"above the %g %% limit\n", row->name, head->instruction_slope.cold,
 			base->instruction_slope.cold, change, row->limit_percent);
 	}
+	if (row->breaches & BREACH_PROCESS_INSTRUCTIONS) {
+		table_format_per_message(head_text, sizeof(head_text), head->process_slope.per_message);
+		table_format_per_message(base_text, sizeof(base_text), base->process_slope.per_message);
+		table_format_change(change, sizeof(change), row->process_change);
+		fprintf(out, "%s: %s instructions per message in the whole process against %s in the "
+			"baseline: %s, ", row->name, head_text, base_text, change);
+		table_format_change(change, sizeof(change), row->outside_change);
+		fprintf(out, "%s outside the region, above the %g %% limit (work done at fill time, on "
+			"another thread or at exit)\n", change, row->limit_percent);
+	}
 	if (row->breaches & BREACH_STEADY_FLOOR) {
 		table_format_per_message(head_text, sizeof(head_text), head->allocation_slope.per_message);
-		fprintf(out, "%s: %s allocations per message, above the declared floor of %g\n",
-			row->name, head_text, head->info.steady_floor);
+		fprintf(out, "%s: %s allocations per message, above the %s floor of %g\n",
+			row->name, head_text, row->steady_floor == head->info.steady_floor ? "declared"
+											   : "baseline's",
+			row->steady_floor);
 	}
 	if (row->breaches & BREACH_COLD_FLOOR)
-		fprintf(out, "%s: %" PRIu64 " allocations in the cold run, above the declared floor of "
-			"%" PRIu64 "\n", row->name, head->allocation_slope.cold, head->info.cold_floor);
+		fprintf(out, "%s: %" PRIu64 " allocations in the cold run, above the %s floor of "
+			"%" PRIu64 "\n", row->name, head->allocation_slope.cold,
+			row->cold_floor == head->info.cold_floor ? "declared" : "baseline's", row->cold_floor);
+	print_settings(out, row);
 }
 
 void table_format_site_lines(char *text, size_t size, const struct attribution_site *site)
@@ -179,9 +231,10 @@ static void print_functions(FILE *out, const struct attribution_function *rows, 
 		snprintf(change, sizeof(change), "%+.3f", function->change);
 		snprintf(exclusive, sizeof(exclusive), "%+.3f", function->exclusive_change);
 		snprintf(inclusive, sizeof(inclusive), "%+.3f", function->inclusive_change);
-		fprintf(out, "  %12s  %12s  %12s  %12s  %12s  %5.1f %%  %s%s\n", head, base, change,
-			exclusive, inclusive, function->share_percent, function->name,
-			appeared_mark(function->appeared, function->disappeared));
+		fprintf(out, "  %12s  %12s  %12s  %12s  %12s  %5.1f %%  ", head, base, change,
+			exclusive, inclusive, function->share_percent);
+		text_terminal(out, function->name);
+		fprintf(out, "%s\n", appeared_mark(function->appeared, function->disappeared));
 	}
 }
 
@@ -193,13 +246,17 @@ static void print_attribution(FILE *out, const struct verdict_row *row)
 	size_t i;
 
 	if (why->function_count > 0)
-		fprintf(out, "%s: project functions whose instructions per message, own + "
-			"system-library callees, changed most (%+.3f in all):\n", row->name,
-			why->total_change);
+	{
+		text_terminal(out, row->name);
+		fprintf(out, ": project functions whose instructions per message, own + "
+			"system-library callees, changed most (%+.3f in all):\n", why->total_change);
+	}
 	print_functions(out, why->functions, why->function_count);
-	if (why->leaf_count > 0)
-		fprintf(out, "%s: system-library functions whose exclusive instructions per message "
-			"changed most:\n", row->name);
+	if (why->leaf_count > 0) {
+		text_terminal(out, row->name);
+		fputs(": system-library functions whose exclusive instructions per message "
+		      "changed most:\n", out);
+	}
 	print_functions(out, why->leaves, why->leaf_count);
 	if (why->site_count > 0)
 		fprintf(out, "%s: allocation sites %s:\n  %10s  %10s  %10s  %12s  %s\n", row->name,
@@ -214,9 +271,12 @@ static void print_attribution(FILE *out, const struct verdict_row *row)
 		snprintf(change, sizeof(change), "%+.3f", site->blocks_change);
 		snprintf(inclusive, sizeof(inclusive), "%+.3f", site->bytes_change);
 		table_format_site_lines(lines, sizeof(lines), site);
-		fprintf(out, "  %10s  %10s  %10s  %12s  %s%s%s%s\n", head, base, change, inclusive,
-			site->chain, appeared_mark(site->appeared, site->disappeared),
-			lines[0] ? "  at " : "", lines);
+		fprintf(out, "  %10s  %10s  %10s  %12s  ", head, base, change, inclusive);
+		text_terminal(out, site->chain);
+		fprintf(out, "%s%s", appeared_mark(site->appeared, site->disappeared),
+			lines[0] ? "  at " : "");
+		text_terminal(out, lines);
+		fputc('\n', out);
 	}
 }
 
@@ -249,29 +309,33 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 		return;
 	}
 	if (row->state == VERDICT_FAILED) {
-		const char *at;
-
 		/* One line, whatever the failure says: a note is a line, an annotation is a line. */
 		fprintf(out, "%s: failed to measure: ", row->name);
-		for (at = head->failure; *at != '\0'; at++)
-			fputc(*at == '\n' || *at == '\r' ? ' ' : *at, out);
+		text_terminal(out, head->failure);
 		fputc('\n', out);
 		return;
 	}
 	print_breaches(out, row);
 	if (with_attribution && row->attribution != NULL)
 		print_attribution(out, row);
-	for (metric = 0; metric < 2; metric++) {
-		static const unsigned bits[2] = { BREACH_INSTRUCTIONS, BREACH_COLD_INSTRUCTIONS };
+	for (metric = 0; metric < ACCEPT_METRICS; metric++) {
+		static const char *const whats[ACCEPT_METRICS] = {
+			"instructions per message", "cold instructions", "", "% as the instruction limit",
+			"as the steady floor", "as the cold floor", "instructions per message in the process",
+		};
 		const struct acceptance_entry *entry =
 			acceptance_find(verdict->acceptance, row->name, (enum acceptance_metric)metric);
-		const char *what = metric == ACCEPT_INSTRUCTIONS ? "instructions per message"
-								 : "cold instructions";
+		const char *what = whats[metric];
 
-		if (row->accepted[metric] != NULL)
-			fprintf(out, "%s: accepted up to %g %s: %s (%s)\n", row->name, entry->value, what,
-				entry->reason, verdict->acceptance->path);
-		else if (entry != NULL && (row->breaches & bits[metric]) != 0)
+		if (row->accepted[metric] != NULL) {
+			if (metric == ACCEPT_GATED)
+				fprintf(out, "%s: accepted as not gated: ", row->name);
+			else
+				fprintf(out, "%s: accepted up to %g %s: ", row->name, entry->value, what);
+			text_terminal(out, entry->reason);
+			fprintf(out, " (%s)\n", verdict->acceptance->path);
+		}
+		else if (entry != NULL && (row->breaches & verdict_metric_breach(metric)) != 0)
 			fprintf(out, "%s: the acceptance up to %g %s in %s does not cover this change: "
 				"raise it or make the change cheaper\n", row->name, entry->value, what,
 				verdict->acceptance->path);
@@ -309,9 +373,12 @@ void table_print_notes(FILE *out, const struct verdict *verdict, const char *ref
 {
 	size_t i;
 
-	if (verdict->baseline_source != NULL)
-		fprintf(out, "baseline: %s%s\n", verdict->baseline_source,
-			verdict->remeasured ? " (measured here: the stored baseline's fingerprint differs)" : "");
+	if (verdict->baseline_source != NULL) {
+		fputs("baseline: ", out);
+		text_terminal(out, verdict->baseline_source);
+		fprintf(out, "%s\n", verdict->remeasured ? " (measured here: the stored baseline's "
+			"fingerprint differs)" : "");
+	}
 	if (verdict->messages_differ && verdict->row_count > 0)
 		fprintf(out, "note: head and baseline were measured with different message counts "
 			"(baseline N = %" PRIu64 "); per message figures are compared\n",

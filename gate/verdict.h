@@ -41,21 +41,44 @@ enum verdict_breach {
 	BREACH_COLD_INSTRUCTIONS = 1 << 1, /* cold instructions above the limit */
 	BREACH_STEADY_FLOOR = 1 << 2,      /* allocations per message above the declared floor */
 	BREACH_COLD_FLOOR = 1 << 3,        /* cold allocations above the declared floor */
+	/* Settings looser than the baseline's (the scenario's own code declares them). */
+	BREACH_UNGATED = 1 << 4,           /* gated in the baseline, not gated now */
+	BREACH_LIMIT_RAISED = 1 << 5,      /* an instruction limit above the baseline's */
+	BREACH_STEADY_FLOOR_RAISED = 1 << 6, /* a steady allocation floor above the baseline's */
+	BREACH_COLD_FLOOR_RAISED = 1 << 7, /* a cold allocation floor above the baseline's */
+	BREACH_PROCESS_INSTRUCTIONS = 1 << 8, /* the whole process's instructions per message above
+					       * the limit: work outside the region */
 };
+
+#define BREACH_SETTINGS \
+	(BREACH_UNGATED | BREACH_LIMIT_RAISED | BREACH_STEADY_FLOOR_RAISED | BREACH_COLD_FLOOR_RAISED)
 
 struct verdict_row {
 	const char *name;                    /* the scenario (points into head or baseline) */
 	const struct measurement *head;      /* NULL when missing */
 	const struct measurement *baseline;  /* NULL without a baseline, or for a new scenario */
 	enum verdict_state state;
-	double limit_percent;                /* the instruction limit applied */
+	double limit_percent;                /* the instruction limit applied: the baseline's when a
+					      * higher one is not accepted */
+	double baseline_limit_percent;       /* the baseline's, when there is one */
+	double steady_floor;                 /* the floors applied, likewise */
+	uint64_t cold_floor;
+	bool gated;                          /* does a regression fail: the baseline's gating unless
+					      * not gating is accepted */
 	double instruction_change;           /* percent against the baseline, when there is one */
 	double cold_change;                  /* percent, cold instructions */
+	double process_change;               /* percent, the whole process per message, when both
+					      * head and baseline have it */
+	double outside_change;               /* percent of the baseline's whole process figure: the
+					      * change the region's own change does not explain */
 	unsigned breaches;                   /* enum verdict_breach bits, before acceptances */
+	unsigned unaccepted;                 /* the breaches no acceptance covers */
+	unsigned tightened;                  /* BREACH_SETTINGS bits of settings stricter than the
+					      * baseline's (a note) */
 	unsigned improvements;               /* BREACH_INSTRUCTIONS / _COLD_INSTRUCTIONS bits: below
 					      * the baseline by more than the limit */
-	const struct acceptance_entry *accepted[2]; /* entries that let the instruction and the
-						     * cold breach pass, or NULL */
+	const struct acceptance_entry *accepted[ACCEPT_METRICS]; /* per metric, the entry that let
+								  * its breach pass, or NULL */
 	bool steady_floor_high;              /* the steady floor is above what was measured */
 	bool cold_floor_high;                /* the cold floor is above what was measured */
 	struct attribution *attribution;     /* why, once verdict_explain chose this row; owned */
@@ -91,6 +114,12 @@ int verdict_explain(struct verdict *verdict, bool every_row, struct gate_error *
 
 /* "ok", "improved", "regressed", "accepted", "new", "missing", "failed". */
 const char *verdict_state_name(enum verdict_state state);
+
+/* The state as the reports show it: "regressed (not gated)" for a regression that does not fail. */
+const char *verdict_row_state_text(const struct verdict_row *row);
+
+/* The breach bit an acceptance metric covers. */
+unsigned verdict_metric_breach(enum acceptance_metric metric);
 
 /* The verdict as JSON for results.json: exit code, one line of summary, and per row the state,
  * the baseline figures, the changes, the breaches and the acceptances used. */

@@ -217,24 +217,19 @@ out:
 	return status;
 }
 
-int worktree_measure(struct results *baseline, const char *root, const char *name,
-		     const char *head_build_dir,
+int worktree_measure(struct results *baseline, const char *root, const char *commit,
+		     const char *ref, const char *head_build_dir,
 		     const struct measure_options *options, const char *valgrind, char **source,
 		     struct gate_error *err)
 {
-	char *commit = baseline_resolve_ref(root, name);
 	int status = -1;
 
 	*baseline = (struct results)RESULTS_INIT;
 	*source = NULL;
-	if (commit == NULL) {
-		gate_error_set(err, "no baseline: neither '%s' nor 'origin/%s' is a git ref here", name, name);
-		return -1;
-	}
 	if (create(root, commit, err) != 0 || build(options, head_build_dir, err) != 0 ||
 	    measure_tree(baseline, options, valgrind, err) != 0)
 		goto out;
-	if (asprintf(source, "%s (%.12s) measured here in a temporary worktree", name, commit) < 0) {
+	if (asprintf(source, "%s (%.12s) measured here in a temporary worktree", ref, commit) < 0) {
 		*source = NULL;
 		gate_error_set(err, "out of memory");
 		goto out;
@@ -244,6 +239,5 @@ out:
 	worktree_cleanup();
 	if (status != 0)
 		results_release(baseline);
-	free(commit);
 	return status;
 }

@@ -9,14 +9,14 @@
 #include "measure.h"
 #include "results.h"
 
-/* Measures baselines' ref `name` (ref, else origin/ref) of the repository at `root` into
+/* Measures `commit` (which `ref` resolved to: baseline_resolve) of the repository at `root` into
  * `baseline` (its fingerprint is that build's). The worktree is configured with the cache
  * options the head's build was (`head_build_dir`/costgate-configure.cmake, which
- * costgate_add_scenarios() writes), so the same flags are compared. *source says what was measured (owned).
- * Returns 0, or -1 with err set when the worktree, the build or any scenario's measurement
- * failed: then there is no comparable baseline. */
-int worktree_measure(struct results *baseline, const char *root, const char *name,
-		     const char *head_build_dir,
+ * costgate_add_scenarios() writes), so the same flags are compared. *source says what was
+ * measured (owned). Returns 0, or -1 with err set when the worktree, the build or any scenario's
+ * measurement failed: then there is no comparable baseline. */
+int worktree_measure(struct results *baseline, const char *root, const char *commit,
+		     const char *ref, const char *head_build_dir,
 		     const struct measure_options *options, const char *valgrind, char **source,
 		     struct gate_error *err);
 

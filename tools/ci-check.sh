@@ -10,6 +10,8 @@
 #   tools/ci-check.sh all               deps, build, gate, then the same as two shards and a merge
 #
 # Outputs land in build/gate/ (results.json, summary.md, raw/): what the workflow uploads.
+# BASE_SHA, when set (the workflows set it to the pull request's base commit), is the commit the
+# baseline is read from, instead of the branch main.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,10 +19,20 @@ BUILD=${BUILD:-build}
 GATE="$BUILD/gate/gate"
 OUT="$BUILD/gate"
 
-# The target branch's ref must exist locally: gate reads baselines/main.json from it.
+BASE_SHA=${BASE_SHA:-}
+baseline_args=(--baseline=main)
+if [ -n "$BASE_SHA" ]; then
+  baseline_args+=(--base-commit "$BASE_SHA")
+fi
+
+# The commit the baseline is read from must exist locally: the base commit when given, else the
+# branch main (gate reads refs/remotes/origin/main, else refs/heads/main, never a tag).
 ensure_main_ref() {
-  if ! git rev-parse --verify --quiet 'main^{commit}' >/dev/null &&
-    ! git rev-parse --verify --quiet 'origin/main^{commit}' >/dev/null; then
+  if [ -n "$BASE_SHA" ]; then
+    git cat-file -e "$BASE_SHA^{commit}" 2>/dev/null ||
+      git fetch --no-tags --depth=1 origin "$BASE_SHA"
+  elif ! git show-ref --verify --quiet refs/remotes/origin/main &&
+    ! git show-ref --verify --quiet refs/heads/main; then
     git fetch --no-tags --depth=1 origin main:refs/remotes/origin/main
   fi
 }
@@ -40,10 +52,10 @@ step_gate() {
   mkdir -p "$OUT"
   if [ -n "$shard" ]; then
     local name=${shard/\//-of-}
-    "$GATE" --build-dir "$BUILD" --baseline=main --shard "$shard" \
+    "$GATE" --build-dir "$BUILD" "${baseline_args[@]}" --shard "$shard" \
       --json "$OUT/shard-$name.json" --raw-dir "$OUT/raw-$name" --markdown "$OUT/shard-$name.md"
   else
-    "$GATE" --build-dir "$BUILD" --baseline=main --json "$OUT/results.json" \
+    "$GATE" --build-dir "$BUILD" "${baseline_args[@]}" --json "$OUT/results.json" \
       --raw-dir "$OUT/raw" --markdown "$OUT/summary.md"
   fi
 }
@@ -51,7 +63,7 @@ step_gate() {
 step_merge() {
   ensure_main_ref
   mkdir -p "$OUT"
-  "$GATE" merge --baseline=main --json "$OUT/results.json" --markdown "$OUT/summary.md" "$@"
+  "$GATE" merge "${baseline_args[@]}" --json "$OUT/results.json" --markdown "$OUT/summary.md" "$@"
 }
 
 step_baseline_current() {

@@ -1,7 +1,10 @@
 /* disagrees: one block per message under valgrind and two without it, so DHAT and the native
- * counter cannot agree; gate --cross-check must fail it (exit 3) naming both figures. */
+ * counter cannot agree; gate --cross-check must fail it (exit 3) naming both figures. It tells
+ * valgrind by the preload valgrind puts in its environment, not by a client request, which gate
+ * refuses before measuring. */
+#include <stdbool.h>
 #include <stdlib.h>
-#include <valgrind/valgrind.h>
+#include <string.h>
 
 #include "harness.h"
 
@@ -13,9 +16,16 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return 1;
 }
 
+static bool under_valgrind(void)
+{
+	const char *preload = getenv("LD_PRELOAD");
+
+	return preload != NULL && strstr(preload, "vgpreload") != NULL;
+}
+
 static int handle(struct service *service, const unsigned char *message, size_t length)
 {
-	void *first = malloc(length), *second = RUNNING_ON_VALGRIND ? NULL : malloc(length);
+	void *first = malloc(length), *second = under_valgrind() ? NULL : malloc(length);
 
 	(void)service;
 	(void)message;

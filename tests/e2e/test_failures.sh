@@ -117,6 +117,13 @@ cat >"$tmp/hang/hangs.c" <<'EOF'
 
 static volatile unsigned long spin;
 
+/* The region gate checks for in the executable before it runs it. */
+__attribute__((noinline, used)) void costgate_measured_region(void)
+{
+	for (;;)
+		spin++;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && strcmp(argv[1], "--describe") == 0) {
@@ -125,8 +132,8 @@ int main(int argc, char **argv)
 		     "\"floors\":{\"steady_allocations\":0,\"cold_allocations\":0}}");
 		return 0;
 	}
-	for (;;)
-		spin++;
+	costgate_measured_region();
+	return 0;
 }
 EOF
 if ! "$compiler" -O1 -o "$tmp/hang/bin/hangs" "$tmp/hang/hangs.c" 2>"$tmp/stderr"; then

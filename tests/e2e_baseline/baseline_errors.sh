@@ -29,14 +29,14 @@ valid=$work/valid.json
 cp "$repo/baselines/main.json" "$valid"
 run_gate "$repo" --baseline=main
 check "baseline_not_committed_on_main_should_exit_4_saying_how_to_make_one" 4 \
-  "err:baselines/main\.json is not committed on main" \
+  "err:baselines/main\.json is not committed on refs/heads/main" \
   "err:gate --save-baseline main, and commit it" \
   "!."
 git -C "$repo" branch -m main trunk
 run_gate "$repo" --baseline=main
 git -C "$repo" branch -m trunk main
 check "baseline_ref_missing_should_exit_4_saying_how_to_make_one" 4 \
-  "err:neither 'main' nor 'origin/main' is a git ref here" \
+  "err:no branch 'main' here: looked at refs/remotes/origin/main, refs/remotes/\*/main and refs/heads/main" \
   "err:create one on that branch with: gate --save-baseline main" "!."
 run_gate "$repo" --baseline-file "$work/nowhere.json"
 check "baseline_file_missing_should_exit_4" 4 "err:no baseline: cannot read '.*nowhere\.json'"
@@ -76,7 +76,7 @@ malformed() {
   fi
   run_gate "$repo" --baseline="$name"
   check "malformed_baseline_should_exit_2 ($name)" 2 \
-    "err:baselines/$name\.json at $name \([0-9a-f]{12}\)" "err:$problem" "!."
+    "err:baselines/$name\.json at refs/heads/$name \([0-9a-f]{12}\)" "err:$problem" "!."
 }
 
 # edit NAME SED_SCRIPT: $work/NAME.json is the valid baseline edited with `sed -E`.

@@ -40,7 +40,7 @@ if [ -z "$version" ] || ! grep -qE "\"valgrind\":[[:space:]]*\"$other\"" "$repo/
 fi
 commit "$repo" "baseline of main, from another valgrind"
 main_commit=$(git -C "$repo" rev-parse --short=12 main)
-remeasured="^baseline: main \($main_commit\) measured here in a temporary worktree \(measured here: the stored baseline's fingerprint differs\)\$"
+remeasured="^baseline: refs/heads/main \($main_commit\) measured here in a temporary worktree \(measured here: the stored baseline's fingerprint differs\)\$"
 not_comparable="err:not comparable \(valgrind: $(regex_escape "$version") here, $other in the baseline\)"
 
 # no_worktree_left NAME: git knows only the main worktree, nothing is left in TMPDIR, and the
@@ -117,7 +117,7 @@ mapfile -t orphans < <(descendants "$pid")
   code=$?
 } 2>/dev/null
 wait_for_orphans
-if [ "$tries" -ge 1200 ] || ! grep -q "measuring main here" "$err"; then
+if [ "$tries" -ge 1200 ] || ! grep -q "measuring refs/heads/main here" "$err"; then
   fail "sigterm_during_the_remeasure_should_remove_the_worktree: the worktree never appeared"
   show "$err"
 else

@@ -35,7 +35,7 @@ base_re=$(regex_escape "$base")
 run_gate "$repo" --baseline=main
 check "unchanged_tree_should_pass" 0 \
   "^work +$base_re +$base_re +\+0\.00 % .* ok\$" \
-  "^baseline: baselines/main\.json at main \([0-9a-f]{12}\)\$" \
+  "^baseline: baselines/main\.json at refs/heads/main \([0-9a-f]{12}\)\$" \
   "^pass: 2 scenarios within their limits\$"
 
 # Head at 2N = 400 against a baseline at N = 200: compared per message, and said so.
@@ -103,7 +103,7 @@ else
   run_gate "$repo" --baseline=main
   check "own_baseline_rewrite_should_still_regress" 1 \
     "^work: $head3_re instructions per message against $base_re in the baseline" \
-    "^baseline: baselines/main\.json at main \($(git -C "$repo" rev-parse --short=12 main)\)\$" \
+    "^baseline: baselines/main\.json at refs/heads/main \($(git -C "$repo" rev-parse --short=12 main)\)\$" \
     "^fail: 1 regressed \(work\)\$"
 
   # The same with no local main, as in a clone: the baseline comes from origin/main.

@@ -130,20 +130,17 @@ else
   show "$work/csv.check"
 fi
 
-# Names a spreadsheet would take for a formula, or that hold a comma or a quote, read back whole.
-sed -e 's/"name": "reply"/"name": "=HYPERLINK(1)"/' -e 's/"name": "consume_json"/"name": "a,b \\"c\\""/' \
-  "$results" >"$work/odd.json"
-"$gate" export --format csv "$work/odd.json" >"$work/odd.csv" 2>"$work/odd.err"
+# A name a spreadsheet would take for a formula never gets that far: results with a name outside
+# [a-z0-9_]{1,64} are refused (exit 2) and nothing is written. The writer escapes such names all
+# the same (the export unit test).
+sed -e 's/"name": "reply"/"name": "=HYPERLINK(1)"/' "$results" >"$work/odd.json"
+"$gate" export --format csv "$work/odd.json" -o "$work/odd.csv" >/dev/null 2>"$work/odd.err"
 code=$?
-if [ "$code" -eq 0 ] && "$python" - "$work/odd.csv" <<'EOF'
-import csv, sys
-names = {row["scenario"] for row in csv.DictReader(open(sys.argv[1], newline=""))}
-assert names == {"'=HYPERLINK(1)", 'a,b "c"'}, names
-EOF
-then
-  pass "csv_should_quote_names_and_defuse_formulas"
+if [ "$code" -eq 2 ] && [ ! -e "$work/odd.csv" ] &&
+  grep -q "is not a scenario name" "$work/odd.err"; then
+  pass "export_should_refuse_results_whose_name_could_be_a_formula"
 else
-  fail "csv_should_quote_names_and_defuse_formulas: exit $code"
+  fail "export_should_refuse_results_whose_name_could_be_a_formula: exit $code"
   show "$work/odd.err"
 fi
 

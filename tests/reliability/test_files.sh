@@ -26,6 +26,13 @@ failures=0 passed=0 skipped=0
 
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 pass() { echo "ok   $*"; passed=$((passed + 1)); }
+# same_results A B: the two results documents are the same, but for the whole process's counts
+# (costgate.process_instructions), which start-up and exit move by a few instructions between
+# runs; every count of the code section must be the same to the digit.
+same_results() {
+  cmp -s <(grep -vP '^\t\t\t"[a-z0-9_]+":\t\[[0-9]+, [0-9]+, [0-9]+\]$' "$1") \
+    <(grep -vP '^\t\t\t"[a-z0-9_]+":\t\[[0-9]+, [0-9]+, [0-9]+\]$' "$2")
+}
 skip() { echo "skip $*"; skipped=$((skipped + 1)); }
 
 tmp=$(mktemp -d)
@@ -151,7 +158,7 @@ if tmpfs "$tmp/full" 64k; then
     fail "save_baseline_on_a_full_disk_should_leave_the_old_baseline_whole_and_nothing_beside_it: $(ls -A "$tmp/full/tree/baselines" "$tmp/save.raw")"
   fi
   # The run's own results.json was written (another file system): the measurement is kept.
-  if cmp -s "$tmp/reference.json" "$tmp/save.json"; then
+  if same_results "$tmp/reference.json" "$tmp/save.json"; then
     pass "save_baseline_on_a_full_disk_should_still_write_results_json"
   else
     fail "save_baseline_on_a_full_disk_should_still_write_results_json"
@@ -179,7 +186,7 @@ cp "$build/scenarios/consume_raw" "$odd/bin 'x'/"
 (cd "$odd/cwd here" && "$gate" --build-dir "$odd/build dir" --scenario consume_raw --messages 2 \
   --quiet --json "$odd/out \"1\".json" --raw-dir "$odd/raw 'dir'" >"$tmp/odd.out" 2>"$tmp/odd.err")
 code=$?
-if [ "$code" -eq 0 ] && cmp -s "$tmp/reference.json" "$odd/out \"1\".json" &&
+if [ "$code" -eq 0 ] && same_results "$tmp/reference.json" "$odd/out \"1\".json" &&
   [ -s "$odd/raw 'dir'/callgrind.out.consume_raw.4" ]; then
   pass "paths_with_spaces_and_quotes_should_work_and_give_the_same_results"
 else
@@ -195,8 +202,8 @@ wait "$first"
 first_code=$?
 wait "$second"
 second_code=$?
-if [ "$first_code" -eq 0 ] && [ "$second_code" -eq 0 ] && cmp -s "$tmp/reference.json" "$tmp/first.json" &&
-  cmp -s "$tmp/reference.json" "$tmp/second.json"; then
+if [ "$first_code" -eq 0 ] && [ "$second_code" -eq 0 ] && same_results "$tmp/reference.json" "$tmp/first.json" &&
+  same_results "$tmp/reference.json" "$tmp/second.json"; then
   pass "two_gates_with_their_own_outputs_should_not_touch_each_others_files"
 else
   fail "two_gates_with_their_own_outputs_should_not_touch_each_others_files: exit $first_code and $second_code"
@@ -212,13 +219,13 @@ for run in 1 2 3; do
   wait "$second"
   second_code=$?
   if [ "$first_code" -ne 0 ] || [ "$second_code" -ne 0 ] ||
-    ! cmp -s "$tmp/reference.json" "$tmp/shared/results.json" ||
+    ! same_results "$tmp/reference.json" "$tmp/shared/results.json" ||
     [ "$(ls -A "$tmp/shared")" != results.json ]; then
     break
   fi
 done
 if [ "$first_code" -eq 0 ] && [ "$second_code" -eq 0 ] &&
-  cmp -s "$tmp/reference.json" "$tmp/shared/results.json" && [ "$(ls -A "$tmp/shared")" = results.json ]; then
+  same_results "$tmp/reference.json" "$tmp/shared/results.json" && [ "$(ls -A "$tmp/shared")" = results.json ]; then
   pass "two_gates_writing_one_json_should_leave_one_whole_document (3 rounds)"
 else
   fail "two_gates_writing_one_json_should_leave_one_whole_document: round $run, exit $first_code and $second_code, $(ls -A "$tmp/shared")"
@@ -237,7 +244,7 @@ done
 run_gate busy_machine "${heavier[@]}" --json "$tmp/busy.json" --raw-dir "$tmp/busy.raw"
 kill "${spinners[@]}" 2>/dev/null
 wait "${spinners[@]}" 2>/dev/null
-if [ "$quiet_code" -eq 0 ] && [ "$code" -eq 0 ] && cmp -s "$tmp/quiet.json" "$tmp/busy.json" &&
+if [ "$quiet_code" -eq 0 ] && [ "$code" -eq 0 ] && same_results "$tmp/quiet.json" "$tmp/busy.json" &&
   cmp -s "$tmp/quiet_machine.out" "$tmp/busy_machine.out"; then
   pass "busy_cores_should_not_change_the_counts ($(nproc) busy loops)"
 else

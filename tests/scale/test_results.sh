@@ -88,7 +88,7 @@ size=$(stat -c %s "$repo/baselines/main.json")
   "$work/10000-0"/shard-*-of-8.json >"$work/git.out" 2>"$work/git.err")
 code=$?
 if [ "$size" -gt $((4 * 1024 * 1024)) ] && [ "$code" -eq 0 ] &&
-   grep -q 'baseline: baselines/main.json at main' "$work/git.err" "$work/git.out"; then
+   grep -q 'baseline: baselines/main.json at refs/heads/main' "$work/git.err" "$work/git.out"; then
   pass "a_committed_baseline_of_${size}_bytes_should_be_read_whole_from_git"
 else
   fail "a_committed_baseline_of_${size}_bytes_should_be_read_whole_from_git: exit $code: $(head -n 3 "$work/git.err")"

@@ -109,8 +109,9 @@ static void acceptance_should_name_an_entry_that_is_not_an_object(void)
 
 static void acceptance_should_name_an_unknown_metric(void)
 {
-	check_read_error("unknown-metric.json", "accepted[0].metric 'allocations' is not "
-						"'instructions' or 'cold_instructions'");
+	check_read_error("unknown-metric.json", "accepted[0].metric 'allocations' is not one of "
+			 "'instructions', 'cold_instructions', 'gated', 'limit_percent', "
+			 "'steady_allocations_floor', 'cold_allocations_floor', 'process_instructions'");
 }
 
 static void acceptance_should_refuse_a_value_of_zero(void)
@@ -133,6 +134,30 @@ static void acceptance_should_refuse_an_entry_without_a_reason(void)
 	check_read_error("reason-missing.json", "accepted[0].reason must say why");
 }
 
+static void acceptance_should_refuse_a_reason_of_two_lines(void)
+{
+	check_read_error("reason-two-lines.json", "accepted[0].reason is more than one line (one "
+			 "printable line of at most 200 characters)");
+}
+
+static void acceptance_should_refuse_a_reason_with_a_control_character(void)
+{
+	check_read_error("reason-control.json", "accepted[0].reason holds a control character (one "
+			 "printable line of at most 200 characters)");
+}
+
+static void acceptance_should_refuse_a_reason_of_more_than_200_characters(void)
+{
+	check_read_error("reason-long.json", "accepted[0].reason is too long (one printable line of "
+			 "at most 200 characters)");
+}
+
+static void acceptance_should_refuse_a_scenario_that_is_not_a_name(void)
+{
+	check_read_error("scenario-bad-name.json", "accepted[0].scenario is not a scenario name "
+			 "([a-z0-9_]{1,64})");
+}
+
 static void acceptance_should_refuse_a_reason_too_short_to_say_why(void)
 {
 	check_read_error("reason-short.json", "accepted[0].reason must say why");
@@ -140,7 +165,7 @@ static void acceptance_should_refuse_a_reason_too_short_to_say_why(void)
 
 static void acceptance_should_refuse_an_entry_without_a_scenario(void)
 {
-	check_read_error("scenario-missing.json", "accepted[0].scenario is not a scenario name");
+	check_read_error("scenario-missing.json", "accepted[0].scenario is not a scenario name ([a-z0-9_]{1,64})");
 }
 
 static void acceptance_should_refuse_a_scenario_and_metric_accepted_twice(void)
@@ -201,6 +226,10 @@ int main(void)
 	RUN(acceptance_should_refuse_a_value_that_is_not_a_number);
 	RUN(acceptance_should_refuse_an_entry_without_a_reason);
 	RUN(acceptance_should_refuse_a_reason_too_short_to_say_why);
+	RUN(acceptance_should_refuse_a_reason_of_two_lines);
+	RUN(acceptance_should_refuse_a_reason_with_a_control_character);
+	RUN(acceptance_should_refuse_a_reason_of_more_than_200_characters);
+	RUN(acceptance_should_refuse_a_scenario_that_is_not_a_name);
 	RUN(acceptance_should_refuse_an_entry_without_a_scenario);
 	RUN(acceptance_should_refuse_a_scenario_and_metric_accepted_twice);
 	RUN(acceptance_should_refuse_a_key_given_twice_in_one_object);

@@ -70,6 +70,7 @@ static void dhat_should_total_the_real_profile_as_read_by_hand(void)
 	CHECK_U64(profile.all_blocks, 15);
 	CHECK_U64(profile.all_bytes, 1377);
 	CHECK_U64(profile.deepest_stack, 6);
+	CHECK_U64(profile.instructions, 156976); /* "te": the whole process, in "instrs" */
 	CHECK_U64(profile.site_count, 3);
 	if (profile.site_count == 3) {
 		check_site(&profile.sites[0], "measured_region_helper (real.c:11)",
@@ -80,6 +81,16 @@ static void dhat_should_total_the_real_profile_as_read_by_hand(void)
 			   5, 35);
 		check_site(&profile.sites[2], "measured_region (real.c:47)", "", 2, 132);
 	}
+	dhat_profile_release(&profile);
+}
+
+static void dhat_should_leave_the_process_count_at_zero_without_te(void)
+{
+	struct dhat_profile profile = DHAT_PROFILE_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(parse(&profile, "no-mode.json", &err) == 0);
+	CHECK_U64(profile.instructions, 0);
 	dhat_profile_release(&profile);
 }
 
@@ -399,6 +410,7 @@ static void dhat_profile_release_should_accept_null_and_a_released_profile(void)
 int main(void)
 {
 	RUN(dhat_should_total_the_real_profile_as_read_by_hand);
+	RUN(dhat_should_leave_the_process_count_at_zero_without_te);
 	RUN(dhat_should_count_only_points_under_the_region);
 	RUN(dhat_should_count_a_point_once_when_the_region_is_on_its_stack_twice);
 	RUN(dhat_should_not_match_a_frame_named_like_a_prefix_or_suffix_of_the_region);

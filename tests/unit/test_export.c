@@ -44,6 +44,24 @@ static int load(struct loaded *loaded, const char *from, const char *to)
 	return loaded->document != NULL ? 0 : -1;
 }
 
+/* The reader refuses names outside [a-z0-9_]{1,64}; the exports escape them all the same (defence
+ * in depth), so the tests give a read scenario another name in memory. */
+static void rename_scenario(struct loaded *loaded, const char *from, const char *to)
+{
+	size_t i;
+
+	for (i = 0; i < loaded->results.count; i++) {
+		struct measurement *measurement = &loaded->results.measurements[i];
+
+		if (strcmp(measurement->info.name, from) == 0) {
+			free(measurement->info.name);
+			measurement->info.name = strdup(to);
+			return;
+		}
+	}
+	CHECK(!"no scenario of that name in the fixture");
+}
+
 static void unload(struct loaded *loaded)
 {
 	results_release(&loaded->results);
@@ -118,8 +136,9 @@ static void csv_should_quote_names_and_defuse_formulas(void)
 	struct gate_error err = GATE_ERROR_INIT;
 	char *text;
 
-	if (load(&loaded, "\"name\": \"reply\"", "\"name\": \"=1+1, \\\"x\\\"\"") != 0)
+	if (load(&loaded, NULL, NULL) != 0)
 		return;
+	rename_scenario(&loaded, "reply", "=1+1, \"x\"");
 	text = export(&loaded, EXPORT_CSV, &err);
 	CHECK(strncmp(text, "scenario,metric,value,baseline,change_percent,state\r\n", 53) == 0);
 	CHECK_U64(count(text, "\r\n"), 9);
@@ -135,8 +154,9 @@ static void junit_should_escape_names_and_count_its_cases(void)
 	struct gate_error err = GATE_ERROR_INIT;
 	char *text;
 
-	if (load(&loaded, "\"name\": \"reply\"", "\"name\": \"a<b & \\\"c\\\"\"") != 0)
+	if (load(&loaded, NULL, NULL) != 0)
 		return;
+	rename_scenario(&loaded, "reply", "a<b & \"c\"");
 	text = export(&loaded, EXPORT_JUNIT, &err);
 	CHECK_CONTAINS(text, "<testcase classname=\"costgate\" name=\"a&lt;b &amp; &quot;c&quot;\"");
 	CHECK_CONTAINS(text, "<testsuite name=\"costgate\" tests=\"2\" failures=\"0\" errors=\"0\"");

@@ -164,6 +164,11 @@ static void manifest_should_name_the_file_and_line_of_an_unknown_line(void)
 	check_read_error("unknown-line.txt", "line 3: unknown line 'scenario: reply /build/scenarios/reply'");
 }
 
+static void manifest_should_name_the_file_and_line_of_a_name_that_is_not_a_scenario_name(void)
+{
+	check_read_error("bad-name.txt", "line 4: scenario name 'Reply\\x1b[2J' is not [a-z0-9_]{1,64}");
+}
+
 static void manifest_should_name_the_file_and_line_of_a_duplicate_scenario(void)
 {
 	check_read_error("duplicate.txt", "line 5: scenario 'reply' listed twice");
@@ -354,6 +359,7 @@ int main(void)
 	RUN(manifest_should_keep_a_path_with_spaces_whole);
 	RUN(manifest_should_sort_the_scenarios_by_name_whatever_the_file_order);
 	RUN(manifest_should_name_the_file_and_line_of_an_unknown_line);
+	RUN(manifest_should_name_the_file_and_line_of_a_name_that_is_not_a_scenario_name);
 	RUN(manifest_should_name_the_file_and_line_of_a_duplicate_scenario);
 	RUN(manifest_should_name_the_file_and_line_of_a_scenario_without_a_path);
 	RUN(manifest_should_name_the_file_and_line_of_a_second_compiler);

@@ -312,6 +312,22 @@ static void options_should_parse_afresh_after_an_error_inside_a_group_of_short_o
 	options_release(&options);
 }
 
+static void options_should_take_a_base_commit_only_with_a_baseline_name(void)
+{
+	char *with[] = { "gate", "--baseline", "main", "--base-commit",
+			 "0123456789abcdef0123456789abcdef01234567", NULL };
+	char *without[] = { "gate", "--base-commit", "0123456789abcdef0123456789abcdef01234567", NULL };
+	struct gate_options options;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(options_parse(&options, 5, with, &err) == 0);
+	CHECK_STR(options.base_commit, "0123456789abcdef0123456789abcdef01234567");
+	options_release(&options);
+	CHECK(options_parse(&options, 3, without, &err) == -1);
+	CHECK_CONTAINS(err.message, "--base-commit needs --baseline NAME");
+	options_release(&options);
+}
+
 static void options_usage_should_list_the_options_and_exit_codes(void)
 {
 	char *text = NULL;
@@ -324,7 +340,8 @@ static void options_usage_should_list_the_options_and_exit_codes(void)
 	fclose(out);
 	CHECK_CONTAINS(text, "usage: gate");
 	CHECK_CONTAINS(text, "--messages N");
-	CHECK_CONTAINS(text, "--baseline REF");
+	CHECK_CONTAINS(text, "--baseline NAME");
+	CHECK_CONTAINS(text, "--base-commit SHA");
 	CHECK_CONTAINS(text, "--save-baseline NAME");
 	CHECK_CONTAINS(text, "  4  no comparable baseline");
 	free(text);
@@ -353,6 +370,7 @@ int main(void)
 	RUN(options_should_refuse_a_shard_that_is_not_k_of_m);
 	RUN(options_should_refuse_exact_without_a_baseline);
 	RUN(options_should_parse_afresh_after_an_earlier_parse);
+	RUN(options_should_take_a_base_commit_only_with_a_baseline_name);
 	RUN(options_usage_should_list_the_options_and_exit_codes);
 	/* Last: both leave getopt inside "-xv", which upsets any parse after while the bug stands. */
 	RUN(options_should_parse_afresh_after_an_error_inside_a_group_of_short_options);

@@ -425,6 +425,11 @@ static void check_read_error(const char *name, const char *problem)
 	results_release(&results);
 }
 
+static void results_should_refuse_a_scenario_name_that_is_not_a_name(void)
+{
+	check_read_error("name-forged.json", "code[0].name is not a scenario name ([a-z0-9_]{1,64})");
+}
+
 static void results_should_refuse_a_truncated_file(void)
 {
 	check_read_error("truncated.json", "not JSON (at byte ");
@@ -639,6 +644,7 @@ int main(void)
 	RUN(results_should_read_back_the_shard_it_was_marked_with);
 	RUN(results_should_read_a_committed_document);
 	RUN(results_should_refuse_a_truncated_file);
+	RUN(results_should_refuse_a_scenario_name_that_is_not_a_name);
 	RUN(results_should_refuse_a_file_that_is_not_json);
 	RUN(results_should_refuse_a_missing_file);
 	RUN(results_should_refuse_text_after_the_document);

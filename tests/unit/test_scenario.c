@@ -117,6 +117,26 @@ static void scenario_should_reject_a_missing_title(void)
 			  "scenario 'consume_json': --describe has no string 'title'");
 }
 
+static void scenario_should_reject_a_title_of_two_lines_or_with_controls(void)
+{
+	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\\n::notice::x\",\"gated\":true,"
+			  "\"region\":\"r\",\"floors\":{\"steady_allocations\":1,\"cold_allocations\":1}}",
+			  "scenario 'consume_json': --describe 'title' is more than one line (one "
+			  "printable line of at most 200 characters)");
+	check_parse_error("{\"name\":\"consume_json\",\"title\":\"\\u001b[2Jt\",\"gated\":true,"
+			  "\"region\":\"r\",\"floors\":{\"steady_allocations\":1,\"cold_allocations\":1}}",
+			  "scenario 'consume_json': --describe 'title' holds a control character (one "
+			  "printable line of at most 200 characters)");
+}
+
+static void scenario_should_reject_a_region_that_is_a_pattern(void)
+{
+	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"gated\":true,"
+			  "\"region\":\"costgate_*\",\"floors\":{\"steady_allocations\":1,"
+			  "\"cold_allocations\":1}}",
+			  "scenario 'consume_json': --describe 'region' is not a C identifier");
+}
+
 static void scenario_should_reject_a_missing_or_empty_region(void)
 {
 	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"gated\":true,\"floors\":"
@@ -275,6 +295,8 @@ int main(int argc, char **argv)
 	RUN(scenario_should_reject_output_that_is_not_json);
 	RUN(scenario_should_reject_a_description_of_another_scenario);
 	RUN(scenario_should_reject_a_missing_title);
+	RUN(scenario_should_reject_a_title_of_two_lines_or_with_controls);
+	RUN(scenario_should_reject_a_region_that_is_a_pattern);
 	RUN(scenario_should_reject_a_missing_or_empty_region);
 	RUN(scenario_should_reject_a_missing_or_non_boolean_gated);
 	RUN(scenario_should_reject_missing_floors);

@@ -231,6 +231,71 @@ static void table_should_explain_cold_and_floor_breaches(void)
 	verdict_release(&verdict);
 }
 
+static void table_should_name_settings_looser_and_stricter_than_the_baseline(void)
+{
+	struct measurement head[] = { measured("alpha", 19000, 50000), measured("beta", 10000, 50000) };
+	struct measurement base[] = { measured("alpha", 10000, 50000), measured("beta", 10000, 50000) };
+	struct results baseline = RESULTS_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict;
+	char *text;
+
+	head[0].info.gated = false;
+	head[0].info.limit_percent = 500;
+	head[0].info.steady_floor = 20;
+	head[0].info.cold_floor = 21;
+	head[1].info.limit_percent = 1;
+	head[1].info.steady_floor = 19;
+	base[1].info.gated = false;
+	head[1].allocation_slope.per_message = 18;
+	head[1].info.steady_floor = 18;
+	baseline.measurements = base;
+	baseline.count = 2;
+	baseline.messages = 1000;
+	CHECK(verdict_decide(&verdict, head, 2, &baseline, NULL, true, &err) == 0);
+	text = print(&verdict);
+	CHECK_CONTAINS(text, "\nalpha: not gated, but the baseline gates it: loosening a setting is a "
+			     "breach unless accepted (metric 'gated', value 0)\n");
+	CHECK_CONTAINS(text, "\nalpha: the instruction limit 500 % is above the baseline's 2 %: loosening "
+			     "a setting is a breach unless accepted (metric 'limit_percent')\n");
+	CHECK_CONTAINS(text, "\nalpha: the steady floor 20 is above the baseline's 19: loosening a "
+			     "setting is a breach unless accepted (metric 'steady_allocations_floor')\n");
+	CHECK_CONTAINS(text, "\nalpha: the cold floor 21 is above the baseline's 19: loosening a "
+			     "setting is a breach unless accepted (metric 'cold_allocations_floor')\n");
+	CHECK_CONTAINS(text, "\nalpha: 19000.000 instructions per message against 10000.000 in the "
+			     "baseline: +90.00 %, above the 2 % limit\n");
+	CHECK_CONTAINS(text, "\nbeta: note: gated now (the baseline's is not)\n");
+	CHECK_CONTAINS(text, "\nbeta: note: the instruction limit is now 1 % (the baseline's: 2 %)\n");
+	CHECK_CONTAINS(text, "\nbeta: note: the steady floor is now 18 (the baseline's: 19)\n");
+	CHECK_CONTAINS(text, "\nfail: 1 regressed (alpha)\n");
+	free(text);
+	verdict_release(&verdict);
+}
+
+static void table_should_show_an_ungated_regression_as_not_gated_and_not_within_limits(void)
+{
+	struct measurement head[] = { measured("alpha", 19000, 50000), measured("beta", 10000, 50000) };
+	struct measurement base[] = { measured("alpha", 10000, 50000), measured("beta", 10000, 50000) };
+	struct results baseline = RESULTS_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict;
+	char *text;
+
+	head[0].info.gated = base[0].info.gated = false;
+	baseline.measurements = base;
+	baseline.count = 2;
+	baseline.messages = 1000;
+	CHECK(verdict_decide(&verdict, head, 2, &baseline, NULL, true, &err) == 0);
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	text = print(&verdict);
+	CHECK_CONTAINS(text, "  regressed (not gated)\n");
+	CHECK_CONTAINS(text, "\npass: 1 of 2 scenarios within their limits, 1 regressed, not gated "
+			     "(alpha)\n");
+	CHECK(strstr(text, "pass: 2 scenarios within their limits") == NULL);
+	free(text);
+	verdict_release(&verdict);
+}
+
 static void table_should_show_acceptances_floors_to_lower_and_improvements(void)
 {
 	struct measurement head[] = { measured("alpha", 10300, 50000), measured("beta", 9000, 50000) };
@@ -245,8 +310,8 @@ static void table_should_show_acceptances_floors_to_lower_and_improvements(void)
 	struct verdict verdict;
 	char *text;
 
-	head[1].info.steady_floor = 20;
-	head[1].info.cold_floor = 25;
+	head[1].info.steady_floor = base[1].info.steady_floor = 20;
+	head[1].info.cold_floor = base[1].info.cold_floor = 25;
 	baseline.measurements = base;
 	baseline.count = 2;
 	baseline.messages = base[0].messages = base[1].messages = 2000;
@@ -315,6 +380,8 @@ int main(void)
 	RUN(table_should_show_both_figures_and_the_change_of_a_breach);
 	RUN(table_should_end_with_the_summary);
 	RUN(table_should_explain_cold_and_floor_breaches);
+	RUN(table_should_name_settings_looser_and_stricter_than_the_baseline);
+	RUN(table_should_show_an_ungated_regression_as_not_gated_and_not_within_limits);
 	RUN(table_should_show_acceptances_floors_to_lower_and_improvements);
 	RUN(table_should_warn_when_the_cost_per_message_is_not_constant);
 	RUN(table_should_format_figures_exactly);

@@ -120,7 +120,7 @@ static void verdict_should_apply_a_declared_limit_instead_of_two_percent(void)
 	struct measurement head = measured("alpha", 10400.0, 52500), base = measured("alpha", 10000.0, 50000);
 	struct verdict verdict;
 
-	head.info.limit_percent = 5;
+	head.info.limit_percent = base.info.limit_percent = 5;
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].limit_percent == 5.0);
 	CHECK(verdict.rows[0].state == VERDICT_OK);
@@ -134,13 +134,15 @@ static void verdict_should_apply_a_declared_limit_instead_of_two_percent(void)
 	CHECK(verdict.rows[0].breaches == (BREACH_INSTRUCTIONS | BREACH_COLD_INSTRUCTIONS));
 	verdict_release(&verdict);
 
-	/* A tighter declared limit fails what 2 % would pass. */
+	/* A tighter declared limit fails what 2 % would pass, and is a note. */
 	head.info.limit_percent = 0.5;
+	base.info.limit_percent = 0;
 	head.instruction_slope.per_message = 10100.0;
 	head.instruction_slope.cold = 50000;
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
 	CHECK(verdict.rows[0].breaches == BREACH_INSTRUCTIONS);
+	CHECK(verdict.rows[0].tightened == BREACH_LIMIT_RAISED);
 	verdict_release(&verdict);
 }
 
@@ -189,7 +191,7 @@ static void verdict_should_ask_to_lower_floors_above_what_was_measured(void)
 	struct measurement head = measured("alpha", 10000.0, 50000), base = measured("alpha", 10000.0, 50000);
 	struct verdict verdict;
 
-	head.info.steady_floor = 20;
+	head.info.steady_floor = base.info.steady_floor = 20;
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].steady_floor_high);
 	CHECK(!verdict.rows[0].cold_floor_high);
@@ -197,8 +199,8 @@ static void verdict_should_ask_to_lower_floors_above_what_was_measured(void)
 	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	verdict_release(&verdict);
 
-	head.info.steady_floor = 19;
-	head.info.cold_floor = 25;
+	head.info.steady_floor = base.info.steady_floor = 19;
+	head.info.cold_floor = base.info.cold_floor = 25;
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(!verdict.rows[0].steady_floor_high);
 	CHECK(verdict.rows[0].cold_floor_high);
@@ -473,10 +475,175 @@ static void verdict_should_not_fail_the_run_for_an_ungated_regression(void)
 	struct measurement head = measured("alpha", 20000.0, 50000), base = measured("alpha", 10000.0, 50000);
 	struct verdict verdict;
 
+	head.info.gated = base.info.gated = false;
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
+	CHECK_STR(verdict_row_state_text(&verdict.rows[0]), "regressed (not gated)");
+	CHECK(verdict.rows[0].breaches == BREACH_INSTRUCTIONS);
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_fail_a_scenario_ungated_against_a_gating_baseline_unless_accepted(void)
+{
+	struct measurement head = measured("alpha", 20000.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct acceptance_entry entries[] = {
+		{ (char *)"alpha", ACCEPT_GATED, 0, (char *)"an experiment, not a product path" },
+	};
+	struct acceptance acceptance = accepting(entries, 1);
+	struct verdict verdict;
+
 	head.info.gated = false;
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
+	CHECK(verdict.rows[0].breaches == (BREACH_INSTRUCTIONS | BREACH_UNGATED));
+	CHECK(verdict.rows[0].gated);
+	CHECK_STR(verdict_row_state_text(&verdict.rows[0]), "regressed");
+	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
+	verdict_release(&verdict);
+
+	/* Accepted: not gated any more, so its regression is shown and does not fail. */
+	decide_one(&verdict, &head, &base, &acceptance);
+	CHECK(verdict.rows[0].accepted[ACCEPT_GATED] == &entries[0]);
+	CHECK(!verdict.rows[0].gated);
+	CHECK_STR(verdict_row_state_text(&verdict.rows[0]), "regressed (not gated)");
+	CHECK(verdict.acceptance_used[0]);
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_apply_the_baseline_s_limit_when_a_higher_one_is_not_accepted(void)
+{
+	struct measurement head = measured("alpha", 19400.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct acceptance_entry entries[] = {
+		{ (char *)"alpha", ACCEPT_LIMIT_PERCENT, 500, (char *)"a prototype with a loose limit" },
+	};
+	struct acceptance acceptance = accepting(entries, 1);
+	struct verdict verdict;
+
+	head.info.limit_percent = 500;
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].limit_percent == VERDICT_DEFAULT_LIMIT_PERCENT);
+	CHECK(verdict.rows[0].breaches == (BREACH_INSTRUCTIONS | BREACH_LIMIT_RAISED));
+	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
+	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
+	verdict_release(&verdict);
+
+	/* Even on a scenario that is not gated, a looser setting fails. */
+	head.instruction_slope.per_message = 10000.0;
+	head.info.gated = base.info.gated = false;
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].breaches == BREACH_LIMIT_RAISED);
+	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
+	verdict_release(&verdict);
+
+	head.instruction_slope.per_message = 19400.0;
+	head.info.gated = base.info.gated = true;
+	decide_one(&verdict, &head, &base, &acceptance);
+	CHECK(verdict.rows[0].limit_percent == 500);
+	CHECK(verdict.rows[0].breaches == BREACH_LIMIT_RAISED);
+	CHECK(verdict.rows[0].state == VERDICT_ACCEPTED);
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	verdict_release(&verdict);
+
+	/* Above the accepted value: not accepted. */
+	head.info.limit_percent = 600;
+	decide_one(&verdict, &head, &base, &acceptance);
+	CHECK(verdict.rows[0].accepted[ACCEPT_LIMIT_PERCENT] == NULL);
+	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
+	verdict_release(&verdict);
+}
+
+/* The whole process at `process` per message, as DHAT counts it. */
+static void with_process(struct measurement *measurement, double process)
+{
+	measurement->has_process = true;
+	measurement->process_slope.per_message = process;
+}
+
+static void verdict_should_gate_work_outside_the_region_in_the_whole_process(void)
+{
+	struct measurement head = measured("alpha", 10000.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct acceptance_entry entries[] = {
+		{ (char *)"alpha", ACCEPT_PROCESS_INSTRUCTIONS, 13000, (char *)"a checksum at fill time" },
+	};
+	struct acceptance acceptance = accepting(entries, 1);
+	struct verdict verdict;
+
+	/* 2.5 % more in the whole process while the region stays: work moved outside. */
+	with_process(&base, 12000.0);
+	with_process(&head, 12300.0);
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].breaches == BREACH_PROCESS_INSTRUCTIONS);
+	CHECK(verdict.rows[0].outside_change > 2.49 && verdict.rows[0].outside_change < 2.51);
+	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
+	verdict_release(&verdict);
+
+	/* Exactly at the limit passes, as for the region. */
+	with_process(&head, 12240.0);
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].breaches == 0);
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	verdict_release(&verdict);
+
+	/* The region's own regression is not a second breach of the whole process. */
+	head.instruction_slope.per_message = 10300.0;
+	with_process(&head, 12300.0);
+	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].breaches == BREACH_INSTRUCTIONS);
+	verdict_release(&verdict);
+
+	/* Accepted up to the whole process's figure. */
+	head.instruction_slope.per_message = 10000.0;
+	with_process(&head, 13000.0);
+	decide_one(&verdict, &head, &base, &acceptance);
+	CHECK(verdict.rows[0].breaches == BREACH_PROCESS_INSTRUCTIONS);
+	CHECK(verdict.rows[0].accepted[ACCEPT_PROCESS_INSTRUCTIONS] == &entries[0]);
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	verdict_release(&verdict);
+
+	/* A baseline without the figure (written before gate counted it): nothing to compare. */
+	base.has_process = false;
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].breaches == 0);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_hold_a_raised_floor_to_the_baseline_s_unless_accepted(void)
+{
+	struct measurement head = measured("alpha", 10000.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct acceptance_entry entries[] = {
+		{ (char *)"alpha", ACCEPT_STEADY_FLOOR, 20, (char *)"one more node per message" },
+		{ (char *)"alpha", ACCEPT_COLD_FLOOR, 20, (char *)"one more node at start" },
+	};
+	struct acceptance acceptance = accepting(entries, 2);
+	struct verdict verdict;
+
+	head.info.steady_floor = 20;
+	head.info.cold_floor = 20;
+	head.allocation_slope.per_message = 20;
+	head.allocation_slope.cold = 20;
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].steady_floor == 19);
+	CHECK(verdict.rows[0].breaches == (BREACH_STEADY_FLOOR | BREACH_COLD_FLOOR |
+					   BREACH_STEADY_FLOOR_RAISED | BREACH_COLD_FLOOR_RAISED));
+	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
+	verdict_release(&verdict);
+
+	decide_one(&verdict, &head, &base, &acceptance);
+	CHECK(verdict.rows[0].breaches == (BREACH_STEADY_FLOOR_RAISED | BREACH_COLD_FLOOR_RAISED));
+	CHECK(verdict.rows[0].state == VERDICT_ACCEPTED);
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	verdict_release(&verdict);
+
+	/* A lower floor is a note, never a breach. */
+	head.info.steady_floor = 18;
+	head.allocation_slope.per_message = 18;
+	head.info.cold_floor = 19;
+	head.allocation_slope.cold = 19;
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].breaches == 0);
+	CHECK(verdict.rows[0].tightened == BREACH_STEADY_FLOOR_RAISED);
 	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	verdict_release(&verdict);
 }
@@ -616,6 +783,10 @@ int main(void)
 	RUN(verdict_should_mark_acceptances_no_breach_needed_as_unused);
 	RUN(verdict_should_say_when_head_and_baseline_used_different_message_counts);
 	RUN(verdict_should_sort_its_rows_by_name);
+	RUN(verdict_should_fail_a_scenario_ungated_against_a_gating_baseline_unless_accepted);
+	RUN(verdict_should_apply_the_baseline_s_limit_when_a_higher_one_is_not_accepted);
+	RUN(verdict_should_gate_work_outside_the_region_in_the_whole_process);
+	RUN(verdict_should_hold_a_raised_floor_to_the_baseline_s_unless_accepted);
 	RUN(verdict_should_not_fail_the_run_for_an_ungated_regression);
 	RUN(verdict_summary_should_count_the_scenarios_that_pass);
 	RUN(verdict_summary_should_name_what_regressed_failed_and_went_missing);

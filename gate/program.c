@@ -1,0 +1,461 @@
+/* Reading ELF files for program.h's checks, by hand with <elf.h>: every offset and size is
+ * checked against the file before it is used, since the file is the pull request's. */
+#define _GNU_SOURCE
+#include "program.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_OBJECTS 64  /* the executable and its libraries from the run path */
+#define MAX_REPORTED 4  /* region definitions named in a message */
+
+struct elf_file {
+	const char *path;
+	const unsigned char *bytes;
+	size_t size;
+	const Elf64_Ehdr *header;
+	const Elf64_Shdr *sections; /* NULL when the file has none */
+	size_t section_count;
+};
+
+struct region_found {
+	uint64_t address;
+	const char *path; /* points into the check's path list */
+};
+
+struct check {
+	const char *region;
+	char *paths[MAX_OBJECTS]; /* objects read (owned), in the order they were found */
+	size_t path_count;
+	struct region_found found[MAX_REPORTED];
+	size_t found_count;
+	struct gate_error *err;
+};
+
+static bool in_file(const struct elf_file *elf, uint64_t offset, uint64_t size)
+{
+	return offset <= elf->size && size <= elf->size - offset;
+}
+
+static int open_elf(struct elf_file *elf, const char *path, struct gate_error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat status;
+	void *map;
+	const Elf64_Ehdr *header;
+
+	memset(elf, 0, sizeof(*elf));
+	elf->path = path;
+	if (fd < 0 || fstat(fd, &status) != 0) {
+		int saved = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return gate_error_set(err, "cannot read '%s': %s", path, strerror(saved));
+	}
+	if (status.st_size < (off_t)sizeof(Elf64_Ehdr)) {
+		close(fd);
+		return gate_error_set(err, "'%s' is not a 64-bit little-endian ELF file", path);
+	}
+	map = mmap(NULL, (size_t)status.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return gate_error_set(err, "cannot read '%s': %s", path, strerror(errno));
+	elf->bytes = map;
+	elf->size = (size_t)status.st_size;
+	header = map;
+	elf->header = header;
+	if (memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 || header->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    header->e_ident[EI_DATA] != ELFDATA2LSB)
+		return gate_error_set(err, "'%s' is not a 64-bit little-endian ELF file", path);
+	if (header->e_shoff != 0 && header->e_shnum != 0) {
+		if (header->e_shentsize != sizeof(Elf64_Shdr) ||
+		    !in_file(elf, header->e_shoff, (uint64_t)header->e_shnum * sizeof(Elf64_Shdr)) ||
+		    header->e_shoff % 8 != 0)
+			return gate_error_set(err, "'%s': the section header table is out of the file", path);
+		elf->sections = (const Elf64_Shdr *)(elf->bytes + header->e_shoff);
+		elf->section_count = header->e_shnum;
+	}
+	if (header->e_phoff != 0 && header->e_phnum != 0 &&
+	    (header->e_phentsize != sizeof(Elf64_Phdr) || header->e_phoff % 8 != 0 ||
+	     !in_file(elf, header->e_phoff, (uint64_t)header->e_phnum * sizeof(Elf64_Phdr))))
+		return gate_error_set(err, "'%s': the program header table is out of the file", path);
+	return 0;
+}
+
+static void close_elf(struct elf_file *elf)
+{
+	if (elf->bytes != NULL)
+		munmap((void *)elf->bytes, elf->size);
+	elf->bytes = NULL;
+}
+
+/* A section's bytes, or NULL when it does not lie in the file. */
+static const void *section_bytes(const struct elf_file *elf, const Elf64_Shdr *section)
+{
+	if (section->sh_type == SHT_NOBITS || !in_file(elf, section->sh_offset, section->sh_size))
+		return NULL;
+	return elf->bytes + section->sh_offset;
+}
+
+/* The NUL-terminated string at `index` of string table section `link`, or NULL. */
+static const char *string_at(const struct elf_file *elf, uint32_t link, uint64_t index)
+{
+	const char *table;
+	const Elf64_Shdr *section;
+
+	if (link == 0 || link >= elf->section_count)
+		return NULL;
+	section = &elf->sections[link];
+	table = section_bytes(elf, section);
+	if (table == NULL || index >= section->sh_size ||
+	    memchr(table + index, '\0', section->sh_size - index) == NULL)
+		return NULL;
+	return table + index;
+}
+
+/* The symbol table: .symtab, else .dynsym (a stripped file). */
+static const Elf64_Shdr *symbol_table(const struct elf_file *elf)
+{
+	const Elf64_Shdr *dynamic = NULL;
+	size_t i;
+
+	for (i = 0; i < elf->section_count; i++) {
+		if (elf->sections[i].sh_type == SHT_SYMTAB)
+			return &elf->sections[i];
+		if (elf->sections[i].sh_type == SHT_DYNSYM)
+			dynamic = &elf->sections[i];
+	}
+	return dynamic;
+}
+
+/* Calls visit for every defined function or code label in the symbol table. */
+static int each_function(const struct elf_file *elf,
+			 int (*visit)(const Elf64_Sym *symbol, const char *name, void *context),
+			 void *context)
+{
+	const Elf64_Shdr *table = symbol_table(elf);
+	const Elf64_Sym *symbols;
+	size_t i, count;
+
+	if (table == NULL || table->sh_entsize != sizeof(Elf64_Sym))
+		return 0;
+	symbols = section_bytes(elf, table);
+	if (symbols == NULL)
+		return 0;
+	count = table->sh_size / sizeof(Elf64_Sym);
+	for (i = 1; i < count; i++) {
+		unsigned type = ELF64_ST_TYPE(symbols[i].st_info);
+		const char *name;
+		int stop;
+
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
+		    symbols[i].st_shndx == SHN_UNDEF)
+			continue;
+		name = string_at(elf, table->sh_link, symbols[i].st_name);
+		if (name != NULL && (stop = visit(&symbols[i], name, context)) != 0)
+			return stop;
+	}
+	return 0;
+}
+
+struct region_visit {
+	struct check *check;
+	const char *path;
+	uint64_t seen[MAX_REPORTED * 4];
+	size_t seen_count;
+};
+
+static int visit_region(const Elf64_Sym *symbol, const char *name, void *context)
+{
+	struct region_visit *visit = context;
+	struct check *check = visit->check;
+	size_t i;
+
+	if (strcmp(name, check->region) != 0)
+		return 0;
+	/* One definition may be listed twice (a global and a local alias at one address). */
+	for (i = 0; i < visit->seen_count; i++)
+		if (visit->seen[i] == symbol->st_value)
+			return 0;
+	if (visit->seen_count < sizeof(visit->seen) / sizeof(visit->seen[0]))
+		visit->seen[visit->seen_count++] = symbol->st_value;
+	if (check->found_count < MAX_REPORTED) {
+		check->found[check->found_count].address = symbol->st_value;
+		check->found[check->found_count].path = visit->path;
+	}
+	check->found_count++;
+	return 0;
+}
+
+/* The file offset's virtual address, through the loadable segments; 0 when none maps it. */
+static uint64_t address_of(const struct elf_file *elf, uint64_t offset)
+{
+	const Elf64_Phdr *segments = (const Elf64_Phdr *)(elf->bytes + elf->header->e_phoff);
+	size_t i;
+
+	for (i = 0; elf->header->e_phoff != 0 && i < elf->header->e_phnum; i++)
+		if (segments[i].p_type == PT_LOAD && offset >= segments[i].p_offset &&
+		    offset - segments[i].p_offset < segments[i].p_filesz)
+			return segments[i].p_vaddr + (offset - segments[i].p_offset);
+	return 0;
+}
+
+struct enclosing {
+	uint64_t address;
+	const char *name;
+};
+
+static int visit_enclosing(const Elf64_Sym *symbol, const char *name, void *context)
+{
+	struct enclosing *enclosing = context;
+
+	if (name[0] != '\0' && symbol->st_value <= enclosing->address &&
+	    enclosing->address - symbol->st_value < (symbol->st_size ? symbol->st_size : 1)) {
+		enclosing->name = name;
+		return 1;
+	}
+	return 0;
+}
+
+/* The first client-request preamble in the file's executable segments (or, without program
+ * headers, its executable sections), or NULL. Only code counts: a string holding these bytes,
+ * as gate's own PROGRAM_AMD64_PREAMBLE does, is not a client request. */
+static const unsigned char *find_preamble(const struct elf_file *elf)
+{
+	const Elf64_Phdr *segments = (const Elf64_Phdr *)(elf->bytes + elf->header->e_phoff);
+	const unsigned char *hit;
+	size_t i;
+
+	for (i = 0; elf->header->e_phoff != 0 && i < elf->header->e_phnum; i++) {
+		if (segments[i].p_type != PT_LOAD || (segments[i].p_flags & PF_X) == 0 ||
+		    !in_file(elf, segments[i].p_offset, segments[i].p_filesz))
+			continue;
+		hit = memmem(elf->bytes + segments[i].p_offset, segments[i].p_filesz,
+			     PROGRAM_AMD64_PREAMBLE, PROGRAM_AMD64_PREAMBLE_SIZE);
+		if (hit != NULL)
+			return hit;
+	}
+	for (i = 0; (elf->header->e_phoff == 0 || elf->header->e_phnum == 0) && i < elf->section_count; i++) {
+		const unsigned char *bytes = section_bytes(elf, &elf->sections[i]);
+
+		if (bytes == NULL || (elf->sections[i].sh_flags & SHF_EXECINSTR) == 0)
+			continue;
+		hit = memmem(bytes, elf->sections[i].sh_size, PROGRAM_AMD64_PREAMBLE,
+			     PROGRAM_AMD64_PREAMBLE_SIZE);
+		if (hit != NULL)
+			return hit;
+	}
+	return NULL;
+}
+
+/* A client-request preamble in the file's code. */
+static int check_preamble(const struct elf_file *elf, struct gate_error *err)
+{
+	const unsigned char *hit = find_preamble(elf);
+	struct enclosing enclosing = { 0, NULL };
+	uint64_t offset;
+
+	if (hit == NULL)
+		return 0;
+	offset = (uint64_t)(hit - elf->bytes);
+	enclosing.address = address_of(elf, offset);
+	if (enclosing.address != 0)
+		each_function(elf, visit_enclosing, &enclosing);
+	if (enclosing.address == 0)
+		return gate_error_set(err, "'%s' holds a valgrind client request (the preamble of "
+				      "valgrind.h) at file offset 0x%" PRIx64 ": the program under test "
+				      "may not talk to valgrind", elf->path, offset);
+	return gate_error_set(err, "'%s' holds a valgrind client request (the preamble of valgrind.h) "
+			      "at 0x%" PRIx64 "%s%s%s: the program under test may not talk to valgrind",
+			      elf->path, enclosing.address, enclosing.name ? " in '" : "",
+			      enclosing.name ? enclosing.name : "", enclosing.name ? "'" : "");
+}
+
+/* The dynamic section's DT_NEEDED names and its run path (DT_RUNPATH, else DT_RPATH). */
+struct dynamic_info {
+	const char *needed[MAX_OBJECTS];
+	size_t needed_count;
+	const char *run_path;
+};
+
+static void read_dynamic(const struct elf_file *elf, struct dynamic_info *info)
+{
+	const char *rpath = NULL;
+	size_t i, j;
+
+	memset(info, 0, sizeof(*info));
+	for (i = 0; i < elf->section_count; i++) {
+		const Elf64_Shdr *section = &elf->sections[i];
+		const Elf64_Dyn *entries;
+
+		if (section->sh_type != SHT_DYNAMIC || (entries = section_bytes(elf, section)) == NULL)
+			continue;
+		for (j = 0; j < section->sh_size / sizeof(Elf64_Dyn) && entries[j].d_tag != DT_NULL; j++) {
+			const char *text = string_at(elf, section->sh_link, entries[j].d_un.d_val);
+
+			if (text == NULL)
+				continue;
+			if (entries[j].d_tag == DT_NEEDED && info->needed_count < MAX_OBJECTS)
+				info->needed[info->needed_count++] = text;
+			else if (entries[j].d_tag == DT_RUNPATH)
+				info->run_path = text;
+			else if (entries[j].d_tag == DT_RPATH)
+				rpath = text;
+		}
+	}
+	if (info->run_path == NULL)
+		info->run_path = rpath;
+}
+
+/* `library` in the run path of the object at `path` ($ORIGIN is its directory), owned; NULL
+ * when the run path does not hold it (the loader then looks in the system's directories). */
+static char *find_in_run_path(const char *run_path, const char *path, const char *library)
+{
+	char *origin = strdup(path), *slash, *candidate = NULL;
+	const char *entry = run_path;
+
+	if (origin == NULL || strchr(library, '/') != NULL) {
+		free(origin);
+		return NULL;
+	}
+	slash = strrchr(origin, '/');
+	if (slash != NULL)
+		*slash = '\0';
+	else
+		strcpy(origin, ".");
+	while (entry != NULL && *entry != '\0') {
+		size_t length = strcspn(entry, ":");
+		char directory[PATH_MAX];
+
+		if (length > 0 && length < sizeof(directory)) {
+			snprintf(directory, sizeof(directory), "%.*s", (int)length, entry);
+			if (strncmp(directory, "$ORIGIN", 7) == 0 || strncmp(directory, "${ORIGIN}", 9) == 0) {
+				const char *rest = directory + (directory[1] == '{' ? 9 : 7);
+				char expanded[PATH_MAX];
+
+				snprintf(expanded, sizeof(expanded), "%s%s", origin, rest);
+				snprintf(directory, sizeof(directory), "%s", expanded);
+			}
+			if (asprintf(&candidate, "%s/%s", directory, library) < 0)
+				candidate = NULL;
+			if (candidate != NULL && access(candidate, R_OK) == 0)
+				break;
+			free(candidate);
+			candidate = NULL;
+		}
+		entry = entry[length] == ':' ? entry + length + 1 : NULL;
+	}
+	free(origin);
+	return candidate;
+}
+
+static int check_object(struct check *check, const char *path);
+
+/* Adds `path` to the objects to read unless it was read already; reads it. */
+static int visit_object(struct check *check, char *path)
+{
+	char *real = realpath(path, NULL);
+	int saved = errno;
+	size_t i;
+
+	if (real == NULL) {
+		gate_error_set(check->err, "cannot read '%s': %s", path, strerror(saved));
+		free(path);
+		return -1;
+	}
+	free(path);
+	for (i = 0; i < check->path_count; i++) {
+		if (strcmp(check->paths[i], real) == 0) {
+			free(real);
+			return 0;
+		}
+	}
+	if (check->path_count == MAX_OBJECTS) {
+		free(real);
+		return gate_error_set(check->err, "more than %d libraries in the run path of the "
+				      "scenario", MAX_OBJECTS);
+	}
+	check->paths[check->path_count++] = real;
+	return check_object(check, real);
+}
+
+static int check_object(struct check *check, const char *path)
+{
+	struct elf_file elf;
+	struct dynamic_info dynamic;
+	struct region_visit visit = { .check = check, .path = path };
+	size_t i;
+	int status = -1;
+
+	if (open_elf(&elf, path, check->err) != 0)
+		goto out;
+	each_function(&elf, visit_region, &visit);
+	if (check_preamble(&elf, check->err) != 0)
+		goto out;
+	read_dynamic(&elf, &dynamic);
+	for (i = 0; i < dynamic.needed_count; i++) {
+		char *library = dynamic.run_path ? find_in_run_path(dynamic.run_path, path, dynamic.needed[i])
+						 : NULL;
+
+		if (library != NULL && visit_object(check, library) != 0)
+			goto out;
+	}
+	status = 0;
+out:
+	close_elf(&elf);
+	return status;
+}
+
+/* "0x1af0 in /a/b, 0x1b40 in /a/b" */
+static void list_found(const struct check *check, char *text, size_t size)
+{
+	size_t used = 0, i;
+
+	text[0] = '\0';
+	for (i = 0; i < check->found_count && i < MAX_REPORTED && used < size; i++)
+		used += (size_t)snprintf(text + used, size - used, "%s0x%" PRIx64 " in '%s'",
+					 i ? ", " : "", check->found[i].address, check->found[i].path);
+	if (check->found_count > MAX_REPORTED && used < size)
+		snprintf(text + used, size - used, ", ...");
+}
+
+int program_check(const char *path, const char *region, struct gate_error *err)
+{
+	struct check check = { .region = region, .err = err };
+	char *first = strdup(path), where[600];
+	size_t i;
+	int status = -1;
+
+	if (first == NULL)
+		return gate_error_set(err, "out of memory");
+	if (visit_object(&check, first) != 0)
+		goto out;
+	if (check.found_count == 0) {
+		gate_error_set(err, "'%s' has no function named '%s' (the measured region)",
+			       check.paths[0], region);
+		goto out;
+	}
+	if (check.found_count > 1) {
+		list_found(&check, where, sizeof(where));
+		gate_error_set(err, "%zu functions are named '%s' (%s): exactly one may be the measured "
+			       "region, or callgrind counts the wrong code", check.found_count, region,
+			       where);
+		goto out;
+	}
+	status = 0;
+out:
+	for (i = 0; i < check.path_count; i++)
+		free(check.paths[i]);
+	return status;
+}

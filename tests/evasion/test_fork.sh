@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# A scenario that forks under valgrind: every process writes files named by its pid, so the child
+# can never overwrite the run's evidence, and more than one process for a run is exit 3
+# "scenario forked". The child outlives gate; its late files leave the others untouched.
+# Usage: test_fork.sh GATE BUILD_DIR
+set -u
+gate=$1 build=$2
+export LC_ALL=C
+failures=0 passed=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$gate" --build-dir "$build/tests/evasion/forks" --messages 100 -j 2 --json "$tmp/results.json" \
+  --raw-dir "$tmp/raw" >"$tmp/stdout" 2>"$tmp/stderr"
+code=$?
+# What gate left, right after it ended: name and checksum of every file but the logs of
+# processes that may still be running (valgrind appends its summary to those at their exit).
+(cd "$tmp/raw" && find . -maxdepth 1 -type f ! -regex '.*\.log\..*\.[0-9]+\.[0-9]+' -printf '%f\n' |
+  sort | xargs sha256sum --) >"$tmp/evidence" 2>/dev/null
+if [ "$code" -eq 3 ] &&
+  grep -qE "^forks: failed to measure: (callgrind|dhat) run at [0-9]+: scenario forked: 2 processes ran under valgrind \(pids [0-9]+ and [0-9]+; " "$tmp/stdout"; then
+  pass "a_forking_scenario_should_fail_as_forked"
+else
+  fail "a_forking_scenario_should_fail_as_forked: exit $code"
+  sed 's/^/    | /' "$tmp/stdout" "$tmp/stderr"
+fi
+
+# The children sleep one second, then end and write their files.
+sleep 3
+if (cd "$tmp/raw" && sha256sum --quiet -c "$tmp/evidence") >/dev/null 2>&1; then
+  pass "a_child_ending_after_gate_should_not_overwrite_any_file"
+else
+  fail "a_child_ending_after_gate_should_not_overwrite_any_file"
+  (cd "$tmp/raw" && sha256sum -c "$tmp/evidence") 2>&1 | sed 's/^/    | /'
+fi
+late=$(comm -13 <(awk '{ print $2 }' "$tmp/evidence" | sort) <(find "$tmp/raw" -maxdepth 1 -type f -printf '%f\n' | sort) | grep -cE '\.out\.forks\.[0-9]+\.[0-9]+$')
+if [ "$late" -ge 1 ]; then
+  pass "the_child_s_late_output_should_carry_its_own_pid"
+else
+  fail "the_child_s_late_output_should_carry_its_own_pid: no late output file in $(ls "$tmp/raw")"
+fi
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]

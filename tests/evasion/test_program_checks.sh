@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Executables that hide cost from callgrind are refused before they are measured (exit 3, naming
+# the file and the symbol or address): a second function named costgate_measured_region, a
+# client request (RUNNING_ON_VALGRIND) in the scenario, and CALLGRIND_TOGGLE_COLLECT in a shared
+# library the scenario loads from the build tree. The addresses are checked against nm's.
+# Usage: test_program_checks.sh GATE BUILD_DIR
+set -u
+gate=$1 build=$2
+export LC_ALL=C
+failures=0 passed=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+own=$(realpath "$build/tests/evasion/own/scenarios")
+shared=$(realpath "$build/tests/evasion/libevasion_toggle.so")
+
+# run DIR: gate on the build DIR; sets code and fills $tmp/stdout, $tmp/stderr.
+run() {
+  "$gate" --build-dir "$1" --messages 100 -j 2 --json "$tmp/results.json" --raw-dir "$tmp/raw" \
+    >"$tmp/stdout" 2>"$tmp/stderr"
+  code=$?
+}
+
+# expect NAME CODE FIXED_LINE: the last run exited CODE and printed FIXED_LINE exactly.
+expect() {
+  if [ "$code" -eq "$2" ] && grep -qxF -- "$3" "$tmp/stdout"; then
+    pass "$1"
+  else
+    fail "$1: exit $code, expected $2 and the line: $3"
+    sed 's/^/    | /' "$tmp/stdout" "$tmp/stderr"
+  fi
+}
+
+# address FILE SYMBOL: nm's addresses of SYMBOL in FILE as gate prints them (0x without zeros).
+addresses() { nm "$1" | awk -v s="$2" '$3 == s { printf "0x%s\n", $1 }' | sed 's/0x0*/0x/'; }
+
+run "$build/tests/evasion/own"
+mapfile -t regions < <(addresses "$own/second_region" costgate_measured_region)
+if [ "${#regions[@]}" -ne 2 ]; then
+  fail "setup: nm shows ${#regions[@]} costgate_measured_region in second_region, not 2"
+else
+  expect "a_second_region_function_should_fail_naming_both_addresses" 3 \
+    "second_region: failed to measure: 2 functions are named 'costgate_measured_region' (${regions[0]} in '$own/second_region', ${regions[1]} in '$own/second_region'): exactly one may be the measured region, or callgrind counts the wrong code"
+fi
+if grep -qE "^client_request: failed to measure: '$own/client_request' holds a valgrind client request \(the preamble of valgrind\.h\) at 0x[0-9a-f]+ in 'handle': the program under test may not talk to valgrind\$" "$tmp/stdout" &&
+  [ "$code" -eq 3 ]; then
+  pass "running_on_valgrind_should_fail_naming_the_function"
+else
+  fail "running_on_valgrind_should_fail_naming_the_function (exit $code)"
+  sed 's/^/    | /' "$tmp/stdout"
+fi
+if ls "$tmp/raw"/callgrind.out.* >/dev/null 2>&1; then
+  fail "refused_scenarios_should_never_run_under_valgrind: $(ls "$tmp/raw")"
+else
+  pass "refused_scenarios_should_never_run_under_valgrind"
+fi
+
+run "$build/tests/evasion/library"
+if grep -qE "^toggles_in_library: failed to measure: '$shared' holds a valgrind client request \(the preamble of valgrind\.h\) at 0x[0-9a-f]+ in 'evasion_hidden_checksum'" "$tmp/stdout" &&
+  [ "$code" -eq 3 ]; then
+  pass "a_client_request_in_a_library_of_the_build_tree_should_fail_naming_the_library"
+else
+  fail "a_client_request_in_a_library_of_the_build_tree_should_fail_naming_the_library (exit $code)"
+  sed 's/^/    | /' "$tmp/stdout"
+fi
+
+# The real scenarios pass the same checks (one region each, no client request).
+run "$build"
+if [ "$code" -eq 0 ] && ! grep -q "failed to measure" "$tmp/stdout"; then
+  pass "the_project_s_own_scenarios_should_pass_the_checks"
+else
+  fail "the_project_s_own_scenarios_should_pass_the_checks (exit $code)"
+  sed 's/^/    | /' "$tmp/stdout"
+fi
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Text a pull request writes reaches stdout, the Markdown summary and the annotations: an
+# acceptance reason that forges a workflow command or holds terminal escapes is exit 2 naming the
+# file; a legal reason full of Markdown and HTML is shown escaped; a scenario whose name is not
+# [a-z0-9_]{1,64} is exit 2 naming the manifest. Real gate, real valgrind, a real git repository.
+# Usage: forged_text.sh GATE COSTGATE_SOURCE_DIR
+# shellcheck source=tests/e2e_baseline/common.sh
+source "$(dirname "$0")/../e2e_baseline/common.sh"
+
+repo=$work/repo
+
+if ! new_repo "$repo" || ! build "$repo"; then
+  fail "setup: cannot make and build the demo repository"
+  finish
+  exit
+fi
+run_gate "$repo" --save-baseline main
+if [ "$code" -ne 0 ] || ! commit "$repo" "baseline of main"; then
+  fail "setup: no baseline on main (exit $code)"
+  finish
+  exit
+fi
+git -C "$repo" checkout -q -b change main
+if ! set_iterations "$repo" 2060 || ! build "$repo"; then
+  fail "setup: cannot build the dearer change"
+  finish
+  exit
+fi
+accepted=$repo/baselines/accepted.json
+
+# accept REASON_JSON: an acceptance of the change's cost with that reason (a JSON string body).
+accept() {
+  printf '{"accepted":[{"scenario":"work","metric":"instructions","value":99999,"reason":"%s"}]}\n' \
+    "$1" >"$accepted"
+}
+
+# stdout_commands: the lines of the last stdout that GitHub would read as workflow commands.
+stdout_commands() { grep -c '^::' "$out"; }
+
+accept 'a faster parser\n::notice::forged\n::stop-commands::token'
+GITHUB_ACTIONS=true run_gate "$repo" --baseline=main --scenario work
+check "reason_forging_a_workflow_command_should_exit_2_naming_the_file" 2 \
+  "err:cannot read acceptances '.*baselines/accepted\.json': accepted\[0\]\.reason is more than one line" \
+  "!."
+
+accept '\u001b]0;owned\u0007\u001b[2Jall fine'
+run_gate "$repo" --baseline=main --scenario work
+check "reason_with_terminal_escapes_should_exit_2_naming_the_file" 2 \
+  "err:accepted\[0\]\.reason holds a control character" "!."
+
+accept "$(printf '%0201d' 0)"
+run_gate "$repo" --baseline=main --scenario work
+check "reason_above_200_characters_should_exit_2" 2 "err:accepted\[0\]\.reason is too long" "!."
+
+# A legal one-line reason that is Markdown and HTML: accepted, and shown as text everywhere.
+accept 'ok <!-- **hidden** [x](https://example.invalid) @someone'
+GITHUB_ACTIONS=true run_gate "$repo" --baseline=main --scenario work --markdown "$work/summary.md"
+check "markdown_and_html_in_a_reason_should_be_accepted_as_text" 0 \
+  "^work: accepted up to 99999 instructions per message: ok <!-- \*\*hidden\*\* " "^pass: "
+if grep -q '<!--' "$work/summary.md" || ! grep -qF '&lt;\!-- \*\*hidden\*\* \[x\](https://example.invalid) \@someone' "$work/summary.md"; then
+  fail "markdown_summary_should_escape_the_reason"
+  show "$work/summary.md"
+else
+  pass "markdown_summary_should_escape_the_reason"
+fi
+if [ "$(stdout_commands)" -ne 0 ]; then
+  fail "an_accepted_row_should_print_no_workflow_command"
+  show "$out"
+else
+  pass "an_accepted_row_should_print_no_workflow_command"
+fi
+rm -f "$accepted"
+
+# A scenario whose file name makes a name outside [a-z0-9_]: the manifest says so, exit 2.
+cp "$repo/scenarios/steady.c" "$repo/scenarios/Steady-Two.c"
+sed -i 's|SOURCES scenarios/work.c scenarios/steady.c|SOURCES scenarios/work.c scenarios/steady.c scenarios/Steady-Two.c|' \
+  "$repo/CMakeLists.txt"
+if build "$repo"; then
+  run_gate "$repo" --baseline=main
+  check "scenario_name_outside_the_alphabet_should_exit_2_naming_the_manifest" 2 \
+    "err:cannot read manifest '.*/scenarios/manifest\.txt': line [0-9]+: scenario name 'Steady-Two' is not \[a-z0-9_\]\{1,64\}" \
+    "!."
+else
+  fail "scenario_name_outside_the_alphabet_should_exit_2_naming_the_manifest: cannot build it"
+fi
+
+finish

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Work a change moves out of the measured region is still counted: gate gates the whole process's
+# instructions per message (every thread, start to exit) with the same limit. Per message work done
+# while the queue is filled, left for a destructor at exit, or handed to a worker thread in stop()
+# leaves the region's figure as it was and is exit 1 naming the whole process's figure. Real gate,
+# valgrind and git.
+# Usage: hidden_work.sh GATE COSTGATE_SOURCE_DIR
+# shellcheck source=tests/e2e_baseline/common.sh
+source "$(dirname "$0")/../e2e_baseline/common.sh"
+
+repo=$work/repo
+
+if ! new_repo "$repo" || ! build "$repo"; then
+  fail "setup: cannot make and build the demo repository"
+  finish
+  exit
+fi
+run_gate "$repo" --save-baseline main
+base=$(per_message work)
+if [ "$code" -ne 0 ] || ! commit "$repo" "baseline of main"; then
+  fail "setup: no baseline on main (exit $code)"
+  finish
+  exit
+fi
+base_re=$(regex_escape "$base")
+work_c=$repo/scenarios/work.c
+loop='{ unsigned long hidden = 0; for (int k = 0; k < 4000; k++) { hidden = hidden * 31 + (unsigned long)k; COSTGATE_KEEP(hidden); } }'
+
+# 1. Per message work in the body generator, which runs while the queue is filled.
+git -C "$repo" checkout -q -B fill main
+sed -i "s|^	(void)capacity;\$|	(void)capacity;\n	$loop|" "$work_c"
+if grep -q 'unsigned long hidden' "$work_c" && build "$repo"; then
+  run_gate "$repo" --baseline=main
+  check "work_at_fill_time_should_regress_in_the_whole_process" 1 \
+    "^work +$base_re +$base_re +\+0\.00 % " \
+    "^work: [0-9.]+ instructions per message in the whole process against [0-9.]+ in the baseline: \+[0-9.]+ %, \+[0-9.]+ % outside the region, above the 2 % limit \(work done at fill time, on another thread or at exit\)\$" \
+    "^fail: 1 regressed \(work\)\$"
+else
+  fail "work_at_fill_time_should_regress_in_the_whole_process: cannot build the change"
+fi
+
+# 2. A count kept per message, and the work done for it by a destructor at exit.
+git -C "$repo" checkout -q -f -B at_exit main
+sed -i "s|^static int handle(|static unsigned long pending;\n\n__attribute__((destructor)) static void settle(void)\n{\n	for (unsigned long m = 0; m < pending; m++)\n		$loop\n}\n\nstatic int handle(|; s|^	COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));\$|&\n	pending++;|" "$work_c"
+if grep -q 'pending++' "$work_c" && grep -q 'destructor' "$work_c" && build "$repo"; then
+  run_gate "$repo" --baseline=main
+  check "work_left_for_exit_should_regress_in_the_whole_process" 1 \
+    "^work +[0-9.]+ +$base_re +\+0\.[0-9]{2} % " \
+    "^work: [0-9.]+ instructions per message in the whole process against [0-9.]+ in the baseline: \+[0-9.]+ %, \+[0-9.]+ % outside the region, above the 2 % limit" \
+    "^fail: 1 regressed \(work\)\$"
+  # results.json has both figures of the row.
+  if tr -d ' \t\n' <"$repo/build/gate/results.json" | grep -qE '"breaches":\["process_instructions"\]'; then
+    pass "results_json_should_name_the_process_breach"
+  else
+    fail "results_json_should_name_the_process_breach"
+  fi
+else
+  fail "work_left_for_exit_should_regress_in_the_whole_process: cannot build the change"
+fi
+
+# 3. The same count handed to a worker thread that stop() starts and joins.
+git -C "$repo" checkout -q -f -B worker_thread main
+sed -i "s|^#include <string.h>\$|#include <pthread.h>\n#include <string.h>|; s|^static int handle(|static unsigned long pending;\n\nstatic void *settle(void *unused)\n{\n	(void)unused;\n	for (unsigned long m = 0; m < pending; m++)\n		$loop\n	return NULL;\n}\n\nstatic void stop(struct service *service)\n{\n	pthread_t worker;\n\n	(void)service;\n	if (pthread_create(\&worker, NULL, settle, NULL) == 0)\n		pthread_join(worker, NULL);\n}\n\nstatic int handle(|; s|^	COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));\$|&\n	pending++;|; s|^	\.handle = handle,\$|&\n	.stop = stop,|" "$work_c"
+if grep -q 'pthread_create' "$work_c" && grep -q '\.stop = stop,' "$work_c" && build "$repo"; then
+  run_gate "$repo" --baseline=main
+  check "work_on_a_worker_thread_in_stop_should_regress_in_the_whole_process" 1 \
+    "^work +[0-9.]+ +$base_re +\+0\.[0-9]{2} % " \
+    "^work: [0-9.]+ instructions per message in the whole process against [0-9.]+ in the baseline: \+[0-9.]+ %, \+[0-9.]+ % outside the region, above the 2 % limit" \
+    "^fail: 1 regressed \(work\)\$"
+else
+  fail "work_on_a_worker_thread_in_stop_should_regress_in_the_whole_process: cannot build the change"
+fi
+
+finish

@@ -1,0 +1,72 @@
+/* Unit tests of the executable checks (program.h) on files that are not scenarios: a text file,
+ * an ELF header whose tables lie outside the file, and this test's own executable, which has no
+ * measured region. The evasions themselves are built and refused in tests/evasion. */
+#include "check.h"
+#include "program.h"
+
+#include <stdio.h>
+
+static const char *fixture(const char *name)
+{
+	static char path[512];
+
+	snprintf(path, sizeof(path), "%s/program/%s", FIXTURE_DIR, name);
+	return path;
+}
+
+static void program_should_refuse_a_file_that_is_not_elf(void)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	char expected[600];
+
+	CHECK(program_check(fixture("text.txt"), "costgate_measured_region", &err) == -1);
+	snprintf(expected, sizeof(expected), "'%s' is not a 64-bit little-endian ELF file",
+		 fixture("text.txt"));
+	CHECK_STR(err.message, expected);
+}
+
+static void program_should_refuse_tables_outside_the_file(void)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(program_check(fixture("truncated.elf"), "costgate_measured_region", &err) == -1);
+	CHECK_CONTAINS(err.message, "the section header table is out of the file");
+}
+
+static const char *self;
+
+static void program_should_refuse_an_executable_without_the_region(void)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(program_check(self, "costgate_measured_region", &err) == -1);
+	CHECK_CONTAINS(err.message, "has no function named 'costgate_measured_region' (the measured region)");
+}
+
+static void program_should_accept_one_function_of_the_name(void)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(program_check(self, "program_check", &err) == 0);
+	CHECK_STR(err.message, "");
+}
+
+static void program_should_refuse_a_missing_file(void)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(program_check(fixture("absent"), "costgate_measured_region", &err) == -1);
+	CHECK_CONTAINS(err.message, "No such file or directory");
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	RUN(program_should_refuse_a_file_that_is_not_elf);
+	RUN(program_should_refuse_tables_outside_the_file);
+	RUN(program_should_refuse_a_missing_file);
+	self = argv[0];
+	RUN(program_should_refuse_an_executable_without_the_region);
+	RUN(program_should_accept_one_function_of_the_name);
+	return CHECK_EXIT();
+}

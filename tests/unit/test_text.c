@@ -1,0 +1,135 @@
+/* Unit tests of untrusted text: what a name may be, what a reason or title may hold, and how
+ * each output escapes what reaches it (a forged workflow command, an HTML comment that would hide
+ * the rest of a summary, terminal escapes). */
+#define _GNU_SOURCE
+#include "check.h"
+#include "text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef void (*writer)(FILE *, const char *);
+
+/* What `write` makes of `text`, owned by a static buffer. */
+static const char *written(writer write, const char *text)
+{
+	static char result[1024];
+	char *buffer = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&buffer, &size);
+
+	if (out == NULL)
+		return "";
+	write(out, text);
+	fclose(out);
+	snprintf(result, sizeof(result), "%s", buffer);
+	free(buffer);
+	return result;
+}
+
+static void workflow_data(FILE *out, const char *text) { text_workflow(out, text, false); }
+static void workflow_property(FILE *out, const char *text) { text_workflow(out, text, true); }
+
+static void text_should_accept_only_short_lowercase_names(void)
+{
+	char long_name[70];
+
+	CHECK(text_is_name("consume_json"));
+	CHECK(text_is_name("a1_"));
+	CHECK(!text_is_name(""));
+	CHECK(!text_is_name("Reply"));
+	CHECK(!text_is_name("re-ply"));
+	CHECK(!text_is_name("reply\n::notice::x"));
+	CHECK(!text_is_name("<!--"));
+	snprintf(long_name, sizeof(long_name), "%064d", 0);
+	CHECK(text_is_name(long_name));
+	snprintf(long_name, sizeof(long_name), "%065d", 0);
+	CHECK(!text_is_name(long_name));
+}
+
+static void text_should_accept_only_identifiers_as_a_region(void)
+{
+	CHECK(text_is_identifier("costgate_measured_region"));
+	CHECK(!text_is_identifier("costgate_*"));
+	CHECK(!text_is_identifier("region?"));
+	CHECK(!text_is_identifier("1region"));
+	CHECK(!text_is_identifier(""));
+}
+
+static void text_should_accept_one_printable_line_of_at_most_the_limit(void)
+{
+	char line[260];
+
+	CHECK(text_line_problem("a faster parser: one strlen per message", 200) == NULL);
+	CHECK(text_line_problem("déjà vu, 3 × faster", 200) == NULL);
+	CHECK_STR(text_line_problem("fine\n::stop-commands::x", 200), "is more than one line");
+	CHECK_STR(text_line_problem("fine\r", 200), "is more than one line");
+	CHECK_STR(text_line_problem("\x1b[31mred", 200), "holds a control character");
+	CHECK_STR(text_line_problem("c1 \xc2\x9b" "31m", 200), "holds a control character");
+	CHECK_STR(text_line_problem("evil \xe2\x80\xae" "txt", 200),
+		  "holds a line separator or a bidirectional control");
+	CHECK_STR(text_line_problem("bad \xff byte", 200), "is not UTF-8");
+	CHECK_STR(text_line_problem("overlong \xc0\xaf", 200), "is not UTF-8");
+	snprintf(line, sizeof(line), "%0200d", 0);
+	CHECK(text_line_problem(line, 200) == NULL);
+	snprintf(line, sizeof(line), "%0201d", 0);
+	CHECK_STR(text_line_problem(line, 200), "is too long");
+	/* Characters, not bytes: 100 two-byte characters are 100. */
+	line[0] = '\0';
+	for (int i = 0; i < 100; i++)
+		strcat(line, "\xc3\xa9");
+	CHECK(text_line_problem(line, 100) == NULL);
+}
+
+static void markdown_should_escape_what_markdown_and_html_read(void)
+{
+	CHECK_STR(written(text_markdown, "<!-- hides the rest"), "&lt;\\!-- hides the rest");
+	CHECK_STR(written(text_markdown, "**bold** [link](x) `code` a|b"),
+		  "\\*\\*bold\\*\\* \\[link\\](x) \\`code\\` a\\|b");
+	CHECK_STR(written(text_markdown, "consume_json"), "consume_json");
+	CHECK_STR(written(text_markdown, "_emphasis_"), "\\_emphasis\\_");
+	CHECK_STR(written(text_markdown, "@someone & $x$"), "\\@someone &amp; \\$x\\$");
+	CHECK_STR(written(text_markdown, "one\ntwo\x1b[0m"), "one two\\[0m");
+}
+
+static void markdown_code_should_neither_end_the_span_nor_the_cell(void)
+{
+	CHECK_STR(written(text_markdown_code, "f`<!--|x"), "f'<!--\\|x");
+}
+
+static void workflow_escaping_should_keep_a_command_on_its_line(void)
+{
+	CHECK_STR(written(workflow_data, "100% done\r\n::notice::forged"),
+		  "100%25 done%0D%0A::notice::forged");
+	CHECK_STR(written(workflow_property, "costgate: a,b"), "costgate%3A a%2Cb");
+	CHECK_STR(written(workflow_data, "bell\a"), "bell");
+}
+
+static void terminal_should_strip_control_characters(void)
+{
+	CHECK_STR(written(text_terminal, "\x1b]0;title\x07red\x1b[31m"), "]0;titlered[31m");
+	CHECK_STR(written(text_terminal, "two\nlines\r"), "two lines ");
+	CHECK_STR(written(text_terminal, "c1\xc2\x9b" "x \xe2\x80\xae" "y"), "c1x y");
+	CHECK_STR(written(text_terminal, "bad\xff"), "bad?");
+	CHECK_STR(written(text_terminal, "déjà"), "déjà");
+}
+
+static void quote_should_show_bytes_outside_printable_ascii(void)
+{
+	char quoted[300];
+
+	CHECK_STR(text_quote(quoted, sizeof(quoted), "a\nb\x1b"), "a\\x0ab\\x1b");
+}
+
+int main(void)
+{
+	RUN(text_should_accept_only_short_lowercase_names);
+	RUN(text_should_accept_only_identifiers_as_a_region);
+	RUN(text_should_accept_one_printable_line_of_at_most_the_limit);
+	RUN(markdown_should_escape_what_markdown_and_html_read);
+	RUN(markdown_code_should_neither_end_the_span_nor_the_cell);
+	RUN(workflow_escaping_should_keep_a_command_on_its_line);
+	RUN(terminal_should_strip_control_characters);
+	RUN(quote_should_show_bytes_outside_printable_ascii);
+	return CHECK_EXIT();
+}
