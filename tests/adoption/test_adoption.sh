@@ -211,9 +211,9 @@ if trim_spaces && commit "trim encoded spaces" && build build; then
     show "$out"
   elif check "five_percent_dearer_should_regress" 1 \
     "^parse_query: $(regex_escape "$head") instructions per message against $(regex_escape "$base_parse") in the baseline: $(regex_escape "$change") %, above the 2 % limit\$" \
-    "^baseline: baselines/main\.json at main \([0-9a-f]{12}\)\$" \
+    "^baseline: baselines/main\.json at refs/heads/main \([0-9a-f]{12}\)\$" \
     "^fail: .*parse_query"; then
-    first=$(awk '/^parse_query: functions whose exclusive instructions per message changed most/ {
+    first=$(awk '/^parse_query: project functions whose instructions per message/ {
       getline; getline; print; exit }' "$out")
     if [[ $first =~ [[:space:]]qs_decode([[:space:]]|$) ]]; then
       pass "five_percent_dearer_should_name_qs_decode_first"
@@ -234,7 +234,7 @@ if scratch_copy && commit "a scratch copy of the query" && build build; then
   check "extra_allocation_should_regress_and_name_the_site" 1 \
     "^find_param: 1\.000 allocations per message, above the declared floor of 0\$" \
     "^parse_query: 2\.000 allocations per message, above the declared floor of 1\$" \
-    "^ +1\.000 +0\.000 +\+1\.000 +\+[0-9.]+ +qs_split \(querystring\.c:$line\) < handle \(find_param\.c:[0-9]+\)" \
+    "^ +1\.000 +0\.000 +\+1\.000 +\+[0-9.]+ +qs_split < handle( < [a-z_]+)*( +\(new\))? +at head querystring\.c:$line\b" \
     "^fail: 2 regressed \(find_param, parse_query\)\$"
 else
   fail "extra_allocation_should_regress_and_name_the_site: cannot make or build the change"
