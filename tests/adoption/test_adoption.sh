@@ -293,7 +293,7 @@ if build build-c89 -DCMAKE_C_FLAGS=-std=c89; then
   check "c89_build_against_main_should_remeasure_main_and_pass" 0 \
     "^find_param +$(regex_escape "$base_find") +$(regex_escape "$base_find") +\+0\.00 % " \
     "^parse_query +$(regex_escape "$base_parse") +$(regex_escape "$base_parse") +\+0\.00 % " \
-    "^baseline: main \([0-9a-f]{12}\) measured here in a temporary worktree" \
+    "^baseline: refs/heads/main \([0-9a-f]{12}\) measured here in a temporary worktree" \
     "^pass: 2 scenarios within their limits\$"
 else
   fail "c89_build_should_succeed"
