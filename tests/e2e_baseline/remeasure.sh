@@ -144,7 +144,7 @@ if cmake -S "$repo" -B "$repo/build" -DCMAKE_C_FLAGS="-fno-inline -fstack-protec
   else
     check "other_flags_should_remeasure_main_with_the_same_flags" 0 \
       "err:'(steady|work)' was built otherwise: '[^']*-fno-inline -fstack-protector-all" \
-      "err:measuring main here in a temporary worktree" \
+      "err:measuring refs/heads/main here in a temporary worktree" \
       "^work +$(regex_escape "$flagged") +$(regex_escape "$flagged") +\+0\.00 % .* ok\$" \
       "^pass: 2 scenarios"
   fi
