@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Work a change moves out of the measured region is still counted: gate gates the whole process's
 # instructions per message (every thread, start to exit) with the same limit. Per message work done
-# while the queue is filled, left for a destructor at exit, or handed to a worker thread in stop()
-# leaves the region's figure as it was and is exit 1 naming the whole process's figure. Real gate,
+# while the queue is filled, left for a destructor at exit, handed to a worker thread in stop(), or
+# done by a thread running beside the drain leaves the region's figure about as it was and is
+# exit 1 naming the whole process's figure. Real gate,
 # valgrind and git.
 # Usage: hidden_work.sh GATE COSTGATE_SOURCE_DIR
 # shellcheck source=tests/e2e_baseline/common.sh
@@ -69,6 +70,96 @@ if grep -q 'pthread_create' "$work_c" && grep -q '\.stop = stop,' "$work_c" && b
     "^fail: 1 regressed \(work\)\$"
 else
   fail "work_on_a_worker_thread_in_stop_should_regress_in_the_whole_process: cannot build the change"
+fi
+
+# 4. A worker thread the service starts, working for each message while the drain runs: it waits
+# on a semaphore the handler posts, so its work is per message and done concurrently.
+git -C "$repo" checkout -q -f -B concurrent_worker main
+cat >"$work_c" <<'SCENARIO'
+/* work, with a worker thread that does extra per message work while the drain runs. */
+#include <pthread.h>
+#include <semaphore.h>
+#include <string.h>
+
+#include "harness.h"
+
+static sem_t posted;
+static pthread_t worker;
+static volatile int done;
+
+static size_t body(unsigned char *buffer, size_t capacity)
+{
+	static const char text[] = "{\"order\":42,\"qty\":7}";
+
+	(void)capacity;
+	memcpy(buffer, text, sizeof(text) - 1);
+	return sizeof(text) - 1;
+}
+
+static void *settle(void *unused)
+{
+	(void)unused;
+	for (;;) {
+		unsigned long hidden = 0;
+		int k;
+
+		sem_wait(&posted);
+		if (done)
+			return NULL;
+		for (k = 0; k < 4000; k++) {
+			hidden = hidden * 31 + (unsigned long)k;
+			COSTGATE_KEEP(hidden);
+		}
+	}
+}
+
+static int start(struct service *service)
+{
+	service->state = NULL;
+	if (sem_init(&posted, 0, 0) != 0 || pthread_create(&worker, NULL, settle, NULL) != 0)
+		return -1;
+	return 0;
+}
+
+static int handle(struct service *service, const unsigned char *body, size_t length)
+{
+	unsigned long value = length;
+	int i;
+
+	(void)service;
+	for (i = 0; i < 2000; i++) {
+		value = value * 2654435761u + body[(size_t)i % length];
+		COSTGATE_KEEP(value);
+	}
+	sem_post(&posted);
+	return 0;
+}
+
+static void stop(struct service *service)
+{
+	(void)service;
+	done = 1;
+	sem_post(&posted);
+	pthread_join(worker, NULL);
+}
+
+const struct scenario costgate_scenario = {
+	.name = "work",
+	.title = "a fixed loop of arithmetic per message, and a worker thread",
+	.gated = true,
+	.body = body,
+	.start = start,
+	.handle = handle,
+	.stop = stop,
+};
+SCENARIO
+if build "$repo"; then
+  run_gate "$repo" --baseline=main
+  check "work_on_a_thread_running_beside_the_drain_should_regress_in_the_whole_process" 1 \
+    "^work: [0-9.]+ instructions per message in the whole process against [0-9.]+ in the baseline: \+[0-9.]+ %, \+[0-9.]+ % outside the region, above the 2 % limit" \
+    "^fail: 1 regressed \(work\)\$"
+else
+  fail "work_on_a_thread_running_beside_the_drain_should_regress_in_the_whole_process: cannot build the change"
 fi
 
 finish
