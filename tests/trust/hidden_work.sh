@@ -85,7 +85,8 @@ cat >"$work_c" <<'SCENARIO'
 
 static sem_t posted;
 static pthread_t worker;
-static volatile int done;
+static unsigned long sent, settled; /* messages posted by the handler, and worked by the thread */
+static int done;
 
 static size_t body(unsigned char *buffer, size_t capacity)
 {
@@ -104,12 +105,16 @@ static void *settle(void *unused)
 		int k;
 
 		sem_wait(&posted);
-		if (done)
+		/* Every message is worked once, whenever the thread gets to run; stop()'s post ends it
+		 * only after the last one, so the work per message does not depend on scheduling. */
+		if (__atomic_load_n(&done, __ATOMIC_ACQUIRE) &&
+		    settled == __atomic_load_n(&sent, __ATOMIC_ACQUIRE))
 			return NULL;
 		for (k = 0; k < 4000; k++) {
 			hidden = hidden * 31 + (unsigned long)k;
 			COSTGATE_KEEP(hidden);
 		}
+		settled++;
 	}
 }
 
@@ -131,6 +136,7 @@ static int handle(struct service *service, const unsigned char *body, size_t len
 		value = value * 2654435761u + body[(size_t)i % length];
 		COSTGATE_KEEP(value);
 	}
+	__atomic_add_fetch(&sent, 1, __ATOMIC_RELEASE);
 	sem_post(&posted);
 	return 0;
 }
@@ -138,7 +144,7 @@ static int handle(struct service *service, const unsigned char *body, size_t len
 static void stop(struct service *service)
 {
 	(void)service;
-	done = 1;
+	__atomic_store_n(&done, 1, __ATOMIC_RELEASE);
 	sem_post(&posted);
 	pthread_join(worker, NULL);
 }
