@@ -64,12 +64,31 @@ static int add_entry(struct manifest *manifest, const char *rest, const char *pa
 	return 0;
 }
 
+/* The manifest is written by the project's build, which a pull request controls: its text reaches
+ * results.json, the reports and the terminal, so each value is one printable line of bounded
+ * length. */
+#define MANIFEST_TEXT_MAX 1000
+#define MANIFEST_BUILD_MAX 16384
+
+static int check_text(const char *value, size_t max_characters, const char *key, const char *path,
+		      size_t line, struct gate_error *err)
+{
+	const char *problem = text_line_problem(value, max_characters);
+
+	if (problem == NULL)
+		return 0;
+	return gate_error_set(err, "cannot read manifest '%s': line %zu: '%s' %s", path, line, key,
+			      problem);
+}
+
 static int set_text(char **field, const char *value, const char *key, const char *path,
 		    size_t line, struct gate_error *err)
 {
 	if (*field != NULL)
 		return gate_error_set(err, "cannot read manifest '%s': line %zu: '%s' given twice", path,
 				      line, key);
+	if (check_text(value, MANIFEST_TEXT_MAX, key, path, line, err) != 0)
+		return -1;
 	*field = strdup(value);
 	return *field == NULL ? gate_error_set(err, "out of memory") : 0;
 }
@@ -139,7 +158,7 @@ static int attach_build(struct manifest *manifest, const struct pending_build *b
 		if (entry->build == NULL)
 			return gate_error_set(err, "out of memory");
 		collapse_spaces(entry->build);
-		return 0;
+		return check_text(entry->build, MANIFEST_BUILD_MAX, "build", path, build->line, err);
 	}
 	return gate_error_set(err, "cannot read manifest '%s': line %zu: 'build' names no scenario "
 			      "the manifest lists", path, build->line);

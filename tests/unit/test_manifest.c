@@ -154,6 +154,13 @@ static void manifest_should_refuse_a_build_line_for_a_scenario_not_listed(void)
 	check_read_error("build-unlisted.txt", "line 4: 'build' names no scenario the manifest lists");
 }
 
+/* The build line comes from the project's build, which a pull request controls: it is printed,
+ * so a control character (an ANSI escape here) is refused, naming the file and line. */
+static void manifest_should_refuse_a_build_line_with_a_control_character(void)
+{
+	check_read_error("build-control.txt", "line 4: 'build' holds a control character");
+}
+
 static void manifest_should_refuse_a_second_build_line_for_a_scenario(void)
 {
 	check_read_error("build-twice.txt", "line 5: 'build parse' given twice");
@@ -379,5 +386,6 @@ int main(void)
 	RUN(manifest_should_take_a_build_line_before_its_scenario);
 	RUN(manifest_should_refuse_a_build_line_for_a_scenario_not_listed);
 	RUN(manifest_should_refuse_a_second_build_line_for_a_scenario);
+	RUN(manifest_should_refuse_a_build_line_with_a_control_character);
 	return CHECK_EXIT();
 }
