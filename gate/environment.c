@@ -344,17 +344,15 @@ out:
 /* The C library by its installed package; its version number alone where there is no dpkg. */
 static char *environment_glibc(void)
 {
-	struct packages_cache cache = PACKAGES_CACHE_INIT;
 	struct gate_error ignored = GATE_ERROR_INIT;
 	char *package = NULL;
 	char *glibc;
 
-	if (packages_libc(&cache, &package, &ignored) != 0 || strncmp(package, "libc.so", 7) == 0)
+	if (packages_libc(packages_shared_cache(), &package, &ignored) != 0 || strncmp(package, "libc.so", 7) == 0)
 		glibc = environment_copy(gnu_get_libc_version());
 	else
 		glibc = environment_format("%s (%s)", gnu_get_libc_version(), package);
 	free(package);
-	packages_cache_release(&cache);
 	return glibc;
 }
 
@@ -437,7 +435,9 @@ cJSON *environment_to_json(const struct environment *environment)
 		   environment_add_string(block, "costgate", environment->costgate) &&
 		   environment_add_string(block, "gate_cjson", environment->cjson) &&
 		   environment_add_string(block, "dispatch_pin", environment->dispatch_pin) &&
-		   environment_add_string(block, "malloc_pin", environment->malloc_pin);
+		   environment_add_string(block, "malloc_pin", environment->malloc_pin) &&
+		   (environment->debug_info == NULL ||
+		    environment_add_string(block, "debug_info", environment->debug_info));
 	free(profile);
 	if (!complete) {
 		cJSON_Delete(block);
@@ -581,5 +581,6 @@ void environment_release(struct environment *environment)
 	free(environment->costgate);
 	free(environment->dispatch_pin);
 	free(environment->malloc_pin);
+	free(environment->debug_info);
 	*environment = (struct environment)ENVIRONMENT_INIT;
 }

@@ -635,14 +635,27 @@ static int describe_build(struct measurement *measurement, const struct manifest
 	return 0;
 }
 
+void measure_prefetch_packages(const struct manifest *manifest)
+{
+	char **executables = calloc(manifest->entry_count + 1, sizeof(*executables));
+	size_t i;
+
+	for (i = 0; executables != NULL && i < manifest->entry_count; i++)
+		executables[i] = manifest->entries[i].path;
+	if (executables != NULL)
+		packages_prefetch(packages_shared_cache(), executables, manifest->entry_count);
+	free(executables);
+}
+
 /* Reads every scenario's declaration and checks its executable (program.h); one that fails is
  * recorded and left out of the runs. */
 static void describe_all(struct measurement *measurements, const struct manifest *manifest,
 			 const struct measure_options *options)
 {
-	struct packages_cache packages = PACKAGES_CACHE_INIT;
+	struct packages_cache *packages = packages_shared_cache();
 	size_t i;
 
+	measure_prefetch_packages(manifest);
 	for (i = 0; i < manifest->entry_count; i++) {
 		struct measurement *measurement = &measurements[i];
 		const struct manifest_entry *entry = &manifest->entries[i];
@@ -652,7 +665,7 @@ static void describe_all(struct measurement *measurements, const struct manifest
 		measurement->messages = options->messages;
 		if (scenario_info_read(&measurement->info, entry->name, entry->path,
 				       measure_environment(), options->timeout_seconds, &err) != 0 ||
-		    describe_build(measurement, entry, manifest->flags, &packages, &err) != 0) {
+		    describe_build(measurement, entry, manifest->flags, packages, &err) != 0) {
 			if (measurement->info.name == NULL) {
 				measurement->info.name = strdup(entry->name);
 				measurement->info.path = strdup(entry->path);
@@ -663,7 +676,6 @@ static void describe_all(struct measurement *measurements, const struct manifest
 			record_failure(measurement, "%s", err.message);
 		}
 	}
-	packages_cache_release(&packages);
 }
 
 /* --verify: the second run of every count must give the same region totals, to the digit. */
@@ -776,6 +788,22 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 		goto out;
 	}
 	describe_all(measurements, manifest, options);
+	if (options->debug_view != NULL) {
+		char **executables = calloc(count + 1, sizeof(*executables));
+		size_t described = 0;
+
+		for (i = 0; executables != NULL && i < count; i++)
+			if (!measurements[i].failed)
+				executables[described++] = manifest->entries[i].path;
+		if (executables == NULL ||
+		    debugview_add(options->debug_view, executables, described, err) != 0) {
+			free(executables);
+			gate_error_set(err, "out of memory");
+			goto out;
+		}
+		free(executables);
+		runner.debug_view = options->debug_view->directory;
+	}
 	if (plan_runs(runs, &run_count, table, measurements, count, options) != 0) {
 		gate_error_set(err, "out of memory");
 		goto out;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "debugview.h"
 #include "error.h"
 #include "manifest.h"
 #include "scenario.h"
@@ -88,6 +89,8 @@ struct measure_options {
 	const char *valgrind;     /* path of the valgrind executable */
 	bool no_randomize;        /* address randomization off in the runs */
 	bool verify;              /* run everything twice; any count that differs is a failure */
+	struct debugview *debug_view; /* what the runs see of /usr/lib/debug (debugview.h), grown
+				       * with the scenarios measured; NULL: the system's directory */
 	int verbosity;            /* 0 quiet, 1 progress, 2 progress and commands */
 };
 
@@ -97,6 +100,10 @@ char *const *measure_environment(void);
 /* Measures every manifest entry into `measurements` (manifest->entry_count of them, in manifest
  * order). A scenario's failure is recorded in its measurement and the others go on; returns -1
  * only when gate itself cannot go on (out of memory, cannot run children at all). */
+/* Asks the package database about every scenario's libraries at once (packages.h), so that the
+ * environment block and the fingerprints that follow find them cached. */
+void measure_prefetch_packages(const struct manifest *manifest);
+
 int measure_scenarios(struct measurement *measurements, const struct manifest *manifest,
 		      const struct measure_options *options, struct gate_error *err);
 

@@ -34,6 +34,7 @@ enum long_only {
 	OPT_VERIFY,
 	OPT_CROSS_CHECK,
 	OPT_CHECK_RAW,
+	OPT_FULL_DEBUG_INFO,
 };
 
 static const struct option long_options[] = {
@@ -57,6 +58,7 @@ static const struct option long_options[] = {
 	{ "verify", no_argument, NULL, OPT_VERIFY },
 	{ "cross-check", no_argument, NULL, OPT_CROSS_CHECK },
 	{ "check-raw", required_argument, NULL, OPT_CHECK_RAW },
+	{ "full-debug-info", no_argument, NULL, OPT_FULL_DEBUG_INFO },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -82,6 +84,9 @@ void options_usage(FILE *out)
 	      "      --cross-check       count allocations again without valgrind (tcmalloc's hooks\n"
 	      "                          in the native scenarios); a figure that differs from\n"
 	      "                          DHAT's is a measurement failure (exit 3)\n"
+	      "      --full-debug-info   let valgrind read the system's debug files whole (line\n"
+	      "                          numbers in system libraries; slower start-up, the same\n"
+	      "                          counts), not their symbol tables only\n"
 	      "      --build-dir DIR     the build to measure (default build)\n"
 	      "      --json FILE         write results here (default DIR/gate/results.json)\n"
 	      "      --raw-dir DIR       keep callgrind and DHAT files here (default DIR/gate/raw)\n"
@@ -236,6 +241,9 @@ static int apply(struct gate_options *options, int option, char *argument, struc
 		return 0;
 	case OPT_CROSS_CHECK:
 		options->cross_check = true;
+		return 0;
+	case OPT_FULL_DEBUG_INFO:
+		options->full_debug_info = true;
 		return 0;
 	case OPT_CHECK_RAW:
 		options->check_raw = argument;

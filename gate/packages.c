@@ -257,124 +257,269 @@ static const char *without_usr(const char *directory)
 	return strncmp(directory, "/usr/", 5) == 0 ? directory + 4 : directory;
 }
 
-static char *capture(char **argv, struct gate_error *err)
+static char *capture(char **argv, int accepted_exit, struct gate_error *err)
 {
 	static char path_variable[] = "PATH=/usr/bin:/bin";
 	static char locale[] = "LC_ALL=C";
 	char *environment[] = { path_variable, locale, NULL };
 	char *output = NULL;
 
-	if (runner_capture(argv, "/", environment, PACKAGES_TIMEOUT, &output, err) != 0)
+	if (runner_capture_exit(argv, "/", environment, PACKAGES_TIMEOUT, accepted_exit, &output,
+				err) != 0)
 		return NULL;
 	return output;
 }
 
-/* The package that owns `library` per dpkg ("libc6:amd64"), owned; NULL when none does. dpkg may
- * list the file under the other side of a merged /usr, so the match is by name and directory. */
-static char *dpkg_owner(const char *dpkg, const char *library)
+/* The other spelling of `path` on a merged /usr (/usr/lib/x and /lib/x), owned. */
+static char *other_spelling(const char *path)
 {
+	char *text = NULL;
+
+	if (strncmp(path, "/usr/", 5) == 0)
+		return strdup(path + 4);
+	return asprintf(&text, "/usr%s", path) < 0 ? NULL : text;
+}
+
+/* Asks dpkg once which package owns each of `libraries`: owners[i] becomes "libc6:amd64" (owned)
+ * or stays NULL when none does. dpkg lists a file under either side of a merged /usr, so both
+ * spellings are asked and matched. Exact paths: a pattern makes dpkg-query several times slower. */
+static int dpkg_owners(const char *dpkg, char *const *libraries, size_t count, char **owners,
+		       struct gate_error *err)
+{
+	char **argv = calloc(2 * count + 3, sizeof(*argv));
+	char *output = NULL, *line, *cursor;
 	struct gate_error ignored = GATE_ERROR_INIT;
-	char *copy = strdup(library), *pattern = NULL, *output = NULL, *owner = NULL, *line, *cursor;
-	const char *directory;
+	size_t i;
+	int status = -1;
 
-	if (copy == NULL || asprintf(&pattern, "*/%s", basename(copy)) < 0)
-		goto out;
-	directory = without_usr(dirname(copy));
-	{
-		char *argv[] = { (char *)dpkg, "-S", pattern, NULL };
-
-		output = capture(argv, &ignored);
+	if (argv == NULL)
+		return gate_error_set(err, "out of memory");
+	argv[0] = (char *)dpkg;
+	argv[1] = (char *)"-S";
+	for (i = 0; i < count; i++) {
+		argv[2 + 2 * i] = libraries[i];
+		argv[3 + 2 * i] = other_spelling(libraries[i]);
+		if (argv[3 + 2 * i] == NULL) {
+			gate_error_set(err, "out of memory");
+			goto out;
+		}
 	}
-	for (cursor = output; cursor != NULL && owner == NULL && (line = strsep(&cursor, "\n")) != NULL;) {
-		char *separator = strstr(line, ": /"), *path, *slash;
+	/* Exit 1: some path has no owner, the others are listed. Nothing usable: no owners. */
+	output = capture(argv, 1, &ignored);
+	for (cursor = output; cursor != NULL && (line = strsep(&cursor, "\n")) != NULL;) {
+		char *separator = strstr(line, ": /"), *path;
 
 		if (separator == NULL || strncmp(line, "diversion by ", 13) == 0)
 			continue;
 		*separator = '\0';
 		path = separator + 2;
-		slash = strrchr(path, '/');
-		if (slash == NULL)
-			continue;
-		*slash = '\0';
-		if (strcmp(without_usr(path), directory) == 0)
-			owner = strndup(line, strcspn(line, ","));
+		for (i = 0; i < count; i++) {
+			if (owners[i] != NULL || strcmp(without_usr(path), without_usr(libraries[i])) != 0)
+				continue;
+			owners[i] = strndup(line, strcspn(line, ","));
+			if (owners[i] == NULL) {
+				gate_error_set(err, "out of memory");
+				goto out;
+			}
+		}
 	}
+	status = 0;
 out:
-	free(copy);
-	free(pattern);
+	for (i = 0; i < count; i++)
+		free(argv[3 + 2 * i]);
+	free(argv);
 	free(output);
-	return owner;
+	return status;
 }
 
-/* "libc6 2.36-9+deb12u9" for `library`; "" when no package owns it; the file name without dpkg. */
-static char *describe_library(const char *library, struct gate_error *err)
+/* The installed version of `owner` ("libc6:amd64" or "libc6") in dpkg's list of
+ * "package:architecture version" lines; NULL when it is not there. */
+static const char *listed_version(const char *listing, const char *owner, size_t *length)
+{
+	size_t owner_length = strlen(owner);
+	const char *line = listing;
+
+	while (line != NULL && *line != '\0') {
+		const char *end = strchr(line, '\n'), *space = strchr(line, ' ');
+		const char *colon = memchr(line, ':', space != NULL ? (size_t)(space - line) : 0);
+
+		if (end == NULL)
+			end = line + strlen(line);
+		if (space != NULL && space < end &&
+		    (((size_t)(space - line) == owner_length && memcmp(line, owner, owner_length) == 0) ||
+		     (colon != NULL && strchr(owner, ':') == NULL &&
+		      (size_t)(colon - line) == owner_length && memcmp(line, owner, owner_length) == 0))) {
+			*length = (size_t)(end - space - 1);
+			return space + 1;
+		}
+		line = *end == '\n' ? end + 1 : end;
+	}
+	return NULL;
+}
+
+/* "libc6 2.36-9+deb12u9" into texts[i] for each of `libraries` (owned); "" when no package owns
+ * it; the file name without dpkg. Two dpkg-query runs in all, whatever the count. */
+static int describe_libraries(char *const *libraries, size_t count, char **texts,
+			      struct gate_error *err)
 {
 	char *dpkg = runner_find_program("dpkg-query", "/usr/bin:/bin");
-	char *owner = NULL, *version = NULL, *text = NULL, *colon;
+	char **owners = calloc(count + 1, sizeof(*owners));
+	char **argv = calloc(count + 4, sizeof(*argv));
+	char format[] = "-f=${Package}:${Architecture} ${Version}\n";
+	char *listing = NULL;
+	size_t i, asked = 0;
+	int status = -1;
 
-	if (dpkg == NULL) {
-		char *copy = strdup(library);
-
-		text = copy != NULL ? strdup(basename(copy)) : NULL;
-		free(copy);
-		goto out;
-	}
-	owner = dpkg_owner(dpkg, library);
-	if (owner == NULL) {
-		text = strdup("");
-		goto out;
-	}
-	{
-		char format[] = "-f=${Version}";
-		char *argv[] = { dpkg, "-W", format, owner, NULL };
-
-		version = capture(argv, err);
-	}
-	if (version == NULL) {
-		gate_error_prefix(err, "cannot read the version of package '%s'", owner);
-		goto out;
-	}
-	version[strcspn(version, "\n")] = '\0';
-	colon = strchr(owner, ':');
-	if (colon != NULL)
-		*colon = '\0';
-	if (asprintf(&text, "%s %s", owner, version) < 0)
-		text = NULL;
-out:
-	if (text == NULL && err->message[0] == '\0')
+	if (owners == NULL || argv == NULL) {
 		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	if (dpkg == NULL) {
+		for (i = 0; i < count; i++) {
+			const char *slash = strrchr(libraries[i], '/');
+
+			texts[i] = strdup(slash != NULL ? slash + 1 : libraries[i]);
+			if (texts[i] == NULL) {
+				gate_error_set(err, "out of memory");
+				goto out;
+			}
+		}
+		status = 0;
+		goto out;
+	}
+	if (dpkg_owners(dpkg, libraries, count, owners, err) != 0)
+		goto out;
+	argv[asked++] = dpkg;
+	argv[asked++] = (char *)"-W";
+	argv[asked++] = format;
+	for (i = 0; i < count; i++) {
+		size_t k;
+
+		for (k = 3; owners[i] != NULL && k < asked && strcmp(argv[k], owners[i]) != 0; k++)
+			;
+		if (owners[i] != NULL && k == asked)
+			argv[asked++] = owners[i];
+	}
+	if (asked > 3 && (listing = capture(argv, 0, err)) == NULL) {
+		gate_error_prefix(err, "cannot read the versions of packages '%s'...", argv[3]);
+		goto out;
+	}
+	for (i = 0; i < count; i++) {
+		const char *version;
+		size_t length = 0;
+		char *colon;
+
+		if (owners[i] == NULL) {
+			texts[i] = strdup("");
+		} else if ((version = listed_version(listing, owners[i], &length)) == NULL) {
+			gate_error_set(err, "cannot read the version of package '%s'", owners[i]);
+			goto out;
+		} else {
+			colon = strchr(owners[i], ':');
+			if (colon != NULL)
+				*colon = '\0';
+			if (asprintf(&texts[i], "%s %.*s", owners[i], (int)length, version) < 0)
+				texts[i] = NULL;
+		}
+		if (texts[i] == NULL) {
+			gate_error_set(err, "out of memory");
+			goto out;
+		}
+	}
+	status = 0;
+out:
+	if (status != 0)
+		for (i = 0; i < count; i++) {
+			free(texts[i]);
+			texts[i] = NULL;
+		}
+	for (i = 0; owners != NULL && i < count; i++)
+		free(owners[i]);
+	free(owners);
+	free(argv);
+	free(listing);
 	free(dpkg);
-	free(owner);
-	free(version);
-	return text;
+	return status;
+}
+
+static const char *cache_find(const struct packages_cache *cache, const char *library)
+{
+	size_t i;
+
+	for (i = 0; i < cache->count; i++)
+		if (strcmp(cache->paths[i], library) == 0)
+			return cache->owners[i];
+	return NULL;
+}
+
+/* Looks up every one of `libraries` not in the cache yet, in one batch, and caches it. */
+static int cache_libraries(struct packages_cache *cache, char *const *libraries, size_t count,
+			   struct gate_error *err)
+{
+	char **missing = calloc(count + 1, sizeof(*missing));
+	char **texts = calloc(count + 1, sizeof(*texts));
+	size_t wanted = 0, i, k;
+	int status = -1;
+
+	if (missing == NULL || texts == NULL) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < count; i++) {
+		for (k = 0; k < wanted && strcmp(missing[k], libraries[i]) != 0; k++)
+			;
+		if (k == wanted && cache_find(cache, libraries[i]) == NULL)
+			missing[wanted++] = libraries[i];
+	}
+	if (wanted == 0) {
+		status = 0;
+		goto out;
+	}
+	if (describe_libraries(missing, wanted, texts, err) != 0)
+		goto out;
+	{
+		char **paths = realloc(cache->paths, (cache->count + wanted) * sizeof(*paths));
+		char **owners;
+
+		if (paths != NULL)
+			cache->paths = paths;
+		owners = paths != NULL ? realloc(cache->owners, (cache->count + wanted) * sizeof(*owners))
+				       : NULL;
+		if (owners == NULL) {
+			gate_error_set(err, "out of memory");
+			goto out;
+		}
+		cache->owners = owners;
+	}
+	for (i = 0; i < wanted; i++) {
+		char *path = strdup(missing[i]);
+
+		if (path == NULL) {
+			gate_error_set(err, "out of memory");
+			goto out;
+		}
+		cache->paths[cache->count] = path;
+		cache->owners[cache->count++] = texts[i];
+		texts[i] = NULL;
+	}
+	status = 0;
+out:
+	for (i = 0; texts != NULL && i < count; i++)
+		free(texts[i]);
+	free(texts);
+	free(missing);
+	return status;
 }
 
 /* The cached description of `library`, looked up the first time. */
 static const char *cached_owner(struct packages_cache *cache, const char *library,
 				struct gate_error *err)
 {
-	char **paths, **owners, *owner;
-	size_t i;
+	char *libraries[] = { (char *)library };
 
-	for (i = 0; i < cache->count; i++)
-		if (strcmp(cache->paths[i], library) == 0)
-			return cache->owners[i];
-	owner = describe_library(library, err);
-	if (owner == NULL)
+	if (cache_find(cache, library) == NULL && cache_libraries(cache, libraries, 1, err) != 0)
 		return NULL;
-	paths = realloc(cache->paths, (cache->count + 1) * sizeof(*paths));
-	if (paths != NULL)
-		cache->paths = paths;
-	owners = paths != NULL ? realloc(cache->owners, (cache->count + 1) * sizeof(*owners)) : NULL;
-	if (owners != NULL)
-		cache->owners = owners;
-	if (paths == NULL || owners == NULL || (paths[cache->count] = strdup(library)) == NULL) {
-		free(owner);
-		gate_error_set(err, "out of memory");
-		return NULL;
-	}
-	owners[cache->count] = owner;
-	return cache->owners[cache->count++];
+	return cache_find(cache, library);
 }
 
 static int compare_text(const void *left, const void *right)
@@ -382,13 +527,10 @@ static int compare_text(const void *left, const void *right)
 	return strcmp(*(char *const *)left, *(char *const *)right);
 }
 
-/* Every library `executable` loads, breadth first, each once, with the owners collected. */
-static int walk(struct packages_cache *cache, const char *executable, struct packages_names *owners,
-		struct gate_error *err)
+/* `executable` (its real path) then every library it loads, breadth first, each once. */
+static int collect(const char *executable, struct packages_names *files, struct gate_error *err)
 {
-	struct packages_names files = { 0 };
-	size_t next = 0;
-	int status = -1;
+	size_t next;
 	char *first = realpath(executable, NULL);
 
 	if (first == NULL) {
@@ -396,18 +538,17 @@ static int walk(struct packages_cache *cache, const char *executable, struct pac
 
 		return gate_error_set(err, "cannot read '%s': %s", executable, strerror(saved));
 	}
-	if (names_add(&files, first) != 0) {
+	if (names_add(files, first) != 0) {
 		free(first);
 		return gate_error_set(err, "out of memory");
 	}
 	free(first);
-	for (next = 0; next < files.count; next++) {
+	for (next = 0; next < files->count; next++) {
 		struct packages_names needed = { 0 };
-		char *runpath = NULL, *origin_copy = strdup(files.items[next]);
-		const char *owner;
+		char *runpath = NULL, *origin_copy = strdup(files->items[next]);
 		size_t i;
 		int failed = origin_copy == NULL ||
-			     read_needed(files.items[next], &needed, &runpath, err) != 0;
+			     read_needed(files->items[next], &needed, &runpath, err) != 0;
 
 		for (i = 0; !failed && i < needed.count; i++) {
 			char *library = resolve(needed.items[i], runpath, dirname(origin_copy));
@@ -415,8 +556,8 @@ static int walk(struct packages_cache *cache, const char *executable, struct pac
 			if (library == NULL) {
 				failed = 1;
 				gate_error_set(err, "cannot find '%s', a library '%s' loads", needed.items[i],
-					       files.items[next]);
-			} else if (names_add(&files, library) != 0) {
+					       files->items[next]);
+			} else if (names_add(files, library) != 0) {
 				failed = 1;
 				gate_error_set(err, "out of memory");
 			}
@@ -426,10 +567,27 @@ static int walk(struct packages_cache *cache, const char *executable, struct pac
 		free(runpath);
 		free(origin_copy);
 		if (failed)
-			goto out;
-		if (next == 0)
-			continue;
-		owner = cached_owner(cache, files.items[next], err);
+			return -1;
+	}
+	return 0;
+}
+
+/* The owners of every library `executable` loads, collected into `owners`. */
+static int walk(struct packages_cache *cache, const char *executable, struct packages_names *owners,
+		struct gate_error *err)
+{
+	struct packages_names files = { 0 };
+	size_t next;
+	int status = -1;
+
+	if (collect(executable, &files, err) != 0)
+		goto out;
+	/* One batch for the ones not cached yet (the executable itself, first, is not a library). */
+	if (files.count > 1 && cache_libraries(cache, files.items + 1, files.count - 1, err) != 0)
+		goto out;
+	for (next = 1; next < files.count; next++) {
+		const char *owner = cached_owner(cache, files.items[next], err);
+
 		if (owner == NULL || (owner[0] != '\0' && names_add(owners, owner) != 0))
 			goto out;
 	}
@@ -437,6 +595,167 @@ static int walk(struct packages_cache *cache, const char *executable, struct pac
 out:
 	names_release(&files);
 	return status;
+}
+
+/* The loader named by PT_INTERP, owned; NULL for a static executable or a library. */
+static char *elf_interpreter(const unsigned char *data, size_t size)
+{
+	const Elf64_Ehdr *header = (const Elf64_Ehdr *)(const void *)data;
+	const Elf64_Phdr *headers;
+	size_t i;
+
+	if (size < sizeof(*header) || memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 ||
+	    header->e_ident[EI_CLASS] != ELFCLASS64 || header->e_phentsize != sizeof(Elf64_Phdr) ||
+	    header->e_phoff > size || (size - header->e_phoff) / sizeof(Elf64_Phdr) < header->e_phnum)
+		return NULL;
+	headers = (const Elf64_Phdr *)(const void *)(data + header->e_phoff);
+	for (i = 0; i < header->e_phnum; i++) {
+		if (headers[i].p_type != PT_INTERP || headers[i].p_offset > size ||
+		    headers[i].p_filesz == 0 || headers[i].p_filesz > size - headers[i].p_offset ||
+		    memchr(data + headers[i].p_offset, '\0', headers[i].p_filesz) == NULL)
+			continue;
+		return realpath((const char *)data + headers[i].p_offset, NULL);
+	}
+	return NULL;
+}
+
+/* The GNU build id of an ELF file as lowercase hex, from its PT_NOTE segments. */
+static bool elf_build_id(const unsigned char *data, size_t size, char *hex, size_t hex_size)
+{
+	const Elf64_Ehdr *header = (const Elf64_Ehdr *)(const void *)data;
+	const Elf64_Phdr *headers;
+	size_t i;
+
+	if (size < sizeof(*header) || memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 ||
+	    header->e_ident[EI_CLASS] != ELFCLASS64 || header->e_phentsize != sizeof(Elf64_Phdr) ||
+	    header->e_phoff > size || (size - header->e_phoff) / sizeof(Elf64_Phdr) < header->e_phnum)
+		return false;
+	headers = (const Elf64_Phdr *)(const void *)(data + header->e_phoff);
+	for (i = 0; i < header->e_phnum; i++) {
+		uint64_t at, end;
+
+		if (headers[i].p_type != PT_NOTE || headers[i].p_offset > size ||
+		    headers[i].p_filesz > size - headers[i].p_offset)
+			continue;
+		at = headers[i].p_offset;
+		end = at + headers[i].p_filesz;
+		while (end - at >= sizeof(Elf64_Nhdr)) {
+			Elf64_Nhdr note;
+			uint64_t name_at = at + sizeof(note), name_size, desc_at, desc_size;
+
+			memcpy(&note, data + at, sizeof(note));
+			name_size = ((uint64_t)note.n_namesz + 3) & ~(uint64_t)3;
+			desc_size = ((uint64_t)note.n_descsz + 3) & ~(uint64_t)3;
+			if (name_size > end - name_at || desc_size > end - name_at - name_size)
+				break;
+			desc_at = name_at + name_size;
+			if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 &&
+			    memcmp(data + name_at, "GNU", 4) == 0 && note.n_descsz > 0 &&
+			    (size_t)note.n_descsz * 2 < hex_size) {
+				uint32_t k;
+
+				for (k = 0; k < note.n_descsz; k++)
+					snprintf(hex + 2 * k, 3, "%02x", data[desc_at + k]);
+				return true;
+			}
+			at = desc_at + desc_size;
+		}
+	}
+	return false;
+}
+
+int packages_objects(const char *executable, struct packages_object **objects, size_t *count,
+		     struct gate_error *err)
+{
+	struct packages_names files = { 0 };
+	size_t i;
+	int status = -1;
+
+	*objects = NULL;
+	*count = 0;
+	if (collect(executable, &files, err) != 0)
+		goto out;
+	{
+		unsigned char *data = NULL;
+		size_t size = 0;
+		char *loader = NULL;
+
+		if (read_whole(files.items[0], &data, &size, err) != 0)
+			goto out;
+		loader = elf_interpreter(data, size);
+		free(data);
+		if (loader != NULL && names_add(&files, loader) != 0) {
+			free(loader);
+			gate_error_set(err, "out of memory");
+			goto out;
+		}
+		free(loader);
+	}
+	*objects = calloc(files.count, sizeof(**objects));
+	if (*objects == NULL) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < files.count; i++) {
+		unsigned char *data = NULL;
+		size_t size = 0;
+		struct packages_object *object = &(*objects)[(*count)++];
+
+		object->path = files.items[i];
+		files.items[i] = NULL;
+		if (read_whole(object->path, &data, &size, err) != 0)
+			goto out;
+		if (!elf_build_id(data, size, object->build_id, sizeof(object->build_id)))
+			object->build_id[0] = '\0';
+		free(data);
+	}
+	status = 0;
+out:
+	if (status != 0) {
+		packages_objects_release(*objects, *count);
+		*objects = NULL;
+		*count = 0;
+	}
+	for (i = 0; i < files.count; i++)
+		free(files.items[i]);
+	free(files.items);
+	return status;
+}
+
+void packages_objects_release(struct packages_object *objects, size_t count)
+{
+	size_t i;
+
+	for (i = 0; objects != NULL && i < count; i++)
+		free(objects[i].path);
+	free(objects);
+}
+
+void packages_prefetch(struct packages_cache *cache, char *const *executables, size_t count)
+{
+	struct packages_names libraries = { 0 };
+	struct gate_error ignored = GATE_ERROR_INIT;
+	size_t i, k;
+
+	for (i = 0; i < count; i++) {
+		struct packages_names files = { 0 };
+
+		if (collect(executables[i], &files, &ignored) == 0)
+			for (k = 1; k < files.count; k++)
+				if (names_add(&libraries, files.items[k]) != 0)
+					break;
+		names_release(&files);
+	}
+	{
+		char *libc = resolve("libc.so.6", NULL, "/");
+
+		if (libc != NULL)
+			(void)names_add(&libraries, libc); /* out of memory: looked up later, alone */
+		free(libc);
+	}
+	if (libraries.count > 0)
+		(void)cache_libraries(cache, libraries.items, libraries.count, &ignored);
+	names_release(&libraries);
 }
 
 int packages_describe(struct packages_cache *cache, const char *executable, char **text,
@@ -484,6 +803,13 @@ int packages_libc(struct packages_cache *cache, char **text, struct gate_error *
 		return -1;
 	*text = strdup(owner[0] != '\0' ? owner : "libc.so.6 (no package)");
 	return *text != NULL ? 0 : gate_error_set(err, "out of memory");
+}
+
+struct packages_cache *packages_shared_cache(void)
+{
+	static struct packages_cache shared = PACKAGES_CACHE_INIT;
+
+	return &shared;
 }
 
 void packages_cache_release(struct packages_cache *cache)

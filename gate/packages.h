@@ -26,9 +26,29 @@ struct packages_cache {
 int packages_describe(struct packages_cache *cache, const char *executable, char **text,
 		      struct gate_error *err);
 
+/* Looks up the libraries of all `executables` and the C library at once (two dpkg-query runs, not two per library),
+ * so that packages_describe finds them cached. Failures are left for packages_describe to name. */
+void packages_prefetch(struct packages_cache *cache, char *const *executables, size_t count);
+
 /* The package and version of the C library this machine's programs load, e.g.
  * "libc6 2.36-9+deb12u9", or the file name without dpkg. *text is owned. */
 int packages_libc(struct packages_cache *cache, char **text, struct gate_error *err);
+
+/* A file a scenario's process maps: the executable, a library, or the loader. */
+struct packages_object {
+	char *path;         /* real path; owned */
+	char build_id[129]; /* GNU build id in hex; "" when it has none */
+};
+
+/* Every object `executable` loads: itself first, its libraries (as packages_describe finds them),
+ * then its loader (PT_INTERP), each once, with its build id. */
+int packages_objects(const char *executable, struct packages_object **objects, size_t *count,
+		     struct gate_error *err);
+void packages_objects_release(struct packages_object *objects, size_t count); /* NULL-safe */
+
+/* The cache gate's commands share for the whole process (the environment block and every
+ * scenario's fingerprint ask about the same C library). */
+struct packages_cache *packages_shared_cache(void);
 
 void packages_cache_release(struct packages_cache *cache); /* NULL-safe */
 

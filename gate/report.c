@@ -167,11 +167,15 @@ static void markdown_environment(FILE *out, const struct environment *environmen
 		{ "glibc", environment->glibc },       { "cJSON", environment->cjson },
 		{ "dispatch pin", environment->dispatch_pin },
 		{ "malloc pin", environment->malloc_pin },
+		{ "debug info", environment->debug_info },
 	};
 	size_t i;
 
 	fputs("\n<details><summary>Environment and fingerprint</summary>\n\n| | |\n|---|---|\n", out);
 	for (i = 0; i < sizeof(facts) / sizeof(facts[0]); i++) {
+		/* Said only by a run that knows: older results have no such fact. */
+		if (facts[i].value == NULL && strcmp(facts[i].name, "debug info") == 0)
+			continue;
 		fprintf(out, "| %s | `", facts[i].name);
 		text_markdown_code(out, facts[i].value ? facts[i].value : "unknown");
 		fputs("` |\n", out);

@@ -26,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "debugview.h"
+
 /* Every child process group alive, for runner_kill_all in a signal handler. */
 #define TRACKED_MAX 512
 static volatile sig_atomic_t tracked[TRACKED_MAX];
@@ -348,6 +350,8 @@ struct child_setup {
 	int output;        /* becomes stdout */
 	int errors;        /* becomes stderr */
 	bool no_randomize;
+	const char *debug_view; /* debugview_enter's directory, or NULL */
+	unsigned uid, gid;      /* gate's, mapped onto themselves in the child's user namespace */
 	const sigset_t *mask; /* the signal mask the child gets back */
 	pid_t parent;         /* gate: the child dies with it */
 };
@@ -361,6 +365,11 @@ static void become_child(const struct child_setup *setup, int report)
 
 	/* Killed when gate dies, SIGKILL included; a gate already gone means no run. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != setup->parent)
+		goto failed;
+	/* New credentials may clear the death signal: set again, and check gate is still there. */
+	if (setup->debug_view != NULL &&
+	    (debugview_enter(setup->debug_view, setup->uid, setup->gid) != 0 ||
+	     prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != setup->parent))
 		goto failed;
 	setsid();
 	if (setup->no_randomize)
@@ -468,6 +477,9 @@ static void launch(struct pool *pool, struct runner_job *job)
 		.directory = job->directory,
 		.environment = pool->options->environment,
 		.no_randomize = pool->options->no_randomize,
+		.debug_view = pool->options->debug_view,
+		.uid = (unsigned)getuid(),
+		.gid = (unsigned)getgid(),
 		.mask = &pool->old_mask,
 	};
 	struct child *place = NULL;
@@ -763,6 +775,12 @@ static int wait_until(pid_t pid, double timeout_seconds, const struct timespec *
 int runner_capture(char *const *argv, const char *directory, char *const *environment,
 		   double timeout_seconds, char **output, struct gate_error *err)
 {
+	return runner_capture_exit(argv, directory, environment, timeout_seconds, 0, output, err);
+}
+
+int runner_capture_exit(char *const *argv, const char *directory, char *const *environment,
+			double timeout_seconds, int accepted_exit, char **output, struct gate_error *err)
+{
 	struct runner_job job = { .argv = argv, .directory = directory };
 	sigset_t mask;
 	struct child_setup setup = {
@@ -822,7 +840,9 @@ int runner_capture(char *const *argv, const char *directory, char *const *enviro
 		return gate_error_set(err, "'%s' printed %s", argv[0], end == CAPTURE_TOO_LARGE ?
 				      "more than " RUNNER_CAPTURE_LIMIT_TEXT " (gate's limit)" :
 				      "more than gate could hold in memory");
-	if (runner_job_succeeded(&job) && *output != NULL)
+	if (*output != NULL && (runner_job_succeeded(&job) ||
+				(accepted_exit != 0 && job.exited && job.exit_code == accepted_exit &&
+				 !job.timed_out && job.leftovers == 0)))
 		return 0;
 	runner_describe_end(&job, timeout_seconds, how, sizeof(how));
 	free(*output);

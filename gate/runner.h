@@ -51,6 +51,8 @@ struct runner_options {
 	double timeout_seconds;     /* per child; 0 means none */
 	char *const *environment;   /* the children's whole environment, NULL-terminated */
 	bool no_randomize;          /* turn address-space randomization off in the child */
+	const char *debug_view;     /* mounted over /usr/lib/debug in the child's own namespaces
+				     * (debugview.h); NULL: the system's as it is */
 	/* Called once per finished job, with how many remain to finish. May be NULL. */
 	void (*progress)(const struct runner_job *job, size_t remaining, void *progress_context);
 	void *progress_context;
@@ -78,6 +80,11 @@ int runner_run(struct runner_job *jobs, size_t job_count, const struct runner_op
  * otherwise -1 with err saying how it ended ("exited with 2", "killed by signal 11", ...). */
 int runner_capture(char *const *argv, const char *directory, char *const *environment,
 		   double timeout_seconds, char **output, struct gate_error *err);
+
+/* runner_capture, also accepting `accepted_exit` as a success (dpkg-query -S exits 1 when one of
+ * its paths has no owner, having printed the others'). */
+int runner_capture_exit(char *const *argv, const char *directory, char *const *environment,
+			double timeout_seconds, int accepted_exit, char **output, struct gate_error *err);
 
 /* "exited with 1", "killed by signal 11 (Segmentation fault)", "timed out after 5 s", "could
  * not start: No such file or directory": how a job ended, for messages. */

@@ -227,6 +227,8 @@ int session_prepare(struct session *session)
 	}
 	manifest_shard(&session->manifest, options->shard_index, options->shard_count);
 	session->partial = options->scenario_count > 0 || options->shard_count > 1;
+	/* One dpkg query for the C library and every scenario's libraries, before both ask. */
+	measure_prefetch_packages(&session->manifest);
 	if (environment_collect(&session->environment, session->valgrind, session->manifest.compiler,
 				session->manifest.flags, &err) != 0)
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
@@ -380,9 +382,17 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 		fprintf(stderr, "gate: measuring %zu scenario%s at 1, %llu and %llu deliveries, %u at once\n",
 			session->manifest.entry_count, session->manifest.entry_count == 1 ? "" : "s",
 			(unsigned long long)options->messages, 2ULL * options->messages, options->jobs);
+	session->debug_view.disabled = options->full_debug_info;
+	measure_options->debug_view = &session->debug_view;
 	clock_gettime(CLOCK_MONOTONIC, &started);
 	if (measure_scenarios(session->measurements, &session->manifest, measure_options, &err) != 0)
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
+	if (session->debug_view.mode != NULL) {
+		free(session->environment.debug_info);
+		session->environment.debug_info = strdup(session->debug_view.mode);
+		if (options->verbosity > 0)
+			fprintf(stderr, "gate: system debug files: %s\n", session->debug_view.mode);
+	}
 	if (options->verbosity > 0)
 		report_speed(session, &started);
 	return options->cross_check ? cross_check(session) : 0;
@@ -728,5 +738,6 @@ void session_release(struct session *session)
 	free(session->valgrind);
 	free(session->root);
 	free(session->raw_dir);
+	debugview_release(&session->debug_view);
 }
 

@@ -38,6 +38,7 @@ struct session {
 	bool partial;                  /* not the whole suite (--scenario, --shard): a baseline
 					* scenario not measured here is not "missing" */
 	char *raw_dir;                 /* --raw-dir made absolute: the runs have their own cwd */
+	struct debugview debug_view;   /* what the runs see of /usr/lib/debug */
 };
 
 /* Prints "gate: error: MESSAGE" and returns code. */

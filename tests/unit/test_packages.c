@@ -108,6 +108,67 @@ static void describe_should_name_a_missing_executable(void)
 	packages_cache_release(&cache);
 }
 
+/* One batch for a whole suite: after a prefetch, describing finds every library cached, and the
+ * text is what a describe without the prefetch gives. */
+static void prefetch_should_cache_every_library_and_the_c_library(void)
+{
+	struct packages_cache cold = PACKAGES_CACHE_INIT, warm = PACKAGES_CACHE_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	char *executables[] = { (char *)"/proc/self/exe", (char *)PACKAGES_FIXTURE_USER };
+	char *alone = NULL, *after = NULL, *libc = NULL;
+	size_t cached;
+
+	CHECK(packages_describe(&cold, "/proc/self/exe", &alone, &err) == 0);
+	packages_prefetch(&warm, executables, 2);
+	cached = warm.count;
+	/* libc, libcjson and the fixture's own library at least. */
+	CHECK(cached >= 3);
+	CHECK(packages_describe(&warm, "/proc/self/exe", &after, &err) == 0);
+	CHECK(packages_libc(&warm, &libc, &err) == 0);
+	CHECK_U64(warm.count, cached);
+	CHECK_STR(after, alone);
+	free(alone);
+	free(after);
+	free(libc);
+	packages_cache_release(&cold);
+	packages_cache_release(&warm);
+}
+
+static bool is_hex(const char *text)
+{
+	return text[0] != '\0' && strspn(text, "0123456789abcdef") == strlen(text);
+}
+
+/* What a process maps: the executable first, its libraries, its loader last; each with the build
+ * id the linker gave it (Debian builds every package with one). */
+static void objects_should_list_the_executable_its_libraries_and_its_loader(void)
+{
+	struct packages_object *objects = NULL;
+	struct gate_error err = GATE_ERROR_INIT;
+	size_t count = 0, i;
+	char *self = realpath("/proc/self/exe", NULL);
+	bool libc = false, cjson = false;
+
+	CHECK(packages_objects("/proc/self/exe", &objects, &count, &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK(count >= 4);
+	CHECK(count > 0 && self != NULL && strcmp(objects[0].path, self) == 0);
+	CHECK(count > 0 && strstr(objects[count - 1].path, "ld-linux") != NULL);
+	for (i = 0; i < count; i++) {
+		libc = libc || strstr(objects[i].path, "/libc.so.6") != NULL;
+		cjson = cjson || strstr(objects[i].path, "/libcjson.so") != NULL;
+		if (strstr(objects[i].path, "/libc.so.6") != NULL) {
+			CHECK(is_hex(objects[i].build_id));
+			CHECK_U64(strlen(objects[i].build_id), 40);
+		}
+	}
+	CHECK(libc && cjson);
+	packages_objects_release(objects, count);
+	free(self);
+	CHECK(packages_objects("/nonexistent/costgate/scenario", &objects, &count, &err) == -1);
+	CHECK(objects == NULL && count == 0);
+}
+
 int main(void)
 {
 	RUN(describe_should_name_the_system_packages_this_executable_loads);
@@ -115,5 +176,7 @@ int main(void)
 	RUN(describe_should_ask_once_per_library);
 	RUN(describe_should_refuse_a_file_that_is_not_an_elf_executable);
 	RUN(describe_should_name_a_missing_executable);
+	RUN(prefetch_should_cache_every_library_and_the_c_library);
+	RUN(objects_should_list_the_executable_its_libraries_and_its_loader);
 	return CHECK_EXIT();
 }

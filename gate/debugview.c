@@ -1,0 +1,351 @@
+/* Symbol-only copies of the system's debug files, seen by counting runs in place of
+ * /usr/lib/debug (debugview.h says why). */
+#define _GNU_SOURCE
+#include "debugview.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "packages.h"
+#include "runner.h"
+
+#define DEBUGVIEW_COPY_SECONDS 120.0
+
+/* Async-signal-safe: writes `text` into an existing file (the /proc/self maps). */
+static int write_text(const char *path, const char *text, size_t length)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t wrote;
+	int saved;
+
+	if (fd < 0)
+		return -1;
+	wrote = write(fd, text, length);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return wrote == (ssize_t)length ? 0 : -1;
+}
+
+/* Async-signal-safe: "ID ID 1\n", the map of one id onto itself. */
+static size_t identity_map(char *text, unsigned id)
+{
+	char digits[16];
+	size_t count = 0, length = 0, copy;
+
+	do {
+		digits[count++] = (char)('0' + id % 10);
+		id /= 10;
+	} while (id != 0);
+	for (copy = 0; copy < 2; copy++) {
+		size_t k;
+
+		for (k = count; k > 0; k--)
+			text[length++] = digits[k - 1];
+		text[length++] = ' ';
+	}
+	text[length++] = '1';
+	text[length++] = '\n';
+	return length;
+}
+
+int debugview_enter(const char *directory, unsigned uid, unsigned gid)
+{
+	char map[48];
+
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
+		return -1;
+	/* An unprivileged process must give up setgroups before it may map its group. */
+	if (write_text("/proc/self/setgroups", "deny", 4) != 0 && errno != ENOENT)
+		return -1;
+	if (write_text("/proc/self/uid_map", map, identity_map(map, uid)) != 0 ||
+	    write_text("/proc/self/gid_map", map, identity_map(map, gid)) != 0)
+		return -1;
+	/* Private first, so that the bind mount cannot travel back to the system's namespace. */
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount(directory, DEBUGVIEW_SYSTEM_DIRECTORY, NULL, MS_BIND | MS_REC, NULL) != 0)
+		return -1;
+	return 0;
+}
+
+static int set_mode(struct debugview *view, struct gate_error *err, const char *format, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int set_mode(struct debugview *view, struct gate_error *err, const char *format, ...)
+{
+	va_list arguments;
+	char *mode = NULL;
+	int status;
+
+	va_start(arguments, format);
+	status = vasprintf(&mode, format, arguments);
+	va_end(arguments);
+	if (status < 0)
+		return gate_error_set(err, "out of memory");
+	free(view->mode);
+	view->mode = mode;
+	return 0;
+}
+
+static void remove_tree(const char *directory);
+
+/* A directory of the view, made when missing. */
+static int make_directory(const char *path)
+{
+	return mkdir(path, 0700) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+/* Does a child manage to enter the namespaces with the view mounted? errno of the failure. */
+static int probe(const char *directory)
+{
+	int status = 0, report[2], child_errno = 0;
+	pid_t pid;
+
+	if (pipe2(report, O_CLOEXEC) != 0)
+		return errno;
+	pid = fork();
+	if (pid < 0) {
+		int saved = errno;
+
+		close(report[0]);
+		close(report[1]);
+		return saved;
+	}
+	if (pid == 0) {
+		int code = 0;
+
+		close(report[0]);
+		if (debugview_enter(directory, (unsigned)getuid(), (unsigned)getgid()) != 0) {
+			code = errno;
+			if (write(report[1], &code, sizeof(code)) < 0)
+				_exit(1);
+		}
+		_exit(code == 0 ? 0 : 1);
+	}
+	close(report[1]);
+	if (read(report[0], &child_errno, sizeof(child_errno)) != (ssize_t)sizeof(child_errno))
+		child_errno = 0;
+	close(report[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (child_errno == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+		child_errno = ECHILD;
+	return child_errno;
+}
+
+/* Makes the view's directory and checks the runs can see it; a failure leaves it NULL, said in
+ * the mode. */
+static int open_view(struct debugview *view, struct gate_error *err)
+{
+	const char *base = getenv("TMPDIR");
+	char *directory = NULL;
+	int failure;
+
+	if (base == NULL || base[0] != '/')
+		base = "/tmp";
+	if (asprintf(&directory, "%s/gate-debug.XXXXXX", base) < 0)
+		return gate_error_set(err, "out of memory");
+	if (mkdtemp(directory) == NULL) {
+		int saved = errno;
+
+		free(directory);
+		view->disabled = true;
+		return set_mode(view, err, "full debug files (cannot make a directory in %s: %s)", base,
+				strerror(saved));
+	}
+	failure = probe(directory);
+	if (failure != 0) {
+		remove_tree(directory);
+		free(directory);
+		view->disabled = true;
+		return set_mode(view, err, "full debug files (no private mount namespace: %s)",
+				strerror(failure));
+	}
+	view->directory = directory;
+	return 0;
+}
+
+/* Copies the symbol table of `source` to `target` through a temporary name. */
+static int copy_symbols(const char *objcopy, const char *source, const char *target,
+			struct gate_error *err)
+{
+	char *temporary = NULL, *output = NULL;
+	int status = -1;
+
+	if (asprintf(&temporary, "%s.tmp", target) < 0)
+		return gate_error_set(err, "out of memory");
+	{
+		char strip[] = "--strip-debug";
+		char *argv[] = { (char *)objcopy, strip, (char *)source, temporary, NULL };
+		char *environment[] = { NULL };
+
+		if (runner_capture(argv, "/", environment, DEBUGVIEW_COPY_SECONDS, &output, err) != 0)
+			goto out;
+	}
+	if (rename(temporary, target) != 0) {
+		gate_error_set(err, "cannot rename '%s': %s", temporary, strerror(errno));
+		goto out;
+	}
+	status = 0;
+out:
+	if (status != 0)
+		unlink(temporary);
+	free(temporary);
+	free(output);
+	return status;
+}
+
+/* Copies the debug file of one object into the view when the system has one. 1 when copied, 0
+ * when there was nothing to copy, -1 when the copy failed (err says why). */
+static int add_object(struct debugview *view, const char *objcopy,
+		      const struct packages_object *object, struct gate_error *err)
+{
+	char *source = NULL, *subdirectory = NULL, *target = NULL;
+	struct stat info;
+	int status = 0;
+
+	if (strlen(object->build_id) < 3)
+		return 0;
+	if (asprintf(&source, DEBUGVIEW_SYSTEM_DIRECTORY "/.build-id/%.2s/%s.debug", object->build_id,
+		     object->build_id + 2) < 0) {
+		source = NULL;
+		status = gate_error_set(err, "out of memory");
+		goto out;
+	}
+	if (stat(source, &info) != 0 || !S_ISREG(info.st_mode))
+		goto out;
+	if (view->directory == NULL && open_view(view, err) != 0) {
+		status = -1;
+		goto out;
+	}
+	if (view->directory == NULL)
+		goto out; /* the view cannot work here: said in the mode */
+	if (asprintf(&subdirectory, "%s/.build-id/%.2s", view->directory, object->build_id) < 0 ||
+	    asprintf(&target, "%s/%s.debug", subdirectory, object->build_id + 2) < 0) {
+		status = gate_error_set(err, "out of memory");
+		goto out;
+	}
+	if (access(target, F_OK) == 0)
+		goto out;
+	{
+		char *build_ids = strndup(subdirectory, strlen(subdirectory) - 3);
+
+		if (build_ids == NULL) {
+			status = gate_error_set(err, "out of memory");
+			goto out;
+		}
+		if (make_directory(build_ids) != 0 || make_directory(subdirectory) != 0) {
+			gate_error_set(err, "cannot make '%s': %s", subdirectory, strerror(errno));
+			free(build_ids);
+			status = -1;
+			goto out;
+		}
+		free(build_ids);
+	}
+	if (copy_symbols(objcopy, source, target, err) != 0) {
+		gate_error_prefix(err, "cannot copy the symbols of '%s'", source);
+		status = -1;
+		goto out;
+	}
+	view->files++;
+	status = 1;
+out:
+	free(source);
+	free(subdirectory);
+	free(target);
+	return status;
+}
+
+/* Gives up the view: runs read the system's files, for the reason given. */
+static int abandon(struct debugview *view, const char *reason, struct gate_error *err)
+{
+	if (view->directory != NULL) {
+		remove_tree(view->directory);
+		free(view->directory);
+		view->directory = NULL;
+	}
+	view->files = 0;
+	view->disabled = true;
+	return set_mode(view, err, "full debug files (%s)", reason);
+}
+
+int debugview_add(struct debugview *view, char *const *executables, size_t count,
+		  struct gate_error *err)
+{
+	char *objcopy = NULL;
+	size_t i, k;
+	int status = 0;
+
+	if (view->disabled)
+		return view->mode != NULL ? 0 : set_mode(view, err, "full debug files (asked for)");
+	objcopy = runner_find_program("objcopy", getenv("PATH"));
+	if (objcopy == NULL)
+		return abandon(view, "no objcopy on PATH", err);
+	for (i = 0; i < count && !view->disabled; i++) {
+		struct packages_object *objects = NULL;
+		size_t object_count = 0;
+		struct gate_error ignored = GATE_ERROR_INIT;
+
+		/* A scenario whose objects cannot be read fails where it is described. */
+		if (packages_objects(executables[i], &objects, &object_count, &ignored) != 0)
+			continue;
+		for (k = 0; k < object_count && !view->disabled && status == 0; k++) {
+			struct gate_error failure = GATE_ERROR_INIT;
+
+			if (add_object(view, objcopy, &objects[k], &failure) >= 0)
+				continue;
+			if (strcmp(failure.message, "out of memory") == 0)
+				status = gate_error_set(err, "out of memory");
+			else
+				status = abandon(view, failure.message, err);
+		}
+		packages_objects_release(objects, object_count);
+		if (status != 0)
+			break;
+	}
+	free(objcopy);
+	if (status != 0 || view->disabled)
+		return status;
+	if (view->directory != NULL)
+		return set_mode(view, err, "symbol tables only (%zu debug file%s without DWARF, in a "
+				"private mount namespace)", view->files, view->files == 1 ? "" : "s");
+	return set_mode(view, err, "as installed (no separate debug files)");
+}
+
+/* Removes one entry of the view's tree, deepest first. */
+static int remove_entry(const char *path, const struct stat *info, int type, struct FTW *walk)
+{
+	(void)info;
+	(void)walk;
+	if (type == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+static void remove_tree(const char *directory)
+{
+	(void)nftw(directory, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+void debugview_release(struct debugview *view)
+{
+	if (view == NULL)
+		return;
+	if (view->directory != NULL)
+		remove_tree(view->directory);
+	free(view->directory);
+	free(view->mode);
+	*view = (struct debugview)DEBUGVIEW_INIT;
+}

@@ -1,0 +1,50 @@
+/* What valgrind sees of the system's separate debug files. At every start valgrind reads the
+ * debug file of each object the program maps, DWARF line tables included, from
+ * /usr/lib/debug/.build-id (Debian's libc6-dbg, which the valgrind package recommends, puts the C
+ * library's there): about half of a counting run's start-up. The counts need none of it and the
+ * attribution needs only the function names, so each counting run can be given, in place of
+ * /usr/lib/debug, a directory of copies of those files that keep their symbol tables and drop
+ * their DWARF (objcopy --strip-debug): the same names, no line numbers in system libraries, and
+ * the same counts to the instruction.
+ *
+ * The directory replaces /usr/lib/debug inside the run's own user and mount namespaces (a bind
+ * mount no other process sees, no privilege needed). Where the system refuses those namespaces,
+ * where there is no objcopy, or where no object has a debug file, runs read /usr/lib/debug as it
+ * is: slower, the same counts and names. */
+#ifndef GATE_DEBUGVIEW_H
+#define GATE_DEBUGVIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+
+/* Where the system keeps separate debug files; valgrind looks nowhere else by default. */
+#define DEBUGVIEW_SYSTEM_DIRECTORY "/usr/lib/debug"
+
+struct debugview {
+	char *directory; /* the symbol-only copies (a .build-id tree), owned; NULL: runs see the
+			  * system's directory as it is */
+	size_t files;    /* debug files copied into it */
+	char *mode;      /* for the environment block: what the runs read, and why; owned */
+	bool disabled;   /* asked for the full files (--full-debug-info) */
+};
+
+#define DEBUGVIEW_INIT { 0 }
+
+/* Adds the debug files of every object these executables map (packages_objects) to the view,
+ * making its directory the first time one is found. Anything that keeps the view from working
+ * (no namespaces, no objcopy, a copy that fails) leaves runs reading the system's directory, said
+ * in view->mode; only running out of memory is an error. */
+int debugview_add(struct debugview *view, char *const *executables, size_t count,
+		  struct gate_error *err);
+
+/* In a child about to exec (async-signal-safe calls only): enters new user and mount namespaces,
+ * mapping the caller's own uid and gid, and mounts `directory` over /usr/lib/debug. Returns 0, or
+ * -1 with errno set. */
+int debugview_enter(const char *directory, unsigned uid, unsigned gid);
+
+/* Removes the directory and frees the view. NULL-safe. */
+void debugview_release(struct debugview *view);
+
+#endif

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# What the counting runs read of the system's debug files changes no count and no name
+# (gate/debugview.h). One scenario is measured three ways:
+#   view:   gate's default: symbol-table-only copies of the debug files, in a private mount
+#   full:   --full-debug-info: the system's debug files as installed
+#   absent: in a mount namespace where /usr/lib/debug is empty (a machine without libc6-dbg)
+# The counts are equal in all three; the function names and allocation sites are equal between
+# view and full, and a libc-internal function keeps its name when its debug file is installed; the
+# environment block says which way the runs went; nothing is left in TMPDIR.
+# Usage: test_debug_info.sh GATE BUILD_DIR
+set -u
+gate=$1 build=$2
+gate=$(realpath -- "$gate") build=$(realpath -- "$build")
+if [ ! -x "$gate" ] || [ ! -f "$build/scenarios/manifest.txt" ]; then
+  echo "FAIL setup: no gate at '$gate' or no manifest in '$build/scenarios' (build first)"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+export LC_ALL=C
+failures=0 passed=0
+selection=(--scenario consume_json --messages 50 --quiet)
+
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/view" "$tmp/full" "$tmp/absent" "$tmp/empty" "$tmp/scratch"
+
+# field FILE EXPRESSION: a value of results.json, through python3's json module.
+field() {
+  python3 -c 'import json, sys
+document = json.load(open(sys.argv[1]))
+print(eval(sys.argv[2], {"d": document}))' "$1" "$2"
+}
+
+measure() { # measure NAME [gate options...]
+  local name=$1
+  shift
+  TMPDIR="$tmp/scratch" "$gate" --build-dir "$build" "${selection[@]}" "$@" \
+    --json "$tmp/$name/results.json" --raw-dir "$tmp/$name/raw" >"$tmp/$name/out" 2>&1
+}
+
+status=0
+measure view || status=$?
+[ "$status" -eq 0 ] && pass "default_run_should_pass" ||
+  fail "default_run_should_pass: exit $status: $(cat "$tmp/view/out")"
+status=0
+measure full --full-debug-info || status=$?
+[ "$status" -eq 0 ] && pass "full_debug_info_run_should_pass" ||
+  fail "full_debug_info_run_should_pass: exit $status: $(cat "$tmp/full/out")"
+
+leftover=$(find "$tmp/scratch" -mindepth 1 | head -3)
+[ -z "$leftover" ] && pass "no_directory_should_be_left_in_tmpdir" ||
+  fail "no_directory_should_be_left_in_tmpdir: $leftover"
+
+counts='[(s["name"], s["counts"], s["cold"], s["framework"]) for s in d["code"]]'
+names='[(s["name"], [(f["name"], f["exclusive"], f["inclusive"], f["cold_exclusive"]) for f in s["functions"]], [(x["stack"], x["blocks"], x["bytes"]) for x in s["sites"]]) for s in d["code"]]'
+view_counts=$(field "$tmp/view/results.json" "$counts")
+if [ -n "$view_counts" ] && [ "$view_counts" = "$(field "$tmp/full/results.json" "$counts")" ]; then
+  pass "view_and_full_should_count_the_same"
+else
+  fail "view_and_full_should_count_the_same: $view_counts against $(field "$tmp/full/results.json" "$counts")"
+fi
+# Sites are compared without the location of libc frames (line numbers exist only in full mode).
+strip_lines='import re, sys; print(re.sub(r"\((?:[^()]*\.[ch]|[^()]*\.S):[0-9]+\)", "(...)", sys.stdin.read()))'
+view_names=$(field "$tmp/view/results.json" "$names" | python3 -c "$strip_lines")
+full_names=$(field "$tmp/full/results.json" "$names" | python3 -c "$strip_lines")
+[ "$view_names" = "$full_names" ] && pass "view_and_full_should_name_the_same_functions_and_sites" ||
+  fail "view_and_full_should_name_the_same_functions_and_sites: $(diff <(echo "$view_names" | tr '(' '\n') <(echo "$full_names" | tr '(' '\n') | head -10)"
+
+full_mode=$(field "$tmp/full/results.json" 'd["environment"].get("debug_info")')
+[ "$full_mode" = "full debug files (asked for)" ] && pass "full_mode_should_be_recorded" ||
+  fail "full_mode_should_be_recorded: '$full_mode'"
+
+# Where libc's debug file is installed and the system allows a private mount, the view is used
+# and libc's internal functions keep their names; else the runs read the files as installed.
+libc=$(ldconfig -p | awk '/libc\.so\.6 .*x86-64|libc\.so\.6 .*AArch64/ { print $NF; exit }')
+build_id=$(readelf -n "$libc" 2>/dev/null | awk '/Build ID/ { print $3; exit }')
+debug_file=/usr/lib/debug/.build-id/${build_id:0:2}/${build_id:2}.debug
+view_mode=$(field "$tmp/view/results.json" 'd["environment"].get("debug_info")')
+if [ -n "$build_id" ] && [ -f "$debug_file" ] && unshare -rm true 2>/dev/null; then
+  case $view_mode in
+    "symbol tables only ("*" in a private mount namespace)")
+      pass "view_mode_should_be_recorded" ;;
+    *) fail "view_mode_should_be_recorded: '$view_mode'" ;;
+  esac
+  internal=$(field "$tmp/view/results.json" '[f["name"] for s in d["code"] for f in s["functions"] if f["name"] in ("_int_free", "_int_malloc")]')
+  [ "$internal" != "[]" ] && pass "libc_internal_functions_should_keep_their_names" ||
+    fail "libc_internal_functions_should_keep_their_names: none of _int_free, _int_malloc in $(field "$tmp/view/results.json" '[f["name"] for f in d["code"][0]["functions"]][:12]')"
+else
+  case $view_mode in
+    "full debug files ("*|"as installed (no separate debug files)")
+      pass "view_mode_should_say_why_the_files_are_read_whole" ;;
+    *) fail "view_mode_should_say_why_the_files_are_read_whole: '$view_mode'" ;;
+  esac
+fi
+
+# A machine without the debug files: gate itself runs where /usr/lib/debug is empty.
+if unshare -rm true 2>/dev/null; then
+  status=0
+  TMPDIR="$tmp/scratch" unshare -rm sh -c 'mount --bind "$1" /usr/lib/debug && shift && exec "$@"' \
+    sh "$tmp/empty" "$gate" --build-dir "$build" "${selection[@]}" \
+    --json "$tmp/absent/results.json" --raw-dir "$tmp/absent/raw" >"$tmp/absent/out" 2>&1 ||
+    status=$?
+  if [ "$status" -eq 0 ] && [ "$(field "$tmp/absent/results.json" "$counts")" = "$view_counts" ]; then
+    pass "without_debug_files_the_counts_should_be_the_same"
+  else
+    fail "without_debug_files_the_counts_should_be_the_same: exit $status: $(cat "$tmp/absent/out")"
+  fi
+  absent_mode=$(field "$tmp/absent/results.json" 'd["environment"].get("debug_info")' 2>/dev/null)
+  [ "$absent_mode" = "as installed (no separate debug files)" ] &&
+    pass "without_debug_files_the_mode_should_say_so" ||
+    fail "without_debug_files_the_mode_should_say_so: '$absent_mode'"
+else
+  echo "note: this system allows no private mount namespace; the case without debug files is not run"
+fi
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]
