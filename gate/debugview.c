@@ -21,6 +21,9 @@
 
 #define DEBUGVIEW_COPY_SECONDS 120.0
 
+/* The directory made, for debugview_abandon: a signal handler cannot follow pointers safely. */
+static char abandon_path[4096];
+
 /* Async-signal-safe: writes `text` into an existing file (the /proc/self maps). */
 static int write_text(const char *path, const char *text, size_t length)
 {
@@ -172,7 +175,28 @@ static int open_view(struct debugview *view, struct gate_error *err)
 				strerror(failure));
 	}
 	view->directory = directory;
+	if (strlen(directory) < sizeof(abandon_path))
+		memcpy(abandon_path, directory, strlen(directory) + 1);
 	return 0;
+}
+
+void debugview_abandon(void)
+{
+	static char rm[] = "/bin/rm", force[] = "-rf", end[] = "--";
+	char *argv[] = { rm, force, end, abandon_path, NULL };
+	char *environment[] = { NULL };
+	pid_t pid;
+
+	if (abandon_path[0] == '\0')
+		return;
+	pid = fork();
+	if (pid == 0) {
+		execve(rm, argv, environment);
+		_exit(127);
+	}
+	if (pid > 0)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
 }
 
 /* Copies the symbol table of `source` to `target` through a temporary name. */
@@ -337,6 +361,8 @@ static int remove_entry(const char *path, const struct stat *info, int type, str
 static void remove_tree(const char *directory)
 {
 	(void)nftw(directory, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+	if (strcmp(directory, abandon_path) == 0)
+		abandon_path[0] = '\0';
 }
 
 void debugview_release(struct debugview *view)

@@ -44,6 +44,10 @@ int debugview_add(struct debugview *view, char *const *executables, size_t count
  * -1 with errno set. */
 int debugview_enter(const char *directory, unsigned uid, unsigned gid);
 
+/* For a signal handler (async-signal-safe calls only): removes the view's directory, if one is
+ * made, with rm -rf. */
+void debugview_abandon(void);
+
 /* Removes the directory and frees the view. NULL-safe. */
 void debugview_release(struct debugview *view);
 

@@ -12,6 +12,7 @@
 #include "cmd_profile.h"
 #include "cmd_report.h"
 #include "cmd_time.h"
+#include "debugview.h"
 #include "options.h"
 #include "runner.h"
 #include "session.h"
@@ -49,6 +50,7 @@ static void on_termination(int signal_number)
 {
 	runner_kill_all();
 	worktree_abandon();
+	debugview_abandon();
 	signal(signal_number, SIG_DFL);
 	raise(signal_number);
 }

@@ -96,6 +96,30 @@ else
   esac
 fi
 
+# Interrupted (Ctrl-C, a cancelled job): the view's directory goes with gate.
+mkdir -p "$tmp/interrupted"
+TMPDIR="$tmp/interrupted" "$gate" --build-dir "$build" --scenario consume_json --messages 2000 \
+  --quiet --json "$tmp/interrupted/results.json" --raw-dir "$tmp/interrupted/raw" \
+  >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do
+  compgen -G "$tmp/interrupted/gate-debug.*" >/dev/null && break
+  sleep 0.05
+done
+made=$(compgen -G "$tmp/interrupted/gate-debug.*" | head -1)
+kill -INT "$pid" 2>/dev/null
+wait "$pid"
+status=$?
+if [ -z "$made" ] && [ "$view_mode" != "${view_mode#symbol tables only}" ]; then
+  fail "interrupted_gate_should_remove_its_view: no view directory appeared while it ran"
+elif compgen -G "$tmp/interrupted/gate-debug.*" >/dev/null; then
+  fail "interrupted_gate_should_remove_its_view: $(ls "$tmp/interrupted")"
+elif [ "$status" -ne 130 ]; then
+  fail "interrupted_gate_should_remove_its_view: exit $status, not 130 (SIGINT)"
+else
+  pass "interrupted_gate_should_remove_its_view"
+fi
+
 # A machine without the debug files: gate itself runs where /usr/lib/debug is empty.
 if unshare -rm true 2>/dev/null; then
   status=0
