@@ -43,16 +43,25 @@ measure() { # measure NAME [gate options...]
 
 status=0
 measure view || status=$?
-[ "$status" -eq 0 ] && pass "default_run_should_pass" ||
+if [ "$status" -eq 0 ]; then
+  pass "default_run_should_pass"
+else
   fail "default_run_should_pass: exit $status: $(cat "$tmp/view/out")"
+fi
 status=0
 measure full --full-debug-info || status=$?
-[ "$status" -eq 0 ] && pass "full_debug_info_run_should_pass" ||
+if [ "$status" -eq 0 ]; then
+  pass "full_debug_info_run_should_pass"
+else
   fail "full_debug_info_run_should_pass: exit $status: $(cat "$tmp/full/out")"
+fi
 
 leftover=$(find "$tmp/scratch" -mindepth 1 | head -3)
-[ -z "$leftover" ] && pass "no_directory_should_be_left_in_tmpdir" ||
+if [ -z "$leftover" ]; then
+  pass "no_directory_should_be_left_in_tmpdir"
+else
   fail "no_directory_should_be_left_in_tmpdir: $leftover"
+fi
 
 counts='[(s["name"], s["counts"], s["cold"], s["framework"]) for s in d["code"]]'
 names='[(s["name"], [(f["name"], f["exclusive"], f["inclusive"], f["cold_exclusive"]) for f in s["functions"]], [(x["stack"], x["blocks"], x["bytes"]) for x in s["sites"]]) for s in d["code"]]'
@@ -66,12 +75,18 @@ fi
 strip_lines='import re, sys; print(re.sub(r"\((?:[^()]*\.[ch]|[^()]*\.S):[0-9]+\)", "(...)", sys.stdin.read()))'
 view_names=$(field "$tmp/view/results.json" "$names" | python3 -c "$strip_lines")
 full_names=$(field "$tmp/full/results.json" "$names" | python3 -c "$strip_lines")
-[ "$view_names" = "$full_names" ] && pass "view_and_full_should_name_the_same_functions_and_sites" ||
+if [ "$view_names" = "$full_names" ]; then
+  pass "view_and_full_should_name_the_same_functions_and_sites"
+else
   fail "view_and_full_should_name_the_same_functions_and_sites: $(diff <(echo "$view_names" | tr '(' '\n') <(echo "$full_names" | tr '(' '\n') | head -10)"
+fi
 
 full_mode=$(field "$tmp/full/results.json" 'd["environment"].get("debug_info")')
-[ "$full_mode" = "full debug files (asked for)" ] && pass "full_mode_should_be_recorded" ||
+if [ "$full_mode" = "full debug files (asked for)" ]; then
+  pass "full_mode_should_be_recorded"
+else
   fail "full_mode_should_be_recorded: '$full_mode'"
+fi
 
 # Where libc's debug file is installed and the system allows a private mount, the view is used
 # and libc's internal functions keep their names; else the runs read the files as installed.
@@ -86,8 +101,11 @@ if [ -n "$build_id" ] && [ -f "$debug_file" ] && unshare -rm true 2>/dev/null; t
     *) fail "view_mode_should_be_recorded: '$view_mode'" ;;
   esac
   internal=$(field "$tmp/view/results.json" '[f["name"] for s in d["code"] for f in s["functions"] if f["name"] in ("_int_free", "_int_malloc")]')
-  [ "$internal" != "[]" ] && pass "libc_internal_functions_should_keep_their_names" ||
+  if [ "$internal" != "[]" ]; then
+    pass "libc_internal_functions_should_keep_their_names"
+  else
     fail "libc_internal_functions_should_keep_their_names: none of _int_free, _int_malloc in $(field "$tmp/view/results.json" '[f["name"] for f in d["code"][0]["functions"]][:12]')"
+  fi
 else
   case $view_mode in
     "full debug files ("*|"as installed (no separate debug files)")
@@ -123,6 +141,7 @@ fi
 # A machine without the debug files: gate itself runs where /usr/lib/debug is empty.
 if unshare -rm true 2>/dev/null; then
   status=0
+  # shellcheck disable=SC2016 # expanded by the inner sh, not here
   TMPDIR="$tmp/scratch" unshare -rm sh -c 'mount --bind "$1" /usr/lib/debug && shift && exec "$@"' \
     sh "$tmp/empty" "$gate" --build-dir "$build" "${selection[@]}" \
     --json "$tmp/absent/results.json" --raw-dir "$tmp/absent/raw" >"$tmp/absent/out" 2>&1 ||
@@ -133,9 +152,11 @@ if unshare -rm true 2>/dev/null; then
     fail "without_debug_files_the_counts_should_be_the_same: exit $status: $(cat "$tmp/absent/out")"
   fi
   absent_mode=$(field "$tmp/absent/results.json" 'd["environment"].get("debug_info")' 2>/dev/null)
-  [ "$absent_mode" = "as installed (no separate debug files)" ] &&
-    pass "without_debug_files_the_mode_should_say_so" ||
+  if [ "$absent_mode" = "as installed (no separate debug files)" ]; then
+    pass "without_debug_files_the_mode_should_say_so"
+  else
     fail "without_debug_files_the_mode_should_say_so: '$absent_mode'"
+  fi
 else
   echo "note: this system allows no private mount namespace; the case without debug files is not run"
 fi
