@@ -217,9 +217,6 @@ static int build_run(struct run *run, const struct measure_options *options)
 	run->job.argv = run->argv;
 	run->job.directory = dirname(run->directory);
 	run->job.log_path = run->log_path;
-	/* callgrind costs about twice what DHAT does; both grow with the count. */
-	run->job.weight = count * (run->tool == MEASURE_CALLGRIND ? 2 : 1) + 1;
-	run->job.context = run;
 	return 0;
 }
 
@@ -443,8 +440,12 @@ static int check_run(struct measurement *measurement, const struct run *run,
 		return -1;
 	}
 	runner_describe_end(&run->job, options->timeout_seconds, how, sizeof(how));
-	record_failure(measurement, "%s run at %" PRIu64 " %s (log: %s)", tool_names[run->tool],
-		       count_of(measurement, run->which), how, run->log_path);
+	if (run->log_path != NULL)
+		record_failure(measurement, "%s run at %" PRIu64 " %s (log: %s)", tool_names[run->tool],
+			       count_of(measurement, run->which), how, run->log_path);
+	else
+		record_failure(measurement, "%s run at %" PRIu64 " %s", tool_names[run->tool],
+			       count_of(measurement, run->which), how);
 	return -1;
 }
 
@@ -647,35 +648,94 @@ void measure_prefetch_packages(const struct manifest *manifest)
 	free(executables);
 }
 
-/* Reads every scenario's declaration and checks its executable (program.h); one that fails is
- * recorded and left out of the runs. */
-static void describe_all(struct measurement *measurements, const struct manifest *manifest,
+/* A scenario's `--describe`, run by the runner beside the others (its stdout to a file): the
+ * scenario's 1-delivery runs come after it. */
+struct describe {
+	struct measurement *measurement;
+	const struct manifest_entry *entry;
+	const char *manifest_flags; /* the suite's flags, for a scenario the manifest gives none */
+	char *argv[3];
+	char *directory;
+	char *output_path;
+	char *log_path;
+	bool concluded;          /* conclude_describe ran */
+	struct runner_job *job;  /* the runner's copy, once planned */
+};
+
+static int plan_describe(struct describe *describe, struct measurement *measurement,
+			 const struct manifest *manifest, size_t index,
 			 const struct measure_options *options)
 {
-	struct packages_cache *packages = packages_shared_cache();
-	size_t i;
+	const struct manifest_entry *entry = &manifest->entries[index];
 
-	measure_prefetch_packages(manifest);
-	for (i = 0; i < manifest->entry_count; i++) {
-		struct measurement *measurement = &measurements[i];
-		const struct manifest_entry *entry = &manifest->entries[i];
-		struct gate_error err = GATE_ERROR_INIT;
+	describe->measurement = measurement;
+	describe->entry = entry;
+	describe->manifest_flags = manifest->flags;
+	memset(measurement, 0, sizeof(*measurement));
+	measurement->messages = options->messages;
+	describe->argv[0] = entry->path;
+	describe->argv[1] = "--describe";
+	describe->directory = strdup(entry->path);
+	if (describe->directory == NULL ||
+	    asprintf(&describe->output_path, "%s/describe.%s.json", options->raw_dir, entry->name) < 0 ||
+	    asprintf(&describe->log_path, "%s/describe.%s.log", options->raw_dir, entry->name) < 0)
+		return -1;
+	return 0;
+}
 
-		memset(measurement, 0, sizeof(*measurement));
-		measurement->messages = options->messages;
-		if (scenario_info_read(&measurement->info, entry->name, entry->path,
-				       measure_environment(), options->timeout_seconds, &err) != 0 ||
-		    describe_build(measurement, entry, manifest->flags, packages, &err) != 0) {
-			if (measurement->info.name == NULL) {
-				measurement->info.name = strdup(entry->name);
-				measurement->info.path = strdup(entry->path);
-			}
-			record_failure(measurement, "%s", err.message);
-		} else if (program_check(entry->path, measurement->info.region, &err) != 0) {
-			/* A second region or a client request: nothing it measures could be trusted. */
-			record_failure(measurement, "%s", err.message);
-		}
+static void release_describe(struct describe *describe)
+{
+	free(describe->directory);
+	free(describe->output_path);
+	free(describe->log_path);
+}
+
+/* "'PATH' exited with 1", "cannot run 'PATH': No such file or directory": how a --describe run
+ * ended, in the words runner_capture uses. */
+static void describe_end(const struct runner_job *job, const char *path, char *text, size_t size)
+{
+	char how[200];
+
+	if (job->started || job->skipped) {
+		runner_describe_end(job, job->timeout_seconds, how, sizeof(how));
+		snprintf(text, size, "'%s' %s", path, how);
+	} else {
+		snprintf(text, size, "cannot run '%s': %s", path, strerror(job->spawn_error));
 	}
+}
+
+/* Once its --describe has ended: reads the declaration, describes the build and checks the
+ * executable (program.h). A scenario that fails any of it is recorded and never run. */
+static void conclude_describe(struct describe *describe)
+{
+	struct measurement *measurement = describe->measurement;
+	const struct manifest_entry *entry = describe->entry;
+	struct gate_error err = GATE_ERROR_INIT;
+	char how[PATH_MAX + 200];
+
+	if (describe->concluded)
+		return;
+	describe->concluded = true;
+	if (describe->job == NULL || !runner_job_succeeded(describe->job)) {
+		if (describe->job != NULL)
+			describe_end(describe->job, entry->path, how, sizeof(how));
+		else
+			snprintf(how, sizeof(how), "'%s' was not run", entry->path);
+		gate_error_set(&err, "scenario '%s': --describe failed: %s", entry->name, how);
+	} else if (scenario_info_from_output(&measurement->info, entry->name, entry->path,
+					     describe->output_path, &err) == 0 &&
+		   describe_build(measurement, entry, describe->manifest_flags,
+				  packages_shared_cache(), &err) == 0 &&
+		   program_check(entry->path, measurement->info.region, &err) == 0) {
+		return;
+	}
+	/* A second region or a client request: nothing it measures could be trusted. */
+	if (measurement->info.name == NULL) {
+		scenario_info_release(&measurement->info);
+		measurement->info.name = strdup(entry->name);
+		measurement->info.path = strdup(entry->path);
+	}
+	record_failure(measurement, "%s", err.message);
 }
 
 /* --verify: the second run of every count must give the same region totals, to the digit. */
@@ -733,15 +793,15 @@ static void order_runs(struct run *runs[MEASURE_TOOLS][SLOPE_RUNS])
 	}
 }
 
-static int plan_runs(struct run *runs, size_t *run_count, run_table *table,
-		     struct measurement *measurements, size_t count,
-		     const struct measure_options *options)
+/* Plans every scenario's runs; their argv is built when they are about to start (prepare),
+ * once the scenario has described itself. */
+static void plan_runs(struct run *runs, size_t *run_count, run_table *table,
+		      struct measurement *measurements, size_t count,
+		      const struct measure_options *options)
 {
 	size_t i, repeat, tool, which;
 
 	for (i = 0; i < count; i++) {
-		if (measurements[i].failed)
-			continue;
 		for (repeat = 0; repeat < (options->verify ? 2u : 1u); repeat++) {
 			for (tool = 0; tool < MEASURE_TOOLS; tool++) {
 				for (which = 0; which < SLOPE_RUNS; which++) {
@@ -752,51 +812,111 @@ static int plan_runs(struct run *runs, size_t *run_count, run_table *table,
 					run->which = which;
 					run->again = repeat == 1;
 					table[i][repeat][tool][which] = run;
-					if (build_run(run, options) != 0)
-						return -1;
-					if (options->verbosity >= 2)
-						print_command(run);
+					/* callgrind costs about twice what DHAT does; both grow with
+					 * the count. */
+					run->job.weight = count_of(&measurements[i], which) *
+								  (tool == MEASURE_CALLGRIND ? 2 : 1) + 1;
+					run->job.context = run;
 				}
 			}
 			order_runs(table[i][repeat]);
 		}
 	}
+}
+
+/* What measure_scenarios hands the runner's callbacks. */
+struct measure_context {
+	const struct measure_options *options;
+	struct describe *describes;
+	struct measurement *measurements;
+};
+
+/* The runner's prepare: a run's scenario is concluded (declaration read, build described,
+ * executable checked) before its first run starts, while the runs of others go on. */
+static int prepare_run(struct runner_job *job, void *context)
+{
+	const struct measure_context *measuring = context;
+	struct run *run = job->context;
+	struct measurement *measurement;
+
+	if (run == NULL)
+		return 0; /* a --describe */
+	measurement = run->measurement;
+	conclude_describe(&measuring->describes[measurement - measuring->measurements]);
+	if (measurement->failed)
+		return -1;
+	if (build_run(run, measuring->options) != 0) {
+		record_failure(measurement, "out of memory");
+		return -1;
+	}
+	if (measuring->options->verbosity >= 2)
+		print_command(run);
+	job->argv = run->job.argv;
+	job->directory = run->job.directory;
+	job->log_path = run->job.log_path;
 	return 0;
+}
+
+static double measure_budget(const struct runner_job *job, void *context)
+{
+	const struct measure_context *measuring = context;
+
+	if (job->context == NULL) /* a --describe: as long as a 1-delivery run gets */
+		return measuring->options->scaled_timeouts ? MEASURE_BUDGET_FLOOR
+							   : measuring->options->timeout_seconds;
+	return run_budget(job, (void *)measuring->options);
+}
+
+static void measure_progress(const struct runner_job *job, size_t remaining, void *context)
+{
+	const struct measure_context *measuring = context;
+
+	if (job->context != NULL)
+		report_progress(job, remaining, (void *)measuring->options);
 }
 
 int measure_scenarios(struct measurement *measurements, const struct manifest *manifest,
 		      const struct measure_options *options, struct gate_error *err)
 {
-	size_t count = manifest->entry_count, run_count = 0, i;
+	size_t count = manifest->entry_count, run_count = 0, job_count, i;
 	size_t most = count * 2 * MEASURE_TOOLS * SLOPE_RUNS + 1;
 	struct run *runs = calloc(most, sizeof(*runs));
-	struct runner_job *jobs = calloc(most, sizeof(*jobs));
+	struct runner_job *jobs = calloc(most + count, sizeof(*jobs));
+	struct describe *describes = calloc(count + 1, sizeof(*describes));
 	run_table *table = calloc(count + 1, sizeof(*table));
+	struct measure_context measuring = { options, describes, measurements };
 	struct runner_options runner = {
 		.parallel = options->jobs,
 		.timeout_seconds = options->timeout_seconds,
 		.environment = measure_environment(),
 		.no_randomize = options->no_randomize,
-		.progress = report_progress,
-		.progress_context = (void *)options,
-		.budget = run_budget,
+		.progress = measure_progress,
+		.progress_context = &measuring,
+		.budget = measure_budget,
+		.prepare = prepare_run,
 	};
 	int status = -1;
 
-	if (runs == NULL || jobs == NULL || table == NULL) {
+	if (runs == NULL || jobs == NULL || describes == NULL || table == NULL) {
 		gate_error_set(err, "out of memory");
 		goto out;
 	}
-	describe_all(measurements, manifest, options);
+	/* The packages behind the libraries, for the builds' descriptions: one batch, not a query
+	 * per library while the runs go on. */
+	measure_prefetch_packages(manifest);
+	for (i = 0; i < count; i++) {
+		if (plan_describe(&describes[i], &measurements[i], manifest, i, options) != 0) {
+			gate_error_set(err, "out of memory");
+			goto out;
+		}
+	}
+	/* What the runs see of the system's debug files: before the first run starts. */
 	if (options->debug_view != NULL) {
 		char **executables = calloc(count + 1, sizeof(*executables));
-		size_t described = 0;
 
 		for (i = 0; executables != NULL && i < count; i++)
-			if (!measurements[i].failed)
-				executables[described++] = manifest->entries[i].path;
-		if (executables == NULL ||
-		    debugview_add(options->debug_view, executables, described, err) != 0) {
+			executables[i] = manifest->entries[i].path;
+		if (executables == NULL || debugview_add(options->debug_view, executables, count, err) != 0) {
 			free(executables);
 			gate_error_set(err, "out of memory");
 			goto out;
@@ -804,23 +924,40 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 		free(executables);
 		runner.debug_view = options->debug_view->directory;
 	}
-	if (plan_runs(runs, &run_count, table, measurements, count, options) != 0) {
-		gate_error_set(err, "out of memory");
-		goto out;
-	}
-	/* The runner sorts what it is given; jobs are copied out and back around the call. */
+	plan_runs(runs, &run_count, table, measurements, count, options);
+	/* The runner sorts what it is given; jobs are copied out and back around the call. The
+	 * describes go after the runs, heaviest of all: they start first, as many at once as runs
+	 * would, and each scenario's 1-delivery runs come after its own. */
 	for (i = 0; i < run_count; i++) {
 		size_t k;
 
 		jobs[i] = runs[i].job;
 		for (k = 0; k < sizeof(runs[i].after) / sizeof(runs[i].after[0]) && runs[i].after[k]; k++)
 			jobs[i].after[k] = &jobs[runs[i].after[k] - runs];
+		if (runs[i].which == SLOPE_ONE)
+			jobs[i].after[0] = &jobs[run_count + (size_t)(runs[i].measurement - measurements)];
 	}
-	if (runner_run(jobs, run_count, &runner, err) != 0)
+	for (i = 0; i < count; i++) {
+		struct runner_job *job = &jobs[run_count + i];
+
+		*job = (struct runner_job){
+			.argv = describes[i].argv,
+			.directory = dirname(describes[i].directory),
+			.log_path = describes[i].log_path,
+			.output_path = describes[i].output_path,
+			.weight = UINT64_MAX,
+		};
+		describes[i].job = job;
+	}
+	job_count = run_count + count;
+	if (runner_run(jobs, job_count, &runner, err) != 0)
 		goto out;
+	for (i = 0; i < count; i++)
+		conclude_describe(&describes[i]);
 	for (i = 0; i < run_count; i++) {
 		runs[i].job = jobs[i];
-		collect_outputs(&runs[i], options);
+		if (runs[i].job.argv != NULL)
+			collect_outputs(&runs[i], options);
 	}
 	for (i = 0; i < count; i++) {
 		if (measurements[i].failed)
@@ -842,8 +979,11 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 out:
 	for (i = 0; i < run_count; i++)
 		release_run(&runs[i]);
+	for (i = 0; describes != NULL && i < count; i++)
+		release_describe(&describes[i]);
 	free(runs);
 	free(jobs);
+	free(describes);
 	free(table);
 	return status;
 }

@@ -154,7 +154,8 @@ static int elf_needed(const char *path, const unsigned char *data, size_t size,
 	return 0;
 }
 
-/* The whole file at `path`, at most PACKAGES_ELF_LIMIT bytes. */
+/* The whole file at `path`, at most PACKAGES_ELF_LIMIT bytes. Read, not mapped: a file another
+ * process truncates under a mapping would kill gate with SIGBUS. */
 static int read_whole(const char *path, unsigned char **data, size_t *size, struct gate_error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -351,6 +351,7 @@ struct child_setup {
 	int errors;        /* becomes stderr */
 	bool no_randomize;
 	const char *debug_view; /* debugview_enter's directory, or NULL */
+	bool limit_output;      /* stdout is a file: cap its size at RUNNER_CAPTURE_MAX */
 	unsigned uid, gid;      /* gate's, mapped onto themselves in the child's user namespace */
 	const sigset_t *mask; /* the signal mask the child gets back */
 	pid_t parent;         /* gate: the child dies with it */
@@ -372,6 +373,12 @@ static void become_child(const struct child_setup *setup, int report)
 	     prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != setup->parent))
 		goto failed;
 	setsid();
+	if (setup->limit_output) {
+		struct rlimit size = { RUNNER_CAPTURE_MAX, RUNNER_CAPTURE_MAX };
+
+		if (setrlimit(RLIMIT_FSIZE, &size) != 0)
+			goto failed;
+	}
 	if (setup->no_randomize)
 		(void)personality(ADDR_NO_RANDOMIZE);
 	if (input < 0 || dup2(input, STDIN_FILENO) < 0 ||
@@ -483,7 +490,7 @@ static void launch(struct pool *pool, struct runner_job *job)
 		.mask = &pool->old_mask,
 	};
 	struct child *place = NULL;
-	int output[2];
+	int output[2], file = -1;
 	size_t i;
 
 	for (i = 0; i < pool->options->parallel && place == NULL; i++)
@@ -494,21 +501,28 @@ static void launch(struct pool *pool, struct runner_job *job)
 				       : pool->options->timeout_seconds;
 	setup.parent = getpid();
 	place->log = open(job->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (place->log < 0 || pipe2(output, O_CLOEXEC) != 0) {
+	if (place->log >= 0 && job->output_path != NULL)
+		file = open(job->output_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (place->log < 0 || (job->output_path != NULL && file < 0) || pipe2(output, O_CLOEXEC) != 0) {
 		job->spawn_error = errno;
 		if (place->log >= 0)
 			close(place->log);
+		if (file >= 0)
+			close(file);
 		finish(pool, job);
 		return;
 	}
 	/* Only gate's end does not block: the child writes as to any pipe. */
 	fcntl(output[0], F_SETFL, O_NONBLOCK);
-	setup.output = output[1];
+	setup.output = file >= 0 ? file : output[1];
 	setup.errors = output[1];
+	setup.limit_output = file >= 0;
 	memset(place->kept, 0, sizeof(*place->kept));
 	clock_gettime(CLOCK_MONOTONIC, &place->started_at);
 	place->pid = start_child(&setup, &job->spawn_error);
 	close(output[1]);
+	if (file >= 0)
+		close(file);
 	if (place->pid < 0) {
 		place->pid = 0;
 		close(output[0]);
@@ -635,6 +649,10 @@ static size_t launch_ready(struct pool *pool, struct runner_job **order, size_t 
 			finish(pool, job);
 		} else if (ready == 0) {
 			waiting++;
+		} else if (pool->options->prepare != NULL &&
+			   pool->options->prepare(job, pool->options->progress_context) != 0) {
+			job->skipped = true;
+			finish(pool, job);
 		} else {
 			launch(pool, job);
 		}

@@ -25,6 +25,9 @@ struct runner_job {
 	const char *log_path;  /* the child's stdout and stderr go here (created or truncated):
 				* the first and last RUNNER_LOG_KEEP bytes, with a line saying how
 				* many were dropped between them */
+	const char *output_path; /* when set, the child's stdout goes whole to this file (at most
+				  * RUNNER_CAPTURE_MAX bytes: past it the child is killed by
+				  * SIGXFSZ) and only its stderr to the log */
 	uint64_t weight;       /* expected cost: heavier jobs start first */
 	void *context;         /* for the caller's progress callback */
 	/* Jobs (of the same runner_run) this one starts after, NULL after the last: it is
@@ -59,6 +62,10 @@ struct runner_options {
 	/* The deadline of a job in seconds (0: none), asked as it starts, when the jobs it comes
 	 * after have ended. May be NULL: then timeout_seconds for every job. */
 	double (*budget)(const struct runner_job *job, void *progress_context);
+	/* Called as a job is about to start, once the jobs it comes after have ended well: it may
+	 * set the job's argv, directory and log_path then (a job may be planned before what it
+	 * needs is known). Nonzero skips the job. May be NULL. */
+	int (*prepare)(struct runner_job *job, void *progress_context);
 };
 
 /* Runs every job to its end (or deadline). Each child leads its own session, dies with gate

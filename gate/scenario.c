@@ -4,8 +4,10 @@
 #include "scenario.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <libgen.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,6 +141,41 @@ int scenario_info_read(struct scenario_info *info, const char *name, const char 
 out:
 	free(output);
 	free(directory);
+	return status;
+}
+
+int scenario_info_from_output(struct scenario_info *info, const char *name, const char *path,
+			      const char *output_path, struct gate_error *err)
+{
+	FILE *in = fopen(output_path, "re");
+	char *text = NULL;
+	size_t size = 0;
+	ssize_t length;
+	int status = -1;
+
+	*info = (struct scenario_info)SCENARIO_INFO_INIT;
+	if (in == NULL)
+		return gate_error_set(err, "scenario '%s': cannot read what --describe printed ('%s'): "
+				      "%s", name, output_path, strerror(errno));
+	length = getdelim(&text, &size, '\0', in);
+	fclose(in);
+	if (length < 0) {
+		free(text);
+		text = strdup("");
+		if (text == NULL)
+			return gate_error_set(err, "out of memory");
+	}
+	if (scenario_info_parse(info, name, text, err) != 0)
+		goto out;
+	info->path = strdup(path);
+	if (info->path == NULL) {
+		gate_error_set(err, "out of memory");
+		scenario_info_release(info);
+		goto out;
+	}
+	status = 0;
+out:
+	free(text);
 	return status;
 }
 

@@ -31,6 +31,11 @@ int scenario_info_read(struct scenario_info *info, const char *name, const char 
 int scenario_info_parse(struct scenario_info *info, const char *name, const char *text,
 			struct gate_error *err);
 
+/* scenario_info_parse on what a --describe run printed into `output_path` (the runner bounds its
+ * size), for the scenario whose executable is `path`. */
+int scenario_info_from_output(struct scenario_info *info, const char *name, const char *path,
+			      const char *output_path, struct gate_error *err);
+
 void scenario_info_release(struct scenario_info *info); /* NULL-safe */
 
 #endif
