@@ -73,33 +73,97 @@ static uint64_t count_of(const struct measurement *measurement, enum slope_run w
 							 : 2 * measurement->messages;
 }
 
-/* The pids of the files in `directory` named PREFIX<digits>, at most `max` (the count is exact). */
-static size_t pid_files(const char *directory, const char *prefix, long *pids, size_t max)
+/* The names in the raw directory, sorted: one listing answers every run's "which PREFIX<pid>
+ * files are there", where a directory read per run would cost time growing with the square of
+ * the number of scenarios. */
+struct listing {
+	char **names;
+	size_t count;
+};
+
+static int compare_names(const void *left, const void *right)
 {
-	DIR *listing = opendir(directory);
+	return strcmp(*(char *const *)left, *(char *const *)right);
+}
+
+static void listing_release(struct listing *listing)
+{
+	size_t i;
+
+	for (i = 0; i < listing->count; i++)
+		free(listing->names[i]);
+	free(listing->names);
+	*listing = (struct listing){ 0 };
+}
+
+/* Returns 0, or -1 with errno set (the directory cannot be read, or out of memory). */
+static int listing_read(struct listing *listing, const char *directory)
+{
+	DIR *entries = opendir(directory);
 	struct dirent *entry;
-	size_t length = strlen(prefix), count = 0;
+	size_t capacity = 0;
 
-	while (listing != NULL && (entry = readdir(listing)) != NULL) {
-		const char *rest = entry->d_name + length;
+	*listing = (struct listing){ 0 };
+	if (entries == NULL)
+		return -1;
+	while ((entry = readdir(entries)) != NULL) {
+		if (entry->d_name[0] == '.')
+			continue;
+		if (listing->count == capacity) {
+			char **grown = realloc(listing->names, (capacity * 2 + 256) * sizeof(*grown));
 
-		if (strncmp(entry->d_name, prefix, length) != 0 || rest[0] == '\0' ||
-		    strspn(rest, "0123456789") != strlen(rest) || strlen(rest) > 9)
+			if (grown == NULL)
+				goto failed;
+			listing->names = grown;
+			capacity = capacity * 2 + 256;
+		}
+		listing->names[listing->count] = strdup(entry->d_name);
+		if (listing->names[listing->count] == NULL)
+			goto failed;
+		listing->count++;
+	}
+	closedir(entries);
+	if (listing->count > 1)
+		qsort(listing->names, listing->count, sizeof(*listing->names), compare_names);
+	return 0;
+failed:
+	closedir(entries);
+	listing_release(listing);
+	errno = ENOMEM;
+	return -1;
+}
+
+/* The pids of the listed files named PREFIX<digits>, at most `max` (the count is exact). */
+static size_t pid_files(const struct listing *listing, const char *prefix, long *pids, size_t max)
+{
+	size_t length = strlen(prefix), low = 0, high = listing->count, count = 0;
+
+	while (low < high) { /* the first name not below the prefix */
+		size_t middle = low + (high - low) / 2;
+
+		if (strcmp(listing->names[middle], prefix) < 0)
+			low = middle + 1;
+		else
+			high = middle;
+	}
+	for (; low < listing->count && strncmp(listing->names[low], prefix, length) == 0; low++) {
+		const char *rest = listing->names[low] + length;
+
+		if (rest[0] == '\0' || strspn(rest, "0123456789") != strlen(rest) || strlen(rest) > 9)
 			continue;
 		if (count < max)
 			pids[count] = strtol(rest, NULL, 10);
 		count++;
 	}
-	if (listing != NULL)
-		closedir(listing);
 	return count;
 }
 
 /* Removes an earlier run's PREFIX<pid> files. */
-static int remove_pid_files(const char *directory, const char *prefix)
+static int remove_pid_files(const struct listing *listing, const char *directory,
+			    const char *prefix)
 {
 	long pids[16];
-	size_t count = pid_files(directory, prefix, pids, 16), i;
+	size_t count = pid_files(listing, prefix, pids, 16), i;
 	char path[PATH_MAX];
 
 	for (i = 0; i < count && i < 16; i++) {
@@ -128,12 +192,13 @@ static void merge_log(const char *from, const char *into)
 
 /* After a run: more than one process under valgrind (the scenario forked) is a measurement
  * failure, and every file stays as evidence; one process's output gets the run's plain name. */
-static void collect_outputs(struct run *run, const struct measure_options *options)
+static void collect_outputs(struct run *run, const struct listing *listing,
+			    const struct measure_options *options)
 {
 	struct measurement *measurement = run->measurement;
 	long logs[4], outputs[4];
-	size_t log_count = pid_files(options->raw_dir, run->log_prefix, logs, 4);
-	size_t output_count = pid_files(options->raw_dir, run->output_prefix, outputs, 4);
+	size_t log_count = pid_files(listing, run->log_prefix, logs, 4);
+	size_t output_count = pid_files(listing, run->output_prefix, outputs, 4);
 	char path[PATH_MAX];
 
 	if (log_count > 1 || output_count > 1) {
@@ -158,22 +223,44 @@ static void collect_outputs(struct run *run, const struct measure_options *optio
 	}
 }
 
+/* The run's files, known before its scenario has described itself. */
+static int plan_paths(struct run *run, const struct manifest_entry *entry,
+		      const struct measure_options *options)
+{
+	uint64_t count = count_of(run->measurement, run->which);
+
+	if (asprintf(&run->output_path, "%s/%s.out.%s.%" PRIu64 "%s", options->raw_dir,
+		     tool_names[run->tool], entry->name, count, run->again ? ".again" : "") < 0 ||
+	    asprintf(&run->log_path, "%s/%s.log.%s.%" PRIu64 "%s", options->raw_dir,
+		     tool_names[run->tool], entry->name, count, run->again ? ".again" : "") < 0 ||
+	    asprintf(&run->output_prefix, "%s.", basename(run->output_path)) < 0 ||
+	    asprintf(&run->log_prefix, "%s.", basename(run->log_path)) < 0 ||
+	    (run->directory = strdup(entry->path)) == NULL)
+		return -1;
+	return 0;
+}
+
+/* An earlier run's file must never pass for this run's: a tool that fails to write its output
+ * (DHAT exits 0 then) leaves nothing to read. */
+static void clear_outputs(struct run *run, const struct listing *listing,
+			  const struct measure_options *options)
+{
+	if (unlink(run->output_path) != 0 && errno != ENOENT)
+		run->clear_error = errno;
+	if (remove_pid_files(listing, options->raw_dir, run->output_prefix) != 0 ||
+	    remove_pid_files(listing, options->raw_dir, run->log_prefix) != 0)
+		run->clear_error = run->clear_error ? run->clear_error : errno;
+}
+
+/* The run's command, once its scenario's declaration (the region) is known. */
 static int build_run(struct run *run, const struct measure_options *options)
 {
 	struct measurement *measurement = run->measurement;
-	const char *name = measurement->info.name;
 	uint64_t count = count_of(measurement, run->which);
 	size_t argc = 0;
 	char *program;
 
-	if (asprintf(&run->output_path, "%s/%s.out.%s.%" PRIu64 "%s", options->raw_dir,
-		     tool_names[run->tool], name, count, run->again ? ".again" : "") < 0 ||
-	    asprintf(&run->log_path, "%s/%s.log.%s.%" PRIu64 "%s", options->raw_dir,
-		     tool_names[run->tool], name, count, run->again ? ".again" : "") < 0 ||
-	    asprintf(&run->output_prefix, "%s.", basename(run->output_path)) < 0 ||
-	    asprintf(&run->log_prefix, "%s.", basename(run->log_path)) < 0 ||
-	    (run->directory = strdup(measurement->info.path)) == NULL ||
-	    asprintf(&program, "./%s", basename(measurement->info.path)) < 0)
+	if (asprintf(&program, "./%s", basename(run->directory)) < 0)
 		return -1;
 	run->owned[0] = program;
 	run->argv[argc++] = (char *)options->valgrind;
@@ -207,13 +294,6 @@ static int build_run(struct run *run, const struct measure_options *options)
 		return -1;
 	run->argv[argc++] = run->owned[3];
 	run->argv[argc] = NULL;
-	/* An earlier run's file must never pass for this run's: a tool that fails to write its
-	 * output (DHAT exits 0 then) leaves nothing to read. */
-	if (unlink(run->output_path) != 0 && errno != ENOENT)
-		run->clear_error = errno;
-	if (remove_pid_files(options->raw_dir, run->output_prefix) != 0 ||
-	    remove_pid_files(options->raw_dir, run->log_prefix) != 0)
-		run->clear_error = run->clear_error ? run->clear_error : errno;
 	run->job.argv = run->argv;
 	run->job.directory = dirname(run->directory);
 	run->job.log_path = run->log_path;
@@ -795,10 +875,11 @@ static void order_runs(struct run *runs[MEASURE_TOOLS][SLOPE_RUNS])
 
 /* Plans every scenario's runs; their argv is built when they are about to start (prepare),
  * once the scenario has described itself. */
-static void plan_runs(struct run *runs, size_t *run_count, run_table *table,
-		      struct measurement *measurements, size_t count,
-		      const struct measure_options *options)
+static int plan_runs(struct run *runs, size_t *run_count, run_table *table,
+		     struct measurement *measurements, const struct manifest *manifest,
+		     const struct measure_options *options)
 {
+	size_t count = manifest->entry_count;
 	size_t i, repeat, tool, which;
 
 	for (i = 0; i < count; i++) {
@@ -817,11 +898,14 @@ static void plan_runs(struct run *runs, size_t *run_count, run_table *table,
 					run->job.weight = count_of(&measurements[i], which) *
 								  (tool == MEASURE_CALLGRIND ? 2 : 1) + 1;
 					run->job.context = run;
+					if (plan_paths(run, &manifest->entries[i], options) != 0)
+						return -1;
 				}
 			}
 			order_runs(table[i][repeat]);
 		}
 	}
+	return 0;
 }
 
 /* What measure_scenarios hands the runner's callbacks. */
@@ -885,6 +969,7 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 	struct describe *describes = calloc(count + 1, sizeof(*describes));
 	run_table *table = calloc(count + 1, sizeof(*table));
 	struct measure_context measuring = { options, describes, measurements };
+	struct listing listing = { 0 };
 	struct runner_options runner = {
 		.parallel = options->jobs,
 		.timeout_seconds = options->timeout_seconds,
@@ -924,7 +1009,17 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 		free(executables);
 		runner.debug_view = options->debug_view->directory;
 	}
-	plan_runs(runs, &run_count, table, measurements, count, options);
+	if (plan_runs(runs, &run_count, table, measurements, manifest, options) != 0) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	if (listing_read(&listing, options->raw_dir) != 0) {
+		gate_error_set(err, "cannot read '%s': %s", options->raw_dir, strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < run_count; i++)
+		clear_outputs(&runs[i], &listing, options);
+	listing_release(&listing);
 	/* The runner sorts what it is given; jobs are copied out and back around the call. The
 	 * describes go after the runs, heaviest of all: they start first, as many at once as runs
 	 * would, and each scenario's 1-delivery runs come after its own. */
@@ -954,10 +1049,14 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 		goto out;
 	for (i = 0; i < count; i++)
 		conclude_describe(&describes[i]);
+	if (listing_read(&listing, options->raw_dir) != 0) {
+		gate_error_set(err, "cannot read '%s': %s", options->raw_dir, strerror(errno));
+		goto out;
+	}
 	for (i = 0; i < run_count; i++) {
 		runs[i].job = jobs[i];
 		if (runs[i].job.argv != NULL)
-			collect_outputs(&runs[i], options);
+			collect_outputs(&runs[i], &listing, options);
 	}
 	for (i = 0; i < count; i++) {
 		if (measurements[i].failed)
@@ -977,6 +1076,7 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 	}
 	status = 0;
 out:
+	listing_release(&listing);
 	for (i = 0; i < run_count; i++)
 		release_run(&runs[i]);
 	for (i = 0; describes != NULL && i < count; i++)
