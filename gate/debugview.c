@@ -3,8 +3,10 @@
 #define _GNU_SOURCE
 #include "debugview.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <ftw.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -146,6 +148,31 @@ static int probe(const char *directory)
 	return child_errno;
 }
 
+/* Removes the views of gates that ended without removing theirs (SIGKILL): a view's name holds
+ * the pid of the gate that made it. */
+static void sweep_stale(const char *base)
+{
+	DIR *entries = opendir(base);
+	struct dirent *entry;
+
+	while (entries != NULL && (entry = readdir(entries)) != NULL) {
+		char path[4096];
+		char *end = NULL;
+		long pid;
+
+		if (strncmp(entry->d_name, "gate-debug.", 11) != 0)
+			continue;
+		pid = strtol(entry->d_name + 11, &end, 10);
+		if (end == entry->d_name + 11 || *end != '.' || pid <= 0 || pid == (long)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", base, entry->d_name) < sizeof(path))
+			remove_tree(path);
+	}
+	if (entries != NULL)
+		closedir(entries);
+}
+
 /* Makes the view's directory and checks the runs can see it; a failure leaves it NULL, said in
  * the mode. */
 static int open_view(struct debugview *view, struct gate_error *err)
@@ -156,7 +183,8 @@ static int open_view(struct debugview *view, struct gate_error *err)
 
 	if (base == NULL || base[0] != '/')
 		base = "/tmp";
-	if (asprintf(&directory, "%s/gate-debug.XXXXXX", base) < 0)
+	sweep_stale(base);
+	if (asprintf(&directory, "%s/gate-debug.%ld.XXXXXX", base, (long)getpid()) < 0)
 		return gate_error_set(err, "out of memory");
 	if (mkdtemp(directory) == NULL) {
 		int saved = errno;

@@ -114,6 +114,25 @@ else
   esac
 fi
 
+# A gate killed with SIGKILL cannot remove its view: the next gate does, and only a dead gate's.
+mkdir -p "$tmp/sweep"
+sleep 0 &
+dead=$!
+wait "$dead"
+mkdir -p "$tmp/sweep/gate-debug.$dead.abcdef/.build-id/00" "$tmp/sweep/gate-debug.$$.abcdef"
+touch "$tmp/sweep/gate-debug.$dead.abcdef/.build-id/00/11.debug"
+TMPDIR="$tmp/sweep" "$gate" --build-dir "$build" "${selection[@]}" \
+  --json "$tmp/sweep/results.json" --raw-dir "$tmp/sweep/raw" >"$tmp/sweep/out" 2>&1
+if [ "$view_mode" = "${view_mode#symbol tables only}" ]; then
+  echo "note: no view is made here; the sweep of dead gates' views is not run"
+elif [ -e "$tmp/sweep/gate-debug.$dead.abcdef" ]; then
+  fail "a_dead_gates_view_should_be_removed: $(ls "$tmp/sweep")"
+elif [ ! -d "$tmp/sweep/gate-debug.$$.abcdef" ]; then
+  fail "a_live_gates_view_should_be_kept: gate-debug.$$.abcdef was removed"
+else
+  pass "a_dead_gates_view_should_be_removed_and_a_live_ones_kept"
+fi
+
 # Interrupted (Ctrl-C, a cancelled job): the view's directory goes with gate.
 mkdir -p "$tmp/interrupted"
 TMPDIR="$tmp/interrupted" "$gate" --build-dir "$build" --scenario consume_json --messages 2000 \
