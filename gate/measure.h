@@ -89,6 +89,10 @@ struct measure_options {
 	const char *valgrind;     /* path of the valgrind executable */
 	bool no_randomize;        /* address randomization off in the runs */
 	bool verify;              /* run everything twice; any count that differs is a failure */
+	/* Figures of an earlier measurement (the baseline), sorted by name, for the order the runs
+	 * start in; NULL: none. Never read for a verdict. */
+	const struct measurement *estimates;
+	size_t estimate_count;
 	struct debugview *debug_view; /* what the runs see of /usr/lib/debug (debugview.h), grown
 				       * with the scenarios measured; NULL: the system's directory */
 	int verbosity;            /* 0 quiet, 1 progress, 2 progress and commands */

@@ -382,6 +382,10 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 		fprintf(stderr, "gate: measuring %zu scenario%s at 1, %llu and %llu deliveries, %u at once\n",
 			session->manifest.entry_count, session->manifest.entry_count == 1 ? "" : "s",
 			(unsigned long long)options->messages, 2ULL * options->messages, options->jobs);
+	if (session->have_baseline) {
+		measure_options->estimates = session->baseline.measurements;
+		measure_options->estimate_count = session->baseline.count;
+	}
 	session->debug_view.disabled = options->full_debug_info;
 	measure_options->debug_view = &session->debug_view;
 	clock_gettime(CLOCK_MONOTONIC, &started);
@@ -460,6 +464,8 @@ int session_make_comparable(struct session *session, const struct measure_option
 		return session_fail(GATE_EXIT_NO_BASELINE, &err);
 	}
 	baseline_options.raw_dir = raw_dir;
+	baseline_options.estimates = NULL; /* the baseline they came from is gone */
+	baseline_options.estimate_count = 0;
 	status = worktree_measure(&session->baseline, session->root, session->baseline_commit,
 				  session->baseline_ref, session->options->build_dir, &baseline_options,
 				  session->valgrind, &session->baseline_source, &err);
