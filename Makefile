@@ -16,7 +16,7 @@ endif
 BENCH_MESSAGES ?=
 N ?= $(if $(BENCH_MESSAGES),$(BENCH_MESSAGES),1000)
 
-.PHONY: all deps configure test bench bench-wall baseline clean
+.PHONY: all deps configure test bench bench-wall bench-gate baseline clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -49,6 +49,12 @@ bench-wall: all
 	  echo "$(BUILD)/gate/gate report $(BUILD)/gate/results.json"; \
 	  $(BUILD)/gate/gate report $(BUILD)/gate/results.json; \
 	fi
+
+# gate built from REF (default main) against this tree's, interleaved, as `make bench` runs it:
+# `make bench-gate REF=v0.2.0`.
+REF ?= main
+bench-gate: all
+	tools/bench-gate.sh --ref $(REF) --build-dir $(BUILD)
 
 baseline: all
 	$(BUILD)/gate/gate --build-dir $(BUILD) --save-baseline main

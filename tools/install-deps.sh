@@ -6,7 +6,9 @@ set -euo pipefail
 # Usage: install-deps.sh [--quiet] [--tests]
 #   --quiet  say nothing when everything is there
 #   --tests  also what only the test suite needs (chromium, for the results page's test;
-#            xmllint and python3-jsonschema, for the exports' tests)
+#            xmllint and python3-jsonschema, for the exports' tests; libc6-dbg, the C
+#            library's debug file valgrind's recommendation brings, for the test of what the
+#            runs read of it)
 
 packages=(valgrind cmake gcc make pkg-config git libcjson-dev libgoogle-perftools-dev google-perftools
   libdw-dev)
@@ -14,7 +16,7 @@ quiet=false
 for argument in "$@"; do
   case "$argument" in
     --quiet) quiet=true ;;
-    --tests) packages+=(chromium libxml2-utils python3-jsonschema) ;;
+    --tests) packages+=(chromium libxml2-utils python3-jsonschema libc6-dbg) ;;
     *)
       echo "install-deps: error: unknown argument '$argument' (usage: install-deps.sh [--quiet] [--tests])" >&2
       exit 2
