@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "environment.h"
 #include "manifest.h"
@@ -456,8 +457,12 @@ static int run(const struct time_options *options)
 	struct gate_error err = GATE_ERROR_INIT;
 	char *valgrind = runner_find_program("valgrind", getenv("PATH"));
 	int code = GATE_EXIT_USAGE;
+	struct timespec started, ended;
+	struct native_runs_tally tally;
+	double seconds;
 	size_t i;
 
+	clock_gettime(CLOCK_MONOTONIC, &started);
 	if (find_pairs(&timing, &err) != 0)
 		goto out;
 	code = GATE_EXIT_MEASUREMENT;
@@ -469,6 +474,18 @@ static int run(const struct time_options *options)
 			goto out;
 	print_table(&timing);
 	fflush(stdout);
+	/* Where gate time's own time went: the timed drains against everything else (the
+	 * calibration, each process's start, fill, teardown and exit, gate's own work). */
+	clock_gettime(CLOCK_MONOTONIC, &ended);
+	tally = native_runs_tally();
+	seconds = (double)(ended.tv_sec - started.tv_sec) +
+		  (double)(ended.tv_nsec - started.tv_nsec) / 1e9;
+	if (options->verbosity > 0 && seconds > 0)
+		fprintf(stderr, "gate: time: %" PRIu64 " runs in %.1f s; the timed drains took %.1f s "
+			"(%.0f %%), the rest of the runs %.1f s (start, fill, teardown, exit), gate "
+			"itself %.1f s\n", tally.runs, seconds, tally.drain_seconds,
+			100.0 * tally.drain_seconds / seconds, tally.run_seconds - tally.drain_seconds,
+			seconds - tally.run_seconds);
 	code = GATE_EXIT_USAGE;
 	if (store(&timing, &err) != 0)
 		goto out;

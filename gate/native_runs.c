@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runner.h"
 
@@ -38,9 +39,17 @@ int native_runs_read_manifest(struct manifest *manifest, const char *build_dir,
 	return 0;
 }
 
+static struct native_runs_tally tally;
+
+struct native_runs_tally native_runs_tally(void)
+{
+	return tally;
+}
+
 int native_runs_drain(const char *path, uint64_t count, double timeout_seconds,
 		      uint64_t *nanoseconds, struct gate_error *err)
 {
+	struct timespec started, ended;
 	char count_text[32], *output = NULL, *end = NULL, *directory = strdup(path);
 	char *argv[] = { (char *)path, "--time", count_text, NULL };
 	int status;
@@ -48,8 +57,10 @@ int native_runs_drain(const char *path, uint64_t count, double timeout_seconds,
 	if (directory == NULL)
 		return gate_error_set(err, "out of memory");
 	snprintf(count_text, sizeof(count_text), "%" PRIu64, count);
+	clock_gettime(CLOCK_MONOTONIC, &started);
 	status = runner_capture(argv, dirname(directory), native_runs_environment(), timeout_seconds,
 				&output, err);
+	clock_gettime(CLOCK_MONOTONIC, &ended);
 	if (status == 0) {
 		errno = 0;
 		*nanoseconds = strncmp(output, "drain_ns ", 9) == 0 && output[9] >= '0' && output[9] <= '9'
@@ -57,6 +68,12 @@ int native_runs_drain(const char *path, uint64_t count, double timeout_seconds,
 		if (end == NULL || errno != 0 || (*end != '\n' && *end != '\0') || *nanoseconds == 0)
 			status = gate_error_set(err, "'%s --time' printed '%.40s', not 'drain_ns N'",
 						path, output);
+	}
+	if (status == 0) {
+		tally.runs++;
+		tally.drain_seconds += (double)*nanoseconds / 1e9;
+		tally.run_seconds += (double)(ended.tv_sec - started.tv_sec) +
+				     (double)(ended.tv_nsec - started.tv_nsec) / 1e9;
 	}
 	free(output);
 	free(directory);

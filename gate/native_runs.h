@@ -24,6 +24,16 @@ int native_runs_read_manifest(struct manifest *manifest, const char *build_dir,
 int native_runs_drain(const char *path, uint64_t count, double timeout_seconds,
 		      uint64_t *nanoseconds, struct gate_error *err);
 
+/* What the drains of this process's native_runs_drain calls added up to: the timed drains, and
+ * the whole runs they were part of (start, fill, drain, teardown, exit). */
+struct native_runs_tally {
+	uint64_t runs;
+	double drain_seconds;
+	double run_seconds;
+};
+
+struct native_runs_tally native_runs_tally(void);
+
 /* Drains growing counts (from 1000, at most `count_max`) until one lasts a quarter of `seconds`
  * or more; the last drain's rate in messages per second. */
 int native_runs_calibrate(const char *path, double seconds, uint64_t count_max,

@@ -129,6 +129,11 @@ int native_report(const char *name)
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
+bool native_timing(void)
+{
+	return mode == MODE_TIME;
+}
+
 void native_usage(FILE *out, const char *name)
 {
 	fprintf(out,

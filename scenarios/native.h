@@ -31,6 +31,11 @@ void native_region_leave(bool drain);
  * (1 when the result cannot be trusted, e.g. the profiler did not start). */
 int native_report(const char *name);
 
+/* true in --time: the fill skips what only the measured runs need (a fresh body from the
+ * generator for every message, checked against the first) and the process ends without freeing
+ * the queue, so that a round's time goes to the drain it times. */
+bool native_timing(void);
+
 /* The native modes' lines for the usage text. */
 void native_usage(FILE *out, const char *name);
 

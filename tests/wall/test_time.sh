@@ -84,6 +84,19 @@ else
   fail "time_should_time_only_the_selected_pairs: $(cat "$work/one.out")"
 fi
 
+# --- -v says where gate time's time went: the timed drains against the rest of the runs
+"$gate" time -v --build-dir "$build" -s consume_json --round-seconds 0.05 --loops 1 --rounds 2 \
+  --json "$work/share.json" >"$work/share.out" 2>"$work/share.err"
+line=$(grep '^gate: time: [0-9]* runs in ' "$work/share.err")
+if [[ $line =~ ^gate:\ time:\ ([0-9]+)\ runs\ in\ ([0-9.]+)\ s\;\ the\ timed\ drains\ took\ ([0-9.]+)\ s\ \(([0-9]+)\ %\),\ the\ rest\ of\ the\ runs\ ([0-9.]+)\ s ]] &&
+  [ "${BASH_REMATCH[1]}" -ge 6 ] && [ "${BASH_REMATCH[4]}" -ge 1 ] && [ "${BASH_REMATCH[4]}" -le 100 ] &&
+  awk -v total="${BASH_REMATCH[2]}" -v drains="${BASH_REMATCH[3]}" -v rest="${BASH_REMATCH[5]}" \
+    'BEGIN { exit !(drains > 0 && drains + rest <= total + 0.1) }'; then
+  pass "verbose_time_should_say_what_share_the_timed_drains_took"
+else
+  fail "verbose_time_should_say_what_share_the_timed_drains_took: '$line'"
+fi
+
 # expect_error NAME EXIT PATTERN ARGS...: gate time exits EXIT with a message matching PATTERN.
 expect_error() {
   local name=$1 expected=$2 pattern=$3 stderr code
