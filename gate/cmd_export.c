@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exit_codes.h"
 #include "export.h"
 #include "options.h"
 #include "results.h"

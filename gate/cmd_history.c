@@ -11,6 +11,7 @@
 
 #include "baseline.h"
 #include "chart.h"
+#include "exit_codes.h"
 #include "history.h"
 #include "options.h"
 #include "results.h"

@@ -13,6 +13,7 @@
 #include "baseline.h"
 #include "callgrind.h"
 #include "dhat.h"
+#include "exit_codes.h"
 #include "runner.h"
 #include "session.h"
 

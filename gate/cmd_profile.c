@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exit_codes.h"
 #include "manifest.h"
 #include "native_runs.h"
 #include "options.h"

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "exit_codes.h"
 #include "history.h"
 #include "page.h"
 #include "session.h"

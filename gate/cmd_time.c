@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "environment.h"
+#include "exit_codes.h"
 #include "manifest.h"
 #include "native_runs.h"
 #include "options.h"

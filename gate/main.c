@@ -13,6 +13,7 @@
 #include "cmd_report.h"
 #include "cmd_time.h"
 #include "debugview.h"
+#include "exit_codes.h"
 #include "options.h"
 #include "runner.h"
 #include "session.h"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exit_codes.h"
 #include "table.h"
 #include "text.h"
 

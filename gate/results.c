@@ -17,7 +17,6 @@
 
 #include "json_keys.h"
 #include "text.h"
-#include "verdict.h"
 
 /* The largest count a JSON number holds exactly. */
 #define EXACT_LIMIT 9007199254740991.0
@@ -214,7 +213,7 @@ static cJSON *process_object(const struct measurement *measurements, size_t coun
 }
 
 static cJSON *gate_block(const struct measurement *measurements, size_t count,
-			 const struct environment *environment, const struct verdict *verdict)
+			 const struct environment *environment, cJSON *verdict)
 {
 	cJSON *block = cJSON_CreateObject();
 	uint64_t messages = count > 0 ? measurements[0].messages : 0;
@@ -225,8 +224,11 @@ static cJSON *gate_block(const struct measurement *measurements, size_t count,
 		 add(block, "failures", failures_array(measurements, count)) &&
 		 add(block, "process_instructions", process_object(measurements, count));
 
-	if (ok && verdict != NULL)
-		ok = add(block, "verdict", verdict_to_json(verdict));
+	if (ok && verdict != NULL) {
+		ok = add(block, "verdict", verdict);
+		verdict = NULL;
+	}
+	cJSON_Delete(verdict);
 	if (!ok) {
 		cJSON_Delete(block);
 		return NULL;
@@ -241,7 +243,7 @@ static int compare_by_name(const void *left, const void *right)
 }
 
 cJSON *results_document(const struct measurement *measurements, size_t count,
-			const struct environment *environment, const struct verdict *verdict)
+			const struct environment *environment, cJSON *verdict)
 {
 	const struct measurement **sorted = calloc(count + 1, sizeof(*sorted));
 	cJSON *document = cJSON_CreateObject();
@@ -260,7 +262,10 @@ cJSON *results_document(const struct measurement *measurements, size_t count,
 		if (!sorted[i]->failed)
 			ok = cJSON_AddItemToArray(code, results_code_entry(sorted[i]));
 	free(sorted);
-	ok = ok && add(document, "costgate", gate_block(measurements, count, environment, verdict));
+	if (ok)
+		ok = add(document, "costgate", gate_block(measurements, count, environment, verdict));
+	else
+		cJSON_Delete(verdict);
 	if (!ok) {
 		cJSON_Delete(document);
 		return NULL;

@@ -12,16 +12,15 @@
 #include "error.h"
 #include "measure.h"
 
-struct verdict;
-
 
 /* The `code` entry of one measured scenario (failed ones have none). */
 cJSON *results_code_entry(const struct measurement *measurement);
 
 /* The whole document: schema 3, environment, code (measured scenarios in name order) and the
- * `costgate` block (schema, fingerprint, messages, failures, and the verdict when given). */
+ * `costgate` block (schema, fingerprint, messages, failures, and `verdict`, the verdict's own
+ * JSON (verdict_to_json), when given: the document takes it, and deletes it on failure). */
 cJSON *results_document(const struct measurement *measurements, size_t count,
-			const struct environment *environment, const struct verdict *verdict);
+			const struct environment *environment, cJSON *verdict);
 
 /* Writes `document` to `path` through a temporary file in the same directory and a rename, so
  * an interrupted write leaves the previous file whole. */

@@ -18,6 +18,7 @@
 
 #include "baseline.h"
 #include "crosscheck.h"
+#include "exit_codes.h"
 #include "manifest.h"
 #include "native_runs.h"
 #include "report.h"
@@ -675,7 +676,7 @@ int session_decide_and_report(struct session *session)
 	struct verdict verdict = VERDICT_INIT;
 	bool whole_suite = !session->partial;
 	char refresh[1024];
-	cJSON *document = NULL;
+	cJSON *document = NULL, *verdict_json;
 	int code;
 
 	if (verdict_decide(&verdict, session->measurements, session->measurement_count,
@@ -696,8 +697,11 @@ int session_decide_and_report(struct session *session)
 	if (write_pull_request_reports(session, &verdict) != 0)
 		code = GATE_EXIT_USAGE;
 	fflush(stdout);
-	document = results_document(session->measurements, session->measurement_count,
-				    &session->environment, &verdict);
+	verdict_json = verdict_to_json(&verdict);
+	document = verdict_json == NULL ? NULL
+					: results_document(session->measurements,
+							   session->measurement_count,
+							   &session->environment, verdict_json);
 	if (document != NULL && options->shard_count > 1 &&
 	    results_add_shard(document, options->shard_index, options->shard_count,
 			      (const char *const *)session->selected, session->selected_count,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exit_codes.h"
 #include "slope.h"
 
 static const char *const state_names[] = { "ok", "improved", "regressed", "accepted",

@@ -10,20 +10,12 @@
 #include "acceptance.h"
 #include "attribution.h"
 #include "error.h"
+#include "exit_codes.h"
 #include "measure.h"
 #include "results.h"
 
 /* The default instruction limit, for the steady state and the cold start alike. */
 #define VERDICT_DEFAULT_LIMIT_PERCENT 2.0
-
-/* Exit codes: the API in DESIGN.md. */
-enum gate_exit {
-	GATE_EXIT_PASS = 0,
-	GATE_EXIT_REGRESSION = 1,
-	GATE_EXIT_USAGE = 2,
-	GATE_EXIT_MEASUREMENT = 3,
-	GATE_EXIT_NO_BASELINE = 4,
-};
 
 enum verdict_state {
 	VERDICT_OK,
