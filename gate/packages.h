@@ -41,7 +41,7 @@ struct packages_object {
 };
 
 /* Every object `executable` loads: itself first, its libraries (as packages_describe finds them),
- * then its loader (PT_INTERP), each once, with its build id. */
+ * then its loader (PT_INTERP) unless a library already named it, each once, with its build id. */
 int packages_objects(const char *executable, struct packages_object **objects, size_t *count,
 		     struct gate_error *err);
 void packages_objects_release(struct packages_object *objects, size_t count); /* NULL-safe */

@@ -139,22 +139,22 @@ static bool is_hex(const char *text)
 	return text[0] != '\0' && strspn(text, "0123456789abcdef") == strlen(text);
 }
 
-/* What a process maps: the executable first, its libraries, its loader last; each with the build
- * id the linker gave it (Debian builds every package with one). */
+/* What a process maps: the executable first, its libraries and its loader, each once, with the
+ * build id the linker gave it (Debian builds every package with one). */
 static void objects_should_list_the_executable_its_libraries_and_its_loader(void)
 {
 	struct packages_object *objects = NULL;
 	struct gate_error err = GATE_ERROR_INIT;
 	size_t count = 0, i;
 	char *self = realpath("/proc/self/exe", NULL);
-	bool libc = false, cjson = false;
+	bool libc = false, cjson = false, loader = false;
 
 	CHECK(packages_objects("/proc/self/exe", &objects, &count, &err) == 0);
 	CHECK_STR(err.message, "");
 	CHECK(count >= 4);
 	CHECK(count > 0 && self != NULL && strcmp(objects[0].path, self) == 0);
-	CHECK(count > 0 && strstr(objects[count - 1].path, "ld-linux") != NULL);
 	for (i = 0; i < count; i++) {
+		loader = loader || strstr(objects[i].path, "ld-linux") != NULL;
 		libc = libc || strstr(objects[i].path, "/libc.so.6") != NULL;
 		cjson = cjson || strstr(objects[i].path, "/libcjson.so") != NULL;
 		if (strstr(objects[i].path, "/libc.so.6") != NULL) {
@@ -162,7 +162,8 @@ static void objects_should_list_the_executable_its_libraries_and_its_loader(void
 			CHECK_U64(strlen(objects[i].build_id), 40);
 		}
 	}
-	CHECK(libc && cjson);
+	/* The loader is listed once: last, or where a library named it (libasan does). */
+	CHECK(libc && cjson && loader);
 	packages_objects_release(objects, count);
 	free(self);
 	CHECK(packages_objects("/nonexistent/costgate/scenario", &objects, &count, &err) == -1);
