@@ -96,13 +96,13 @@ else
   fail "help_should_equal_the_golden_text: $difference"
 fi
 # Every long option gate's parser knows (read from its table) must be in the help.
-options=$(sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)",.*/\1/p' "$source/gate/options.c")
+options=$(sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)",.*/\1/p' "$source/gate/cmd/options.c")
 missing=""
 for option in $options; do
   grep -qE -- "(^|[ ,])--$option( |$)" <<<"$help_text" || missing="$missing --$option"
 done
 if [ -z "$options" ]; then
-  fail "help_should_list_every_option: no options read from $source/gate/options.c"
+  fail "help_should_list_every_option: no options read from $source/gate/cmd/options.c"
 elif [ -n "$missing" ]; then
   fail "help_should_list_every_option: missing$missing"
 else

@@ -33,7 +33,7 @@ static void debuginfo_should_match_a_file_by_its_trailing_path(void)
 	int here = __LINE__;
 
 	CHECK(debuginfo_read(&info, "/proc/self/exe") == 0);
-	CHECK_STR(debuginfo_owner(&info, "unit/test_debuginfo.c", (uint64_t)here),
+	CHECK_STR(debuginfo_owner(&info, "unit/parse/test_debuginfo.c", (uint64_t)here),
 		  "debuginfo_should_match_a_file_by_its_trailing_path");
 	CHECK(debuginfo_owner(&info, "debuginfo.c/test_debuginfo.c", (uint64_t)here) == NULL);
 	CHECK(debuginfo_owner(&info, "est_debuginfo.c", (uint64_t)here) == NULL);
