@@ -291,6 +291,15 @@ static void put_key(FILE *out, const char *key)
 	fputs(":", out);
 }
 
+/* A floor a scenario may leave out: written only when declared (nonzero). */
+static void put_optional_floor(FILE *out, const char *key, double value)
+{
+	if (value != 0) {
+		put_key(out, key);
+		put_number(out, value);
+	}
+}
+
 static int describe(const struct scenario *scenario)
 {
 	unsigned char body[COSTGATE_BODY_MAX];
@@ -310,7 +319,15 @@ static int describe(const struct scenario *scenario)
 	put_number(out, scenario->steady_allocations);
 	fputs(",\"cold_allocations\":", out);
 	put_number(out, (double)scenario->cold_allocations);
+	put_optional_floor(out, "steady_bytes", scenario->steady_bytes);
+	put_optional_floor(out, "cold_bytes", (double)scenario->cold_bytes);
+	put_optional_floor(out, "steady_peak_bytes", scenario->steady_peak_bytes);
+	put_optional_floor(out, "cold_peak_bytes", (double)scenario->cold_peak_bytes);
 	fputs("}", out);
+	if (scenario->gate_cycles) {
+		put_key(out, "gate_cycles");
+		fputs("true", out);
+	}
 	put_key(out, "body_bytes");
 	put_number(out, (double)body_bytes);
 	put_key(out, "batch_size");

@@ -179,21 +179,21 @@ static int check_raw(const struct session *session, const char *directory, struc
 			struct dhat_profile dhat = DHAT_PROFILE_INIT;
 			int status;
 
-			if (raw_path(directory, measurement->raw_files[MEASURE_CALLGRIND][which],
+			if (raw_path(directory, measurement->raw_files[TOOL_CALLGRIND][which],
 				     "callgrind.out.", path, sizeof(path), err) != 0 ||
 			    cg_profile_parse(&callgrind, path, err) != 0)
 				return -1;
-			status = same_count(name, "the region's instructions", measurement->instructions[which],
+			status = same_count(name, "the region's instructions", measurement->counts[METRIC_INSTRUCTIONS][which],
 					    callgrind.total, path, err);
 			cg_profile_release(&callgrind);
 			if (status != 0 ||
-			    raw_path(directory, measurement->raw_files[MEASURE_DHAT][which], "dhat.out.",
+			    raw_path(directory, measurement->raw_files[TOOL_DHAT][which], "dhat.out.",
 				     path, sizeof(path), err) != 0 ||
 			    dhat_profile_parse(&dhat, path, HARNESS_REGION, err) != 0)
 				return -1;
-			status = same_count(name, "allocations", measurement->allocations[which], dhat.blocks,
+			status = same_count(name, "allocations", measurement->counts[METRIC_ALLOCATIONS][which], dhat.blocks,
 					    path, err) != 0 ||
-				 same_count(name, "bytes", measurement->bytes[which], dhat.bytes, path, err) != 0 ||
+				 same_count(name, "bytes", measurement->counts[METRIC_BYTES][which], dhat.bytes, path, err) != 0 ||
 				 (measurement->has_process &&
 				  same_count(name, "the process's instructions",
 					     measurement->process_instructions[which], dhat.instructions,

@@ -29,6 +29,7 @@ struct gate_options {
 	const char *markdown_path; /* --markdown FILE */
 	bool explain;             /* attribute every scenario, not only the ones over a limit */
 	bool verify;              /* measure every run twice and require the same counts */
+	bool all_metrics;         /* opt-in metrics (estimated cycles) for every scenario */
 	bool full_debug_info;     /* runs read the system's debug files whole (debugview.h) */
 	bool cross_check;         /* count allocations again natively (tcmalloc's hooks) and
 				   * require DHAT's figures */

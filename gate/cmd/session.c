@@ -371,6 +371,7 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 		.valgrind = session->valgrind,
 		.no_randomize = true,
 		.verify = options->verify,
+		.every_metric = options->all_metrics,
 		.verbosity = options->verbosity,
 	};
 	session->measurement_count = session->manifest.entry_count;
@@ -650,17 +651,17 @@ static bool baseline_is_exact(const struct verdict *verdict, const char *refresh
 			       head == NULL ? "not measured" : head->failed ? "failed to measure"
 									: "not in the baseline");
 			exact = false;
-		} else if (head->instruction_slope.per_message != base->instruction_slope.per_message ||
-			   head->instruction_slope.cold != base->instruction_slope.cold ||
-			   head->allocation_slope.per_message != base->allocation_slope.per_message ||
-			   head->allocation_slope.cold != base->allocation_slope.cold) {
+		} else if (head->slopes[METRIC_INSTRUCTIONS].per_message != base->slopes[METRIC_INSTRUCTIONS].per_message ||
+			   head->slopes[METRIC_INSTRUCTIONS].cold != base->slopes[METRIC_INSTRUCTIONS].cold ||
+			   head->slopes[METRIC_ALLOCATIONS].per_message != base->slopes[METRIC_ALLOCATIONS].per_message ||
+			   head->slopes[METRIC_ALLOCATIONS].cold != base->slopes[METRIC_ALLOCATIONS].cold) {
 			printf("%s: the baseline says %.3f instructions per message and %" PRIu64 " cold, "
 			       "%.3f allocations per message and %" PRIu64 " cold; this tree measures "
 			       "%.3f, %" PRIu64 ", %.3f and %" PRIu64 "\n", row->name,
-			       base->instruction_slope.per_message, base->instruction_slope.cold,
-			       base->allocation_slope.per_message, base->allocation_slope.cold,
-			       head->instruction_slope.per_message, head->instruction_slope.cold,
-			       head->allocation_slope.per_message, head->allocation_slope.cold);
+			       base->slopes[METRIC_INSTRUCTIONS].per_message, base->slopes[METRIC_INSTRUCTIONS].cold,
+			       base->slopes[METRIC_ALLOCATIONS].per_message, base->slopes[METRIC_ALLOCATIONS].cold,
+			       head->slopes[METRIC_INSTRUCTIONS].per_message, head->slopes[METRIC_INSTRUCTIONS].cold,
+			       head->slopes[METRIC_ALLOCATIONS].per_message, head->slopes[METRIC_ALLOCATIONS].cold);
 			exact = false;
 		}
 	}

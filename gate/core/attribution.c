@@ -273,8 +273,8 @@ int attribution_compute(struct attribution *attribution, const struct measuremen
 {
 	memset(attribution, 0, sizeof(*attribution));
 	if (baseline != NULL) {
-		attribution->total_change = head->instruction_slope.per_message -
-					    baseline->instruction_slope.per_message;
+		attribution->total_change = head->slopes[METRIC_INSTRUCTIONS].per_message -
+					    baseline->slopes[METRIC_INSTRUCTIONS].per_message;
 		if (merge_functions(attribution->functions, &attribution->function_count,
 				    ATTRIBUTION_ROWS, true, attribution->total_change, head,
 				    baseline) != 0 ||

@@ -284,13 +284,13 @@ static double figure(const struct measurement *measurement, enum history_metric 
 {
 	switch (metric) {
 	case HISTORY_INSTRUCTIONS:
-		return measurement->instruction_slope.per_message;
+		return measurement->slopes[METRIC_INSTRUCTIONS].per_message;
 	case HISTORY_ALLOCATIONS:
-		return measurement->allocation_slope.per_message;
+		return measurement->slopes[METRIC_ALLOCATIONS].per_message;
 	case HISTORY_COLD_INSTRUCTIONS:
-		return (double)measurement->instruction_slope.cold;
+		return (double)measurement->slopes[METRIC_INSTRUCTIONS].cold;
 	default:
-		return (double)measurement->allocation_slope.cold;
+		return (double)measurement->slopes[METRIC_ALLOCATIONS].cold;
 	}
 }
 

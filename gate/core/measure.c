@@ -24,16 +24,16 @@
 #include "program.h"
 #include "runner.h"
 
-static const char *const tool_names[MEASURE_TOOLS] = { "callgrind", "dhat" };
+#define tool_names(tool) (tool_table[tool].name)
 
 /* A run of one tool at one count: argv storage, the job, and what it belongs to. */
 struct run {
 	struct measurement *measurement;
-	enum measure_tool tool;
+	enum metric_tool tool;
 	enum slope_run which;
 	bool again;      /* --verify's second run of the same count */
 	int clear_error; /* errno when an earlier run's output file could not be removed */
-	char *argv[12];
+	char *argv[20];
 	char *owned[6]; /* the argv strings built here */
 	char *output_path;
 	char *log_path;
@@ -204,7 +204,7 @@ static void collect_outputs(struct run *run, const struct listing *listing,
 	if (log_count > 1 || output_count > 1) {
 		record_failure(measurement, "%s run at %" PRIu64 ": scenario forked: %zu processes ran "
 			       "under valgrind (pids %ld and %ld; their logs and outputs are %s/%s<pid> "
-			       "and %s/%s<pid>)", tool_names[run->tool], count_of(measurement, run->which),
+			       "and %s/%s<pid>)", tool_names(run->tool), count_of(measurement, run->which),
 			       log_count > output_count ? log_count : output_count,
 			       log_count > 1 ? logs[0] : outputs[0], log_count > 1 ? logs[1] : outputs[1],
 			       options->raw_dir, run->log_prefix, options->raw_dir, run->output_prefix);
@@ -218,7 +218,7 @@ static void collect_outputs(struct run *run, const struct listing *listing,
 		snprintf(path, sizeof(path), "%s/%s%ld", options->raw_dir, run->output_prefix, outputs[0]);
 		if (rename(path, run->output_path) != 0)
 			record_failure(measurement, "%s run at %" PRIu64 ": cannot rename '%s': %s",
-				       tool_names[run->tool], count_of(measurement, run->which), path,
+				       tool_names(run->tool), count_of(measurement, run->which), path,
 				       strerror(errno));
 	}
 }
@@ -230,9 +230,9 @@ static int plan_paths(struct run *run, const struct manifest_entry *entry,
 	uint64_t count = count_of(run->measurement, run->which);
 
 	if (asprintf(&run->output_path, "%s/%s.out.%s.%" PRIu64 "%s", options->raw_dir,
-		     tool_names[run->tool], entry->name, count, run->again ? ".again" : "") < 0 ||
+		     tool_names(run->tool), entry->name, count, run->again ? ".again" : "") < 0 ||
 	    asprintf(&run->log_path, "%s/%s.log.%s.%" PRIu64 "%s", options->raw_dir,
-		     tool_names[run->tool], entry->name, count, run->again ? ".again" : "") < 0 ||
+		     tool_names(run->tool), entry->name, count, run->again ? ".again" : "") < 0 ||
 	    asprintf(&run->output_prefix, "%s.", basename(run->output_path)) < 0 ||
 	    asprintf(&run->log_prefix, "%s.", basename(run->log_path)) < 0 ||
 	    (run->directory = strdup(entry->path)) == NULL)
@@ -257,23 +257,22 @@ static int build_run(struct run *run, const struct measure_options *options)
 {
 	struct measurement *measurement = run->measurement;
 	uint64_t count = count_of(measurement, run->which);
-	size_t argc = 0;
+	size_t argc = 0, i;
 	char *program;
 
 	if (asprintf(&program, "./%s", basename(run->directory)) < 0)
 		return -1;
 	run->owned[0] = program;
 	run->argv[argc++] = (char *)options->valgrind;
-	if (run->tool == MEASURE_CALLGRIND) {
-		run->argv[argc++] = "--tool=callgrind";
-		run->argv[argc++] = "--collect-atstart=no";
-		/* Absolute lines in the raw file: ownership reads a line per cost. */
-		run->argv[argc++] = "--compress-pos=no";
+	/* The tool's own options (metrics.h); callgrind's --compress-pos=no gives absolute lines in
+	 * the raw file, as ownership reads a line per cost. */
+	for (i = 0; tool_table[run->tool].options[i] != NULL; i++)
+		run->argv[argc++] = (char *)tool_table[run->tool].options[i];
+	if (tool_table[run->tool].parser == TOOL_PARSE_CALLGRIND) {
 		if (asprintf(&run->owned[1], "--toggle-collect=%s", measurement->info.region) < 0 ||
 		    asprintf(&run->owned[2], "--callgrind-out-file=%s.%%p", run->output_path) < 0)
 			return -1;
 	} else {
-		run->argv[argc++] = "--tool=dhat";
 		if (asprintf(&run->owned[1], "--num-callers=%d", MEASURE_NUM_CALLERS) < 0 ||
 		    asprintf(&run->owned[2], "--dhat-out-file=%s.%%p", run->output_path) < 0)
 			return -1;
@@ -356,11 +355,13 @@ static void report_progress(const struct runner_job *job, size_t remaining, void
 	const struct run *run = job->context;
 	char how[200];
 
-	if (options->verbosity < 1)
+	if (options->verbosity < 1 ||
+	    (job->skipped && !metric_tool_wanted(run->tool, &run->measurement->info,
+						 options->every_metric)))
 		return;
 	runner_describe_end(job, options->timeout_seconds, how, sizeof(how));
 	fprintf(stderr, "gate: %s %s %" PRIu64 "%s: %s in %.1f s, %zu to go\n",
-		run->measurement->info.name, tool_names[run->tool],
+		run->measurement->info.name, tool_names(run->tool),
 		count_of(run->measurement, run->which), run->again ? " (again)" : "", how, job->seconds,
 		remaining);
 }
@@ -515,16 +516,16 @@ static int check_run(struct measurement *measurement, const struct run *run,
 		return 0;
 	if (runner_job_succeeded(&run->job)) {
 		record_failure(measurement, "%s run at %" PRIu64 ": cannot remove the earlier output "
-			       "file %s: %s", tool_names[run->tool], count_of(measurement, run->which),
+			       "file %s: %s", tool_names(run->tool), count_of(measurement, run->which),
 			       run->output_path, strerror(run->clear_error));
 		return -1;
 	}
 	runner_describe_end(&run->job, options->timeout_seconds, how, sizeof(how));
 	if (run->log_path != NULL)
-		record_failure(measurement, "%s run at %" PRIu64 " %s (log: %s)", tool_names[run->tool],
+		record_failure(measurement, "%s run at %" PRIu64 " %s (log: %s)", tool_names(run->tool),
 			       count_of(measurement, run->which), how, run->log_path);
 	else
-		record_failure(measurement, "%s run at %" PRIu64 " %s", tool_names[run->tool],
+		record_failure(measurement, "%s run at %" PRIu64 " %s", tool_names(run->tool),
 			       count_of(measurement, run->which), how);
 	return -1;
 }
@@ -544,71 +545,80 @@ static int check_runs(struct measurement *measurement, struct run *const *runs, 
 	return 0;
 }
 
-static int read_callgrind(struct measurement *measurement, struct run *const *runs,
-			  struct cg_profile *profiles)
+/* One run's output, parsed by its tool's reader. */
+struct parsed_run {
+	struct cg_profile callgrind;
+	struct dhat_profile dhat;
+};
+
+static void parsed_release(struct parsed_run *parsed)
 {
-	struct gate_error err = GATE_ERROR_INIT;
-	size_t which;
-
-	for (which = 0; which < SLOPE_RUNS; which++) {
-		const struct run *run = runs[which];
-
-		if (cg_profile_parse(&profiles[which], run->output_path, &err) != 0) {
-			record_failure(measurement, "callgrind run at %" PRIu64 ": %s",
-				       count_of(measurement, which), err.message);
-			return -1;
-		}
-		measurement->instructions[which] = profiles[which].total;
-		if (profiles[which].total == 0 ||
-		    cg_profile_find(&profiles[which], measurement->info.region) == NULL) {
-			record_failure(measurement, "callgrind run at %" PRIu64 ": the region '%s' "
-				       "was never entered (%" PRIu64 " instructions collected, file %s)",
-				       count_of(measurement, which), measurement->info.region,
-				       profiles[which].total, run->output_path);
-			return -1;
-		}
-	}
-	return 0;
+	cg_profile_release(&parsed->callgrind);
+	dhat_profile_release(&parsed->dhat);
 }
 
-static int read_dhat(struct measurement *measurement, struct run *const *runs,
-		     struct dhat_profile *profiles)
+/* Parses a run's file and checks what every run of its tool must show; then reads every metric
+ * of the tool into counts[metric] (others untouched). Returns -1 after recording the failure. */
+static int read_run(struct measurement *measurement, const struct run *run, const char *path,
+		    struct parsed_run *parsed, uint64_t counts[METRIC_COUNT])
 {
 	struct gate_error err = GATE_ERROR_INIT;
-	size_t which;
+	struct tool_output output = { &parsed->callgrind, &parsed->dhat };
+	const char *name = tool_names(run->tool);
+	uint64_t count = count_of(measurement, run->which);
+	size_t metric;
 
-	for (which = 0; which < SLOPE_RUNS; which++) {
-		const struct run *run = runs[which];
-
-		if (dhat_profile_parse(&profiles[which], run->output_path, measurement->info.region,
-				       &err) != 0) {
-			record_failure(measurement, "dhat run at %" PRIu64 ": %s",
-				       count_of(measurement, which), err.message);
+	if (tool_table[run->tool].parser == TOOL_PARSE_CALLGRIND) {
+		if (cg_profile_parse(&parsed->callgrind, path, &err) != 0) {
+			record_failure(measurement, "%s run at %" PRIu64 ": %s", name, count, err.message);
 			return -1;
 		}
-		if (profiles[which].deepest_stack >= MEASURE_NUM_CALLERS) {
-			record_failure(measurement, "dhat run at %" PRIu64 ": a stack reached %d frames, "
-				       "so the region frame may have been cut off (file %s)",
-				       count_of(measurement, which), MEASURE_NUM_CALLERS, run->output_path);
+		if (parsed->callgrind.total == 0 ||
+		    cg_profile_find(&parsed->callgrind, measurement->info.region) == NULL) {
+			record_failure(measurement, "%s run at %" PRIu64 ": the region '%s' "
+				       "was never entered (%" PRIu64 " instructions collected, file %s)",
+				       name, count, measurement->info.region, parsed->callgrind.total,
+				       path);
+			return -1;
+		}
+	} else {
+		const struct dhat_profile *dhat = &parsed->dhat;
+
+		if (dhat_profile_parse(&parsed->dhat, path, measurement->info.region, &err) != 0) {
+			record_failure(measurement, "%s run at %" PRIu64 ": %s", name, count, err.message);
+			return -1;
+		}
+		if (dhat->deepest_stack >= MEASURE_NUM_CALLERS) {
+			record_failure(measurement, "%s run at %" PRIu64 ": a stack reached %d frames, "
+				       "so the region frame may have been cut off (file %s)", name,
+				       count, MEASURE_NUM_CALLERS, path);
 			return -1;
 		}
 		/* The harness allocates its queue whatever the scenario does: a profile without a
 		 * single allocation did not come from this run. */
-		if (profiles[which].all_blocks == 0) {
-			record_failure(measurement, "dhat run at %" PRIu64 ": the profile records no "
-				       "allocation at all, not even the queue's (file %s)",
-				       count_of(measurement, which), run->output_path);
+		if (dhat->all_blocks == 0) {
+			record_failure(measurement, "%s run at %" PRIu64 ": the profile records no "
+				       "allocation at all, not even the queue's (file %s)", name, count,
+				       path);
 			return -1;
 		}
-		if (profiles[which].instructions == 0) {
-			record_failure(measurement, "dhat run at %" PRIu64 ": the profile counts no "
-				       "instructions of the process ('te' in 'instrs') (file %s)",
-				       count_of(measurement, which), run->output_path);
+		if (dhat->instructions == 0) {
+			record_failure(measurement, "%s run at %" PRIu64 ": the profile counts no "
+				       "instructions of the process ('te' in 'instrs') (file %s)", name,
+				       count, path);
 			return -1;
 		}
-		measurement->allocations[which] = profiles[which].blocks;
-		measurement->bytes[which] = profiles[which].bytes;
-		measurement->process_instructions[which] = profiles[which].instructions;
+	}
+	for (metric = 0; metric < METRIC_COUNT; metric++) {
+		const char *why = "";
+
+		if (metric_table[metric].tool != run->tool)
+			continue;
+		if (metric_table[metric].read(&output, &counts[metric], &why) != 0) {
+			record_failure(measurement, "%s run at %" PRIu64 ": no %s: %s (file %s)", name,
+				       count, metric_table[metric].title, why, path);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -634,16 +644,8 @@ static int compute_slopes(struct measurement *measurement)
 {
 	struct gate_error err = GATE_ERROR_INIT;
 
-	if (slope_compute(&measurement->instruction_slope, measurement->instructions,
-			  measurement->messages, true, &err) != 0) {
-		record_failure(measurement, "instructions are implausible: %s", err.message);
-		return -1;
-	}
-	if (slope_compute(&measurement->allocation_slope, measurement->allocations,
-			  measurement->messages, false, &err) != 0 ||
-	    slope_compute(&measurement->byte_slope, measurement->bytes, measurement->messages, false,
-			  &err) != 0) {
-		record_failure(measurement, "allocations are implausible: %s", err.message);
+	if (metrics_compute(measurement, &err) != 0) {
+		record_failure(measurement, "%s", err.message);
 		return -1;
 	}
 	if (slope_compute(&measurement->process_slope, measurement->process_instructions,
@@ -655,42 +657,91 @@ static int compute_slopes(struct measurement *measurement)
 	return 0;
 }
 
+/* The cache simulation runs the same program under callgrind: it must count the instructions
+ * the callgrind run counted, to the digit, or its cycles are not of the same run. */
+static int check_cache_instructions(struct measurement *measurement,
+				    struct parsed_run parsed[TOOL_COUNT][SLOPE_RUNS])
+{
+	size_t which;
+
+	for (which = 0; which < SLOPE_RUNS; which++) {
+		uint64_t again = parsed[TOOL_CACHE][which].callgrind.total;
+
+		if (again != measurement->counts[METRIC_INSTRUCTIONS][which]) {
+			record_failure(measurement, "not deterministic: at %" PRIu64 " the callgrind run "
+				       "counted %" PRIu64 " instructions and the cache simulation %" PRIu64,
+				       count_of(measurement, which),
+				       measurement->counts[METRIC_INSTRUCTIONS][which], again);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Turns the finished runs of one scenario (runs[tool][which]) into its figures. Returns -1 only
  * when out of memory; a measurement failure is recorded and returns 0. */
-static int conclude(struct measurement *measurement, struct run *runs[MEASURE_TOOLS][SLOPE_RUNS],
+static int conclude(struct measurement *measurement, struct run *runs[TOOL_COUNT][SLOPE_RUNS],
 		    const struct measure_options *options)
 {
-	struct cg_profile callgrind[SLOPE_RUNS] = { CG_PROFILE_INIT, CG_PROFILE_INIT, CG_PROFILE_INIT };
-	struct dhat_profile dhat[SLOPE_RUNS] = { DHAT_PROFILE_INIT, DHAT_PROFILE_INIT, DHAT_PROFILE_INIT };
+	struct parsed_run parsed[TOOL_COUNT][SLOPE_RUNS];
+	struct run *checked[TOOL_COUNT * SLOPE_RUNS];
+	uint64_t counts[SLOPE_RUNS][METRIC_COUNT];
+	bool wanted[TOOL_COUNT];
+	size_t checked_count = 0, tool, which, metric;
 	int status = 0;
-	size_t tool, which;
 
-	for (tool = 0; tool < MEASURE_TOOLS; tool++) {
-		for (which = 0; which < SLOPE_RUNS; which++) {
+	memset(parsed, 0, sizeof(parsed));
+	memset(counts, 0, sizeof(counts));
+	for (tool = 0; tool < TOOL_COUNT; tool++) {
+		wanted[tool] = metric_tool_wanted(tool, &measurement->info, options->every_metric);
+		for (which = 0; wanted[tool] && which < SLOPE_RUNS; which++) {
 			measurement->valgrind_seconds += runs[tool][which]->job.seconds;
 			measurement->valgrind_cpu_seconds += runs[tool][which]->job.cpu_seconds;
 			measurement->raw_files[tool][which] = strdup(basename(runs[tool][which]->output_path));
 			if (measurement->raw_files[tool][which] == NULL)
 				status = -1;
+			checked[checked_count++] = runs[tool][which];
 		}
 	}
-	if (check_runs(measurement, &runs[0][0], MEASURE_TOOLS * SLOPE_RUNS, options) != 0)
+	if (check_runs(measurement, checked, checked_count, options) != 0)
 		goto out;
-	if (read_callgrind(measurement, runs[MEASURE_CALLGRIND], callgrind) != 0 ||
-	    read_dhat(measurement, runs[MEASURE_DHAT], dhat) != 0 || compute_slopes(measurement) != 0)
+	for (tool = 0; tool < TOOL_COUNT; tool++)
+		for (which = 0; wanted[tool] && which < SLOPE_RUNS; which++)
+			if (read_run(measurement, runs[tool][which], runs[tool][which]->output_path,
+				     &parsed[tool][which], counts[which]) != 0)
+				goto out;
+	for (metric = 0; metric < METRIC_COUNT; metric++) {
+		measurement->has[metric] = wanted[metric_table[metric].tool];
+		for (which = 0; which < SLOPE_RUNS; which++)
+			measurement->counts[metric][which] = counts[which][metric];
+	}
+	for (which = 0; which < SLOPE_RUNS; which++)
+		measurement->process_instructions[which] = parsed[TOOL_DHAT][which].dhat.instructions;
+	if (wanted[TOOL_CACHE] && check_cache_instructions(measurement, parsed) != 0)
 		goto out;
-	if (compute_functions(measurement, callgrind) != 0 || compute_sites(measurement, dhat) != 0) {
-		status = -1;
+	if (compute_slopes(measurement) != 0)
 		goto out;
+	{
+		struct cg_profile callgrind[SLOPE_RUNS];
+		struct dhat_profile dhat[SLOPE_RUNS];
+
+		for (which = 0; which < SLOPE_RUNS; which++) {
+			callgrind[which] = parsed[TOOL_CALLGRIND][which].callgrind;
+			dhat[which] = parsed[TOOL_DHAT][which].dhat;
+		}
+		if (compute_functions(measurement, callgrind) != 0 ||
+		    compute_sites(measurement, dhat) != 0) {
+			status = -1;
+			goto out;
+		}
 	}
 	qsort(measurement->functions, measurement->function_count, sizeof(*measurement->functions),
 	      compare_functions);
 	qsort(measurement->sites, measurement->site_count, sizeof(*measurement->sites), compare_sites);
 out:
-	for (which = 0; which < SLOPE_RUNS; which++) {
-		cg_profile_release(&callgrind[which]);
-		dhat_profile_release(&dhat[which]);
-	}
+	for (tool = 0; tool < TOOL_COUNT; tool++)
+		for (which = 0; which < SLOPE_RUNS; which++)
+			parsed_release(&parsed[tool][which]);
 	return status;
 }
 
@@ -818,65 +869,69 @@ static void conclude_describe(struct describe *describe)
 	record_failure(measurement, "%s", err.message);
 }
 
-/* --verify: the second run of every count must give the same region totals, to the digit. */
-static void verify_repeats(struct measurement *measurement, struct run *again[MEASURE_TOOLS][SLOPE_RUNS],
+/* --verify: the second run of every count must give the same region counts of every metric,
+ * to the digit. */
+static void verify_repeats(struct measurement *measurement, struct run *again[TOOL_COUNT][SLOPE_RUNS],
 			   const struct measure_options *options)
 {
-	struct gate_error err = GATE_ERROR_INIT;
-	size_t which;
+	size_t tool, which, metric;
 
-	for (which = 0; which < SLOPE_RUNS && !measurement->failed; which++) {
-		struct cg_profile callgrind = CG_PROFILE_INIT;
-		struct dhat_profile dhat = DHAT_PROFILE_INIT;
-		struct run *pair[2] = { again[MEASURE_CALLGRIND][which], again[MEASURE_DHAT][which] };
-
-		if (check_runs(measurement, pair, 2, options) != 0)
+	for (tool = 0; tool < TOOL_COUNT && !measurement->failed; tool++) {
+		if (!metric_tool_wanted(tool, &measurement->info, options->every_metric))
+			continue;
+		if (check_runs(measurement, again[tool], SLOPE_RUNS, options) != 0)
 			return;
-		if (cg_profile_parse(&callgrind, again[MEASURE_CALLGRIND][which]->output_path, &err) != 0 ||
-		    dhat_profile_parse(&dhat, again[MEASURE_DHAT][which]->output_path,
-				       measurement->info.region, &err) != 0)
-			record_failure(measurement, "repeated run at %" PRIu64 ": %s",
-				       count_of(measurement, which), err.message);
-		else if (callgrind.total != measurement->instructions[which])
-			record_failure(measurement, "not deterministic: the callgrind run at %" PRIu64
-				       " counted %" PRIu64 " and then %" PRIu64 " instructions (%s)",
-				       count_of(measurement, which), measurement->instructions[which],
-				       callgrind.total, again[MEASURE_CALLGRIND][which]->output_path);
-		else if (dhat.blocks != measurement->allocations[which] || dhat.bytes != measurement->bytes[which])
-			record_failure(measurement, "not deterministic: the dhat run at %" PRIu64
-				       " counted %" PRIu64 " and then %" PRIu64 " allocations (%s)",
-				       count_of(measurement, which), measurement->allocations[which],
-				       dhat.blocks, again[MEASURE_DHAT][which]->output_path);
-		cg_profile_release(&callgrind);
-		dhat_profile_release(&dhat);
+		for (which = 0; which < SLOPE_RUNS && !measurement->failed; which++) {
+			struct parsed_run parsed;
+			uint64_t counts[METRIC_COUNT] = { 0 };
+
+			memset(&parsed, 0, sizeof(parsed));
+			if (read_run(measurement, again[tool][which], again[tool][which]->output_path,
+				     &parsed, counts) == 0) {
+				for (metric = 0; metric < METRIC_COUNT; metric++) {
+					if (metric_table[metric].tool != tool ||
+					    counts[metric] == measurement->counts[metric][which])
+						continue;
+					record_failure(measurement, "not deterministic: the %s run at %" PRIu64
+						       " counted %" PRIu64 " and then %" PRIu64 " %s (%s)",
+						       tool_names(tool), count_of(measurement, which),
+						       measurement->counts[metric][which], counts[metric],
+						       metric_table[metric].key,
+						       again[tool][which]->output_path);
+					break;
+				}
+			}
+			parsed_release(&parsed);
+		}
 	}
 }
 
 /* The runs of every scenario that described itself: [scenario][repeat][tool][which]. */
-typedef struct run *run_table[2][MEASURE_TOOLS][SLOPE_RUNS];
+typedef struct run *run_table[2][TOOL_COUNT][SLOPE_RUNS];
 
 /* A scenario's N runs start after its 1-delivery runs, its 2N runs after its N runs: one that
  * fails early costs one short run, not six long ones, and the 2N runs' deadlines follow from
  * the runs before (run_budget). */
-static void order_runs(struct run *runs[MEASURE_TOOLS][SLOPE_RUNS])
+static void order_runs(struct run *runs[TOOL_COUNT][SLOPE_RUNS])
 {
 	size_t tool, which, earlier, used;
 
-	for (tool = 0; tool < MEASURE_TOOLS; tool++) {
+	for (tool = 0; tool < TOOL_COUNT; tool++) {
+		/* The other tool: callgrind's runs follow DHAT's, every other tool's callgrind's. */
+		size_t other = tool == TOOL_CALLGRIND ? TOOL_DHAT : TOOL_CALLGRIND;
+
 		for (which = 1; which < SLOPE_RUNS; which++) {
 			used = 0;
 			for (earlier = 0; earlier < which; earlier++)
 				runs[tool][which]->after[used++] = runs[tool][earlier];
 			for (earlier = 0; earlier < which; earlier++)
-				runs[tool][which]->after[used++] = runs[1 - tool][earlier];
+				runs[tool][which]->after[used++] = runs[other][earlier];
 		}
 	}
 }
 
-/* valgrind's start-up, in microseconds, and the instructions it runs a microsecond, both tools
- * alike within a factor of two (measured on the suite). */
-#define MEASURE_START_CALLGRIND 110000
-#define MEASURE_START_DHAT 270000
+/* The instructions valgrind runs a microsecond, every tool alike within a factor of two
+ * (measured on the suite); its start-up is in tool_table. */
 #define MEASURE_INSTRUCTIONS_PER_MICROSECOND 100
 /* What a scenario without an earlier figure is taken to cost: a typical JSON decode. */
 #define MEASURE_TYPICAL_COLD 25000
@@ -892,7 +947,7 @@ static int compare_estimate(const void *key, const void *element)
  * The runs of the longest chains (1, N then 2N deliveries) then start first, and no long run is
  * left alone on one core at the end. */
 static uint64_t run_weight(const struct measure_options *options, const char *name,
-			   enum measure_tool tool, uint64_t count)
+			   enum metric_tool tool, uint64_t count)
 {
 	const struct measurement *earlier =
 		options->estimates == NULL ? NULL
@@ -901,11 +956,11 @@ static uint64_t run_weight(const struct measure_options *options, const char *na
 	double instructions = MEASURE_TYPICAL_COLD + MEASURE_TYPICAL_PER_MESSAGE * (double)(count - 1);
 
 	if (earlier != NULL && !earlier->failed)
-		instructions = (double)earlier->instructions[SLOPE_ONE] +
-			       earlier->instruction_slope.per_message * (double)(count - 1);
+		instructions = (double)earlier->counts[METRIC_INSTRUCTIONS][SLOPE_ONE] +
+			       earlier->slopes[METRIC_INSTRUCTIONS].per_message * (double)(count - 1);
 	if (instructions < 0)
 		instructions = 0;
-	return (tool == MEASURE_CALLGRIND ? MEASURE_START_CALLGRIND : MEASURE_START_DHAT) +
+	return tool_table[tool].start_microseconds +
 	       (uint64_t)(instructions / MEASURE_INSTRUCTIONS_PER_MICROSECOND);
 }
 
@@ -920,7 +975,7 @@ static int plan_runs(struct run *runs, size_t *run_count, run_table *table,
 
 	for (i = 0; i < count; i++) {
 		for (repeat = 0; repeat < (options->verify ? 2u : 1u); repeat++) {
-			for (tool = 0; tool < MEASURE_TOOLS; tool++) {
+			for (tool = 0; tool < TOOL_COUNT; tool++) {
 				for (which = 0; which < SLOPE_RUNS; which++) {
 					struct run *run = &runs[(*run_count)++];
 
@@ -963,6 +1018,10 @@ static int prepare_run(struct runner_job *job, void *context)
 	conclude_describe(&measuring->describes[measurement - measuring->measurements]);
 	if (measurement->failed)
 		return -1;
+	/* An opt-in tool's runs (the cache simulation) only for the scenarios that want them: the
+	 * first is dropped here, and the others follow it. */
+	if (!metric_tool_wanted(run->tool, &measurement->info, measuring->options->every_metric))
+		return 1;
 	if (build_run(run, measuring->options) != 0) {
 		record_failure(measurement, "out of memory");
 		return -1;
@@ -996,8 +1055,8 @@ static void measure_progress(const struct runner_job *job, size_t remaining, voi
 int measure_scenarios(struct measurement *measurements, const struct manifest *manifest,
 		      const struct measure_options *options, struct gate_error *err)
 {
-	size_t count = manifest->entry_count, run_count = 0, job_count, i;
-	size_t most = count * 2 * MEASURE_TOOLS * SLOPE_RUNS + 1;
+	size_t count = manifest->entry_count, run_count = 0, job_count, i, metric;
+	size_t most = count * 2 * TOOL_COUNT * SLOPE_RUNS + 1;
 	struct run *runs = calloc(most, sizeof(*runs));
 	struct runner_job *jobs = calloc(most + count, sizeof(*jobs));
 	struct describe *describes = calloc(count + 1, sizeof(*describes));
@@ -1102,11 +1161,10 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 		if (options->verify && !measurements[i].failed)
 			verify_repeats(&measurements[i], table[i][1], options);
 		/* After --verify: a count that does not repeat is the failure to name first. */
-		if (!measurements[i].failed &&
-		    check_linearity(&measurements[i], &measurements[i].instruction_slope,
-				    "instructions") == 0)
-			check_linearity(&measurements[i], &measurements[i].allocation_slope,
-					"allocations");
+		for (metric = 0; metric < METRIC_COUNT && !measurements[i].failed; metric++)
+			if (metric_table[metric].linearity && measurements[i].has[metric])
+				check_linearity(&measurements[i], &measurements[i].slopes[metric],
+						metric_table[metric].key);
 	}
 	status = 0;
 out:
@@ -1138,7 +1196,7 @@ void measurement_release(struct measurement *measurement)
 		free(measurement->sites[i].stack);
 	}
 	free(measurement->sites);
-	for (tool = 0; tool < MEASURE_TOOLS; tool++)
+	for (tool = 0; tool < TOOL_COUNT; tool++)
 		for (i = 0; i < SLOPE_RUNS; i++)
 			free(measurement->raw_files[tool][i]);
 	memset(measurement, 0, sizeof(*measurement));

@@ -10,14 +10,13 @@
 #include "debugview.h"
 #include "error.h"
 #include "manifest.h"
+#include "metrics.h"
 #include "scenario.h"
 #include "slope.h"
 
 /* DHAT keeps this many frames: deep enough that the region frame of a deep handler's
  * allocation is never cut off (DESIGN.md rule 3). */
 #define MEASURE_NUM_CALLERS 128
-
-enum measure_tool { MEASURE_CALLGRIND, MEASURE_DHAT, MEASURE_TOOLS };
 
 /* Deadlines when --timeout is not given. A scenario's 1-delivery runs (start and one delivery,
  * about a second under valgrind) get MEASURE_BUDGET_FLOOR, so one that hangs is found in a
@@ -58,12 +57,13 @@ struct measurement {
 	bool failed;               /* a measurement failure: `failure` says which run and why */
 	char failure[1024];
 
-	uint64_t instructions[SLOPE_RUNS]; /* region totals at 1, N, 2N (callgrind) */
-	uint64_t allocations[SLOPE_RUNS];  /* blocks under the region frame (DHAT) */
-	uint64_t bytes[SLOPE_RUNS];        /* bytes under the region frame (DHAT) */
-	struct slope instruction_slope;
-	struct slope allocation_slope;
-	struct slope byte_slope;
+	/* Every metric's region counts at 1, N and 2N, and its per-message and cold figures
+	 * (metrics_compute), indexed by enum metric_id. `has` is false for a metric this
+	 * measurement has no counts of: an opt-in tool that did not run, or a document written
+	 * before gate measured it. */
+	uint64_t counts[METRIC_COUNT][SLOPE_RUNS];
+	struct slope slopes[METRIC_COUNT];
+	bool has[METRIC_COUNT];
 	/* The whole process, every thread, start to exit (DHAT's instruction count): work done
 	 * outside the region per message (at fill time, on another thread, at exit) shows here. */
 	uint64_t process_instructions[SLOPE_RUNS];
@@ -75,7 +75,7 @@ struct measurement {
 	struct site_cost *sites;         /* nonzero ones, by blocks per message, descending */
 	size_t site_count;
 
-	char *raw_files[MEASURE_TOOLS][SLOPE_RUNS]; /* output file names inside the raw directory */
+	char *raw_files[TOOL_COUNT][SLOPE_RUNS]; /* output file names inside the raw directory */
 	double valgrind_seconds;     /* wall time of this scenario's valgrind runs, summed */
 	double valgrind_cpu_seconds; /* their CPU time, summed */
 };
@@ -95,6 +95,7 @@ struct measure_options {
 	size_t estimate_count;
 	struct debugview *debug_view; /* what the runs see of /usr/lib/debug (debugview.h), grown
 				       * with the scenarios measured; NULL: the system's directory */
+	bool every_metric;        /* run opt-in tools for every scenario (--all-metrics) */
 	int verbosity;            /* 0 quiet, 1 progress, 2 progress and commands */
 };
 

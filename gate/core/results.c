@@ -21,7 +21,7 @@
 /* The largest count a JSON number holds exactly. */
 #define EXACT_LIMIT 9007199254740991.0
 
-static const char *const run_keys[MEASURE_TOOLS] = { "callgrind", "dhat" };
+#define run_keys(tool) (tool_table[tool].name)
 
 static cJSON *counts_array(const uint64_t counts[SLOPE_RUNS])
 {
@@ -96,13 +96,17 @@ static cJSON *raw_object(const struct measurement *measurement)
 	cJSON *object = cJSON_CreateObject();
 	size_t tool;
 
-	for (tool = 0; object != NULL && tool < MEASURE_TOOLS; tool++) {
+	for (tool = 0; object != NULL && tool < TOOL_COUNT; tool++) {
 		const char *names[SLOPE_RUNS];
+
+		/* An opt-in tool that did not run has no files and no key. */
+		if (tool_table[tool].opt_in && measurement->raw_files[tool][0] == NULL)
+			continue;
 		size_t which;
 
 		for (which = 0; which < SLOPE_RUNS; which++)
 			names[which] = measurement->raw_files[tool][which] ? measurement->raw_files[tool][which] : "";
-		if (!cJSON_AddItemToObject(object, run_keys[tool], cJSON_CreateStringArray(names, SLOPE_RUNS))) {
+		if (!cJSON_AddItemToObject(object, run_keys(tool), cJSON_CreateStringArray(names, SLOPE_RUNS))) {
 			cJSON_Delete(object);
 			return NULL;
 		}
@@ -119,10 +123,51 @@ static int add(cJSON *object, const char *key, cJSON *item)
 static int add_counts(cJSON *entry, const struct measurement *measurement)
 {
 	cJSON *counts = cJSON_AddObjectToObject(entry, "counts");
+	size_t metric;
 
-	return counts != NULL && add(counts, "instructions", counts_array(measurement->instructions)) &&
-	       add(counts, "allocations", counts_array(measurement->allocations)) &&
-	       add(counts, "bytes", counts_array(measurement->bytes));
+	for (metric = 0; counts != NULL && metric < METRIC_COUNT; metric++)
+		if (measurement->has[metric] &&
+		    !add(counts, metric_table[metric].key, counts_array(measurement->counts[metric])))
+			return 0;
+	return counts != NULL;
+}
+
+/* Every metric's figures, by its key: unit, per message and cold (metrics.h). */
+static int add_metrics(cJSON *entry, const struct measurement *measurement)
+{
+	cJSON *metrics = cJSON_AddObjectToObject(entry, "metrics");
+	size_t metric;
+
+	for (metric = 0; metrics != NULL && metric < METRIC_COUNT; metric++) {
+		cJSON *figures;
+
+		if (!measurement->has[metric])
+			continue;
+		figures = pair("per_message", measurement->slopes[metric].per_message, "cold",
+			       (double)measurement->slopes[metric].cold);
+		if (figures == NULL || cJSON_AddStringToObject(figures, "unit",
+							       metric_table[metric].unit) == NULL ||
+		    !cJSON_AddItemToObject(metrics, metric_table[metric].key, figures)) {
+			cJSON_Delete(figures);
+			return 0;
+		}
+	}
+	return metrics != NULL;
+}
+
+/* The optional floors the scenario declares, next to the allocation floors. */
+static int add_optional_floors(cJSON *entry, const struct measurement *measurement)
+{
+	cJSON *floors = cJSON_GetObjectItemCaseSensitive(entry, "floors");
+	size_t i;
+
+	for (i = 0; floors != NULL && i < SCENARIO_FLOORS; i++)
+		if (measurement->info.floors[i] != 0 &&
+		    cJSON_AddNumberToObject(floors, scenario_floor_keys[i],
+					    measurement->info.floors[i]) == NULL)
+			return 0;
+	return floors != NULL && (!measurement->info.gate_cycles ||
+				  cJSON_AddBoolToObject(entry, "gate_cycles", true) != NULL);
 }
 
 static int add_linearity(cJSON *entry, const struct measurement *measurement)
@@ -131,12 +176,12 @@ static int add_linearity(cJSON *entry, const struct measurement *measurement)
 
 	return linearity != NULL &&
 	       cJSON_AddNumberToObject(linearity, "instructions_percent",
-				       measurement->instruction_slope.linearity_percent) != NULL &&
+				       measurement->slopes[METRIC_INSTRUCTIONS].linearity_percent) != NULL &&
 	       cJSON_AddNumberToObject(linearity, "allocations_percent",
-				       measurement->allocation_slope.linearity_percent) != NULL &&
+				       measurement->slopes[METRIC_ALLOCATIONS].linearity_percent) != NULL &&
 	       cJSON_AddBoolToObject(linearity, "nonlinear",
-				     measurement->instruction_slope.nonlinear ||
-					     measurement->allocation_slope.nonlinear) != NULL;
+				     measurement->slopes[METRIC_INSTRUCTIONS].nonlinear ||
+					     measurement->slopes[METRIC_ALLOCATIONS].nonlinear) != NULL;
 }
 
 cJSON *results_code_entry(const struct measurement *measurement)
@@ -145,14 +190,14 @@ cJSON *results_code_entry(const struct measurement *measurement)
 	int ok = entry != NULL &&
 		 cJSON_AddStringToObject(entry, "name", measurement->info.name) != NULL &&
 		 cJSON_AddNumberToObject(entry, "messages", (double)measurement->messages) != NULL &&
-		 add(entry, "framework", pair("instructions", measurement->instruction_slope.per_message,
-					      "allocations", measurement->allocation_slope.per_message)) &&
-		 add(entry, "cold", pair("instructions", (double)measurement->instruction_slope.cold,
-					 "allocations", (double)measurement->allocation_slope.cold)) &&
+		 add(entry, "framework", pair("instructions", measurement->slopes[METRIC_INSTRUCTIONS].per_message,
+					      "allocations", measurement->slopes[METRIC_ALLOCATIONS].per_message)) &&
+		 add(entry, "cold", pair("instructions", (double)measurement->slopes[METRIC_INSTRUCTIONS].cold,
+					 "allocations", (double)measurement->slopes[METRIC_ALLOCATIONS].cold)) &&
 		 cJSON_AddBoolToObject(entry, "gated", measurement->info.gated) != NULL &&
 		 cJSON_AddStringToObject(entry, "title", measurement->info.title) != NULL &&
-		 add(entry, "bytes", pair("per_message", measurement->byte_slope.per_message, "cold",
-					  (double)measurement->byte_slope.cold)) &&
+		 add(entry, "bytes", pair("per_message", measurement->slopes[METRIC_BYTES].per_message, "cold",
+					  (double)measurement->slopes[METRIC_BYTES].cold)) &&
 		 add(entry, "floors", pair("steady_allocations", measurement->info.steady_floor,
 					   "cold_allocations", (double)measurement->info.cold_floor));
 
@@ -160,7 +205,8 @@ cJSON *results_code_entry(const struct measurement *measurement)
 		ok = cJSON_AddNumberToObject(entry, "limit_percent", measurement->info.limit_percent) != NULL;
 	if (ok && measurement->build != NULL)
 		ok = cJSON_AddStringToObject(entry, "build", measurement->build) != NULL;
-	ok = ok && add_counts(entry, measurement) && add_linearity(entry, measurement) &&
+	ok = ok && add_optional_floors(entry, measurement) && add_counts(entry, measurement) &&
+	     add_metrics(entry, measurement) && add_linearity(entry, measurement) &&
 	     add(entry, "functions", functions_array(measurement)) &&
 	     add(entry, "sites", sites_array(measurement)) && add(entry, "raw", raw_object(measurement));
 	if (!ok) {
@@ -465,43 +511,82 @@ static int check_figure(const struct reader *reader, const cJSON *object, const 
 	return 0;
 }
 
+/* The metrics object, when there is one, must say what the counts give, metric by metric, and
+ * name no metric without counts. */
+static int read_metric_figures(const struct reader *reader, const cJSON *entry, const char *prefix,
+			       struct measurement *measurement)
+{
+	const cJSON *metrics = member(entry, "metrics"), *item;
+	char path[160];
+
+	if (metrics == NULL)
+		return 0;
+	snprintf(path, sizeof(path), "%s.metrics", prefix);
+	if (!cJSON_IsObject(metrics))
+		return bad(reader, path, "is not an object");
+	cJSON_ArrayForEach(item, metrics) {
+		const struct metric *metric = metric_find(item->string);
+		size_t id;
+
+		snprintf(path, sizeof(path), "%s.metrics.%s", prefix, item->string);
+		if (metric == NULL)
+			continue; /* a metric of a later gate: kept out, never compared */
+		id = (size_t)(metric - metric_table);
+		if (!measurement->has[id])
+			return bad(reader, path, "has no counts (counts.KEY)");
+		if (!cJSON_IsObject(item))
+			return bad(reader, path, "is not an object");
+		if (check_figure(reader, item, path, "per_message",
+				 measurement->slopes[id].per_message) != 0 ||
+		    check_figure(reader, item, path, "cold", (double)measurement->slopes[id].cold) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int read_slopes(const struct reader *reader, const cJSON *entry, const char *prefix,
 		       struct measurement *measurement)
 {
 	const cJSON *counts = member(entry, "counts");
 	struct gate_error slope_error = GATE_ERROR_INIT;
 	char path[160];
+	size_t metric;
 
 	snprintf(path, sizeof(path), "%s.counts", prefix);
 	if (!cJSON_IsObject(counts))
 		return bad(reader, path, "is not an object");
-	if (read_counts(reader, counts, prefix, "instructions", measurement->instructions) != 0 ||
-	    read_counts(reader, counts, prefix, "allocations", measurement->allocations) != 0 ||
-	    read_counts(reader, counts, prefix, "bytes", measurement->bytes) != 0)
-		return -1;
-	if (slope_compute(&measurement->instruction_slope, measurement->instructions,
-			  measurement->messages, true, &slope_error) != 0 ||
-	    slope_compute(&measurement->allocation_slope, measurement->allocations,
-			  measurement->messages, false, &slope_error) != 0 ||
-	    slope_compute(&measurement->byte_slope, measurement->bytes, measurement->messages, false,
-			  &slope_error) != 0)
+	/* Instructions and allocations are in every document; a metric gate measured later, or an
+	 * opt-in one that did not run, may be absent: the verdict then says it lacks it. */
+	for (metric = 0; metric < METRIC_COUNT; metric++) {
+		const char *key = metric_table[metric].key;
+
+		if (member(counts, key) == NULL && metric != METRIC_INSTRUCTIONS &&
+		    metric != METRIC_ALLOCATIONS)
+			continue;
+		if (read_counts(reader, counts, prefix, key, measurement->counts[metric]) != 0)
+			return -1;
+		measurement->has[metric] = true;
+	}
+	if (metrics_compute(measurement, &slope_error) != 0)
 		return bad(reader, path, slope_error.message);
+	if (read_metric_figures(reader, entry, prefix, measurement) != 0)
+		return -1;
 
 	snprintf(path, sizeof(path), "%s.framework", prefix);
 	if (!cJSON_IsObject(member(entry, "framework")))
 		return bad(reader, path, "is not an object");
 	if (check_figure(reader, member(entry, "framework"), path, "instructions",
-			 measurement->instruction_slope.per_message) != 0 ||
+			 measurement->slopes[METRIC_INSTRUCTIONS].per_message) != 0 ||
 	    check_figure(reader, member(entry, "framework"), path, "allocations",
-			 measurement->allocation_slope.per_message) != 0)
+			 measurement->slopes[METRIC_ALLOCATIONS].per_message) != 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s.cold", prefix);
 	if (!cJSON_IsObject(member(entry, "cold")))
 		return bad(reader, path, "is not an object");
 	return check_figure(reader, member(entry, "cold"), path, "instructions",
-			    (double)measurement->instruction_slope.cold) != 0 ||
+			    (double)measurement->slopes[METRIC_INSTRUCTIONS].cold) != 0 ||
 			       check_figure(reader, member(entry, "cold"), path, "allocations",
-					    (double)measurement->allocation_slope.cold) != 0
+					    (double)measurement->slopes[METRIC_ALLOCATIONS].cold) != 0
 		       ? -1
 		       : 0;
 }
@@ -578,10 +663,12 @@ static int read_raw(const struct reader *reader, const cJSON *raw, const char *p
 
 	if (raw == NULL)
 		return 0;
-	for (tool = 0; tool < MEASURE_TOOLS; tool++) {
-		const cJSON *names = member(raw, run_keys[tool]);
+	for (tool = 0; tool < TOOL_COUNT; tool++) {
+		const cJSON *names = member(raw, run_keys(tool));
 
-		snprintf(path, sizeof(path), "%s.raw.%s", prefix, run_keys[tool]);
+		if (names == NULL && tool_table[tool].opt_in)
+			continue;
+		snprintf(path, sizeof(path), "%s.raw.%s", prefix, run_keys(tool));
 		if (!cJSON_IsArray(names) || cJSON_GetArraySize(names) != SLOPE_RUNS)
 			return bad(reader, path, "is not an array of 3 file names");
 		for (which = 0; which < SLOPE_RUNS; which++)
@@ -616,6 +703,7 @@ static int read_info(const struct reader *reader, const cJSON *entry, const char
 {
 	const cJSON *floors = member(entry, "floors"), *gated = member(entry, "gated");
 	char path[160];
+	size_t i;
 
 	snprintf(path, sizeof(path), "%s.name", prefix);
 	if (read_string(reader, member(entry, "name"), path, &measurement->info.name) != 0)
@@ -645,6 +733,17 @@ static int read_info(const struct reader *reader, const cJSON *entry, const char
 			&measurement->info.steady_floor) != 0 ||
 	    read_count(reader, member(floors, "cold_allocations"), path, &measurement->info.cold_floor) != 0)
 		return -1;
+	for (i = 0; i < SCENARIO_FLOORS; i++)
+		if (member(floors, scenario_floor_keys[i]) != NULL &&
+		    read_number(reader, member(floors, scenario_floor_keys[i]), path, true,
+				&measurement->info.floors[i]) != 0)
+			return -1;
+	snprintf(path, sizeof(path), "%s.gate_cycles", prefix);
+	if (member(entry, "gate_cycles") != NULL) {
+		if (!cJSON_IsBool(member(entry, "gate_cycles")))
+			return bad(reader, path, "is not a boolean");
+		measurement->info.gate_cycles = cJSON_IsTrue(member(entry, "gate_cycles"));
+	}
 	snprintf(path, sizeof(path), "%s.limit_percent", prefix);
 	if (member(entry, "limit_percent") != NULL &&
 	    read_number(reader, member(entry, "limit_percent"), path, true,

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "verdict.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,9 @@ const char *verdict_row_state_text(const struct verdict_row *row)
 static const unsigned metric_breaches[ACCEPT_METRICS] = {
 	BREACH_INSTRUCTIONS, BREACH_COLD_INSTRUCTIONS, BREACH_UNGATED, BREACH_LIMIT_RAISED,
 	BREACH_STEADY_FLOOR_RAISED, BREACH_COLD_FLOOR_RAISED, BREACH_PROCESS_INSTRUCTIONS,
+	BREACH_CYCLES, BREACH_COLD_CYCLES, BREACH_CYCLES_UNGATED,
+	BREACH_FLOOR_RAISED(FLOOR_STEADY_BYTES), BREACH_FLOOR_RAISED(FLOOR_COLD_BYTES),
+	BREACH_FLOOR_RAISED(FLOOR_STEADY_PEAK_BYTES), BREACH_FLOOR_RAISED(FLOOR_COLD_PEAK_BYTES),
 };
 
 unsigned verdict_metric_breach(enum acceptance_metric metric)
@@ -83,13 +87,13 @@ static void check_floors(struct verdict_row *row)
 {
 	const struct measurement *head = row->head;
 
-	if (head->allocation_slope.per_message > row->steady_floor)
+	if (head->slopes[METRIC_ALLOCATIONS].per_message > row->steady_floor)
 		row->breaches |= BREACH_STEADY_FLOOR;
-	else if (head->allocation_slope.per_message < head->info.steady_floor)
+	else if (head->slopes[METRIC_ALLOCATIONS].per_message < head->info.steady_floor)
 		row->steady_floor_high = true;
-	if (head->allocation_slope.cold > row->cold_floor)
+	if (head->slopes[METRIC_ALLOCATIONS].cold > row->cold_floor)
 		row->breaches |= BREACH_COLD_FLOOR;
-	else if (head->allocation_slope.cold < head->info.cold_floor)
+	else if (head->slopes[METRIC_ALLOCATIONS].cold < head->info.cold_floor)
 		row->cold_floor_high = true;
 }
 
@@ -144,6 +148,53 @@ static void apply_settings(struct verdict_row *row, const struct acceptance *acc
 		row->cold_floor = base->info.cold_floor;
 }
 
+/* The settings of the metrics beyond instructions and allocations: the cycles opt-in and the
+ * optional floors. Not declaring a floor the baseline declares is raising it without bound. */
+static void apply_metric_settings(struct verdict_row *row, const struct acceptance *acceptance)
+{
+	const struct measurement *head = row->head, *base = row->baseline;
+	size_t floor;
+
+	row->cycles_gated = head->info.gate_cycles;
+	for (floor = 0; floor < SCENARIO_FLOORS; floor++)
+		row->floors[floor] = head->info.floors[floor];
+	if (base == NULL)
+		return;
+	if (!compare_setting(row, acceptance, ACCEPT_GATE_CYCLES, head->info.gate_cycles ? 0 : 1,
+			     base->info.gate_cycles ? 0 : 1))
+		row->cycles_gated = true;
+	for (floor = 0; floor < SCENARIO_FLOORS; floor++) {
+		double here = head->info.floors[floor], there = base->info.floors[floor];
+
+		if (there == 0)
+			continue; /* the baseline declares none: any floor is stricter */
+		if (!compare_setting(row, acceptance, ACCEPT_STEADY_BYTES_FLOOR + floor,
+				     here == 0 ? INFINITY : here, there))
+			row->floors[floor] = there;
+	}
+}
+
+/* The optional floors in force against the head's figures (metric_table says which metric and
+ * figure each floor holds). */
+static void check_metric_floors(struct verdict_row *row)
+{
+	size_t metric;
+
+	for (metric = 0; metric < METRIC_COUNT; metric++) {
+		const struct metric *entry = &metric_table[metric];
+		const struct slope *slope = &row->head->slopes[metric];
+
+		if (entry->gating != METRIC_FLOORS || !row->head->has[metric])
+			continue;
+		if (entry->steady_floor >= 0 && row->floors[entry->steady_floor] > 0 &&
+		    slope->per_message > row->floors[entry->steady_floor])
+			row->breaches |= BREACH_FLOOR_OVER(entry->steady_floor);
+		if (entry->cold_floor >= 0 && row->floors[entry->cold_floor] > 0 &&
+		    (double)slope->cold > row->floors[entry->cold_floor])
+			row->breaches |= BREACH_FLOOR_OVER(entry->cold_floor);
+	}
+}
+
 /* One instruction metric against the baseline: breach, acceptance, improvement. */
 static void compare_metric(struct verdict_row *row, const struct acceptance *acceptance,
 			   enum acceptance_metric metric, double head, double baseline)
@@ -153,8 +204,12 @@ static void compare_metric(struct verdict_row *row, const struct acceptance *acc
 
 	if (metric == ACCEPT_INSTRUCTIONS)
 		row->instruction_change = change;
-	else
+	else if (metric == ACCEPT_COLD_INSTRUCTIONS)
 		row->cold_change = change;
+	else if (metric == ACCEPT_CYCLES)
+		row->cycles_change = change;
+	else
+		row->cold_cycles_change = change;
 	if (head > baseline * (1.0 + row->limit_percent / 100.0)) {
 		const struct acceptance_entry *entry = acceptance_find(acceptance, row->name, metric);
 
@@ -174,8 +229,8 @@ static void compare_process(struct verdict_row *row, const struct acceptance *ac
 {
 	double head = row->head->process_slope.per_message;
 	double baseline = row->baseline->process_slope.per_message;
-	double outside = (head - baseline) - (row->head->instruction_slope.per_message -
-					      row->baseline->instruction_slope.per_message);
+	double outside = (head - baseline) - (row->head->slopes[METRIC_INSTRUCTIONS].per_message -
+					      row->baseline->slopes[METRIC_INSTRUCTIONS].per_message);
 	const struct acceptance_entry *entry;
 
 	row->process_change = slope_change_percent(head, baseline);
@@ -203,16 +258,30 @@ static void decide_row(struct verdict_row *row, const struct results *baseline,
 	}
 	row->baseline = baseline ? results_find(baseline, row->name) : NULL;
 	apply_settings(row, acceptance);
+	apply_metric_settings(row, acceptance);
 	check_floors(row);
+	check_metric_floors(row);
 	if (row->baseline != NULL) {
 		compare_metric(row, acceptance, ACCEPT_INSTRUCTIONS,
-			       row->head->instruction_slope.per_message,
-			       row->baseline->instruction_slope.per_message);
+			       row->head->slopes[METRIC_INSTRUCTIONS].per_message,
+			       row->baseline->slopes[METRIC_INSTRUCTIONS].per_message);
 		compare_metric(row, acceptance, ACCEPT_COLD_INSTRUCTIONS,
-			       (double)row->head->instruction_slope.cold,
-			       (double)row->baseline->instruction_slope.cold);
+			       (double)row->head->slopes[METRIC_INSTRUCTIONS].cold,
+			       (double)row->baseline->slopes[METRIC_INSTRUCTIONS].cold);
 		if (row->head->has_process && row->baseline->has_process)
 			compare_process(row, acceptance);
+		if (row->cycles_gated && row->head->has[METRIC_CYCLES] &&
+		    row->baseline->has[METRIC_CYCLES]) {
+			compare_metric(row, acceptance, ACCEPT_CYCLES,
+				       row->head->slopes[METRIC_CYCLES].per_message,
+				       row->baseline->slopes[METRIC_CYCLES].per_message);
+			compare_metric(row, acceptance, ACCEPT_COLD_CYCLES,
+				       (double)row->head->slopes[METRIC_CYCLES].cold,
+				       (double)row->baseline->slopes[METRIC_CYCLES].cold);
+		}
+		for (metric = 0; metric < METRIC_COUNT; metric++)
+			if (row->head->has[metric] && !row->baseline->has[metric])
+				row->lacking |= 1u << metric;
 	}
 	row->unaccepted = row->breaches;
 	for (metric = 0; metric < ACCEPT_METRICS; metric++)
@@ -286,7 +355,12 @@ int verdict_decide(struct verdict *verdict, const struct measurement *head, size
 static const char *const breach_names[] = { "instructions", "cold_instructions",
 					    "steady_allocations", "cold_allocations", "ungated",
 					    "limit_percent_raised", "steady_allocations_floor_raised",
-					    "cold_allocations_floor_raised", "process_instructions" };
+					    "cold_allocations_floor_raised", "process_instructions",
+					    "cycles", "cold_cycles", "cycles_ungated",
+					    "steady_bytes", "cold_bytes", "steady_peak_bytes",
+					    "cold_peak_bytes", "steady_bytes_floor_raised",
+					    "cold_bytes_floor_raised", "steady_peak_bytes_floor_raised",
+					    "cold_peak_bytes_floor_raised" };
 
 static cJSON *figures(double head, const struct measurement *baseline, double baseline_value,
 		      double change)
@@ -312,12 +386,12 @@ static int add_row_figures(cJSON *item, const struct verdict_row *row)
 	if (breaches == NULL || accepted == NULL ||
 	    cJSON_AddNumberToObject(item, "limit_percent", row->limit_percent) == NULL ||
 	    !cJSON_AddItemToObject(item, "instructions",
-				   figures(head->instruction_slope.per_message, base,
-					   base ? base->instruction_slope.per_message : 0,
+				   figures(head->slopes[METRIC_INSTRUCTIONS].per_message, base,
+					   base ? base->slopes[METRIC_INSTRUCTIONS].per_message : 0,
 					   row->instruction_change)) ||
 	    !cJSON_AddItemToObject(item, "cold_instructions",
-				   figures((double)head->instruction_slope.cold, base,
-					   base ? (double)base->instruction_slope.cold : 0,
+				   figures((double)head->slopes[METRIC_INSTRUCTIONS].cold, base,
+					   base ? (double)base->slopes[METRIC_INSTRUCTIONS].cold : 0,
 					   row->cold_change)))
 		return -1;
 	if (cJSON_AddBoolToObject(item, "gated", row->gated) == NULL)
@@ -347,11 +421,32 @@ static int add_row_figures(cJSON *item, const struct verdict_row *row)
 			return -1;
 	}
 	if (row->steady_floor_high &&
-	    cJSON_AddNumberToObject(item, "lower_steady_floor_to", head->allocation_slope.per_message) == NULL)
+	    cJSON_AddNumberToObject(item, "lower_steady_floor_to", head->slopes[METRIC_ALLOCATIONS].per_message) == NULL)
 		return -1;
 	if (row->cold_floor_high &&
-	    cJSON_AddNumberToObject(item, "lower_cold_floor_to", (double)head->allocation_slope.cold) == NULL)
+	    cJSON_AddNumberToObject(item, "lower_cold_floor_to", (double)head->slopes[METRIC_ALLOCATIONS].cold) == NULL)
 		return -1;
+	if (row->cycles_gated && head->has[METRIC_CYCLES] && base != NULL && base->has[METRIC_CYCLES] &&
+	    (!cJSON_AddItemToObject(item, "cycles",
+				    figures(head->slopes[METRIC_CYCLES].per_message, base,
+					    base->slopes[METRIC_CYCLES].per_message,
+					    row->cycles_change)) ||
+	     !cJSON_AddItemToObject(item, "cold_cycles",
+				    figures((double)head->slopes[METRIC_CYCLES].cold, base,
+					    (double)base->slopes[METRIC_CYCLES].cold,
+					    row->cold_cycles_change))))
+		return -1;
+	if (row->lacking != 0) {
+		cJSON *lacking = cJSON_AddArrayToObject(item, "baseline_lacks");
+		size_t metric;
+
+		for (metric = 0; lacking != NULL && metric < METRIC_COUNT; metric++)
+			if ((row->lacking & (1u << metric)) &&
+			    !cJSON_AddItemToArray(lacking, cJSON_CreateString(metric_table[metric].key)))
+				return -1;
+		if (lacking == NULL)
+			return -1;
+	}
 	if (row->attribution != NULL &&
 	    !cJSON_AddItemToObject(item, "attribution", attribution_to_json(row->attribution)))
 		return -1;

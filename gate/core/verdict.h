@@ -40,10 +40,20 @@ enum verdict_breach {
 	BREACH_COLD_FLOOR_RAISED = 1 << 7, /* a cold allocation floor above the baseline's */
 	BREACH_PROCESS_INSTRUCTIONS = 1 << 8, /* the whole process's instructions per message above
 					       * the limit: work outside the region */
+	BREACH_CYCLES = 1 << 9,            /* estimated cycles per message above the limit */
+	BREACH_COLD_CYCLES = 1 << 10,      /* cold estimated cycles above the limit */
+	BREACH_CYCLES_UNGATED = 1 << 11,   /* cycles gated in the baseline, not now (a setting) */
 };
 
+/* An optional floor (enum scenario_floor) exceeded, and one raised above the baseline's (a
+ * setting). */
+#define BREACH_FLOOR_OVER(floor) (1u << (12 + (floor)))
+#define BREACH_FLOOR_RAISED(floor) (1u << (12 + SCENARIO_FLOORS + (floor)))
+#define BREACH_ALL_FLOORS_RAISED (((1u << SCENARIO_FLOORS) - 1) << (12 + SCENARIO_FLOORS))
+
 #define BREACH_SETTINGS \
-	(BREACH_UNGATED | BREACH_LIMIT_RAISED | BREACH_STEADY_FLOOR_RAISED | BREACH_COLD_FLOOR_RAISED)
+	(BREACH_UNGATED | BREACH_LIMIT_RAISED | BREACH_STEADY_FLOOR_RAISED | BREACH_COLD_FLOOR_RAISED | \
+	 BREACH_CYCLES_UNGATED | BREACH_ALL_FLOORS_RAISED)
 
 struct verdict_row {
 	const char *name;                    /* the scenario (points into head or baseline) */
@@ -59,6 +69,14 @@ struct verdict_row {
 					      * not gating is accepted */
 	double instruction_change;           /* percent against the baseline, when there is one */
 	double cold_change;                  /* percent, cold instructions */
+	double cycles_change;                /* percent, estimated cycles per message, when gated and
+					      * both have them */
+	double cold_cycles_change;           /* percent, cold estimated cycles */
+	bool cycles_gated;                   /* estimated cycles decide the row: the head's opt-in,
+					      * or the baseline's unless dropping it is accepted */
+	double floors[SCENARIO_FLOORS];      /* the optional floors applied (0: none), likewise */
+	unsigned lacking;                    /* 1 << metric for each metric the head has and the
+					      * baseline lacks (a baseline from an earlier gate) */
 	double process_change;               /* percent, the whole process per message, when both
 					      * head and baseline have it */
 	double outside_change;               /* percent of the baseline's whole process figure: the

@@ -37,13 +37,13 @@ static double measure_value(const struct measurement *measurement, size_t measur
 {
 	switch (measure) {
 	case 0:
-		return measurement->instruction_slope.per_message;
+		return measurement->slopes[METRIC_INSTRUCTIONS].per_message;
 	case 1:
-		return measurement->allocation_slope.per_message;
+		return measurement->slopes[METRIC_ALLOCATIONS].per_message;
 	case 2:
-		return (double)measurement->instruction_slope.cold;
+		return (double)measurement->slopes[METRIC_INSTRUCTIONS].cold;
 	default:
-		return (double)measurement->allocation_slope.cold;
+		return (double)measurement->slopes[METRIC_ALLOCATIONS].cold;
 	}
 }
 
@@ -225,12 +225,12 @@ static void breach_sentence(FILE *out, const struct measurement *measurement, co
 			steady ? "instructions per message" : "cold-start instructions", head, baseline,
 			percent, cJSON_IsNumber(limit) ? limit->valuedouble : 0.0);
 	} else if (strcmp(breach, "steady_allocations") == 0) {
-		chart_format_value(head, sizeof(head), measurement->allocation_slope.per_message);
+		chart_format_value(head, sizeof(head), measurement->slopes[METRIC_ALLOCATIONS].per_message);
 		chart_format_value(baseline, sizeof(baseline), measurement->info.steady_floor);
 		fprintf(out, "allocations per message %s above the declared floor %s", head, baseline);
 	} else if (strcmp(breach, "cold_allocations") == 0) {
 		fprintf(out, "cold-start allocations %llu above the declared floor %llu",
-			(unsigned long long)measurement->allocation_slope.cold,
+			(unsigned long long)measurement->slopes[METRIC_ALLOCATIONS].cold,
 			(unsigned long long)measurement->info.cold_floor);
 	} else {
 		chart_escape(out, breach);

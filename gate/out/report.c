@@ -30,22 +30,74 @@ static void markdown_row(FILE *out, const struct verdict *verdict, const struct 
 			verdict_state_name(row->state));
 		return;
 	}
-	table_format_per_message(text, sizeof(text), head->instruction_slope.per_message);
+	table_format_per_message(text, sizeof(text), head->slopes[METRIC_INSTRUCTIONS].per_message);
 	fprintf(out, " | %s |", text);
 	if (verdict->compared && base != NULL) {
-		table_format_per_message(text, sizeof(text), base->instruction_slope.per_message);
+		table_format_per_message(text, sizeof(text), base->slopes[METRIC_INSTRUCTIONS].per_message);
 		fprintf(out, " %s |", text);
 		table_format_change(text, sizeof(text), row->instruction_change);
 		fprintf(out, " %s |", text);
 	} else if (verdict->compared) {
 		fputs(" - | - |", out);
 	}
-	fprintf(out, " %" PRIu64 " |", head->instruction_slope.cold);
-	table_format_per_message(text, sizeof(text), head->allocation_slope.per_message);
+	fprintf(out, " %" PRIu64 " |", head->slopes[METRIC_INSTRUCTIONS].cold);
+	table_format_per_message(text, sizeof(text), head->slopes[METRIC_ALLOCATIONS].per_message);
 	fprintf(out, " %s / %" PRIu64 " | %g / %" PRIu64 " | %s%s%s |\n", text,
-		head->allocation_slope.cold, head->info.steady_floor, head->info.cold_floor,
+		head->slopes[METRIC_ALLOCATIONS].cold, head->info.steady_floor, head->info.cold_floor,
 		row->state == VERDICT_REGRESSED ? "**" : "", verdict_row_state_text(row),
 		row->state == VERDICT_REGRESSED ? "**" : "");
+}
+
+/* The metrics beyond instructions and allocations (metric_table), one column each that some row
+ * has: per message, or cold for a peak; "-" where a scenario has no counts of it. */
+static void markdown_metrics(FILE *out, const struct verdict *verdict)
+{
+	bool shown[METRIC_COUNT] = { false };
+	size_t metric, i, columns = 0;
+
+	for (i = 0; i < verdict->row_count; i++)
+		for (metric = METRIC_BYTES; metric < METRIC_COUNT; metric++)
+			if (verdict->rows[i].head != NULL && !verdict->rows[i].head->failed &&
+			    verdict->rows[i].head->has[metric] && !shown[metric]) {
+				shown[metric] = true;
+				columns++;
+			}
+	if (columns == 0)
+		return;
+	fputs("\n| scenario |", out);
+	for (metric = METRIC_BYTES; metric < METRIC_COUNT; metric++)
+		if (shown[metric])
+			fprintf(out, " %s, %s%s |", metric_table[metric].title, metric_table[metric].unit,
+				metric_table[metric].shows_cold ? " (cold)" : " per message");
+	fputs("\n|---|", out);
+	for (i = 0; i < columns; i++)
+		fputs("---:|", out);
+	fputc('\n', out);
+	for (i = 0; i < verdict->row_count; i++) {
+		const struct verdict_row *row = &verdict->rows[i];
+
+		if (row->head == NULL || row->head->failed)
+			continue;
+		fputs("| ", out);
+		cell(out, row->name);
+		fputs(" |", out);
+		for (metric = METRIC_BYTES; metric < METRIC_COUNT; metric++) {
+			const struct slope *slope = &row->head->slopes[metric];
+
+			if (!shown[metric])
+				continue;
+			if (!row->head->has[metric])
+				fputs(" - |", out);
+			else if (metric_table[metric].shows_cold)
+				fprintf(out, " %" PRIu64 " |", slope->cold);
+			else if (metric == METRIC_CYCLES && row->cycles_gated && row->baseline != NULL &&
+				 row->baseline->has[METRIC_CYCLES])
+				fprintf(out, " %.3f (%+.2f %%) |", slope->per_message, row->cycles_change);
+			else
+				fprintf(out, " %.3f |", slope->per_message);
+		}
+		fputc('\n', out);
+	}
 }
 
 static void markdown_table(FILE *out, const struct verdict *verdict)
@@ -57,6 +109,7 @@ static void markdown_table(FILE *out, const struct verdict *verdict)
 	fprintf(out, "|---|---:|%s---:|---:|---:|---|\n", verdict->compared ? "---:|---:|" : "");
 	for (i = 0; i < verdict->row_count; i++)
 		markdown_row(out, verdict, &verdict->rows[i]);
+	markdown_metrics(out, verdict);
 }
 
 static void markdown_functions(FILE *out, const struct attribution_function *rows, size_t count)
@@ -225,7 +278,7 @@ static void annotation(FILE *out, const char *level, const char *title, const ch
 static bool nonlinear(const struct verdict_row *row)
 {
 	return row->head != NULL && !row->head->failed &&
-	       (row->head->instruction_slope.nonlinear || row->head->allocation_slope.nonlinear);
+	       (row->head->slopes[METRIC_INSTRUCTIONS].nonlinear || row->head->slopes[METRIC_ALLOCATIONS].nonlinear);
 }
 
 void report_annotations(FILE *out, const struct verdict *verdict)

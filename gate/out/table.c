@@ -9,7 +9,7 @@
 
 #include "text.h"
 
-#define MAX_COLUMNS 12
+#define MAX_COLUMNS (12 + METRIC_COUNT)
 #define CELL 48
 
 struct table {
@@ -34,58 +34,109 @@ static void format_count(char *text, uint64_t value)
 	snprintf(text, CELL, "%" PRIu64, value);
 }
 
-static size_t header_columns(struct table *table, bool compared)
+/* The metrics after instructions and allocations (metric_table), each a column where it shows:
+ * bytes always, another when some row has counts of it. */
+static bool shows_metric(const struct verdict *verdict, size_t metric)
 {
-	static const char *const plain[] = { "scenario", "instr/msg", "alloc/msg", "bytes/msg",
-					     "cold instr", "cold alloc", "floors msg/cold", "state" };
-	static const char *const with_baseline[] = { "scenario", "instr/msg", "baseline", "change",
-						     "cold instr", "baseline", "change", "alloc/msg",
-						     "bytes/msg", "cold alloc", "floors msg/cold", "state" };
-	const char *const *headers = compared ? with_baseline : plain;
-	size_t count = compared ? 12 : 8, i;
+	size_t i;
 
-	for (i = 0; i < count; i++)
-		table->headers[i] = headers[i];
+	if (metric == METRIC_BYTES)
+		return true;
+	for (i = 0; i < verdict->row_count; i++)
+		if (verdict->rows[i].head != NULL && verdict->rows[i].head->has[metric])
+			return true;
+	return false;
+}
+
+#define FIRST_EXTRA_METRIC METRIC_BYTES
+
+static size_t header_columns(struct table *table, const struct verdict *verdict, bool shown[METRIC_COUNT])
+{
+	static const char *const plain_before[] = { "scenario", "instr/msg", "alloc/msg" };
+	static const char *const plain_after[] = { "cold instr", "cold alloc", "floors msg/cold", "state" };
+	static const char *const compared_before[] = { "scenario", "instr/msg", "baseline", "change",
+						       "cold instr", "baseline", "change", "alloc/msg" };
+	static const char *const compared_after[] = { "cold alloc", "floors msg/cold", "state" };
+	const char *const *before = verdict->compared ? compared_before : plain_before;
+	const char *const *after = verdict->compared ? compared_after : plain_after;
+	size_t before_count = verdict->compared ? 8 : 3, after_count = verdict->compared ? 3 : 4;
+	size_t count = 0, i;
+
+	for (i = 0; i < before_count; i++)
+		table->headers[count++] = before[i];
+	for (i = FIRST_EXTRA_METRIC; i < METRIC_COUNT; i++) {
+		shown[i] = shows_metric(verdict, i);
+		if (shown[i])
+			table->headers[count++] = metric_table[i].column;
+	}
+	for (i = 0; i < after_count; i++)
+		table->headers[count++] = after[i];
 	return count;
 }
 
+/* One extra metric's cell: its figure, and its change when it was compared with the baseline. */
+static void format_metric(char *cell, const struct verdict_row *row, size_t metric)
+{
+	const struct measurement *head = row->head;
+	char figure[24], change[20];
+
+	if (!head->has[metric]) {
+		snprintf(cell, CELL, "-");
+		return;
+	}
+	if (metric_table[metric].shows_cold)
+		snprintf(figure, sizeof(figure), "%" PRIu64, head->slopes[metric].cold);
+	else
+		table_format_per_message(figure, sizeof(figure), head->slopes[metric].per_message);
+	if (metric == METRIC_CYCLES && row->cycles_gated && row->baseline != NULL &&
+	    row->baseline->has[METRIC_CYCLES]) {
+		table_format_change(change, sizeof(change), row->cycles_change);
+		snprintf(cell, CELL, "%s (%s)", figure, change);
+	} else {
+		snprintf(cell, CELL, "%s", figure);
+	}
+}
+
 /* Fills one row of cells in the column order of header_columns. */
-static void fill_row(char cells[MAX_COLUMNS][CELL], const struct verdict_row *row, bool compared)
+static void fill_row(char cells[MAX_COLUMNS][CELL], const struct verdict_row *row, bool compared,
+		     const bool shown[METRIC_COUNT], size_t column_count)
 {
 	const struct measurement *head = row->head, *base = row->baseline;
 	char floors[CELL], steady_floor[24];
-	size_t column = 0;
+	size_t column = 0, metric;
 
 	snprintf(cells[column++], CELL, "%s", row->name);
 	if (head == NULL || head->failed) {
-		for (; column < (compared ? 11u : 7u); column++)
+		for (; column + 1 < column_count; column++)
 			snprintf(cells[column], CELL, "-");
 		snprintf(cells[column], CELL, "%s", verdict_state_name(row->state));
 		return;
 	}
-	table_format_per_message(cells[column++], CELL, head->instruction_slope.per_message);
+	table_format_per_message(cells[column++], CELL, head->slopes[METRIC_INSTRUCTIONS].per_message);
 	if (compared) {
 		if (base != NULL) {
-			table_format_per_message(cells[column++], CELL, base->instruction_slope.per_message);
+			table_format_per_message(cells[column++], CELL, base->slopes[METRIC_INSTRUCTIONS].per_message);
 			table_format_change(cells[column++], CELL, row->instruction_change);
 		} else {
 			snprintf(cells[column++], CELL, "-");
 			snprintf(cells[column++], CELL, "-");
 		}
-		format_count(cells[column++], head->instruction_slope.cold);
+		format_count(cells[column++], head->slopes[METRIC_INSTRUCTIONS].cold);
 		if (base != NULL) {
-			format_count(cells[column++], base->instruction_slope.cold);
+			format_count(cells[column++], base->slopes[METRIC_INSTRUCTIONS].cold);
 			table_format_change(cells[column++], CELL, row->cold_change);
 		} else {
 			snprintf(cells[column++], CELL, "-");
 			snprintf(cells[column++], CELL, "-");
 		}
 	}
-	table_format_per_message(cells[column++], CELL, head->allocation_slope.per_message);
-	table_format_per_message(cells[column++], CELL, head->byte_slope.per_message);
+	table_format_per_message(cells[column++], CELL, head->slopes[METRIC_ALLOCATIONS].per_message);
+	for (metric = FIRST_EXTRA_METRIC; metric < METRIC_COUNT; metric++)
+		if (shown[metric])
+			format_metric(cells[column++], row, metric);
 	if (!compared)
-		format_count(cells[column++], head->instruction_slope.cold);
-	format_count(cells[column++], head->allocation_slope.cold);
+		format_count(cells[column++], head->slopes[METRIC_INSTRUCTIONS].cold);
+	format_count(cells[column++], head->slopes[METRIC_ALLOCATIONS].cold);
 	snprintf(steady_floor, sizeof(steady_floor), "%g", head->info.steady_floor);
 	snprintf(floors, sizeof(floors), "%s/%" PRIu64, steady_floor, head->info.cold_floor);
 	snprintf(cells[column++], CELL, "%s", floors);
@@ -160,14 +211,70 @@ static void print_settings(FILE *out, const struct verdict_row *row)
 			row->name, head->info.cold_floor, base->info.cold_floor);
 }
 
+/* The breaches of the metrics beyond instructions and allocations, and their settings. */
+static void print_metric_breaches(FILE *out, const struct verdict_row *row)
+{
+	const struct measurement *head = row->head, *base = row->baseline;
+	char head_text[32], base_text[32], change[32];
+	size_t metric;
+
+	if (row->breaches & BREACH_CYCLES) {
+		table_format_per_message(head_text, sizeof(head_text), head->slopes[METRIC_CYCLES].per_message);
+		table_format_per_message(base_text, sizeof(base_text), base->slopes[METRIC_CYCLES].per_message);
+		table_format_change(change, sizeof(change), row->cycles_change);
+		fprintf(out, "%s: %s estimated cycles per message against %s in the baseline: %s, "
+			"above the %g %% limit (the instructions may be the same: the cache misses are "
+			"not)\n", row->name, head_text, base_text, change, row->limit_percent);
+	}
+	if (row->breaches & BREACH_COLD_CYCLES) {
+		table_format_change(change, sizeof(change), row->cold_cycles_change);
+		fprintf(out, "%s: %" PRIu64 " cold estimated cycles against %" PRIu64 " in the baseline: "
+			"%s, above the %g %% limit\n", row->name, head->slopes[METRIC_CYCLES].cold,
+			base->slopes[METRIC_CYCLES].cold, change, row->limit_percent);
+	}
+	for (metric = 0; metric < METRIC_COUNT; metric++) {
+		const struct metric *entry = &metric_table[metric];
+		int floors[2] = { entry->steady_floor, entry->cold_floor };
+		size_t k;
+
+		if (entry->gating != METRIC_FLOORS)
+			continue;
+		for (k = 0; k < 2; k++) {
+			int floor = floors[k];
+
+			if (floor < 0 || !(row->breaches & BREACH_FLOOR_OVER(floor)))
+				continue;
+			if (k == 0)
+				table_format_per_message(head_text, sizeof(head_text),
+							 head->slopes[metric].per_message);
+			else
+				snprintf(head_text, sizeof(head_text), "%" PRIu64, head->slopes[metric].cold);
+			fprintf(out, "%s: %s %s (%s) %s, above the %s floor of %g ('%s')\n", row->name,
+				head_text, entry->unit, entry->title,
+				k == 0 ? "per message" : "in the cold run",
+				row->floors[floor] == head->info.floors[floor] ? "declared" : "baseline's",
+				row->floors[floor], scenario_floor_keys[floor]);
+		}
+	}
+	if (row->breaches & BREACH_CYCLES_UNGATED)
+		fprintf(out, "%s: estimated cycles not gated, but the baseline gates them: loosening a "
+			"setting is a breach unless accepted (metric 'gate_cycles', value 0)\n", row->name);
+	for (metric = 0; metric < SCENARIO_FLOORS; metric++)
+		if (row->breaches & BREACH_FLOOR_RAISED(metric))
+			fprintf(out, "%s: the floor '%s' is %g, above the baseline's %g (0: none): "
+				"loosening a setting is a breach unless accepted (metric '%s_floor')\n",
+				row->name, scenario_floor_keys[metric], head->info.floors[metric],
+				base->info.floors[metric], scenario_floor_keys[metric]);
+}
+
 static void print_breaches(FILE *out, const struct verdict_row *row)
 {
 	const struct measurement *head = row->head, *base = row->baseline;
 	char head_text[32], base_text[32], change[32];
 
 	if (row->breaches & BREACH_INSTRUCTIONS) {
-		table_format_per_message(head_text, sizeof(head_text), head->instruction_slope.per_message);
-		table_format_per_message(base_text, sizeof(base_text), base->instruction_slope.per_message);
+		table_format_per_message(head_text, sizeof(head_text), head->slopes[METRIC_INSTRUCTIONS].per_message);
+		table_format_per_message(base_text, sizeof(base_text), base->slopes[METRIC_INSTRUCTIONS].per_message);
 		table_format_change(change, sizeof(change), row->instruction_change);
 		fprintf(out, "%s: %s instructions per message against %s in the baseline: %s, "
 			"above the %g %% limit\n", row->name, head_text, base_text, change, row->limit_percent);
@@ -175,8 +282,8 @@ static void print_breaches(FILE *out, const struct verdict_row *row)
 	if (row->breaches & BREACH_COLD_INSTRUCTIONS) {
 		table_format_change(change, sizeof(change), row->cold_change);
 		fprintf(out, "%s: %" PRIu64 " cold instructions against %" PRIu64 " in the baseline: %s, "
-			"above the %g %% limit\n", row->name, head->instruction_slope.cold,
-			base->instruction_slope.cold, change, row->limit_percent);
+			"above the %g %% limit\n", row->name, head->slopes[METRIC_INSTRUCTIONS].cold,
+			base->slopes[METRIC_INSTRUCTIONS].cold, change, row->limit_percent);
 	}
 	if (row->breaches & BREACH_PROCESS_INSTRUCTIONS) {
 		table_format_per_message(head_text, sizeof(head_text), head->process_slope.per_message);
@@ -189,7 +296,7 @@ static void print_breaches(FILE *out, const struct verdict_row *row)
 			"another thread or at exit)\n", change, row->limit_percent);
 	}
 	if (row->breaches & BREACH_STEADY_FLOOR) {
-		table_format_per_message(head_text, sizeof(head_text), head->allocation_slope.per_message);
+		table_format_per_message(head_text, sizeof(head_text), head->slopes[METRIC_ALLOCATIONS].per_message);
 		fprintf(out, "%s: %s allocations per message, above the %s floor of %g\n",
 			row->name, head_text, row->steady_floor == head->info.steady_floor ? "declared"
 											   : "baseline's",
@@ -197,8 +304,9 @@ static void print_breaches(FILE *out, const struct verdict_row *row)
 	}
 	if (row->breaches & BREACH_COLD_FLOOR)
 		fprintf(out, "%s: %" PRIu64 " allocations in the cold run, above the %s floor of "
-			"%" PRIu64 "\n", row->name, head->allocation_slope.cold,
+			"%" PRIu64 "\n", row->name, head->slopes[METRIC_ALLOCATIONS].cold,
 			row->cold_floor == head->info.cold_floor ? "declared" : "baseline's", row->cold_floor);
+	print_metric_breaches(out, row);
 	print_settings(out, row);
 }
 
@@ -316,12 +424,22 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 		return;
 	}
 	print_breaches(out, row);
+	if (row->lacking != 0) {
+		fprintf(out, "%s: note: the baseline has no", row->name);
+		for (metric = 0; metric < METRIC_COUNT; metric++)
+			if (row->lacking & (1u << metric))
+				fprintf(out, " %s", metric_table[metric].key);
+		fputs(" (measured by a later gate): those are shown, not compared\n", out);
+	}
 	if (with_attribution && row->attribution != NULL)
 		print_attribution(out, row);
 	for (metric = 0; metric < ACCEPT_METRICS; metric++) {
 		static const char *const whats[ACCEPT_METRICS] = {
 			"instructions per message", "cold instructions", "", "% as the instruction limit",
 			"as the steady floor", "as the cold floor", "instructions per message in the process",
+			"estimated cycles per message", "cold estimated cycles", "",
+			"as the steady bytes floor", "as the cold bytes floor",
+			"as the steady peak bytes floor", "as the cold peak bytes floor",
 		};
 		const struct acceptance_entry *entry =
 			acceptance_find(verdict->acceptance, row->name, (enum acceptance_metric)metric);
@@ -330,6 +448,8 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 		if (row->accepted[metric] != NULL) {
 			if (metric == ACCEPT_GATED)
 				fprintf(out, "%s: accepted as not gated: ", row->name);
+			else if (metric == ACCEPT_GATE_CYCLES)
+				fprintf(out, "%s: accepted with estimated cycles not gated: ", row->name);
 			else
 				fprintf(out, "%s: accepted up to %g %s: ", row->name, entry->value, what);
 			text_terminal(out, entry->reason);
@@ -341,14 +461,14 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 				verdict->acceptance->path);
 	}
 	if (row->steady_floor_high) {
-		table_format_per_message(text, sizeof(text), head->allocation_slope.per_message);
+		table_format_per_message(text, sizeof(text), head->slopes[METRIC_ALLOCATIONS].per_message);
 		fprintf(out, "%s: the steady floor %g is above the measured %s allocations per message: "
 			"lower it in this change\n", row->name, head->info.steady_floor, text);
 	}
 	if (row->cold_floor_high)
 		fprintf(out, "%s: the cold floor %" PRIu64 " is above the measured %" PRIu64 " allocations: "
 			"lower it in this change\n", row->name, head->info.cold_floor,
-			head->allocation_slope.cold);
+			head->slopes[METRIC_ALLOCATIONS].cold);
 	if (row->improvements != 0)
 		fprintf(out, "%s: cheaper than the baseline by more than the limit: refresh the baseline "
 			"(%s)\n", row->name, refresh_command);
@@ -364,8 +484,8 @@ void table_print_linearity_notes(FILE *out, const struct verdict_row *row)
 
 	if (head == NULL || head->failed)
 		return;
-	table_print_linearity(out, row->name, head, &head->instruction_slope, "instructions");
-	table_print_linearity(out, row->name, head, &head->allocation_slope, "allocations");
+	table_print_linearity(out, row->name, head, &head->slopes[METRIC_INSTRUCTIONS], "instructions");
+	table_print_linearity(out, row->name, head, &head->slopes[METRIC_ALLOCATIONS], "allocations");
 }
 
 void table_print_notes(FILE *out, const struct verdict *verdict, const char *refresh_command,
@@ -399,14 +519,17 @@ void table_print(FILE *out, const struct verdict *verdict, const char *refresh_c
 	char summary[512];
 	size_t i;
 
-	table.column_count = header_columns(&table, verdict->compared);
+	bool shown[METRIC_COUNT] = { false };
+
+	table.column_count = header_columns(&table, verdict, shown);
 	table.cells = calloc(verdict->row_count + 1, sizeof(*table.cells));
 	if (table.cells == NULL) {
 		fprintf(out, "gate: out of memory for the table\n");
 		return;
 	}
 	for (i = 0; i < verdict->row_count; i++)
-		fill_row(table.cells[i], &verdict->rows[i], verdict->compared);
+		fill_row(table.cells[i], &verdict->rows[i], verdict->compared, shown,
+			 table.column_count);
 	print_rows(out, &table);
 	free(table.cells);
 	table_print_notes(out, verdict, refresh_command, true);

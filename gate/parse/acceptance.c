@@ -16,6 +16,8 @@
 static const char *const metric_names[ACCEPT_METRICS] = {
 	"instructions", "cold_instructions", "gated", "limit_percent", "steady_allocations_floor",
 	"cold_allocations_floor", "process_instructions",
+	"cycles", "cold_cycles", "gate_cycles", "steady_bytes_floor", "cold_bytes_floor",
+	"steady_peak_bytes_floor", "cold_peak_bytes_floor",
 };
 
 const char *acceptance_metric_name(enum acceptance_metric metric)
@@ -77,12 +79,17 @@ static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t 
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].metric '%s' is "
 				      "not one of 'instructions', 'cold_instructions', 'gated', "
 				      "'limit_percent', 'steady_allocations_floor', "
-				      "'cold_allocations_floor', 'process_instructions'", path, index,
+				      "'cold_allocations_floor', 'process_instructions', 'cycles', "
+				      "'cold_cycles', 'gate_cycles', 'steady_bytes_floor', "
+				      "'cold_bytes_floor', 'steady_peak_bytes_floor', "
+				      "'cold_peak_bytes_floor'", path, index,
 				      text_quote(quoted, sizeof(quoted), metric->valuestring));
-	if (m == ACCEPT_GATED && (!cJSON_IsNumber(value) || value->valuedouble != 0))
+	if ((m == ACCEPT_GATED || m == ACCEPT_GATE_CYCLES) &&
+	    (!cJSON_IsNumber(value) || value->valuedouble != 0))
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].value is not 0 "
-				      "(for 'gated', 0 accepts that the scenario is not gated)", path, index);
-	if (m != ACCEPT_GATED &&
+				      "(for '%s', 0 accepts that it is not gated)", path, index,
+				      metric_names[m]);
+	if (m != ACCEPT_GATED && m != ACCEPT_GATE_CYCLES &&
 	    (!cJSON_IsNumber(value) || !isfinite(value->valuedouble) || value->valuedouble <= 0 ||
 	     value->valuedouble > 9007199254740991.0))
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].value is not a "

@@ -78,6 +78,9 @@ struct cg_parser {
 	size_t position_count;      /* columns before the counts: 1 unless "positions:" says more */
 	size_t event_count;         /* 0 until the "events:" line */
 	char *event;                /* first event name; owned until moved into the profile */
+	char *events;               /* the whole "events:" list; owned likewise */
+	uint64_t counts[CG_MAX_EVENTS];       /* the counts of the line being parsed */
+	uint64_t event_totals[CG_MAX_EVENTS]; /* each event summed over the self cost lines */
 	int seen_positions;
 	int body_started;           /* a cost, name, calls= or jump line was seen */
 	int call_pending;           /* a calls= line awaits the cost line after it */
@@ -235,8 +238,8 @@ static int skip_subposition(const char **cursor)
 	return read_subposition(cursor, 0, &ignored);
 }
 
-/* Reads the counts from cursor to the end of the line, at most parser->event_count of them;
- * *first is the first one, 0 when there is none (missing counts are 0). */
+/* Reads the counts from cursor to the end of the line, at most parser->event_count of them, into
+ * parser->counts; *first is the first one, 0 when there is none (missing counts are 0). */
 static int read_counts(struct cg_parser *parser, const char *cursor, uint64_t *first,
 		       size_t *count)
 {
@@ -244,6 +247,7 @@ static int read_counts(struct cg_parser *parser, const char *cursor, uint64_t *f
 
 	*first = 0;
 	*count = 0;
+	memset(parser->counts, 0, sizeof(parser->counts));
 	for (cursor = skip_spaces(cursor); *cursor != '\0'; cursor = skip_spaces(cursor)) {
 		const char *start = cursor;
 		enum cg_number status;
@@ -263,6 +267,7 @@ static int read_counts(struct cg_parser *parser, const char *cursor, uint64_t *f
 					   token_length(start), start);
 		if (*count == 0)
 			*first = value;
+		parser->counts[*count] = value;
 		(*count)++;
 	}
 	return 0;
@@ -649,6 +654,9 @@ static int parse_cost_line(struct cg_parser *parser, const char *line)
 				   function->name);
 	if (!is_call && add_count(&parser->total, cost) != 0)
 		return parse_error(parser, parser->line_number, "total cost overflows");
+	for (column = 0; !is_call && column < count; column++)
+		if (add_count(&parser->event_totals[column], parser->counts[column]) != 0)
+			return parse_error(parser, parser->line_number, "total cost overflows");
 	return 0;
 }
 
@@ -698,10 +706,14 @@ static int parse_events(struct cg_parser *parser, const char *value)
 	if (length == 0)
 		return parse_error(parser, parser->line_number, "empty 'events:' line");
 	parser->event = strndup(cursor, length);
-	if (parser->event == NULL)
+	parser->events = strdup(cursor);
+	if (parser->event == NULL || parser->events == NULL)
 		return out_of_memory(parser);
 	for (; *cursor != '\0'; cursor = skip_spaces(cursor + strcspn(cursor, " \t")))
 		parser->event_count++;
+	if (parser->event_count > CG_MAX_EVENTS)
+		return parse_error(parser, parser->line_number, "more than %d events",
+				   CG_MAX_EVENTS);
 	return 0;
 }
 
@@ -881,6 +893,7 @@ static void parser_release(struct cg_parser *parser)
 	free(parser->call_object);
 	free(parser->cost_file);
 	free(parser->event);
+	free(parser->events);
 }
 
 int cg_profile_parse(struct cg_profile *profile, const char *path, struct gate_error *err)
@@ -929,12 +942,16 @@ int cg_profile_parse(struct cg_profile *profile, const char *path, struct gate_e
 		qsort(parser.functions, parser.function_count, sizeof(*parser.functions),
 		      compare_functions);
 	profile->event = parser.event;
+	profile->events = parser.events;
+	profile->event_count = parser.event_count;
+	memcpy(profile->event_totals, parser.event_totals, sizeof(profile->event_totals));
 	profile->total = parser.total;
 	profile->functions = parser.functions;
 	profile->function_count = parser.function_count;
 	profile->files = parser.files;
 	profile->file_count = parser.file_count;
 	parser.event = NULL;
+	parser.events = NULL;
 	parser.functions = NULL;
 	parser.function_count = 0;
 	parser.files = NULL;
@@ -987,5 +1004,24 @@ void cg_profile_release(struct cg_profile *profile)
 	free(profile->files);
 	free(profile->functions);
 	free(profile->event);
+	free(profile->events);
 	*profile = (struct cg_profile)CG_PROFILE_INIT;
+}
+
+int cg_profile_event_total(const struct cg_profile *profile, const char *event, uint64_t *total)
+{
+	const char *cursor = profile->events;
+	size_t length = strlen(event), index = 0;
+
+	while (cursor != NULL && *(cursor = skip_spaces(cursor)) != '\0') {
+		size_t word = strcspn(cursor, " \t");
+
+		if (word == length && strncmp(cursor, event, length) == 0) {
+			*total = profile->event_totals[index];
+			return 0;
+		}
+		cursor += word;
+		index++;
+	}
+	return -1;
 }

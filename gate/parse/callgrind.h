@@ -34,6 +34,9 @@ struct cg_function {
 	size_t line_count;
 };
 
+/* The most events a file may name ("events:"); --cache-sim=yes --branch-sim=yes names 13. */
+#define CG_MAX_EVENTS 32
+
 struct cg_profile {
 	char *event;                   /* name of the first event in "events:", e.g. "Ir"; owned */
 	uint64_t total;                /* sum of every function's exclusive cost */
@@ -42,6 +45,10 @@ struct cg_profile {
 	size_t function_count;
 	char **files;                  /* the source files cg_line.file indexes; owned */
 	size_t file_count;
+	char *events;                  /* the whole "events:" list, e.g. "Ir Dr Dw I1mr ..."; owned */
+	size_t event_count;
+	uint64_t event_totals[CG_MAX_EVENTS]; /* each event summed over every self cost line: the
+					       * run's total of that event (callgrind's totals:) */
 };
 
 #define CG_PROFILE_INIT { 0 }
@@ -68,6 +75,10 @@ int cg_profile_parse(struct cg_profile *profile, const char *path, struct gate_e
 
 /* Finds a function by exact name (binary search); NULL when absent. Points into profile. */
 const struct cg_function *cg_profile_find(const struct cg_profile *profile, const char *name);
+
+/* The total of the event named `event` (exact name, e.g. "D1mr") into *total; -1 when the file
+ * does not name that event. */
+int cg_profile_event_total(const struct cg_profile *profile, const char *event, uint64_t *total);
 
 /* Frees what profile owns and leaves it as CG_PROFILE_INIT. NULL-safe. */
 void cg_profile_release(struct cg_profile *profile);

@@ -15,6 +15,10 @@
 #include "runner.h"
 #include "text.h"
 
+const char *const scenario_floor_keys[SCENARIO_FLOORS] = {
+	"steady_bytes", "cold_bytes", "steady_peak_bytes", "cold_peak_bytes",
+};
+
 static int copy_string(char **field, const cJSON *root, const char *key, const char *name,
 		       struct gate_error *err)
 {
@@ -48,6 +52,7 @@ static int read_fields(struct scenario_info *info, const cJSON *root, const char
 	const cJSON *gated = cJSON_GetObjectItemCaseSensitive(root, "gated");
 	const cJSON *name_item = cJSON_GetObjectItemCaseSensitive(root, "name");
 	double cold = 0;
+	size_t floor_index;
 
 	const char *problem;
 
@@ -72,6 +77,22 @@ static int read_fields(struct scenario_info *info, const cJSON *root, const char
 	    read_number(&cold, floors, "cold_allocations", true, name, err) != 0)
 		return -1;
 	info->cold_floor = (uint64_t)cold;
+	for (floor_index = 0; floor_index < SCENARIO_FLOORS; floor_index++) {
+		const char *key = scenario_floor_keys[floor_index];
+
+		if (cJSON_GetObjectItemCaseSensitive(floors, key) != NULL &&
+		    read_number(&info->floors[floor_index], floors, key,
+				strncmp(key, "cold_", 5) == 0, name, err) != 0)
+			return -1;
+	}
+	if (cJSON_GetObjectItemCaseSensitive(root, "gate_cycles") != NULL) {
+		const cJSON *cycles = cJSON_GetObjectItemCaseSensitive(root, "gate_cycles");
+
+		if (!cJSON_IsBool(cycles))
+			return gate_error_set(err, "scenario '%s': --describe 'gate_cycles' is not a "
+					      "boolean", name);
+		info->gate_cycles = cJSON_IsTrue(cycles);
+	}
 	if (cJSON_GetObjectItemCaseSensitive(root, "limit_percent") != NULL &&
 	    read_number(&info->limit_percent, root, "limit_percent", false, name, err) != 0)
 		return -1;

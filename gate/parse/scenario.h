@@ -7,6 +7,19 @@
 
 #include "error.h"
 
+/* The optional floors a scenario may declare next to its code (in --describe's "floors"), beside
+ * the allocation floors every scenario declares. 0: not declared. */
+enum scenario_floor {
+	FLOOR_STEADY_BYTES,      /* "steady_bytes": heap bytes allocated per message */
+	FLOOR_COLD_BYTES,        /* "cold_bytes": heap bytes allocated by the 1-delivery run */
+	FLOOR_STEADY_PEAK_BYTES, /* "steady_peak_bytes": growth of the peak live heap per message */
+	FLOOR_COLD_PEAK_BYTES,   /* "cold_peak_bytes": the peak live heap of the 1-delivery run */
+	SCENARIO_FLOORS
+};
+
+/* The floors' keys in --describe, results.json and accepted.json, by enum scenario_floor. */
+extern const char *const scenario_floor_keys[SCENARIO_FLOORS];
+
 struct scenario_info {
 	char *name;            /* as the manifest lists it; owned */
 	char *path;            /* the executable; owned */
@@ -17,6 +30,8 @@ struct scenario_info {
 	uint64_t cold_floor;   /* declared allocations of the 1-delivery run */
 	double limit_percent;  /* declared instruction limit; 0 when the scenario declares none */
 	double linearity_percent; /* declared linearity limit; 0: SLOPE_LINEARITY_LIMIT_PERCENT */
+	double floors[SCENARIO_FLOORS]; /* the optional floors; 0 when not declared */
+	bool gate_cycles;      /* estimated cycles are gated at the limit, like instructions */
 };
 
 #define SCENARIO_INFO_INIT { 0 }

@@ -112,15 +112,15 @@ static void check_one(struct measurement *measurement, const struct crosscheck_o
 		fail(measurement, "cross-check: the native counts: %s", err.message);
 		return;
 	}
-	if (same_counts(counts, measurement->allocations))
+	if (same_counts(counts, measurement->counts[METRIC_ALLOCATIONS]))
 		return;
 	fail(measurement, "cross-check: tcmalloc's hooks count %.3f allocations per message and "
 	     "%" PRIu64 " cold (%" PRIu64 " / %" PRIu64 " / %" PRIu64 " at 1 / N / 2N), DHAT %.3f "
 	     "and %" PRIu64 " (%" PRIu64 " / %" PRIu64 " / %" PRIu64 ")", slope.per_message,
 	     slope.cold, counts[SLOPE_ONE], counts[SLOPE_N], counts[SLOPE_TWICE_N],
-	     measurement->allocation_slope.per_message, measurement->allocation_slope.cold,
-	     measurement->allocations[SLOPE_ONE], measurement->allocations[SLOPE_N],
-	     measurement->allocations[SLOPE_TWICE_N]);
+	     measurement->slopes[METRIC_ALLOCATIONS].per_message, measurement->slopes[METRIC_ALLOCATIONS].cold,
+	     measurement->counts[METRIC_ALLOCATIONS][SLOPE_ONE], measurement->counts[METRIC_ALLOCATIONS][SLOPE_N],
+	     measurement->counts[METRIC_ALLOCATIONS][SLOPE_TWICE_N]);
 }
 
 size_t crosscheck_scenarios(struct measurement *measurements, size_t count,

@@ -4,6 +4,8 @@
 #define _GNU_SOURCE
 #include "environment.h"
 
+#include "cache_geometry.h"
+
 #include "packages.h"
 
 #include <errno.h>
@@ -33,17 +35,19 @@ struct environment_field {
 	const char *key;
 	size_t offset;
 	bool optional; /* absent from older documents: read as NULL */
+	bool when_both; /* compared only when both fingerprints have it */
 };
 
 static const struct environment_field environment_fingerprint_fields[] = {
-	{ "valgrind", offsetof(struct environment, valgrind), false },
-	{ "compiler", offsetof(struct environment, compiler), false },
-	{ "flags", offsetof(struct environment, flags), false },
-	{ "glibc", offsetof(struct environment, glibc), false },
-	{ "cjson", offsetof(struct environment, cjson), false },
-	{ "dispatch_pin", offsetof(struct environment, dispatch_pin), false },
-	{ "costgate", offsetof(struct environment, costgate), true },
-	{ "malloc_pin", offsetof(struct environment, malloc_pin), true },
+	{ "valgrind", offsetof(struct environment, valgrind), false, false },
+	{ "compiler", offsetof(struct environment, compiler), false, false },
+	{ "flags", offsetof(struct environment, flags), false, false },
+	{ "glibc", offsetof(struct environment, glibc), false, false },
+	{ "cjson", offsetof(struct environment, cjson), false, false },
+	{ "dispatch_pin", offsetof(struct environment, dispatch_pin), false, false },
+	{ "costgate", offsetof(struct environment, costgate), true, false },
+	{ "malloc_pin", offsetof(struct environment, malloc_pin), true, false },
+	{ "cache", offsetof(struct environment, cache), true, true },
 };
 
 #define ENVIRONMENT_FIELD_COUNT \
@@ -374,12 +378,13 @@ static bool environment_collect_facts(struct environment *collected, const char 
 	collected->cjson = environment_copy(cJSON_Version());
 	collected->dispatch_pin = environment_copy(GATE_DISPATCH_PIN);
 	collected->malloc_pin = environment_copy(GATE_MALLOC_PIN);
+	collected->cache = environment_copy(CACHE_GEOMETRY);
 	collected->schema = GATE_SCHEMA_VERSION;
 	return collected->cpu != NULL && collected->architecture != NULL &&
 	       collected->cores != NULL && collected->memory != NULL && collected->os != NULL &&
 	       collected->compiler != NULL && collected->flags != NULL && collected->glibc != NULL &&
 	       collected->cjson != NULL && collected->dispatch_pin != NULL &&
-	       collected->malloc_pin != NULL;
+	       collected->malloc_pin != NULL && collected->cache != NULL;
 }
 
 /* `environment` need not be initialised; on error it is left as ENVIRONMENT_INIT. */
@@ -436,6 +441,7 @@ cJSON *environment_to_json(const struct environment *environment)
 		   environment_add_string(block, "gate_cjson", environment->cjson) &&
 		   environment_add_string(block, "dispatch_pin", environment->dispatch_pin) &&
 		   environment_add_string(block, "malloc_pin", environment->malloc_pin) &&
+		   environment_add_string(block, "cache", environment->cache) &&
 		   (environment->debug_info == NULL ||
 		    environment_add_string(block, "debug_info", environment->debug_info));
 	free(profile);
@@ -553,7 +559,8 @@ int environment_fingerprint_equal(const struct environment *here, const struct e
 		const char *here_value = environment_field_value(here, field);
 		const char *there_value = environment_field_value(there, field);
 
-		if (environment_same_text(here_value, there_value))
+		if (environment_same_text(here_value, there_value) ||
+		    (field->when_both && (here_value == NULL || there_value == NULL)))
 			continue;
 		if (have_difference)
 			snprintf(difference, difference_size, "%s: %s here, %s in the baseline",
@@ -581,6 +588,7 @@ void environment_release(struct environment *environment)
 	free(environment->costgate);
 	free(environment->dispatch_pin);
 	free(environment->malloc_pin);
+	free(environment->cache);
 	free(environment->debug_info);
 	*environment = (struct environment)ENVIRONMENT_INIT;
 }

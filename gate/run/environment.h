@@ -45,6 +45,9 @@ struct environment {
 			     * ("0.2.0"); NULL when it does not say */
 	char *dispatch_pin; /* GATE_DISPATCH_PIN */
 	char *malloc_pin;   /* GATE_MALLOC_PIN; NULL in a fingerprint written before the pin */
+	char *cache;        /* CACHE_GEOMETRY, the simulated cache of estimated cycles; NULL in a
+			     * fingerprint written before gate measured them, which then compares
+			     * equal on this field (it holds no cycles to compare) */
 	char *debug_info;   /* what the runs read of the system's debug files (debugview.h); not
 			     * part of the fingerprint: it changes no count. NULL when unknown */
 	int schema;         /* GATE_SCHEMA_VERSION when collected; as read from a fingerprint */

@@ -26,7 +26,7 @@ static struct environment synthetic_environment(void)
 
 static int fill(struct measurement *measurement, size_t index, uint64_t messages, bool regressed)
 {
-	uint64_t per_message = 200 + (index % 13) * 100, cold = 300 + index, none[SLOPE_RUNS] = { 0 };
+	uint64_t per_message = 200 + (index % 13) * 100, cold = 300 + index;
 	struct gate_error err = GATE_ERROR_INIT;
 	char name[32];
 
@@ -40,15 +40,15 @@ static int fill(struct measurement *measurement, size_t index, uint64_t messages
 	measurement->info.region = strdup("costgate_measured_region");
 	measurement->info.gated = true;
 	measurement->messages = messages;
-	measurement->instructions[SLOPE_ONE] = cold;
-	measurement->instructions[SLOPE_N] = cold + (messages - 1) * per_message;
-	measurement->instructions[SLOPE_TWICE_N] = cold + (2 * messages - 1) * per_message;
+	measurement->has[METRIC_INSTRUCTIONS] = true;
+	measurement->has[METRIC_ALLOCATIONS] = true;
+	measurement->has[METRIC_BYTES] = true;
+	measurement->counts[METRIC_INSTRUCTIONS][SLOPE_ONE] = cold;
+	measurement->counts[METRIC_INSTRUCTIONS][SLOPE_N] = cold + (messages - 1) * per_message;
+	measurement->counts[METRIC_INSTRUCTIONS][SLOPE_TWICE_N] = cold + (2 * messages - 1) * per_message;
 	if (measurement->info.name == NULL || measurement->info.path == NULL ||
 	    measurement->info.title == NULL || measurement->info.region == NULL ||
-	    slope_compute(&measurement->instruction_slope, measurement->instructions, messages, true,
-			  &err) != 0 ||
-	    slope_compute(&measurement->allocation_slope, none, messages, false, &err) != 0 ||
-	    slope_compute(&measurement->byte_slope, none, messages, false, &err) != 0) {
+	    metrics_compute(measurement, &err) != 0) {
 		fprintf(stderr, "make_results: %s\n", err.message[0] ? err.message : "out of memory");
 		return -1;
 	}

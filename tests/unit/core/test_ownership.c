@@ -43,7 +43,7 @@ static void ownership_should_split_off_inlined_code_under_its_own_name(void)
 	char *files[] = { (char *)__FILE__ };
 	struct cg_line lines[2];
 	struct cg_function functions[2];
-	struct cg_profile profile = { NULL, 0, functions, 2, files, 1 };
+	struct cg_profile profile = { .functions = functions, .function_count = 2, .files = files, .file_count = 1 };
 	struct ownership ownership;
 	struct ownership_objects objects = { 0 };
 	const struct owned_cost *caller, *inlined, *library;
@@ -82,7 +82,7 @@ static void ownership_should_not_split_a_function_from_its_clone(void)
 	char *files[] = { (char *)__FILE__ };
 	struct cg_line lines[1];
 	struct cg_function functions[2];
-	struct cg_profile profile = { NULL, 0, functions, 2, files, 1 };
+	struct cg_profile profile = { .functions = functions, .function_count = 2, .files = files, .file_count = 1 };
 	struct ownership ownership;
 	struct ownership_objects objects = { 0 };
 

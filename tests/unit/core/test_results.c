@@ -52,12 +52,10 @@ static void fill_slopes(struct measurement *measurement)
 {
 	struct gate_error err = GATE_ERROR_INIT;
 
-	CHECK(slope_compute(&measurement->instruction_slope, measurement->instructions,
-			    measurement->messages, true, &err) == 0);
-	CHECK(slope_compute(&measurement->allocation_slope, measurement->allocations,
-			    measurement->messages, false, &err) == 0);
-	CHECK(slope_compute(&measurement->byte_slope, measurement->bytes, measurement->messages,
-			    false, &err) == 0);
+	measurement->has[METRIC_INSTRUCTIONS] = true;
+	measurement->has[METRIC_ALLOCATIONS] = true;
+	measurement->has[METRIC_BYTES] = true;
+	CHECK(metrics_compute(measurement, &err) == 0);
 	CHECK_STR(err.message, "");
 }
 
@@ -79,9 +77,9 @@ static void fill_consume_json(struct measurement *measurement)
 	measurement->info.steady_floor = 19;
 	measurement->info.cold_floor = 19;
 	measurement->messages = 1000;
-	memcpy(measurement->instructions, instructions, sizeof(instructions));
-	memcpy(measurement->allocations, allocations, sizeof(allocations));
-	memcpy(measurement->bytes, bytes, sizeof(bytes));
+	memcpy(measurement->counts[METRIC_INSTRUCTIONS], instructions, sizeof(instructions));
+	memcpy(measurement->counts[METRIC_ALLOCATIONS], allocations, sizeof(allocations));
+	memcpy(measurement->counts[METRIC_BYTES], bytes, sizeof(bytes));
 	fill_slopes(measurement);
 	measurement->functions = calloc(2, sizeof(*measurement->functions));
 	measurement->sites = calloc(2, sizeof(*measurement->sites));
@@ -103,9 +101,9 @@ static void fill_consume_json(struct measurement *measurement)
 		char name[64];
 
 		snprintf(name, sizeof(name), "consume_json.callgrind.%zu", run);
-		measurement->raw_files[MEASURE_CALLGRIND][run] = copy(name);
+		measurement->raw_files[TOOL_CALLGRIND][run] = copy(name);
 		snprintf(name, sizeof(name), "consume_json.dhat.%zu.json", run);
-		measurement->raw_files[MEASURE_DHAT][run] = copy(name);
+		measurement->raw_files[TOOL_DHAT][run] = copy(name);
 	}
 }
 
@@ -125,8 +123,8 @@ static void fill_batch(struct measurement *measurement)
 	measurement->info.cold_floor = 3000000000ULL;
 	measurement->info.limit_percent = 5;
 	measurement->messages = 1000;
-	memcpy(measurement->instructions, instructions, sizeof(instructions));
-	memcpy(measurement->allocations, allocations, sizeof(allocations));
+	memcpy(measurement->counts[METRIC_INSTRUCTIONS], instructions, sizeof(instructions));
+	memcpy(measurement->counts[METRIC_ALLOCATIONS], allocations, sizeof(allocations));
 	fill_slopes(measurement);
 }
 
@@ -198,16 +196,16 @@ static void check_same_measurement(const struct measurement *read, const struct 
 	CHECK(read->info.limit_percent == written->info.limit_percent);
 	CHECK_U64(read->messages, written->messages);
 	for (i = 0; i < SLOPE_RUNS; i++) {
-		CHECK_U64(read->instructions[i], written->instructions[i]);
-		CHECK_U64(read->allocations[i], written->allocations[i]);
-		CHECK_U64(read->bytes[i], written->bytes[i]);
+		CHECK_U64(read->counts[METRIC_INSTRUCTIONS][i], written->counts[METRIC_INSTRUCTIONS][i]);
+		CHECK_U64(read->counts[METRIC_ALLOCATIONS][i], written->counts[METRIC_ALLOCATIONS][i]);
+		CHECK_U64(read->counts[METRIC_BYTES][i], written->counts[METRIC_BYTES][i]);
 	}
-	CHECK(read->instruction_slope.per_message == written->instruction_slope.per_message);
-	CHECK_U64(read->instruction_slope.cold, written->instruction_slope.cold);
-	CHECK(read->allocation_slope.per_message == written->allocation_slope.per_message);
-	CHECK_U64(read->allocation_slope.cold, written->allocation_slope.cold);
-	CHECK(read->byte_slope.per_message == written->byte_slope.per_message);
-	CHECK_U64(read->byte_slope.cold, written->byte_slope.cold);
+	CHECK(read->slopes[METRIC_INSTRUCTIONS].per_message == written->slopes[METRIC_INSTRUCTIONS].per_message);
+	CHECK_U64(read->slopes[METRIC_INSTRUCTIONS].cold, written->slopes[METRIC_INSTRUCTIONS].cold);
+	CHECK(read->slopes[METRIC_ALLOCATIONS].per_message == written->slopes[METRIC_ALLOCATIONS].per_message);
+	CHECK_U64(read->slopes[METRIC_ALLOCATIONS].cold, written->slopes[METRIC_ALLOCATIONS].cold);
+	CHECK(read->slopes[METRIC_BYTES].per_message == written->slopes[METRIC_BYTES].per_message);
+	CHECK_U64(read->slopes[METRIC_BYTES].cold, written->slopes[METRIC_BYTES].cold);
 	CHECK_U64(read->function_count, written->function_count);
 	for (i = 0; i < read->function_count && i < written->function_count; i++) {
 		CHECK_STR(read->functions[i].name, written->functions[i].name);
@@ -265,7 +263,7 @@ static void results_should_read_back_every_figure_it_wrote_exactly(void)
 		CHECK_STR(results.failures[0].failure, measurements[1].failure);
 	}
 	if (results.count == 2)
-		CHECK_STR(results.measurements[1].raw_files[MEASURE_DHAT][2], "consume_json.dhat.2.json");
+		CHECK_STR(results.measurements[1].raw_files[TOOL_DHAT][2], "consume_json.dhat.2.json");
 	CHECK(results.fingerprint.schema == GATE_SCHEMA_VERSION);
 	CHECK(environment_fingerprint_equal(&results.fingerprint, &environment, NULL, 0) == 1);
 	CHECK_STR(results.fingerprint.valgrind, "3.19.0");
@@ -396,13 +394,13 @@ static void results_should_read_a_committed_document(void)
 	CHECK(results_find(&results, "batch") == NULL);
 	CHECK(results_find(&results, "zzz") == NULL);
 	if (consume != NULL && reply != NULL) {
-		CHECK(consume->instruction_slope.per_message == 17312.0);
-		CHECK_U64(consume->instruction_slope.cold, 23632);
+		CHECK(consume->slopes[METRIC_INSTRUCTIONS].per_message == 17312.0);
+		CHECK_U64(consume->slopes[METRIC_INSTRUCTIONS].cold, 23632);
 		CHECK_U64(consume->function_count, 1);
 		CHECK_U64(consume->site_count, 1);
 		CHECK(reply->info.limit_percent == 5.0);
 		CHECK(!reply->info.gated);
-		CHECK(reply->allocation_slope.per_message == 2.0);
+		CHECK(reply->slopes[METRIC_ALLOCATIONS].per_message == 2.0);
 		CHECK_U64(reply->function_count, 0);
 	}
 	results_release(&results);

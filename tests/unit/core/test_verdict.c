@@ -20,10 +20,10 @@ static struct measurement measured(const char *name, double per_message, uint64_
 	measurement.info.steady_floor = 19;
 	measurement.info.cold_floor = 19;
 	measurement.messages = 1000;
-	measurement.instruction_slope.per_message = per_message;
-	measurement.instruction_slope.cold = cold;
-	measurement.allocation_slope.per_message = 19;
-	measurement.allocation_slope.cold = 19;
+	measurement.slopes[METRIC_INSTRUCTIONS].per_message = per_message;
+	measurement.slopes[METRIC_INSTRUCTIONS].cold = cold;
+	measurement.slopes[METRIC_ALLOCATIONS].per_message = 19;
+	measurement.slopes[METRIC_ALLOCATIONS].cold = 19;
 	return measurement;
 }
 
@@ -127,8 +127,8 @@ static void verdict_should_apply_a_declared_limit_instead_of_two_percent(void)
 	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	verdict_release(&verdict);
 
-	head.instruction_slope.per_message = 10500.001;
-	head.instruction_slope.cold = 52501;
+	head.slopes[METRIC_INSTRUCTIONS].per_message = 10500.001;
+	head.slopes[METRIC_INSTRUCTIONS].cold = 52501;
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
 	CHECK(verdict.rows[0].breaches == (BREACH_INSTRUCTIONS | BREACH_COLD_INSTRUCTIONS));
@@ -137,8 +137,8 @@ static void verdict_should_apply_a_declared_limit_instead_of_two_percent(void)
 	/* A tighter declared limit fails what 2 % would pass, and is a note. */
 	head.info.limit_percent = 0.5;
 	base.info.limit_percent = 0;
-	head.instruction_slope.per_message = 10100.0;
-	head.instruction_slope.cold = 50000;
+	head.slopes[METRIC_INSTRUCTIONS].per_message = 10100.0;
+	head.slopes[METRIC_INSTRUCTIONS].cold = 50000;
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
 	CHECK(verdict.rows[0].breaches == BREACH_INSTRUCTIONS);
@@ -152,7 +152,7 @@ static void verdict_should_fail_a_floor_breach_without_any_baseline(void)
 	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
 
-	head.allocation_slope.per_message = 19.001;
+	head.slopes[METRIC_ALLOCATIONS].per_message = 19.001;
 	CHECK(verdict_decide(&verdict, &head, 1, NULL, NULL, true, &err) == 0);
 	CHECK(!verdict.compared);
 	CHECK_U64(verdict.row_count, 1);
@@ -162,8 +162,8 @@ static void verdict_should_fail_a_floor_breach_without_any_baseline(void)
 	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
 	verdict_release(&verdict);
 
-	head.allocation_slope.per_message = 19;
-	head.allocation_slope.cold = 20;
+	head.slopes[METRIC_ALLOCATIONS].per_message = 19;
+	head.slopes[METRIC_ALLOCATIONS].cold = 20;
 	CHECK(verdict_decide(&verdict, &head, 1, NULL, NULL, true, &err) == 0);
 	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
 	CHECK(verdict.rows[0].breaches == BREACH_COLD_FLOOR);
@@ -221,13 +221,13 @@ static void verdict_should_call_a_head_cheaper_by_more_than_the_limit_improved(v
 	verdict_release(&verdict);
 
 	/* Exactly at the limit below is not an improvement. */
-	head.instruction_slope.per_message = 9800.0;
+	head.slopes[METRIC_INSTRUCTIONS].per_message = 9800.0;
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].state == VERDICT_OK);
 	CHECK(verdict.rows[0].improvements == 0);
 	verdict_release(&verdict);
 
-	head.instruction_slope.cold = 48999;
+	head.slopes[METRIC_INSTRUCTIONS].cold = 48999;
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].state == VERDICT_IMPROVED);
 	CHECK(verdict.rows[0].improvements == BREACH_COLD_INSTRUCTIONS);
@@ -298,7 +298,7 @@ static void verdict_should_enforce_the_floors_of_a_new_scenario(void)
 	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
 
-	head[1].allocation_slope.per_message = 20;
+	head[1].slopes[METRIC_ALLOCATIONS].per_message = 20;
 	CHECK(verdict_decide(&verdict, head, 2, &baseline, NULL, true, &err) == 0);
 	if (verdict.row_count == 2) {
 		CHECK(verdict.rows[1].state == VERDICT_REGRESSED);
@@ -530,14 +530,14 @@ static void verdict_should_apply_the_baseline_s_limit_when_a_higher_one_is_not_a
 	verdict_release(&verdict);
 
 	/* Even on a scenario that is not gated, a looser setting fails. */
-	head.instruction_slope.per_message = 10000.0;
+	head.slopes[METRIC_INSTRUCTIONS].per_message = 10000.0;
 	head.info.gated = base.info.gated = false;
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].breaches == BREACH_LIMIT_RAISED);
 	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
 	verdict_release(&verdict);
 
-	head.instruction_slope.per_message = 19400.0;
+	head.slopes[METRIC_INSTRUCTIONS].per_message = 19400.0;
 	head.info.gated = base.info.gated = true;
 	decide_one(&verdict, &head, &base, &acceptance);
 	CHECK(verdict.rows[0].limit_percent == 500);
@@ -587,14 +587,14 @@ static void verdict_should_gate_work_outside_the_region_in_the_whole_process(voi
 	verdict_release(&verdict);
 
 	/* The region's own regression is not a second breach of the whole process. */
-	head.instruction_slope.per_message = 10300.0;
+	head.slopes[METRIC_INSTRUCTIONS].per_message = 10300.0;
 	with_process(&head, 12300.0);
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].breaches == BREACH_INSTRUCTIONS);
 	verdict_release(&verdict);
 
 	/* Accepted up to the whole process's figure. */
-	head.instruction_slope.per_message = 10000.0;
+	head.slopes[METRIC_INSTRUCTIONS].per_message = 10000.0;
 	with_process(&head, 13000.0);
 	decide_one(&verdict, &head, &base, &acceptance);
 	CHECK(verdict.rows[0].breaches == BREACH_PROCESS_INSTRUCTIONS);
@@ -621,8 +621,8 @@ static void verdict_should_hold_a_raised_floor_to_the_baseline_s_unless_accepted
 
 	head.info.steady_floor = 20;
 	head.info.cold_floor = 20;
-	head.allocation_slope.per_message = 20;
-	head.allocation_slope.cold = 20;
+	head.slopes[METRIC_ALLOCATIONS].per_message = 20;
+	head.slopes[METRIC_ALLOCATIONS].cold = 20;
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].steady_floor == 19);
 	CHECK(verdict.rows[0].breaches == (BREACH_STEADY_FLOOR | BREACH_COLD_FLOOR |
@@ -638,9 +638,9 @@ static void verdict_should_hold_a_raised_floor_to_the_baseline_s_unless_accepted
 
 	/* A lower floor is a note, never a breach. */
 	head.info.steady_floor = 18;
-	head.allocation_slope.per_message = 18;
+	head.slopes[METRIC_ALLOCATIONS].per_message = 18;
 	head.info.cold_floor = 19;
-	head.allocation_slope.cold = 19;
+	head.slopes[METRIC_ALLOCATIONS].cold = 19;
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].breaches == 0);
 	CHECK(verdict.rows[0].tightened == BREACH_STEADY_FLOOR_RAISED);

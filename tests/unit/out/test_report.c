@@ -20,10 +20,10 @@ static struct measurement measured(const char *name, double per_message, uint64_
 	measurement.info.steady_floor = 19;
 	measurement.info.cold_floor = 19;
 	measurement.messages = 1000;
-	measurement.instruction_slope.per_message = per_message;
-	measurement.instruction_slope.cold = cold;
-	measurement.allocation_slope.per_message = 19;
-	measurement.allocation_slope.cold = 19;
+	measurement.slopes[METRIC_INSTRUCTIONS].per_message = per_message;
+	measurement.slopes[METRIC_INSTRUCTIONS].cold = cold;
+	measurement.slopes[METRIC_ALLOCATIONS].per_message = 19;
+	measurement.slopes[METRIC_ALLOCATIONS].cold = 19;
 	return measurement;
 }
 
@@ -62,7 +62,7 @@ static void decide_example(struct example *example)
 	example->head[0].function_count = 3;
 	example->head[1] = measured("accepted", 10300, 50000); /* +3 %, accepted */
 	example->head[2] = measured("allocating", 100, 500);   /* a floor breach */
-	example->head[2].allocation_slope.per_message = 20;
+	example->head[2].slopes[METRIC_ALLOCATIONS].per_message = 20;
 	example->head[2].sites = head_sites;
 	example->head[2].site_count = 1;
 	example->head[3] = measured("broken", 0, 0);
@@ -70,11 +70,11 @@ static void decide_example(struct example *example)
 	snprintf(example->head[3].failure, sizeof(example->head[3].failure),
 		 "callgrind run at 1000 exited with 1 (100%% of the runs)\nsecond line");
 	example->head[4] = measured("fresh", 50, 60);
-	example->head[4].instruction_slope.per_message_early = 51.25; /* 2.5 %: a warning */
-	example->head[4].instruction_slope.linearity_percent = 2.5;
-	example->head[4].instruction_slope.nonlinear = true;
+	example->head[4].slopes[METRIC_INSTRUCTIONS].per_message_early = 51.25; /* 2.5 %: a warning */
+	example->head[4].slopes[METRIC_INSTRUCTIONS].linearity_percent = 2.5;
+	example->head[4].slopes[METRIC_INSTRUCTIONS].nonlinear = true;
 	example->head[5] = measured("lower_floor", 80, 90);
-	example->head[5].allocation_slope.per_message = 18;
+	example->head[5].slopes[METRIC_ALLOCATIONS].per_message = 18;
 	example->base[0] = measured("accepted", 10000, 50000);
 	example->base[1] = measured("allocating", 100, 500);
 	example->base[2] = measured("dearer", 10000, 50000);

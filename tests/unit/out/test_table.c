@@ -19,12 +19,12 @@ static struct measurement measured(const char *name, double per_message, uint64_
 	measurement.info.steady_floor = 19;
 	measurement.info.cold_floor = 19;
 	measurement.messages = 1000;
-	measurement.instruction_slope.per_message = per_message;
-	measurement.instruction_slope.cold = cold;
-	measurement.allocation_slope.per_message = 19;
-	measurement.allocation_slope.cold = 19;
-	measurement.byte_slope.per_message = 1234.5;
-	measurement.byte_slope.cold = 5000;
+	measurement.slopes[METRIC_INSTRUCTIONS].per_message = per_message;
+	measurement.slopes[METRIC_INSTRUCTIONS].cold = cold;
+	measurement.slopes[METRIC_ALLOCATIONS].per_message = 19;
+	measurement.slopes[METRIC_ALLOCATIONS].cold = 19;
+	measurement.slopes[METRIC_BYTES].per_message = 1234.5;
+	measurement.slopes[METRIC_BYTES].cold = 5000;
 	return measurement;
 }
 
@@ -216,8 +216,8 @@ static void table_should_explain_cold_and_floor_breaches(void)
 	struct verdict verdict;
 	char *text;
 
-	head[0].allocation_slope.per_message = 19.5;
-	head[0].allocation_slope.cold = 21;
+	head[0].slopes[METRIC_ALLOCATIONS].per_message = 19.5;
+	head[0].slopes[METRIC_ALLOCATIONS].cold = 21;
 	baseline.measurements = base;
 	baseline.count = 1;
 	baseline.messages = 1000;
@@ -247,7 +247,7 @@ static void table_should_name_settings_looser_and_stricter_than_the_baseline(voi
 	head[1].info.limit_percent = 1;
 	head[1].info.steady_floor = 19;
 	base[1].info.gated = false;
-	head[1].allocation_slope.per_message = 18;
+	head[1].slopes[METRIC_ALLOCATIONS].per_message = 18;
 	head[1].info.steady_floor = 18;
 	baseline.measurements = base;
 	baseline.count = 2;
@@ -341,9 +341,9 @@ static void table_should_warn_when_the_cost_per_message_is_not_constant(void)
 	struct verdict verdict;
 	char *text;
 
-	head[0].instruction_slope.nonlinear = true;
-	head[0].instruction_slope.linearity_percent = 1.0101;
-	head[0].instruction_slope.per_message_early = 101.0101;
+	head[0].slopes[METRIC_INSTRUCTIONS].nonlinear = true;
+	head[0].slopes[METRIC_INSTRUCTIONS].linearity_percent = 1.0101;
+	head[0].slopes[METRIC_INSTRUCTIONS].per_message_early = 101.0101;
 	CHECK(verdict_decide(&verdict, head, 1, NULL, NULL, true, &err) == 0);
 	text = print(&verdict);
 	CHECK_CONTAINS(text, "\nalpha: warning: not quite linear: instructions per message are "

@@ -3,6 +3,7 @@
  * holds a space (so a shell string would split it), and the fingerprint's JSON and comparison. */
 #define _GNU_SOURCE
 #include "check.h"
+#include "cache_geometry.h"
 #include "environment.h"
 
 #include <gnu/libc-version.h>
@@ -101,6 +102,7 @@ static void fill_fingerprint(struct environment *environment)
 	replace(&environment->dispatch_pin, GATE_DISPATCH_PIN);
 	replace(&environment->costgate, "0.2.0");
 	replace(&environment->malloc_pin, GATE_MALLOC_PIN);
+	replace(&environment->cache, CACHE_GEOMETRY);
 	environment->schema = GATE_SCHEMA_VERSION;
 }
 
@@ -307,7 +309,8 @@ static void to_json_should_write_the_environment_block_in_order(void)
 {
 	static const char *const keys[] = { "cpu",      "architecture", "cores",   "memory", "os",
 					    "compiler", "valgrind",     "profile", "flags",  "glibc",
-					    "costgate", "gate_cjson", "dispatch_pin", "malloc_pin" };
+					    "costgate", "gate_cjson", "dispatch_pin", "malloc_pin",
+					    "cache" };
 	struct environment environment;
 	cJSON *block;
 
@@ -348,7 +351,8 @@ static void to_json_should_write_unknown_for_absent_fields(void)
 static void fingerprint_to_json_should_write_schema_as_a_number_and_keys_in_order(void)
 {
 	static const char *const keys[] = { "schema", "valgrind", "compiler",    "flags",
-					    "glibc",  "cjson",    "dispatch_pin", "costgate", "malloc_pin" };
+					    "glibc",  "cjson",    "dispatch_pin", "costgate", "malloc_pin",
+					    "cache" };
 	struct environment environment;
 	const cJSON *schema;
 	cJSON *fingerprint;
@@ -483,6 +487,26 @@ static void fingerprint_should_differ_when_dispatch_pin_differs(void)
 	check_field_difference(offsetof(struct environment, dispatch_pin), "glibc.cpu.hwcaps=-AVX2",
 			       "dispatch_pin: " GATE_DISPATCH_PIN
 			       " here, glibc.cpu.hwcaps=-AVX2 in the baseline");
+}
+
+/* A baseline from before estimated cycles has no cache geometry and holds no cycles: it compares
+ * on everything else; two geometries that differ never compare. */
+static void fingerprint_should_compare_the_cache_geometry_only_when_both_have_it(void)
+{
+	struct environment here, there;
+	char difference[256];
+
+	fill_fingerprint(&here);
+	fill_fingerprint(&there);
+	free(there.cache);
+	there.cache = NULL;
+	CHECK(environment_fingerprint_equal(&here, &there, difference, sizeof(difference)) == 1);
+	replace(&there.cache, "I1=32768,8,64 D1=32768,8,64 LL=4194304,16,64");
+	CHECK(environment_fingerprint_equal(&here, &there, difference, sizeof(difference)) == 0);
+	CHECK_STR(difference, "cache: " CACHE_GEOMETRY " here, I1=32768,8,64 D1=32768,8,64 "
+		  "LL=4194304,16,64 in the baseline");
+	environment_release(&here);
+	environment_release(&there);
 }
 
 static void fingerprint_should_differ_when_malloc_pin_differs(void)
@@ -690,6 +714,7 @@ int main(void)
 	RUN(fingerprint_should_differ_when_glibc_differs);
 	RUN(fingerprint_should_differ_when_cjson_differs);
 	RUN(fingerprint_should_differ_when_dispatch_pin_differs);
+	RUN(fingerprint_should_compare_the_cache_geometry_only_when_both_have_it);
 	RUN(fingerprint_should_differ_when_malloc_pin_differs);
 	RUN(from_json_should_read_a_fingerprint_without_the_malloc_pin_as_not_comparable);
 	RUN(fingerprint_should_differ_when_a_field_is_missing_on_one_side);

@@ -1,0 +1,108 @@
+/* What gate measures, as two tables: the valgrind tools it runs (tool_table) and the metrics it
+ * reads from their output (metric_table). Adding a metric is one entry in metric_table plus the
+ * function that reads it; the runs, the slopes, results.json, the terminal table and the Markdown
+ * report all follow the table.
+ *
+ * Every metric is counted under the region rules (DESIGN.md rule 3) at 1, N and 2N deliveries,
+ * and has a per-message figure, (count(2N) - count(N)) / N, and a cold one, count(1). */
+#ifndef GATE_METRICS_H
+#define GATE_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cache_geometry.h"
+#include "callgrind.h"
+#include "dhat.h"
+#include "scenario.h"
+
+
+/* The valgrind runs of a scenario, three of each (1, N, 2N deliveries). */
+enum metric_tool {
+	TOOL_CALLGRIND, /* instructions, per function */
+	TOOL_DHAT,      /* heap blocks and bytes, per allocation site */
+	TOOL_CACHE,     /* callgrind with the cache simulation: estimated cycles */
+	TOOL_COUNT
+};
+
+enum tool_parser { TOOL_PARSE_CALLGRIND, TOOL_PARSE_DHAT };
+
+struct tool_entry {
+	const char *name;           /* in raw file names, progress lines and failures */
+	const char *options[8];     /* valgrind's options for it, NULL-terminated: --tool= first */
+	enum tool_parser parser;    /* which reader its output file goes through */
+	bool opt_in;                /* run only for scenarios that want one of its metrics (its
+				     * cost is too high for every run: docs/metrics.md) */
+	uint64_t start_microseconds; /* valgrind's start-up with it, for the order runs start in */
+};
+
+extern const struct tool_entry tool_table[TOOL_COUNT];
+
+/* One run's parsed output, as the readers get it. */
+struct tool_output {
+	const struct cg_profile *callgrind; /* TOOL_PARSE_CALLGRIND */
+	const struct dhat_profile *dhat;    /* TOOL_PARSE_DHAT */
+};
+
+enum metric_id {
+	METRIC_INSTRUCTIONS,
+	METRIC_ALLOCATIONS,
+	METRIC_BYTES,
+	METRIC_PEAK_BYTES,
+	METRIC_CYCLES,
+#ifdef GATE_TEST_METRIC
+	METRIC_TEST, /* the throw-away metric of the test build (tests/metric) */
+#endif
+	METRIC_COUNT
+};
+
+/* How a metric decides the verdict. */
+enum metric_gating {
+	METRIC_LIMIT,        /* per message and cold against the baseline, above the limit fails */
+	METRIC_LIMIT_OPT_IN, /* likewise for a scenario that opts in (scenario_info.opt_in), else
+			      * reported */
+	METRIC_FLOORS,       /* against the floors the scenario declares next to its code */
+	METRIC_REPORTED,     /* shown and stored, never gated */
+};
+
+struct metric {
+	const char *key;    /* in results.json (code[].metrics.KEY) and accepted.json */
+	const char *title;  /* for people: "estimated cycles" */
+	const char *unit;   /* of one count: "instructions", "blocks", "bytes", "cycles" */
+	const char *column; /* the terminal table's heading for its figure */
+	enum metric_tool tool;
+	/* Reads the metric's count from one run's output; returns -1 and sets *why when the output
+	 * does not hold it. */
+	int (*read)(const struct tool_output *output, uint64_t *count, const char **why);
+	enum metric_gating gating;
+	double limit_percent;  /* METRIC_LIMIT*: the default limit, in percent */
+	bool must_grow;        /* every message costs some: count(2N) <= count(N) is implausible */
+	bool shows_cold;       /* the table shows the cold figure (a peak), not the per-message one */
+	int steady_floor;      /* METRIC_FLOORS: the scenario_floor of the per-message floor, or -1 */
+	int cold_floor;        /* likewise the cold floor */
+	bool linearity;        /* a slope from 1 to N far from that from N to 2N fails the scenario */
+};
+
+extern const struct metric metric_table[METRIC_COUNT];
+
+/* The metric of that results.json key, or NULL. */
+const struct metric *metric_find(const char *key);
+
+/* Does `info` ask for `tool`'s runs: every tool that is not opt-in, and an opt-in one when the
+ * scenario opts in to one of its metrics or `every_metric` (gate --all-metrics). */
+bool metric_tool_wanted(enum metric_tool tool, const struct scenario_info *info,
+			bool every_metric);
+
+/* Does the metric decide this scenario's verdict against the baseline at a limit. */
+bool metric_limit_gated(enum metric_id metric, const struct scenario_info *info);
+
+/* The per-message and cold figures of every metric a measurement has counts for, one
+ * function for all (slope.h); -1 with err naming the metric when one is implausible. */
+struct measurement;
+int metrics_compute(struct measurement *measurement, struct gate_error *err);
+
+/* The figure the table shows for a metric: its per-message figure, or its cold one. */
+double metric_shown(const struct measurement *measurement, enum metric_id metric);
+
+#endif
