@@ -162,6 +162,32 @@ static int raw_path(const char *directory, const char *name, const char *prefix,
 	return 0;
 }
 
+/* Estimated cycles again from the cache simulation's file, when the document has them: a document
+ * with cycles and no such file is refused. */
+static int check_raw_cycles(const struct measurement *measurement, const char *directory,
+			    size_t which, struct gate_error *err)
+{
+	struct cg_profile profile = CG_PROFILE_INIT;
+	struct tool_output output = { &profile, NULL };
+	const char *why = "";
+	char path[4096];
+	uint64_t cycles = 0;
+	int status;
+
+	if (!measurement->has[METRIC_CYCLES])
+		return 0;
+	if (raw_path(directory, measurement->raw_files[TOOL_CACHE][which], "cachesim.out.", path,
+		     sizeof(path), err) != 0 ||
+	    cg_profile_parse(&profile, path, err) != 0)
+		return -1;
+	status = metric_table[METRIC_CYCLES].read(&output, &cycles, &why);
+	cg_profile_release(&profile);
+	if (status != 0)
+		return gate_error_set(err, "cannot read '%s': %s", path, why);
+	return same_count(measurement->info.name, "estimated cycles",
+			  measurement->counts[METRIC_CYCLES][which], cycles, path, err);
+}
+
 /* --check-raw: every count at 1, N and 2N again from the files valgrind wrote. */
 static int check_raw(const struct session *session, const char *directory, struct gate_error *err)
 {
@@ -199,7 +225,7 @@ static int check_raw(const struct session *session, const char *directory, struc
 					     measurement->process_instructions[which], dhat.instructions,
 					     path, err) != 0) ? -1 : 0;
 			dhat_profile_release(&dhat);
-			if (status != 0)
+			if (status != 0 || check_raw_cycles(measurement, directory, which, err) != 0)
 				return -1;
 		}
 	}

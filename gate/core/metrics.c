@@ -41,16 +41,6 @@ static int read_bytes(const struct tool_output *output, uint64_t *count, const c
 	return 0;
 }
 
-static int read_peak_bytes(const struct tool_output *output, uint64_t *count, const char **why)
-{
-	if (output->dhat->peak_unknown) {
-		*why = "a program point under the region has no 'mb' (DHAT did not track lifetimes)";
-		return -1;
-	}
-	*count = output->dhat->peak_bytes;
-	return 0;
-}
-
 /* Itamar Turner-Trauring's estimate (the one iai and gungraun use): an L1 hit costs 1, a
  * last-level hit 5, a RAM access 35. Reads and writes of data and instruction fetches alike. */
 static int read_cycles(const struct tool_output *output, uint64_t *count, const char **why)
@@ -97,9 +87,6 @@ const struct metric metric_table[METRIC_COUNT] = {
 	[METRIC_BYTES] = { "bytes", "heap bytes allocated", "bytes", "bytes/msg", TOOL_DHAT,
 			   read_bytes, METRIC_FLOORS, 0, false, false, FLOOR_STEADY_BYTES,
 			   FLOOR_COLD_BYTES, false },
-	[METRIC_PEAK_BYTES] = { "peak_bytes", "peak live heap", "bytes", "peak cold", TOOL_DHAT,
-				read_peak_bytes, METRIC_FLOORS, 0, false, true,
-				FLOOR_STEADY_PEAK_BYTES, FLOOR_COLD_PEAK_BYTES, false },
 	[METRIC_CYCLES] = { "cycles", "estimated cycles", "cycles", "cycles/msg", TOOL_CACHE,
 			    read_cycles, METRIC_LIMIT_OPT_IN, 2.0, true, false, -1, -1, false },
 #ifdef GATE_TEST_METRIC

@@ -374,7 +374,6 @@ static int dhat_read_point(struct dhat_walk *walk, struct dhat_profile *profile,
 {
 	uint64_t blocks = 0;
 	uint64_t bytes = 0;
-	uint64_t most_bytes = 0;
 	size_t depth = 0;
 	size_t site = 0;
 	size_t region = 0;
@@ -393,18 +392,11 @@ static int dhat_read_point(struct dhat_walk *walk, struct dhat_profile *profile,
 		region++;
 	if (region == depth)
 		return 0;
-	/* "mb" is written only when DHAT tracked block lifetimes (heap mode): without it the peak
-	 * is not known, which the caller decides about. */
-	if (cJSON_GetObjectItemCaseSensitive(point, "mb") == NULL)
-		profile->peak_unknown = true;
-	else if (dhat_read_count(point, point_index, "mb", &most_bytes, err) < 0)
-		return -1;
 	/* The region frame is not an allocator frame, so the site is found at or before it. */
 	while (walk->frames[walk->frame_ids[site]].is_allocator)
 		site++;
 	if (dhat_add_count(&profile->blocks, blocks, point_index, "tbk", err) < 0 ||
-	    dhat_add_count(&profile->bytes, bytes, point_index, "tb", err) < 0 ||
-	    dhat_add_count(&profile->peak_bytes, most_bytes, point_index, "mb", err) < 0)
+	    dhat_add_count(&profile->bytes, bytes, point_index, "tb", err) < 0)
 		return -1;
 	return dhat_push_site(walk, site, region, blocks, bytes, err);
 }

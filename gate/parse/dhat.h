@@ -31,10 +31,6 @@ struct dhat_profile {
 	uint64_t blocks;          /* total blocks of the program points whose stack holds the region
 				   * frame (a point is counted once however often the frame appears) */
 	uint64_t bytes;           /* total bytes of those points */
-	uint64_t peak_bytes;      /* the most bytes each of those points had live at once ("mb"),
-				   * summed: the region's peak live heap when its points peak
-				   * together, as one message's working set does; never below it */
-	bool peak_unknown;        /* a point under the region had no "mb" */
 	uint64_t all_blocks;      /* total blocks of every program point (plausibility, diagnostics) */
 	uint64_t all_bytes;       /* total bytes of every program point */
 	uint64_t instructions;    /* "te": the instructions the whole process executed, every

@@ -43,6 +43,7 @@ for entry in document["code"]:
         counts = entry["counts"]["instructions"]
         counts[2] -= 1000 * n
         entry["framework"]["instructions"] = (counts[2] - counts[1]) / n
+        entry["metrics"]["instructions"]["per_message"] = (counts[2] - counts[1]) / n
 json.dump(document, open(target, "w"), indent="\t")
 PY
 "$gate" merge --check-raw "$tmp/raw" --json "$tmp/again.json" "$tmp/forged.json" >"$tmp/stdout" 2>&1

@@ -25,6 +25,9 @@ static struct measurement measured(const char *name, double per_message, uint64_
 	measurement.slopes[METRIC_ALLOCATIONS].cold = 19;
 	measurement.slopes[METRIC_BYTES].per_message = 1234.5;
 	measurement.slopes[METRIC_BYTES].cold = 5000;
+	measurement.has[METRIC_INSTRUCTIONS] = true;
+	measurement.has[METRIC_ALLOCATIONS] = true;
+	measurement.has[METRIC_BYTES] = true;
 	return measurement;
 }
 

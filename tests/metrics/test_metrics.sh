@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# The metrics beyond instructions and allocations, end to end under real valgrind:
+# - list_walk (tests/scenarios) built two ways that run the same instructions, its list in order
+#   or scattered over 8 MiB: scattered regresses on estimated cycles (gated: .gate_cycles) with
+#   exactly the instructions of the baseline; without .gate_cycles it passes, and a head that
+#   drops .gate_cycles against a baseline that had it is a breach;
+# - bytes_tenfold built with 64-byte and 640-byte blocks: the same blocks, ten times the bytes,
+#   caught by its declared bytes floor;
+# - estimated cycles equal L1 + 5 x LL + 35 x RAM of the cache simulation's own totals;
+# - gate built with one more metric table entry (GATE_TEST_METRIC) shows that metric in the
+#   table, the Markdown and results.json.
+# Usage: test_metrics.sh GATE GATE_TEST_METRIC BUILD_DIR SOURCE_DIR HARNESS_LIBRARY
+set -u
+gate=$1 test_gate=$2 build=$3 source=$4 harness=$5
+export LC_ALL=C
+failures=0 passed=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+check() { # check NAME COMMAND...
+  local name=$1
+  shift
+  if "$@"; then pass "$name"; else fail "$name"; fi
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+field() {
+  python3 -c 'import json, sys
+document = json.load(open(sys.argv[1]))
+print(eval(sys.argv[2], {"d": document}))' "$1" "$2"
+}
+
+# variant DIR STRIDE GATE_CYCLES BLOCK_BYTES: both scenarios built one way, with a manifest.
+variant() {
+  local dir=$tmp/$1
+  mkdir -p "$dir/scenarios"
+  gcc -O2 -g -std=gnu11 -I"$source/scenarios" -DWALK_STRIDE="$2" -DWALK_GATE_CYCLES="$3" \
+    "$source/tests/scenarios/list_walk.c" "$harness" -o "$dir/scenarios/list_walk" &&
+    gcc -O2 -g -std=gnu11 -I"$source/scenarios" -DBLOCK_BYTES="$4" \
+      "$source/tests/scenarios/bytes_tenfold.c" "$harness" -o "$dir/scenarios/bytes_tenfold" ||
+    return 1
+  { sed -n '/^costgate /p; /^compiler /p; /^flags /p' "$build/scenarios/manifest.txt"
+    echo "scenario list_walk $dir/scenarios/list_walk"
+    echo "scenario bytes_tenfold $dir/scenarios/bytes_tenfold"; } >"$dir/scenarios/manifest.txt"
+}
+
+run_gate() { # run_gate DIR [options...]: exit code in $status
+  local dir=$tmp/$1
+  shift
+  "$gate" --build-dir "$dir" --messages 200 --quiet --json "$dir/results.json" \
+    --markdown "$dir/summary.md" "$@" >"$dir/stdout" 2>"$dir/stderr"
+  status=$?
+}
+
+if ! variant base 1 1 64 || ! variant scattered 40503 1 640 || ! variant plain_base 1 0 64 ||
+  ! variant plain_scattered 40503 0 64; then
+  fail "setup: cannot build the scenarios"
+  echo "$passed passed, $failures failed"
+  exit 1
+fi
+
+run_gate base
+check "a baseline of both scenarios measures (exit 0)" test "$status" = 0
+check "the cache simulation ran only for list_walk, which opts in" \
+  test "$(field "$tmp/base/results.json" \
+    '[sorted(e["raw"].keys()) for e in sorted(d["code"], key=lambda e: e["name"])]')" = \
+  "[['callgrind', 'dhat'], ['cachesim', 'callgrind', 'dhat']]"
+
+run_gate scattered --baseline-file "$tmp/base/results.json"
+row="[r for r in d['costgate']['verdict']['rows'] if r['name'] == 'list_walk'][0]"
+check "the scattered walk fails the gate (exit 1)" test "$status" = 1
+check "its instructions per message equal the baseline's, to the digit" \
+  test "$(field "$tmp/scattered/results.json" "$row['instructions']['change_percent']")" = 0
+check "it regressed on estimated cycles, and on nothing else per message" \
+  test "$(field "$tmp/scattered/results.json" "[b for b in $row['breaches'] if b != 'cold_cycles']")" = \
+  "['cycles']"
+check "the table says why: estimated cycles above the limit" \
+  grep -q "^list_walk: .* estimated cycles per message against .* above the 2 % limit" \
+    "$tmp/scattered/stdout"
+tenfold="[r for r in d['costgate']['verdict']['rows'] if r['name'] == 'bytes_tenfold'][0]"
+check "ten times the bytes in the same blocks breaks the declared bytes floor" \
+  test "$(field "$tmp/scattered/results.json" "$tenfold['breaches']")" = \
+  "['steady_bytes', 'cold_bytes']"
+check "the same number of blocks per message" \
+  test "$(field "$tmp/scattered/results.json" \
+    "[e['metrics']['allocations']['per_message'] for e in d['code'] if e['name'] == 'bytes_tenfold']")" = \
+  "[1]"
+check "the table names the floor" \
+  grep -q "^bytes_tenfold: 640.000 bytes (heap bytes allocated) per message, above the declared floor of 64" \
+    "$tmp/scattered/stdout"
+
+# Without the opt-in the same change passes: instructions alone cannot see it.
+run_gate plain_base
+run_gate plain_scattered --baseline-file "$tmp/plain_base/results.json"
+check "ungated, the scattered walk passes on instructions (exit 0)" test "$status" = 0
+check "and no cycles were simulated for it" \
+  test "$(field "$tmp/plain_scattered/results.json" "'cycles' in d['code'][1]['metrics']")" = False
+
+# Dropping the opt-in against a baseline that has it is a looser setting: a breach.
+run_gate plain_scattered --baseline-file "$tmp/base/results.json"
+check "dropping .gate_cycles against a baseline that gates cycles fails (exit 1)" \
+  test "$status" = 1
+check "as the setting it is" grep -q "^list_walk: estimated cycles not gated, but the baseline gates them" \
+  "$tmp/plain_scattered/stdout"
+
+# The figure is the formula applied to callgrind's own totals of the cache simulation.
+raw=$tmp/base/gate/raw
+expected=$(python3 - "$raw" <<'PY'
+import sys
+def totals(path):
+    events = None
+    for line in open(path):
+        if line.startswith("events:"):
+            events = line.split()[1:]
+        if line.startswith("totals:"):
+            return dict(zip(events, map(int, line.split()[1:])))
+counts = []
+for n in (1, 200, 400):
+    t = totals(f"{sys.argv[1]}/cachesim.out.list_walk.{n}")
+    access = t["Ir"] + t["Dr"] + t["Dw"]
+    l1 = t["I1mr"] + t["D1mr"] + t["D1mw"]
+    ram = t["ILmr"] + t["DLmr"] + t["DLmw"]
+    counts.append((access - l1) + 5 * (l1 - ram) + 35 * ram)
+print(counts)
+PY
+)
+check "estimated cycles are L1 + 5 x LL + 35 x RAM of the simulation's totals: $expected" \
+  test "$(field "$tmp/base/results.json" \
+    "[e['counts']['cycles'] for e in d['code'] if e['name'] == 'list_walk'][0]")" = "$expected"
+
+# A second opinion reads the cycles again from the simulation's files: a forged count is refused.
+"$gate" merge --quiet --check-raw "$raw" --json "$tmp/again.json" "$tmp/base/results.json" \
+  >"$tmp/merge.stdout" 2>&1
+check "gate merge --check-raw agrees with the cycles it measured (exit 0)" test "$?" = 0
+python3 - "$tmp/base/results.json" "$tmp/forged.json" <<'PY'
+import json, sys
+document = json.load(open(sys.argv[1]))
+for entry in document["code"]:
+    if entry["name"] == "list_walk":
+        counts = entry["counts"]["cycles"]
+        n = entry["messages"]
+        counts[2] -= 100 * n
+        entry["metrics"]["cycles"]["per_message"] = (counts[2] - counts[1]) / n
+json.dump(document, open(sys.argv[2], "w"))
+PY
+"$gate" merge --quiet --check-raw "$raw" --json "$tmp/again2.json" "$tmp/forged.json" \
+  >"$tmp/forged.stdout" 2>&1
+code=$?
+check "cycles lowered consistently in the document are caught by the raw files (exit 3)" \
+  test "$code" = 3
+check "naming the file" grep -q "estimated cycles is [0-9]*, but '$raw/cachesim.out.list_walk.400' holds" \
+  "$tmp/forged.stdout"
+
+# One more entry in the metric table, nothing else: it shows everywhere.
+"$test_gate" --build-dir "$tmp/base" --messages 200 --quiet --json "$tmp/metric.json" \
+  --markdown "$tmp/metric.md" >"$tmp/metric.stdout" 2>&1
+check "a table entry is a column of the terminal table" grep -q "test bytes" "$tmp/metric.stdout"
+check "and of the Markdown" grep -q "heap bytes of the whole process, bytes per message" "$tmp/metric.md"
+check "and a metric in results.json with its counts" \
+  test "$(field "$tmp/metric.json" "sorted(d['code'][0]['metrics']['test_process_bytes'].keys()) + [len(d['code'][0]['counts']['test_process_bytes'])]")" = \
+  "['cold', 'per_message', 'unit', 3]"
+check "gate without the entry has none of it" \
+  test "$(field "$tmp/base/results.json" "'test_process_bytes' in d['code'][0]['metrics']")" = False
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,47 @@
+/* One heap block a message, BLOCK_BYTES long (64 by default): built with 640 it allocates the
+ * same number of blocks and ten times the bytes, which its declared bytes floor catches
+ * (tests/metrics). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+#ifndef BLOCK_BYTES
+#define BLOCK_BYTES 64
+#endif
+
+/* Read at run time: the size never becomes a constant the compiler could fold differently. */
+static volatile size_t block_bytes = BLOCK_BYTES;
+
+static size_t tenfold_body(unsigned char *buffer, size_t capacity)
+{
+	(void)capacity;
+	memcpy(buffer, "bytes", 5);
+	return 5;
+}
+
+static int tenfold_handle(struct service *service, const unsigned char *body, size_t length)
+{
+	void *block = malloc(block_bytes);
+
+	(void)service;
+	(void)body;
+	(void)length;
+	if (block == NULL)
+		return -1;
+	COSTGATE_KEEP(block);
+	free(block);
+	return 0;
+}
+
+const struct scenario costgate_scenario = {
+	.name = "bytes_tenfold",
+	.title = "one heap block a message: 64 bytes, or ten times that",
+	.gated = true,
+	.steady_allocations = 1,
+	.cold_allocations = 1,
+	.steady_bytes = 64,
+	.cold_bytes = 64,
+	.body = tenfold_body,
+	.handle = tenfold_handle,
+};

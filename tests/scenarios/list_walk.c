@@ -1,0 +1,100 @@
+/* A walk over a linked list of 16-byte nodes spread over 8 MiB, 256 nodes a message. Built two
+ * ways that run the same instructions: with WALK_STRIDE 1 the list runs through the array in
+ * order (four nodes to a cache line); with a large odd stride each next node is on another line,
+ * far away. Only estimated cycles tell them apart (tests/metrics). WALK_GATE_CYCLES 0 leaves
+ * cycles ungated. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+#ifndef WALK_STRIDE
+#define WALK_STRIDE 1
+#endif
+#ifndef WALK_GATE_CYCLES
+#define WALK_GATE_CYCLES 1
+#endif
+
+#define WALK_NODES (1u << 19) /* 16 bytes each: 8 MiB */
+#define WALK_STEPS 256
+
+struct node {
+	struct node *next;
+	uint64_t value;
+};
+
+struct walk {
+	struct node *nodes;
+	struct node *cursor;
+	uint64_t sum;
+};
+
+/* Read at run time, so both builds compute the same order with the same instructions. */
+static volatile uint32_t walk_stride = WALK_STRIDE;
+
+static size_t walk_body(unsigned char *buffer, size_t capacity)
+{
+	(void)capacity;
+	memcpy(buffer, "walk", 4);
+	return 4;
+}
+
+static int walk_start(struct service *service)
+{
+	struct walk *walk = calloc(1, sizeof(*walk));
+	uint32_t stride = walk_stride, i;
+
+	if (walk == NULL || (walk->nodes = calloc(WALK_NODES, sizeof(struct node))) == NULL) {
+		free(walk);
+		return -1;
+	}
+	for (i = 0; i < WALK_NODES; i++) {
+		uint32_t here = (i * stride) & (WALK_NODES - 1);
+		uint32_t next = ((i + 1) * stride) & (WALK_NODES - 1);
+
+		walk->nodes[here].next = &walk->nodes[next];
+		walk->nodes[here].value = i;
+	}
+	walk->cursor = &walk->nodes[0];
+	service->state = walk;
+	return 0;
+}
+
+static int walk_handle(struct service *service, const unsigned char *body, size_t length)
+{
+	struct walk *walk = service->state;
+	struct node *node = walk->cursor;
+	unsigned step;
+
+	(void)body;
+	(void)length;
+	for (step = 0; step < WALK_STEPS; step++) {
+		walk->sum += node->value;
+		node = node->next;
+	}
+	walk->cursor = node;
+	COSTGATE_KEEP(walk->sum);
+	return 0;
+}
+
+static void walk_stop(struct service *service)
+{
+	struct walk *walk = service->state;
+
+	free(walk->nodes);
+	free(walk);
+}
+
+const struct scenario costgate_scenario = {
+	.name = "list_walk",
+	.title = "a list walk over 8 MiB: the same instructions, in order or scattered",
+	.gated = true,
+	.steady_allocations = 0,
+	.cold_allocations = 2,
+	.gate_cycles = WALK_GATE_CYCLES,
+	.body = walk_body,
+	.start = walk_start,
+	.handle = walk_handle,
+	.stop = walk_stop,
+};
