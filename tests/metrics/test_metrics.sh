@@ -71,16 +71,16 @@ run_gate scattered --baseline-file "$tmp/base/results.json"
 row="[r for r in d['costgate']['verdict']['rows'] if r['name'] == 'list_walk'][0]"
 check "the scattered walk fails the gate (exit 1)" test "$status" = 1
 check "its instructions per message equal the baseline's, to the digit" \
-  test "$(field "$tmp/scattered/results.json" "$row['instructions']['change_percent']")" = 0
+  test "$(field "$tmp/scattered/results.json" "${row}['instructions']['change_percent']")" = 0
 check "it regressed on estimated cycles, and on nothing else per message" \
-  test "$(field "$tmp/scattered/results.json" "[b for b in $row['breaches'] if b != 'cold_cycles']")" = \
+  test "$(field "$tmp/scattered/results.json" "[b for b in ${row}['breaches'] if b != 'cold_cycles']")" = \
   "['cycles']"
 check "the table says why: estimated cycles above the limit" \
   grep -q "^list_walk: .* estimated cycles per message against .* above the 2 % limit" \
     "$tmp/scattered/stdout"
 tenfold="[r for r in d['costgate']['verdict']['rows'] if r['name'] == 'bytes_tenfold'][0]"
 check "ten times the bytes in the same blocks breaks the declared bytes floor" \
-  test "$(field "$tmp/scattered/results.json" "$tenfold['breaches']")" = \
+  test "$(field "$tmp/scattered/results.json" "${tenfold}['breaches']")" = \
   "['steady_bytes', 'cold_bytes']"
 check "the same number of blocks per message" \
   test "$(field "$tmp/scattered/results.json" \
