@@ -4,14 +4,13 @@
 #define _GNU_SOURCE
 #include "cmd_export.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "exit_codes.h"
 #include "export.h"
-#include "options.h"
+#include "optlayer.h"
 #include "results.h"
 #include "session.h"
 #include "textfile.h"
@@ -26,58 +25,79 @@ struct export_options {
 	bool help;
 };
 
-static void usage(FILE *out)
+#define OWN(context) ((struct export_options *)(context)->own)
+
+static int apply_format(const struct opt_context *c, const char *value, struct gate_error *err)
 {
-	fputs("usage: gate export --format FORMAT [options] [RESULTS]\n"
-	      "Writes the figures of RESULTS (default build/gate/results.json) for another tool:\n"
-	      "  bmf    Bencher Metric Format JSON: scenario -> measure -> {\"value\": ...}, measures\n"
-	      "         instructions, allocations (per message), cold-instructions, cold-allocations\n"
-	      "         (for: bencher run --adapter json)\n"
-	      "  junit  JUnit XML: one test case per scenario, failed with its breach\n"
-	      "  csv    one row per scenario and measure: scenario, metric, value, baseline,\n"
-	      "         change_percent, state\n"
-	      "\n"
-	      "  -f, --format FORMAT     bmf, junit or csv (required)\n"
-	      "  -o, --output FILE       write FILE instead of stdout\n"
-	      "  -h, --help              this text\n"
-	      "\n"
-	      "Exit codes: 0 written, 2 usage error, unreadable or malformed results, or the output\n"
-	      "cannot be written.\n",
-	      out);
+	(void)err;
+	OWN(c)->format_name = value;
+	return 0;
 }
+
+static int apply_output(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	(void)err;
+	OWN(c)->output = value;
+	return 0;
+}
+
+static const struct opt opt_format = {
+	"format", 'f', "FORMAT", "bmf, junit or csv (required)", apply_format };
+static const struct opt opt_export_output = {
+	"output", 'o', "FILE", "write FILE instead of stdout", apply_output };
+
+static const struct opt *const export_opts[] = { &opt_format, &opt_export_output, &opt_help,
+						 NULL };
+
+static const struct command_spec export_spec = {
+	"gate export",
+	"usage: gate export --format FORMAT [options] [RESULTS]",
+	"Writes the figures of RESULTS (default build/gate/results.json) for another tool:\n"
+	"  bmf    Bencher Metric Format JSON: scenario -> measure -> {\"value\": ...}, measures\n"
+	"         instructions, allocations (per message), cold-instructions, cold-allocations\n"
+	"         (for: bencher run --adapter json)\n"
+	"  junit  JUnit XML: one test case per scenario, failed with its breach\n"
+	"  csv    one row per scenario and measure: scenario, metric, value, baseline,\n"
+	"         change_percent, state\n",
+	export_opts,
+	"Exit codes: 0 written, 2 usage error, unreadable or malformed results, or the output\n"
+	"cannot be written.\n",
+	true,
+	NULL,
+	NULL,
+	NULL,
+};
 
 static int parse_options(struct export_options *options, int argc, char **argv,
 			 struct gate_error *err)
 {
-	static const struct option long_options[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int option;
+	struct common_targets common = { .help = &options->help };
+	struct opt_context context = { options, &common };
+	char **operands = NULL;
+	size_t operand_count = 0;
+	int status = -1;
 
 	*options = (struct export_options){ .input = "build/gate/results.json" };
-	opterr = 0;
-	optind = 0;
-	while ((option = getopt_long(argc, argv, ":f:o:h", long_options, NULL)) != -1) {
-		if (options_getopt_error(option, argv, "gate export", err) != 0)
-			return -1;
-		options->format_name = option == 'f' ? optarg : options->format_name;
-		options->output = option == 'o' ? optarg : options->output;
-		options->help = options->help || option == 'h';
+	if (opt_parse(&export_spec, &context, argc, argv, &operands, &operand_count, err) != 0)
+		goto out;
+	if (operand_count > 1) {
+		gate_error_set(err, "unexpected argument '%s' (see gate export --help)", operands[1]);
+		goto out;
 	}
-	if (optind < argc)
-		options->input = argv[optind++];
-	if (optind < argc)
-		return gate_error_set(err, "unexpected argument '%s' (see gate export --help)", argv[optind]);
+	if (operand_count == 1)
+		options->input = operands[0];
+	status = 0;
 	if (options->help)
-		return 0;
+		goto out;
 	if (options->format_name == NULL)
-		return gate_error_set(err, "--format is required: bmf, junit or csv (see gate export --help)");
-	if (export_format_parse(options->format_name, &options->format) != 0)
-		return gate_error_set(err, "--format '%s' is not bmf, junit or csv", options->format_name);
-	return 0;
+		status = gate_error_set(err, "--format is required: bmf, junit or csv (see gate export "
+				       "--help)");
+	else if (export_format_parse(options->format_name, &options->format) != 0)
+		status = gate_error_set(err, "--format '%s' is not bmf, junit or csv",
+					options->format_name);
+out:
+	free(operands);
+	return status;
 }
 
 static int write_export(const struct export_options *options, const struct results *results,
@@ -112,7 +132,7 @@ int cmd_export(int argc, char **argv)
 	if (parse_options(&options, argc, argv, &err) != 0)
 		goto out;
 	if (options.help) {
-		usage(stdout);
+		opt_usage(stdout, &export_spec);
 		code = 0;
 		goto out;
 	}

@@ -4,7 +4,6 @@
 #define _GNU_SOURCE
 #include "cmd_history.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +12,7 @@
 #include "chart.h"
 #include "exit_codes.h"
 #include "history.h"
-#include "options.h"
+#include "optlayer.h"
 #include "results.h"
 #include "session.h"
 #include "textfile.h"
@@ -29,62 +28,84 @@ struct history_options {
 	bool help;
 };
 
-static void usage(FILE *out)
+#define OWN(context) ((struct history_options *)(context)->own)
+
+static int apply_ref(const struct opt_context *c, const char *value, struct gate_error *err)
 {
-	fputs("usage: gate history [options]\n"
-	      "Prints the history of the branch's committed baseline (baselines/REF.json on the\n"
-	      "first-parent line of REF, read from git): per scenario and metric, every commit that\n"
-	      "changed a figure, the change in percent, and the drift from the oldest figure shown\n"
-	      "to the newest. Versions measured with another toolchain and accepted regressions are\n"
-	      "marked; a version that does not read is reported and skipped.\n"
-	      "\n"
-	      "      --ref BRANCH        the branch (default main): refs/remotes/origin/BRANCH when\n"
-	      "                          that exists, else refs/heads/BRANCH; never a tag\n"
-	      "  -s, --scenario GLOB     only scenarios matching GLOB; may repeat\n"
-	      "      --since DATE        only commits on or after DATE (YYYY-MM-DD)\n"
-	      "      --json FILE         also write the history as JSON (for gate report --history)\n"
-	      "      --svg DIR           also write each per-message chart as DIR/SCENARIO.METRIC.svg\n"
-	      "  -h, --help              this text\n"
-	      "\n"
-	      "Exit codes: 0 printed, 2 usage error or no scenario matches, 4 no history (no such\n"
-	      "branch, no commit changed the baseline, or no version of it reads).\n",
-	      out);
+	(void)err;
+	OWN(c)->ref = value;
+	return 0;
 }
+
+static int apply_scenario(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	return opt_append(&OWN(c)->scenarios, &OWN(c)->scenario_count, (char *)value, err);
+}
+
+static int apply_since(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	OWN(c)->since = value;
+	return history_valid_date(value) ? 0
+					 : gate_error_set(err, "--since '%s' is not a date (YYYY-MM-DD)",
+							  value);
+}
+
+static int apply_json(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	(void)err;
+	OWN(c)->json_path = value;
+	return 0;
+}
+
+static int apply_svg(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	(void)err;
+	OWN(c)->svg_dir = value;
+	return 0;
+}
+
+static const struct opt opt_ref = {
+	"ref", 0, "BRANCH",
+	"the branch (default main): refs/remotes/origin/BRANCH when\n"
+	"that exists, else refs/heads/BRANCH; never a tag", apply_ref };
+static const struct opt opt_history_scenario = {
+	"scenario", 's', "GLOB", "only scenarios matching GLOB; may repeat", apply_scenario };
+static const struct opt opt_since = {
+	"since", 0, "DATE", "only commits on or after DATE (YYYY-MM-DD)", apply_since };
+static const struct opt opt_history_json = {
+	"json", 0, "FILE", "also write the history as JSON (for gate report --history)", apply_json };
+static const struct opt opt_svg = {
+	"svg", 0, "DIR", "also write each per-message chart as DIR/SCENARIO.METRIC.svg", apply_svg };
+
+static const struct opt *const history_opts[] = {
+	&opt_ref, &opt_history_scenario, &opt_since, &opt_history_json, &opt_svg, &opt_help, NULL,
+};
+
+static const struct command_spec history_spec = {
+	"gate history",
+	"usage: gate history [options]",
+	"Prints the history of the branch's committed baseline (baselines/REF.json on the\n"
+	"first-parent line of REF, read from git): per scenario and metric, every commit that\n"
+	"changed a figure, the change in percent, and the drift from the oldest figure shown\n"
+	"to the newest. Versions measured with another toolchain and accepted regressions are\n"
+	"marked; a version that does not read is reported and skipped.\n",
+	history_opts,
+	"Exit codes: 0 printed, 2 usage error or no scenario matches, 4 no history (no such\n"
+	"branch, no commit changed the baseline, or no version of it reads).\n",
+	false,
+	NULL,
+	NULL,
+	NULL,
+};
 
 static int parse_options(struct history_options *options, int argc, char **argv,
 			 struct gate_error *err)
 {
-	static const struct option long_options[] = {
-		{ "ref", required_argument, NULL, 'r' },
-		{ "scenario", required_argument, NULL, 's' },
-		{ "since", required_argument, NULL, 'S' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "svg", required_argument, NULL, 'g' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int option;
+	struct common_targets common = { .help = &options->help };
+	struct opt_context context = { options, &common };
 
 	*options = (struct history_options){ .ref = "main" };
-	opterr = 0;
-	optind = 0;
-	while ((option = getopt_long(argc, argv, ":s:h", long_options, NULL)) != -1) {
-		if (options_getopt_error(option, argv, "gate history", err) != 0)
-			return -1;
-		if (option == 's' &&
-		    options_add_pattern(&options->scenarios, &options->scenario_count, optarg, err) != 0)
-			return -1;
-		options->ref = option == 'r' ? optarg : options->ref;
-		options->since = option == 'S' ? optarg : options->since;
-		options->json_path = option == 'j' ? optarg : options->json_path;
-		options->svg_dir = option == 'g' ? optarg : options->svg_dir;
-		options->help = options->help || option == 'h';
-	}
-	if (optind < argc)
-		return gate_error_set(err, "unexpected argument '%s' (see gate history --help)", argv[optind]);
-	if (options->since != NULL && !history_valid_date(options->since))
-		return gate_error_set(err, "--since '%s' is not a date (YYYY-MM-DD)", options->since);
-	return 0;
+	return opt_parse(&history_spec, &context, argc, argv, NULL, NULL, err);
 }
 
 /* Untrusted text (subjects, reasons) on a terminal: no control characters. */
@@ -257,7 +278,7 @@ int cmd_history(int argc, char **argv)
 	if (parse_options(&options, argc, argv, &err) != 0)
 		goto out;
 	if (options.help) {
-		usage(stdout);
+		opt_usage(stdout, &history_spec);
 		code = 0;
 		goto out;
 	}

@@ -311,14 +311,7 @@ int cmd_merge(int argc, char **argv)
 		return session_fail(GATE_EXIT_USAGE, &err);
 	}
 	if (options.help) {
-		puts("usage: gate merge [--baseline NAME [--base-commit SHA] | --baseline-file F]\n"
-		     "                  [--baseline-optional]\n"
-		     "                  [--json FILE] [--markdown FILE] [--accepted FILE] [--explain]\n"
-		     "                  [--check-raw DIR] FILE...\n"
-		     "Combines the results.json files of gate --shard K/M runs (every shard once) into\n"
-		     "the verdict, exit code and reports of a single run; one results.json of a whole\n"
-		     "run is decided again. --check-raw DIR reads every count again from the raw\n"
-		     "callgrind and DHAT files in DIR (exit 3 when one differs). Exit codes as for gate.");
+		options_merge_usage(stdout);
 		options_release(&options);
 		return 0;
 	}

@@ -5,7 +5,6 @@
 #include "cmd_profile.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <math.h>
@@ -16,7 +15,7 @@
 #include "exit_codes.h"
 #include "manifest.h"
 #include "native_runs.h"
-#include "options.h"
+#include "optlayer.h"
 #include "runner.h"
 #include "session.h"
 #include "verdict.h"
@@ -24,7 +23,6 @@
 #define SECONDS_MAX 600.0
 #define FREQUENCY_MAX 4000
 #define TOP_MAX 1000
-#define TIMEOUT_MAX 86400
 
 struct profile_options {
 	const char *scenario;
@@ -39,123 +37,133 @@ struct profile_options {
 	bool help;
 };
 
-static void usage(FILE *out)
-{
-	fputs("usage: gate profile SCENARIO [options]\n"
-	      "A CPU profile of SCENARIO's drain with gperftools' profiler, on its native variant\n"
-	      "(build/scenarios/native): written to a file, its top functions printed with\n"
-	      "google-pprof --text. Informational.\n"
-	      "\n"
-	      "      --seconds S         size the drain to last about S seconds (default 2)\n"
-	      "  -n, --messages N        drain exactly N messages instead\n"
-	      "      --frequency HZ      samples per second asked for (default 1000; the kernel's\n"
-	      "                          timer may give fewer)\n"
-	      "      --top K             functions printed (default 20)\n"
-	      "  -o, --output FILE       the profile (default DIR/gate/profile/SCENARIO.prof)\n"
-	      "      --build-dir DIR     the build (default build)\n"
-	      "      --timeout SECONDS   kill a run after this long (default 600)\n"
-	      "  -q, --quiet             no progress on stderr\n"
-	      "  -h, --help              this text\n"
-	      "\n"
-	      "Open the profile further with: google-pprof --web|--list=FUNCTION EXECUTABLE FILE\n"
-	      "Exit codes: 0 profiled, 2 usage error or unknown scenario, 3 the run or google-pprof\n"
-	      "failed.\n",
-	      out);
-}
+#define OWN(context) ((struct profile_options *)(context)->own)
 
-static int apply(struct profile_options *options, int option, char *argument, struct gate_error *err)
+static int apply_seconds(const struct opt_context *c, const char *value, struct gate_error *err)
 {
-	uint64_t value = 0;
 	char *end = NULL;
 
-	switch (option) {
-	case 'S':
-		errno = 0;
-		if ((argument[0] >= '0' && argument[0] <= '9') || argument[0] == '.')
-			options->seconds = strtod(argument, &end);
-		if (end == NULL || errno != 0 || *end != '\0' || !(options->seconds >= 0.01) ||
-		    options->seconds > SECONDS_MAX)
-			return gate_error_set(err, "--seconds must be a number from 0.01 to %.0f, not '%s'",
-					      SECONDS_MAX, argument);
-		return 0;
-	case 'n':
-		if (options_parse_unsigned(argument, 1, NATIVE_RUNS_COUNT_MAX, "--messages", &value, err) != 0)
-			return -1;
-		options->messages = value;
-		return 0;
-	case 'f':
-		if (options_parse_unsigned(argument, 1, FREQUENCY_MAX, "--frequency", &value, err) != 0)
-			return -1;
-		options->frequency = (unsigned)value;
-		return 0;
-	case 'k':
-		if (options_parse_unsigned(argument, 1, TOP_MAX, "--top", &value, err) != 0)
-			return -1;
-		options->top = (unsigned)value;
-		return 0;
-	case 't':
-		if (options_parse_unsigned(argument, 1, TIMEOUT_MAX, "--timeout", &value, err) != 0)
-			return -1;
-		options->timeout_seconds = (double)value;
-		return 0;
-	case 'o':
-		free(options->output);
-		return (options->output = strdup(argument)) ? 0 : gate_error_set(err, "out of memory");
-	case 'b':
-		options->build_dir = argument;
-		return 0;
-	case 'q':
-		options->verbosity = 0;
-		return 0;
-	case 'h':
-		options->help = true;
-		return 0;
-	default:
-		return gate_error_set(err, "unknown option (see gate profile --help)");
-	}
+	errno = 0;
+	if ((value[0] >= '0' && value[0] <= '9') || value[0] == '.')
+		OWN(c)->seconds = strtod(value, &end);
+	if (end == NULL || errno != 0 || *end != '\0' || !(OWN(c)->seconds >= 0.01) ||
+	    OWN(c)->seconds > SECONDS_MAX)
+		return gate_error_set(err, "--seconds must be a number from 0.01 to %.0f, not '%s'",
+				      SECONDS_MAX, value);
+	return 0;
 }
+
+static int apply_messages(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	return opt_parse_unsigned(value, 1, NATIVE_RUNS_COUNT_MAX, "--messages", &OWN(c)->messages,
+				  err);
+}
+
+static int apply_frequency(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	uint64_t frequency;
+
+	if (opt_parse_unsigned(value, 1, FREQUENCY_MAX, "--frequency", &frequency, err) != 0)
+		return -1;
+	OWN(c)->frequency = (unsigned)frequency;
+	return 0;
+}
+
+static int apply_top(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	uint64_t top;
+
+	if (opt_parse_unsigned(value, 1, TOP_MAX, "--top", &top, err) != 0)
+		return -1;
+	OWN(c)->top = (unsigned)top;
+	return 0;
+}
+
+static int apply_output(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	free(OWN(c)->output);
+	return (OWN(c)->output = strdup(value)) ? 0 : gate_error_set(err, "out of memory");
+}
+
+static const struct opt opt_seconds = {
+	"seconds", 0, "S", "size the drain to last about S seconds (default 2)", apply_seconds };
+static const struct opt opt_profile_messages = {
+	"messages", 'n', "N", "drain exactly N messages instead", apply_messages };
+static const struct opt opt_frequency = {
+	"frequency", 0, "HZ",
+	"samples per second asked for (default 1000; the kernel's\n"
+	"timer may give fewer)", apply_frequency };
+static const struct opt opt_top = { "top", 0, "K", "functions printed (default 20)", apply_top };
+static const struct opt opt_output = {
+	"output", 'o', "FILE", "the profile (default DIR/gate/profile/SCENARIO.prof)", apply_output };
+
+static const struct opt *const profile_opts[] = {
+	&opt_seconds, &opt_profile_messages, &opt_frequency, &opt_top, &opt_output, &opt_build_dir,
+	&opt_timeout, &opt_quiet, &opt_help, NULL,
+};
+
+static const struct opt_note profile_notes[] = {
+	{ &opt_build_dir, "the build (default build)" },
+	{ &opt_timeout, "kill a run after this long (default 600)" },
+	{ NULL, NULL },
+};
+
+static const struct command_spec profile_spec = {
+	"gate profile",
+	"usage: gate profile SCENARIO [options]",
+	"A CPU profile of SCENARIO's drain with gperftools' profiler, on its native variant\n"
+	"(build/scenarios/native): written to a file, its top functions printed with\n"
+	"google-pprof --text. Informational.\n",
+	profile_opts,
+	"Open the profile further with: google-pprof --web|--list=FUNCTION EXECUTABLE FILE\n"
+	"Exit codes: 0 profiled, 2 usage error or unknown scenario, 3 the run or google-pprof\n"
+	"failed.\n",
+	true,
+	NULL,
+	NULL,
+	profile_notes,
+};
 
 static int parse_options(struct profile_options *options, int argc, char **argv,
 			 struct gate_error *err)
 {
-	static const struct option long_options[] = {
-		{ "seconds", required_argument, NULL, 'S' },
-		{ "messages", required_argument, NULL, 'n' },
-		{ "frequency", required_argument, NULL, 'f' },
-		{ "top", required_argument, NULL, 'k' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "build-dir", required_argument, NULL, 'b' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int option;
+	struct common_targets common;
+	struct opt_context context = { options, &common };
+	char **operands = NULL;
+	size_t operand_count = 0;
+	int status = -1;
 
 	*options = (struct profile_options){ .build_dir = "build", .seconds = 2, .frequency = 1000,
 					     .top = 20, .timeout_seconds = 600, .verbosity = 1 };
-	opterr = 0;
-	optind = 0;
-	while ((option = getopt_long(argc, argv, ":n:o:qh", long_options, NULL)) != -1) {
-		if (options_getopt_error(option, argv, "gate profile", err) != 0)
-			return -1;
-		if (apply(options, option, optarg, err) != 0)
-			return -1;
+	common = (struct common_targets){ .build_dir = &options->build_dir,
+					  .timeout_seconds = &options->timeout_seconds,
+					  .verbosity = &options->verbosity, .help = &options->help };
+	if (opt_parse(&profile_spec, &context, argc, argv, &operands, &operand_count, err) != 0)
+		goto out;
+	if (options->help) {
+		status = 0;
+		goto out;
 	}
-	if (options->help)
-		return 0;
-	if (optind >= argc)
-		return gate_error_set(err, "gate profile needs a SCENARIO (see gate profile --help)");
-	options->scenario = argv[optind++];
-	if (optind < argc)
-		return gate_error_set(err, "unexpected argument '%s' (see gate profile --help)", argv[optind]);
+	if (operand_count == 0) {
+		gate_error_set(err, "gate profile needs a SCENARIO (see gate profile --help)");
+		goto out;
+	}
+	if (operand_count > 1) {
+		gate_error_set(err, "unexpected argument '%s' (see gate profile --help)", operands[1]);
+		goto out;
+	}
+	options->scenario = operands[0];
 	if (options->output == NULL &&
 	    asprintf(&options->output, "%s/gate/profile/%s.prof", options->build_dir,
 		     options->scenario) < 0) {
 		options->output = NULL;
-		return gate_error_set(err, "out of memory");
+		gate_error_set(err, "out of memory");
+		goto out;
 	}
-	return 0;
+	status = 0;
+out:
+	free(operands);
+	return status;
 }
 
 /* The profile's path made absolute (the run's working directory is the executable's), with its
@@ -303,7 +311,7 @@ int cmd_profile(int argc, char **argv)
 	if (parse_options(&options, argc, argv, &err) != 0)
 		code = session_fail(GATE_EXIT_USAGE, &err);
 	else if (options.help)
-		code = (usage(stdout), 0);
+		code = (opt_usage(stdout, &profile_spec), 0);
 	else
 		code = run(&options);
 	free(options.output);

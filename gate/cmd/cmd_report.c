@@ -4,7 +4,6 @@
 #include "cmd_report.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 
 #include "exit_codes.h"
 #include "history.h"
+#include "optlayer.h"
 #include "page.h"
 #include "session.h"
 #include "verdict.h"
@@ -26,23 +26,6 @@ struct report_options {
 	int verbosity;
 	bool help;
 };
-
-static void usage(FILE *out)
-{
-	fputs("usage: gate report [options] [RESULTS]\n"
-	      "Writes the results page of RESULTS (default build/gate/results.json): one HTML file\n"
-	      "with nothing to fetch, charting the wall-clock pairs (gate time), the cost of the\n"
-	      "code (gate) and the machine, each chart with a table of its numbers.\n"
-	      "\n"
-	      "  -o, --output FILE       the page (default: RESULTS with .html for .json)\n"
-	      "      --history FILE      add the history charts of FILE (gate history --json)\n"
-	      "  -q, --quiet             do not say where the page went\n"
-	      "  -h, --help              this text\n"
-	      "\n"
-	      "Exit codes: 0 written, 2 usage error, unreadable or malformed results, or the page\n"
-	      "cannot be written.\n",
-	      out);
-}
 
 /* RESULTS with its .json suffix replaced by .html (or .html appended). */
 static char *default_output(const char *input)
@@ -59,43 +42,77 @@ static char *default_output(const char *input)
 	return output;
 }
 
+#define OWN(context) ((struct report_options *)(context)->own)
+
+static int apply_output(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	free(OWN(c)->output);
+	return (OWN(c)->output = strdup(value)) ? 0 : gate_error_set(err, "out of memory");
+}
+
+static int apply_history(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	(void)err;
+	OWN(c)->history = value;
+	return 0;
+}
+
+static const struct opt opt_page_output = {
+	"output", 'o', "FILE", "the page (default: RESULTS with .html for .json)", apply_output };
+static const struct opt opt_history_file = {
+	"history", 0, "FILE", "add the history charts of FILE (gate history --json)",
+	apply_history };
+
+static const struct opt *const report_opts[] = { &opt_page_output, &opt_history_file, &opt_quiet,
+						 &opt_help, NULL };
+
+static const struct opt_note report_notes[] = {
+	{ &opt_quiet, "do not say where the page went" },
+	{ NULL, NULL },
+};
+
+static const struct command_spec report_spec = {
+	"gate report",
+	"usage: gate report [options] [RESULTS]",
+	"Writes the results page of RESULTS (default build/gate/results.json): one HTML file\n"
+	"with nothing to fetch, charting the wall-clock pairs (gate time), the cost of the\n"
+	"code (gate) and the machine, each chart with a table of its numbers.\n",
+	report_opts,
+	"Exit codes: 0 written, 2 usage error, unreadable or malformed results, or the page\n"
+	"cannot be written.\n",
+	true,
+	NULL,
+	NULL,
+	report_notes,
+};
+
 static int parse_options(struct report_options *options, int argc, char **argv,
 			 struct gate_error *err)
 {
-	static const struct option long_options[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "history", required_argument, NULL, 'H' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int option;
+	struct common_targets common;
+	struct opt_context context = { options, &common };
+	char **operands = NULL;
+	size_t operand_count = 0;
+	int status = -1;
 
 	*options = (struct report_options){ .input = "build/gate/results.json", .verbosity = 1 };
-	opterr = 0;
-	optind = 0;
-	while ((option = getopt_long(argc, argv, ":o:qh", long_options, NULL)) != -1) {
-		if (option == '?')
-			return gate_error_set(err, "unknown option '%s' (see gate report --help)",
-					      argv[optind - 1]);
-		if (option == ':')
-			return gate_error_set(err, "option '%s' needs a value", argv[optind - 1]);
-		if (option == 'o') {
-			free(options->output);
-			if ((options->output = strdup(optarg)) == NULL)
-				return gate_error_set(err, "out of memory");
-		}
-		options->history = option == 'H' ? optarg : options->history;
-		options->verbosity = option == 'q' ? 0 : options->verbosity;
-		options->help = options->help || option == 'h';
+	common = (struct common_targets){ .verbosity = &options->verbosity, .help = &options->help };
+	if (opt_parse(&report_spec, &context, argc, argv, &operands, &operand_count, err) != 0)
+		goto out;
+	if (operand_count > 1) {
+		gate_error_set(err, "unexpected argument '%s' (see gate report --help)", operands[1]);
+		goto out;
 	}
-	if (optind < argc)
-		options->input = argv[optind++];
-	if (optind < argc)
-		return gate_error_set(err, "unexpected argument '%s' (see gate report --help)", argv[optind]);
-	if (options->output == NULL && (options->output = default_output(options->input)) == NULL)
-		return gate_error_set(err, "out of memory");
-	return 0;
+	if (operand_count == 1)
+		options->input = operands[0];
+	if (options->output == NULL && (options->output = default_output(options->input)) == NULL) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	status = 0;
+out:
+	free(operands);
+	return status;
 }
 
 static int write_page(const cJSON *document, const struct history *history,
@@ -160,7 +177,7 @@ int cmd_report(int argc, char **argv)
 	if (parse_options(&options, argc, argv, &err) != 0)
 		goto out;
 	if (options.help) {
-		usage(stdout);
+		opt_usage(stdout, &report_spec);
 		code = 0;
 		goto out;
 	}

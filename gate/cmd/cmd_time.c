@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <fnmatch.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <math.h>
@@ -20,8 +19,8 @@
 #include "exit_codes.h"
 #include "manifest.h"
 #include "native_runs.h"
-#include "options.h"
 #include "results.h"
+#include "optlayer.h"
 #include "runner.h"
 #include "session.h"
 #include "verdict.h"
@@ -30,7 +29,6 @@
 #define ROUND_SECONDS_MAX 600.0
 #define LOOPS_MAX 20
 #define ROUNDS_MAX 50
-#define TIMEOUT_MAX 86400
 #define PROCESS_BYTES_MAX (256ULL << 20)    /* bodies one process holds, with the queue's slots */
 #define SLOT_BYTES 96                       /* a queue slot and the allocator's share, per body */
 
@@ -72,30 +70,6 @@ struct timing {
 	struct environment environment;
 };
 
-static void usage(FILE *out)
-{
-	fputs("usage: gate time [options]\n"
-	      "Times every scenario that declares a raw counterpart against that raw loop, natively\n"
-	      "(build/scenarios/native, no valgrind): after a discarded calibration round, LOOPS\n"
-	      "loops of ROUNDS interleaved rounds (raw, harness, raw, harness, ...), each round\n"
-	      "lasting about SECONDS. Writes the `scenarios` section of results.json and keeps the\n"
-	      "rest of the file. Informational: never gated.\n"
-	      "\n"
-	      "  -s, --scenario NAME     time only NAME (the harness side; a name or a glob); may repeat\n"
-	      "      --round-seconds S   how long a round lasts (default 1)\n"
-	      "      --loops L           loops per pair (default 3)\n"
-	      "      --rounds R          rounds of each side in a loop (default 3)\n"
-	      "      --build-dir DIR     the build to time (default build)\n"
-	      "      --json FILE         results file to update (default DIR/gate/results.json)\n"
-	      "      --timeout SECONDS   kill a run after this long (default 600)\n"
-	      "  -v, --verbose           print every round\n"
-	      "  -q, --quiet             no progress on stderr\n"
-	      "  -h, --help              this text\n"
-	      "\n"
-	      "Exit codes: 0 timed, 2 usage error or nothing to time, 3 a run failed.\n",
-	      out);
-}
-
 static int parse_seconds(const char *text, double *seconds, struct gate_error *err)
 {
 	char *end = NULL;
@@ -110,79 +84,96 @@ static int parse_seconds(const char *text, double *seconds, struct gate_error *e
 	return 0;
 }
 
-static int apply(struct time_options *options, int option, char *argument, struct gate_error *err)
-{
-	uint64_t value = 0;
+#define OWN(context) ((struct time_options *)(context)->own)
 
-	switch (option) {
-	case 's':
-		return options_add_pattern(&options->scenarios, &options->scenario_count, argument, err);
-	case 'r':
-		return parse_seconds(argument, &options->round_seconds, err);
-	case 'l':
-		if (options_parse_unsigned(argument, 1, LOOPS_MAX, "--loops", &value, err) != 0)
-			return -1;
-		options->loops = (unsigned)value;
-		return 0;
-	case 'R':
-		if (options_parse_unsigned(argument, 1, ROUNDS_MAX, "--rounds", &value, err) != 0)
-			return -1;
-		options->rounds = (unsigned)value;
-		return 0;
-	case 't':
-		if (options_parse_unsigned(argument, 1, TIMEOUT_MAX, "--timeout", &value, err) != 0)
-			return -1;
-		options->timeout_seconds = (double)value;
-		return 0;
-	case 'b':
-		options->build_dir = argument;
-		return 0;
-	case 'j':
-		free(options->json_path);
-		return (options->json_path = strdup(argument)) ? 0 : gate_error_set(err, "out of memory");
-	case 'v':
-		options->verbosity = 2;
-		return 0;
-	case 'q':
-		options->verbosity = 0;
-		return 0;
-	case 'h':
-		options->help = true;
-		return 0;
-	default:
-		return gate_error_set(err, "unknown option (see gate time --help)");
-	}
+static int apply_scenario(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	return opt_append(&OWN(c)->scenarios, &OWN(c)->scenario_count, (char *)value, err);
 }
+
+static int apply_round_seconds(const struct opt_context *c, const char *value,
+			       struct gate_error *err)
+{
+	return parse_seconds(value, &OWN(c)->round_seconds, err);
+}
+
+static int apply_loops(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	uint64_t loops;
+
+	if (opt_parse_unsigned(value, 1, LOOPS_MAX, "--loops", &loops, err) != 0)
+		return -1;
+	OWN(c)->loops = (unsigned)loops;
+	return 0;
+}
+
+static int apply_rounds(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	uint64_t rounds;
+
+	if (opt_parse_unsigned(value, 1, ROUNDS_MAX, "--rounds", &rounds, err) != 0)
+		return -1;
+	OWN(c)->rounds = (unsigned)rounds;
+	return 0;
+}
+
+static int apply_json(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	free(OWN(c)->json_path);
+	return (OWN(c)->json_path = strdup(value)) ? 0 : gate_error_set(err, "out of memory");
+}
+
+static const struct opt opt_time_scenario = {
+	"scenario", 's', "NAME", "time only NAME (the harness side; a name or a glob); may repeat",
+	apply_scenario };
+static const struct opt opt_round_seconds = {
+	"round-seconds", 0, "S", "how long a round lasts (default 1)", apply_round_seconds };
+static const struct opt opt_loops = { "loops", 0, "L", "loops per pair (default 3)", apply_loops };
+static const struct opt opt_rounds = {
+	"rounds", 0, "R", "rounds of each side in a loop (default 3)", apply_rounds };
+static const struct opt opt_time_json = {
+	"json", 0, "FILE", "results file to update (default DIR/gate/results.json)", apply_json };
+
+static const struct opt *const time_opts[] = {
+	&opt_time_scenario, &opt_round_seconds, &opt_loops, &opt_rounds, &opt_build_dir,
+	&opt_time_json, &opt_timeout, &opt_verbose, &opt_quiet, &opt_help, NULL,
+};
+
+static const struct opt_note time_notes[] = {
+	{ &opt_build_dir, "the build to time (default build)" },
+	{ &opt_timeout, "kill a run after this long (default 600)" },
+	{ &opt_verbose, "print every round" },
+	{ NULL, NULL },
+};
+
+static const struct command_spec time_spec = {
+	"gate time",
+	"usage: gate time [options]",
+	"Times every scenario that declares a raw counterpart against that raw loop, natively\n"
+	"(build/scenarios/native, no valgrind): after a discarded calibration round, LOOPS\n"
+	"loops of ROUNDS interleaved rounds (raw, harness, raw, harness, ...), each round\n"
+	"lasting about SECONDS. Writes the `scenarios` section of results.json and keeps the\n"
+	"rest of the file. Informational: never gated.\n",
+	time_opts,
+	"Exit codes: 0 timed, 2 usage error or nothing to time, 3 a run failed.\n",
+	false,
+	NULL,
+	NULL,
+	time_notes,
+};
 
 static int parse_options(struct time_options *options, int argc, char **argv, struct gate_error *err)
 {
-	static const struct option long_options[] = {
-		{ "scenario", required_argument, NULL, 's' },
-		{ "round-seconds", required_argument, NULL, 'r' },
-		{ "loops", required_argument, NULL, 'l' },
-		{ "rounds", required_argument, NULL, 'R' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "build-dir", required_argument, NULL, 'b' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int option;
+	struct common_targets common;
+	struct opt_context context = { options, &common };
 
 	*options = (struct time_options){ .build_dir = "build", .round_seconds = 1, .loops = 3,
 					  .rounds = 3, .timeout_seconds = 600, .verbosity = 1 };
-	opterr = 0;
-	optind = 0;
-	while ((option = getopt_long(argc, argv, ":s:vqh", long_options, NULL)) != -1) {
-		if (options_getopt_error(option, argv, "gate time", err) != 0)
-			return -1;
-		if (apply(options, option, optarg, err) != 0)
-			return -1;
-	}
-	if (optind < argc)
-		return gate_error_set(err, "unexpected argument '%s' (see gate time --help)", argv[optind]);
+	common = (struct common_targets){ .build_dir = &options->build_dir,
+					  .timeout_seconds = &options->timeout_seconds,
+					  .verbosity = &options->verbosity, .help = &options->help };
+	if (opt_parse(&time_spec, &context, argc, argv, NULL, NULL, err) != 0)
+		return -1;
 	if (options->json_path == NULL &&
 	    asprintf(&options->json_path, "%s/gate/results.json", options->build_dir) < 0) {
 		options->json_path = NULL;
@@ -510,7 +501,7 @@ int cmd_time(int argc, char **argv)
 	if (parse_options(&options, argc, argv, &err) != 0)
 		code = session_fail(GATE_EXIT_USAGE, &err);
 	else if (options.help)
-		code = (usage(stdout), 0);
+		code = (opt_usage(stdout, &time_spec), 0);
 	else
 		code = run(&options);
 	free(options.scenarios);

@@ -1,9 +1,10 @@
 /* gate: parse the options, then run the named steps of a session: prepare, load the baseline,
- * measure, decide, report. `gate merge`, `gate time`, `gate profile` and `gate report` are
- * subcommands of their own (cmd_*.c). */
+ * measure, decide, report. The subcommands (`gate time`, `gate merge`, ...) are a table of their
+ * own, one cmd_*.c each. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd_export.h"
@@ -69,32 +70,59 @@ static void handle_termination(void)
 		sigaction(signals[i], &action, NULL);
 }
 
+/* gate's subcommands: the word after gate, what --help says of it, and its entry point. */
+struct command {
+	const char *name;
+	const char *about;
+	int (*run)(int argc, char **argv);
+};
+
+static const struct command commands[] = {
+	{ "time", "wall clock against the raw loops", cmd_time },
+	{ "profile", "a CPU profile of one scenario (gate profile SCENARIO)", cmd_profile },
+	{ "report", "the results page (gate report [FILE])", cmd_report },
+	{ "merge", "shards, or one run decided again (gate merge FILE...)", cmd_merge },
+	{ "history", "every figure over the branch's commits", cmd_history },
+	{ "export", "one run for other tools (--format bmf|junit|csv)", cmd_export },
+};
+
+#define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))
+
+/* The subcommands for gate --help, from the table. */
+static void print_usage(void)
+{
+	char *text = NULL;
+	size_t size = 0, i;
+	FILE *lines = open_memstream(&text, &size);
+
+	if (lines != NULL) {
+		fputs("Subcommands (each has --help):\n", lines);
+		for (i = 0; i < COMMAND_COUNT; i++)
+			fprintf(lines, "  gate %-9s %s\n", commands[i].name, commands[i].about);
+		fclose(lines);
+	}
+	options_usage(stdout, text);
+	free(text);
+}
+
 int main(int argc, char **argv)
 {
 	struct gate_options options;
 	struct gate_error err = GATE_ERROR_INIT;
+	size_t i;
 	int code;
 
 	handle_termination();
-	if (argc > 1 && strcmp(argv[1], "merge") == 0)
-		return cmd_merge(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "time") == 0)
-		return cmd_time(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "profile") == 0)
-		return cmd_profile(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "report") == 0)
-		return cmd_report(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "history") == 0)
-		return cmd_history(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "export") == 0)
-		return cmd_export(argc - 1, argv + 1);
+	for (i = 0; argc > 1 && i < COMMAND_COUNT; i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
 	if (options_parse(&options, argc, argv, &err) != 0) {
 		options_release(&options);
 		return session_fail(GATE_EXIT_USAGE, &err);
 	}
 	if (options.help || options.version) {
 		if (options.help)
-			options_usage(stdout);
+			print_usage();
 		else
 			printf("gate %s\n", GATE_VERSION);
 		options_release(&options);

@@ -51,20 +51,12 @@ int options_parse(struct gate_options *options, int argc, char **argv, struct ga
  * plus the shard files. Measuring options are refused. */
 int options_parse_merge(struct gate_options *options, int argc, char **argv, struct gate_error *err);
 
-/* Helpers the subcommands' own parsers share. A whole number from low to high, checked whole
- * ("10k", "-1" and overflow are errors naming the option). */
-int options_parse_unsigned(const char *text, uint64_t low, uint64_t high, const char *option,
-			   uint64_t *value, struct gate_error *err);
+/* The --help text; `subcommands` (the command table's lines, or NULL) goes before the exit
+ * codes. */
+void options_usage(FILE *out, const char *subcommands);
 
-/* Appends a --scenario pattern (the string stays argv's). */
-int options_add_pattern(char ***patterns, size_t *count, char *pattern, struct gate_error *err);
-
-/* For what getopt_long returned: '?' (unknown option) and ':' (missing value) become an error
- * naming the option as it was typed, with "see COMMAND --help"; anything else returns 0. */
-int options_getopt_error(int option, char **argv, const char *command, struct gate_error *err);
-
-/* The --help text. */
-void options_usage(FILE *out);
+/* gate merge --help. */
+void options_merge_usage(FILE *out);
 
 void options_release(struct gate_options *options);
 

@@ -336,7 +336,7 @@ static void options_usage_should_list_the_options_and_exit_codes(void)
 
 	if (out == NULL)
 		return;
-	options_usage(out);
+	options_usage(out, NULL);
 	fclose(out);
 	CHECK_CONTAINS(text, "usage: gate");
 	CHECK_CONTAINS(text, "--messages N");

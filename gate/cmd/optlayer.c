@@ -1,0 +1,301 @@
+/* The option layer: getopt_long's tables and the --help text, both made from a command's list. */
+#define _GNU_SOURCE
+#include "optlayer.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HELP_COLUMN 26 /* where an option's help text starts in --help */
+#define TIMEOUT_MAX 86400
+#define JOBS_MAX 256
+#define LONG_ONLY 256  /* getopt_long's value of the option at index i: LONG_ONLY + i */
+
+int opt_parse_unsigned(const char *text, uint64_t low, uint64_t high, const char *option,
+		       uint64_t *value, struct gate_error *err)
+{
+	char *end = NULL;
+	unsigned long long parsed;
+
+	errno = 0;
+	if (text[0] < '0' || text[0] > '9' ||
+	    ((parsed = strtoull(text, &end, 10)), errno != 0) || *end != '\0' || parsed < low ||
+	    parsed > high)
+		return gate_error_set(err, "%s must be an integer from %llu to %llu, not '%s'", option,
+				      (unsigned long long)low, (unsigned long long)high, text);
+	*value = parsed;
+	return 0;
+}
+
+int opt_append(char ***array, size_t *count, char *item, struct gate_error *err)
+{
+	char **grown = realloc(*array, (*count + 1) * sizeof(*grown));
+
+	if (grown == NULL)
+		return gate_error_set(err, "out of memory");
+	*array = grown;
+	grown[(*count)++] = item;
+	return 0;
+}
+
+static int apply_build_dir(const struct opt_context *context, const char *value,
+			   struct gate_error *err)
+{
+	(void)err;
+	*context->common->build_dir = value;
+	return 0;
+}
+
+static int apply_timeout(const struct opt_context *context, const char *value,
+			 struct gate_error *err)
+{
+	uint64_t seconds;
+
+	if (opt_parse_unsigned(value, 1, TIMEOUT_MAX, "--timeout", &seconds, err) != 0)
+		return -1;
+	*context->common->timeout_seconds = (double)seconds;
+	if (context->common->timeout_given != NULL)
+		*context->common->timeout_given = true;
+	return 0;
+}
+
+static int apply_jobs(const struct opt_context *context, const char *value, struct gate_error *err)
+{
+	uint64_t jobs;
+
+	if (opt_parse_unsigned(value, 1, JOBS_MAX, "--jobs", &jobs, err) != 0)
+		return -1;
+	*context->common->jobs = (unsigned)jobs;
+	return 0;
+}
+
+static int apply_verbose(const struct opt_context *context, const char *value,
+			 struct gate_error *err)
+{
+	(void)value;
+	(void)err;
+	*context->common->verbosity = 2;
+	return 0;
+}
+
+static int apply_quiet(const struct opt_context *context, const char *value, struct gate_error *err)
+{
+	(void)value;
+	(void)err;
+	*context->common->verbosity = 0;
+	return 0;
+}
+
+static int apply_help(const struct opt_context *context, const char *value, struct gate_error *err)
+{
+	(void)value;
+	(void)err;
+	*context->common->help = true;
+	return 0;
+}
+
+static int apply_version(const struct opt_context *context, const char *value,
+			 struct gate_error *err)
+{
+	(void)value;
+	(void)err;
+	*context->common->version = true;
+	return 0;
+}
+
+const struct opt opt_build_dir = { "build-dir", 0, "DIR", "the build to use (default build)",
+				   apply_build_dir };
+const struct opt opt_timeout = { "timeout", 0, "SECONDS", "kill every run after this long",
+				 apply_timeout };
+const struct opt opt_jobs = { "jobs", 'j', "JOBS",
+			      "valgrind runs at once (default: the number of CPUs)", apply_jobs };
+const struct opt opt_verbose = { "verbose", 'v', NULL, "print each command it runs",
+				 apply_verbose };
+const struct opt opt_quiet = { "quiet", 'q', NULL, "no progress on stderr", apply_quiet };
+const struct opt opt_help = { "help", 'h', NULL, "this text", apply_help };
+const struct opt opt_version = { "version", 'V', NULL, "gate's version", apply_version };
+
+static size_t count_opts(const struct opt *const *opts)
+{
+	size_t count = 0;
+
+	while (opts != NULL && opts[count] != NULL)
+		count++;
+	return count;
+}
+
+/* The command's options, then the refused ones: one list for getopt_long. */
+struct opt_table {
+	const struct opt **all;
+	size_t own_count;
+	size_t count;
+	struct option *longs;
+	char *shorts;
+};
+
+static void table_release(struct opt_table *table)
+{
+	free(table->all);
+	free(table->longs);
+	free(table->shorts);
+}
+
+static int table_build(struct opt_table *table, const struct command_spec *spec)
+{
+	size_t own = count_opts(spec->opts), refused = count_opts(spec->refused), i, used = 0;
+
+	memset(table, 0, sizeof(*table));
+	table->own_count = own;
+	table->count = own + refused;
+	table->all = calloc(table->count + 1, sizeof(*table->all));
+	table->longs = calloc(table->count + 1, sizeof(*table->longs));
+	table->shorts = calloc(2 + 2 * table->count + 1, 1);
+	if (table->all == NULL || table->longs == NULL || table->shorts == NULL)
+		return -1;
+	table->shorts[used++] = ':';
+	for (i = 0; i < table->count; i++) {
+		const struct opt *opt = i < own ? spec->opts[i] : spec->refused[i - own];
+
+		table->all[i] = opt;
+		table->longs[i] = (struct option){ opt->name,
+						   opt->argument ? required_argument : no_argument,
+						   NULL, opt->letter ? opt->letter : LONG_ONLY + (int)i };
+		if (opt->letter) {
+			table->shorts[used++] = opt->letter;
+			if (opt->argument)
+				table->shorts[used++] = ':';
+		}
+	}
+	return 0;
+}
+
+/* The option getopt_long returned, as a table index; -1 for none. */
+static long table_index(const struct opt_table *table, int value)
+{
+	size_t i;
+
+	if (value >= LONG_ONLY)
+		return value - LONG_ONLY < (int)table->count ? value - LONG_ONLY : -1;
+	for (i = 0; i < table->count; i++)
+		if (table->all[i]->letter == value)
+			return (long)i;
+	return -1;
+}
+
+/* The option as it was typed, for the one getopt_long just returned: "--messages" for
+ * "--messages=5" or "--messages 5", "-n" for "-n 5" or "-n5". */
+static const char *typed_option(const struct opt_table *table, int value, char **argv)
+{
+	static char text[64];
+	const char *word = argv[optind - 1];
+	long index;
+
+	if (optarg != NULL && optarg == argv[optind - 1] && optind >= 2)
+		word = argv[optind - 2];
+	if (strncmp(word, "--", 2) == 0) {
+		snprintf(text, sizeof(text), "%.*s", (int)strcspn(word, "="), word);
+		return text;
+	}
+	if (value > 0 && value < LONG_ONLY) {
+		snprintf(text, sizeof(text), "-%c", value);
+		return text;
+	}
+	index = table_index(table, value);
+	snprintf(text, sizeof(text), "--%s", index >= 0 ? table->all[index]->name : "?");
+	return text;
+}
+
+int opt_parse(const struct command_spec *spec, const struct opt_context *context, int argc,
+	      char **argv, char ***operands, size_t *operand_count, struct gate_error *err)
+{
+	struct opt_table table;
+	int value, status = -1;
+
+	if (table_build(&table, spec) != 0) {
+		table_release(&table);
+		return gate_error_set(err, "out of memory");
+	}
+	opterr = 0;
+	optind = 0; /* 0, not 1: glibc then also forgets a half-read group of short options */
+	while ((value = getopt_long(argc, argv, table.shorts, table.longs, NULL)) != -1) {
+		long index = table_index(&table, value);
+
+		if (value == '?' && optopt != 0 && optopt < LONG_ONLY) {
+			gate_error_set(err, "unknown option '-%c' (see %s --help)", optopt, spec->name);
+			goto out;
+		}
+		if (value == '?') {
+			gate_error_set(err, "unknown option '%s' (see %s --help)", argv[optind - 1],
+				       spec->name);
+			goto out;
+		}
+		if (value == ':') {
+			gate_error_set(err, "option '%s' needs a value",
+				       typed_option(&table, optopt, argv));
+			goto out;
+		}
+		if (index < 0) {
+			gate_error_set(err, "unknown option (see %s --help)", spec->name);
+			goto out;
+		}
+		if ((size_t)index >= table.own_count) {
+			gate_error_set(err, "'%s' %s", typed_option(&table, value, argv),
+				       spec->refused_reason);
+			goto out;
+		}
+		if (table.all[index]->apply(context, optarg, err) != 0)
+			goto out;
+	}
+	for (; optind < argc; optind++) {
+		if (!spec->operands) {
+			gate_error_set(err, "unexpected argument '%s' (see %s --help)", argv[optind],
+				       spec->name);
+			goto out;
+		}
+		if (opt_append(operands, operand_count, argv[optind], err) != 0)
+			goto out;
+	}
+	status = 0;
+out:
+	table_release(&table);
+	return status;
+}
+
+void opt_usage(FILE *out, const struct command_spec *spec)
+{
+	size_t i;
+
+	fprintf(out, "%s\n", spec->synopsis);
+	if (spec->about != NULL)
+		fprintf(out, "%s", spec->about);
+	fputc('\n', out);
+	for (i = 0; spec->opts[i] != NULL; i++) {
+		const struct opt *opt = spec->opts[i];
+		const char *help = opt->help;
+		char left[80];
+		int length;
+		size_t note;
+
+		for (note = 0; spec->notes != NULL && spec->notes[note].opt != NULL; note++)
+			if (spec->notes[note].opt == opt)
+				help = spec->notes[note].help;
+		length = snprintf(left, sizeof(left), "  %c%c%c --%s%s%s", opt->letter ? '-' : ' ',
+				  opt->letter ? opt->letter : ' ', opt->letter ? ',' : ' ', opt->name,
+				  opt->argument ? " " : "", opt->argument ? opt->argument : "");
+		fputs(left, out);
+		fprintf(out, "%*s", length < HELP_COLUMN ? HELP_COLUMN - length : 2, "");
+		while (*help != '\0') {
+			size_t line = strcspn(help, "\n");
+
+			fprintf(out, "%.*s\n", (int)line, help);
+			help += line;
+			if (*help == '\n') {
+				help++;
+				fprintf(out, "%*s", HELP_COLUMN, "");
+			}
+		}
+	}
+	if (spec->epilogue != NULL)
+		fprintf(out, "\n%s", spec->epilogue);
+}

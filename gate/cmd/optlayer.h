@@ -1,0 +1,84 @@
+/* gate's option layer: every option written once, as its long name, short letter, argument, help
+ * text and handler; each subcommand a list of the options it takes; the parser and the --help
+ * text made from that list. The options every subcommand shares (--build-dir, --timeout, --jobs,
+ * --verbose, --quiet, --help) are written here, once, and write through `struct common_targets`
+ * into whichever command's own fields stand for them. */
+#ifndef GATE_OPTLAYER_H
+#define GATE_OPTLAYER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+
+/* Where the shared options land in a command's own options; NULL: the command has no such
+ * field (and does not list the option). */
+struct common_targets {
+	const char **build_dir;
+	double *timeout_seconds;
+	bool *timeout_given;
+	unsigned *jobs;
+	int *verbosity; /* -v: 2, -q: 0 */
+	bool *help;
+	bool *version;
+};
+
+struct opt_context {
+	void *own;                             /* the command's own options struct */
+	const struct common_targets *common;
+};
+
+struct opt {
+	const char *name;     /* long name, without the dashes */
+	char letter;          /* short name, or 0 */
+	const char *argument; /* what the value is called in --help ("N"), NULL for a flag */
+	const char *help;     /* --help's text for it; "\n" continues it on the next line */
+	int (*apply)(const struct opt_context *context, const char *value, struct gate_error *err);
+};
+
+/* The options every command may list. */
+extern const struct opt opt_build_dir, opt_timeout, opt_jobs, opt_verbose, opt_quiet, opt_help,
+	opt_version;
+
+/* A command's own wording for a shared option's help (its default, say): the option itself, its
+ * name and handler, stays the shared one. */
+struct opt_note {
+	const struct opt *opt;
+	const char *help;
+};
+
+struct command_spec {
+	const char *name;          /* "gate", "gate time": errors say "see NAME --help" */
+	const char *synopsis;      /* --help's first line, "usage: gate time [options]" */
+	const char *about;         /* the paragraph after it, or NULL */
+	const struct opt *const *opts; /* in --help's order, NULL-terminated */
+	const char *epilogue;      /* after the options (exit codes), or NULL */
+	bool operands;             /* takes arguments after the options */
+	/* Options parsed but refused here, with why ("'%s' measures; ..."): NULL-terminated, or
+	 * NULL. */
+	const struct opt *const *refused;
+	const char *refused_reason; /* why, after the option as it was typed */
+	const struct opt_note *notes; /* NULL-terminated, or NULL */
+};
+
+/* Parses argv (argv[0] the command's name) with the spec's options; the arguments after them
+ * go to *operands (pointing into argv; an owned array, NULL when none) when the spec takes
+ * operands, and are an error otherwise. Errors name the option as it was typed:
+ * "unknown option '--x' (see gate time --help)", "option '--messages' needs a value". */
+int opt_parse(const struct command_spec *spec, const struct opt_context *context, int argc,
+	      char **argv, char ***operands, size_t *operand_count, struct gate_error *err);
+
+/* The --help text, made from the spec: synopsis, about, one entry per option, epilogue. */
+void opt_usage(FILE *out, const struct command_spec *spec);
+
+/* A whole number from low to high, checked whole ("10k", "-1" and overflow are errors naming the
+ * option). */
+int opt_parse_unsigned(const char *text, uint64_t low, uint64_t high, const char *option,
+		       uint64_t *value, struct gate_error *err);
+
+/* Appends to a growing array of argv strings (--scenario patterns, input files). */
+int opt_append(char ***array, size_t *count, char *item, struct gate_error *err);
+
+#endif

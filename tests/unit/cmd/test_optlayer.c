@@ -1,0 +1,181 @@
+/* The option layer: one definition per option drives the parser and the --help text. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+
+#include "check.h"
+#include "optlayer.h"
+
+struct toy {
+	const char *name;
+	uint64_t count;
+	bool flag;
+	const char *build_dir;
+	double timeout;
+	bool timeout_given;
+	unsigned jobs;
+	int verbosity;
+	bool help;
+};
+
+#define TOY(context) ((struct toy *)(context)->own)
+
+static int apply_name(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	(void)err;
+	TOY(c)->name = value;
+	return 0;
+}
+
+static int apply_count(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	return opt_parse_unsigned(value, 1, 10, "--count", &TOY(c)->count, err);
+}
+
+static int apply_flag(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	(void)value;
+	(void)err;
+	TOY(c)->flag = true;
+	return 0;
+}
+
+static const struct opt opt_name = { "name", 'N', "NAME", "a name", apply_name };
+static const struct opt opt_count = { "count", 0, "C", "a count from 1 to 10,\nchecked whole",
+				      apply_count };
+static const struct opt opt_flag = { "a-rather-long-flag-name", 0, NULL, "a flag", apply_flag };
+
+static const struct opt *const toy_opts[] = { &opt_name, &opt_count, &opt_flag, &opt_build_dir,
+					      &opt_timeout, &opt_jobs, &opt_verbose, &opt_help, NULL };
+static const struct opt *const toy_refused[] = { &opt_quiet, NULL };
+static const struct opt_note toy_notes[] = { { &opt_build_dir, "the toy's build" }, { NULL, NULL } };
+
+static const struct command_spec toy_spec = {
+	"gate toy", "usage: gate toy [options] FILE...", "Plays.\n", toy_opts, "Exit codes: none.\n",
+	true, toy_refused, "is refused here", toy_notes,
+};
+
+static int parse(struct toy *toy, char **argv, char ***operands, size_t *operand_count,
+		 struct gate_error *err)
+{
+	static struct common_targets common;
+	struct opt_context context = { toy, &common };
+	int argc = 0;
+
+	while (argv[argc] != NULL)
+		argc++;
+	*toy = (struct toy){ .build_dir = "build", .verbosity = 1 };
+	common = (struct common_targets){ &toy->build_dir, &toy->timeout, &toy->timeout_given,
+					  &toy->jobs, &toy->verbosity, &toy->help, NULL };
+	*err = (struct gate_error)GATE_ERROR_INIT;
+	return opt_parse(&toy_spec, &context, argc, argv, operands, operand_count, err);
+}
+
+static void opt_parse_should_apply_own_and_shared_options_in_every_spelling(void)
+{
+	char *argv[] = { "toy", "-N", "x", "--count=7", "--a-rather-long-flag-name", "--build-dir",
+			 "b", "--timeout", "30", "-j2", "-v", "one", "two", NULL };
+	struct gate_error err;
+	struct toy toy;
+	char **operands = NULL;
+	size_t operand_count = 0;
+
+	CHECK(parse(&toy, argv, &operands, &operand_count, &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK_STR(toy.name, "x");
+	CHECK_U64(toy.count, 7);
+	CHECK(toy.flag);
+	CHECK_STR(toy.build_dir, "b");
+	CHECK(toy.timeout == 30 && toy.timeout_given);
+	CHECK_U64(toy.jobs, 2);
+	CHECK(toy.verbosity == 2);
+	CHECK_U64(operand_count, 2);
+	if (operand_count == 2) {
+		CHECK_STR(operands[0], "one");
+		CHECK_STR(operands[1], "two");
+	}
+	free(operands);
+}
+
+static void check_error(char **argv, const char *expected)
+{
+	struct gate_error err;
+	struct toy toy;
+	char **operands = NULL;
+	size_t operand_count = 0;
+
+	CHECK(parse(&toy, argv, &operands, &operand_count, &err) == -1);
+	CHECK_STR(err.message, expected);
+	free(operands);
+}
+
+static void opt_parse_should_name_the_option_as_it_was_typed(void)
+{
+	char *unknown_long[] = { "toy", "--nope", NULL };
+	char *unknown_short[] = { "toy", "-x", NULL };
+	char *missing_long[] = { "toy", "--count", NULL };
+	char *missing_short[] = { "toy", "-N", NULL };
+	char *bad_value[] = { "toy", "--count", "11", NULL };
+	char *refused[] = { "toy", "--quiet", NULL };
+	char *refused_short[] = { "toy", "-q", NULL };
+	char *bad_jobs[] = { "toy", "--jobs", "0", NULL };
+
+	check_error(unknown_long, "unknown option '--nope' (see gate toy --help)");
+	check_error(unknown_short, "unknown option '-x' (see gate toy --help)");
+	check_error(missing_long, "option '--count' needs a value");
+	check_error(missing_short, "option '-N' needs a value");
+	check_error(bad_value, "--count must be an integer from 1 to 10, not '11'");
+	check_error(refused, "'--quiet' is refused here");
+	check_error(refused_short, "'-q' is refused here");
+	check_error(bad_jobs, "--jobs must be an integer from 1 to 256, not '0'");
+}
+
+static void opt_parse_should_refuse_operands_when_the_command_takes_none(void)
+{
+	static const struct command_spec bare = { "gate bare", "usage: gate bare", NULL, toy_opts,
+						  NULL, false, NULL, NULL, NULL };
+	static struct common_targets common;
+	char *argv[] = { "bare", "stray", NULL };
+	struct gate_error err = GATE_ERROR_INIT;
+	struct toy toy = { 0 };
+	struct opt_context context = { &toy, &common };
+
+	CHECK(opt_parse(&bare, &context, 2, argv, NULL, NULL, &err) == -1);
+	CHECK_STR(err.message, "unexpected argument 'stray' (see gate bare --help)");
+}
+
+static void opt_usage_should_be_made_from_the_options(void)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	if (out == NULL)
+		return;
+	opt_usage(out, &toy_spec);
+	fclose(out);
+	CHECK_STR(text, "usage: gate toy [options] FILE...\n"
+			"Plays.\n"
+			"\n"
+			"  -N, --name NAME         a name\n"
+			"      --count C           a count from 1 to 10,\n"
+			"                          checked whole\n"
+			"      --a-rather-long-flag-name  a flag\n"
+			"      --build-dir DIR     the toy's build\n"
+			"      --timeout SECONDS   kill every run after this long\n"
+			"  -j, --jobs JOBS         valgrind runs at once (default: the number of CPUs)\n"
+			"  -v, --verbose           print each command it runs\n"
+			"  -h, --help              this text\n"
+			"\n"
+			"Exit codes: none.\n");
+	free(text);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	RUN(opt_parse_should_apply_own_and_shared_options_in_every_spelling);
+	RUN(opt_parse_should_name_the_option_as_it_was_typed);
+	RUN(opt_parse_should_refuse_operands_when_the_command_takes_none);
+	RUN(opt_usage_should_be_made_from_the_options);
+	return CHECK_EXIT();
+}
