@@ -9,11 +9,11 @@
 #include <string.h>
 
 #include "exit_codes.h"
+#include "fs.h"
 #include "export.h"
 #include "optlayer.h"
 #include "results.h"
 #include "session.h"
-#include "textfile.h"
 #include "verdict.h"
 #include "wallclock.h"
 
@@ -114,7 +114,7 @@ static int write_export(const struct export_options *options, const struct resul
 	if (fclose(out) != 0 && status == 0)
 		status = gate_error_set(err, "out of memory");
 	if (status == 0 && options->output != NULL)
-		status = textfile_write(options->output, text, length, err);
+		status = fs_write_atomic(options->output, text, length, NULL, err);
 	else if (status == 0 && (fwrite(text, 1, length, stdout) != length || fflush(stdout) != 0))
 		status = gate_error_set(err, "cannot write the export to stdout");
 	free(text);

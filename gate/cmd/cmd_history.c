@@ -11,11 +11,11 @@
 #include "baseline.h"
 #include "chart.h"
 #include "exit_codes.h"
+#include "fs.h"
 #include "history.h"
 #include "optlayer.h"
 #include "results.h"
 #include "session.h"
-#include "textfile.h"
 #include "verdict.h"
 
 struct history_options {
@@ -224,7 +224,7 @@ static int write_chart(const struct history *history, const struct history_serie
 		gate_error_set(err, "out of memory");
 		goto out;
 	}
-	status = textfile_write(path, text, length, err);
+	status = fs_write_atomic(path, text, length, NULL, err);
 out:
 	free(path);
 	free(text);

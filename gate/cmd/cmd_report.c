@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "exit_codes.h"
+#include "fs.h"
 #include "history.h"
 #include "optlayer.h"
 #include "page.h"
@@ -115,42 +116,23 @@ out:
 	return status;
 }
 
+/* The page is drawn in memory and written whole (fs.h): never half a page. */
 static int write_page(const cJSON *document, const struct history *history,
 		      const struct report_options *options, struct gate_error *err)
 {
-	char *temporary = NULL;
-	FILE *out = NULL;
-	int fd = -1, status = -1, saved;
+	char *text = NULL;
+	size_t length = 0;
+	FILE *out = open_memstream(&text, &length);
+	int status;
 
-	if (asprintf(&temporary, "%s.tmp.XXXXXX", options->output) < 0)
+	if (out == NULL)
 		return gate_error_set(err, "out of memory");
-	if ((fd = mkstemp(temporary)) < 0 || (out = fdopen(fd, "w")) == NULL) {
-		saved = errno;
-		gate_error_set(err, "cannot write '%s': %s", options->output, strerror(saved));
-		goto out;
-	}
-	fd = -1;
-	if (page_write_with_history(out, document, history, options->input, err) != 0)
-		goto out;
-	if (fflush(out) != 0 || ferror(out) || fchmod(fileno(out), 0644) != 0) {
-		saved = errno ? errno : EIO;
-		gate_error_set(err, "cannot write '%s': %s", options->output, strerror(saved));
-		goto out;
-	}
-	status = fclose(out);
-	out = NULL;
-	if (status != 0 || rename(temporary, options->output) != 0) {
-		saved = errno;
-		status = gate_error_set(err, "cannot write '%s': %s", options->output, strerror(saved));
-	}
-out:
-	if (out != NULL)
-		fclose(out);
-	if (fd >= 0)
-		close(fd);
-	if (status != 0)
-		unlink(temporary);
-	free(temporary);
+	status = page_write_with_history(out, document, history, options->input, err);
+	if (fclose(out) != 0 && status == 0)
+		status = gate_error_set(err, "out of memory");
+	if (status == 0)
+		status = fs_write_atomic(options->output, text, length, NULL, err);
+	free(text);
 	return status;
 }
 

@@ -20,6 +20,7 @@
 #include "manifest.h"
 #include "native_runs.h"
 #include "results.h"
+#include "json_read.h"
 #include "optlayer.h"
 #include "runner.h"
 #include "session.h"
@@ -208,7 +209,11 @@ static int describe(struct side *side, const struct manifest_entry *entry, doubl
 	dirname(side->directory);
 	if (runner_capture(argv, side->directory, native_runs_environment(), timeout, &output, err) != 0)
 		goto out;
-	root = cJSON_Parse(output);
+	root = json_read_document(output, strlen(output), err);
+	if (root == NULL) {
+		gate_error_prefix(err, "'%s --describe'", entry->path);
+		goto out;
+	}
 	bytes = cJSON_GetObjectItemCaseSensitive(root, "body_bytes");
 	raw = cJSON_GetObjectItemCaseSensitive(root, "raw");
 	if (!cJSON_IsNumber(bytes) || bytes->valuedouble < 1 || bytes->valuedouble > 1e9 ||

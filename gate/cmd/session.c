@@ -19,6 +19,7 @@
 #include "baseline.h"
 #include "crosscheck.h"
 #include "exit_codes.h"
+#include "fs.h"
 #include "manifest.h"
 #include "native_runs.h"
 #include "report.h"
@@ -49,29 +50,9 @@ static int check_directory(const char *path, struct gate_error *err)
 
 int session_make_directories(const char *path, struct gate_error *err)
 {
-	char *copy = strdup(path);
-	char *slash;
-	int status = 0;
-
-	if (copy == NULL)
-		return gate_error_set(err, "out of memory");
-	for (slash = strchr(copy + 1, '/');; slash = strchr(slash + 1, '/')) {
-		if (slash != NULL)
-			*slash = '\0';
-		if (mkdir(copy, 0755) != 0 && errno != EEXIST) {
-			int saved = errno;
-
-			status = gate_error_set(err, "cannot create directory '%s': %s", copy, strerror(saved));
-			break;
-		}
-		if (slash == NULL)
-			break;
-		*slash = '/';
-	}
-	free(copy);
-	if (status == 0)
-		status = check_directory(path, err);
-	return status;
+	if (fs_mkdir_p(path, 0755, err) != 0)
+		return -1;
+	return check_directory(path, err);
 }
 
 /* An output file: not a directory, in a directory that exists and may be written. */

@@ -15,11 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "json_keys.h"
+#include "fs.h"
+#include "json_read.h"
 #include "text.h"
-
-/* The largest count a JSON number holds exactly. */
-#define EXACT_LIMIT 9007199254740991.0
 
 #define run_keys(tool) (tool_table[tool].name)
 
@@ -319,74 +317,23 @@ cJSON *results_document(const struct measurement *measurements, size_t count,
 	return document;
 }
 
-static int write_all(int fd, const char *text, size_t length)
-{
-	while (length > 0) {
-		ssize_t written = write(fd, text, length);
-
-		if (written < 0 && errno == EINTR)
-			continue;
-		if (written <= 0)
-			return -1;
-		text += written;
-		length -= (size_t)written;
-	}
-	return 0;
-}
-
-/* Writes to a temporary file in `directory` and renames it over `path`. Returns 0, -1 with err
- * set, or 1 (nothing written, err untouched) when the rename crossed file systems. */
+/* Writes the document through a temporary file in `directory` (NULL: beside `path`), one newline
+ * at its end. Returns as fs_write_atomic. */
 static int write_through(const cJSON *document, const char *path, const char *directory,
 			 struct gate_error *err)
 {
-	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	char *text = cJSON_Print(document);
-	char *temporary = NULL;
 	size_t length;
-	int fd = -1, saved = 0, status = -1, made;
+	int status;
 
-	made = directory != NULL ? asprintf(&temporary, "%s/.%s.tmp.XXXXXX", directory, name)
-				 : asprintf(&temporary, "%s.tmp.XXXXXX", path);
-	if (text == NULL || made < 0) {
-		temporary = NULL;
-		gate_error_set(err, "cannot write '%s': out of memory", path);
-		goto out;
-	}
-	fd = mkstemp(temporary);
-	if (fd < 0) {
-		saved = errno;
-		gate_error_set(err, "cannot write '%s': %s", path, strerror(saved));
-		goto out;
-	}
+	if (text == NULL)
+		return gate_error_set(err, "cannot write '%s': out of memory", path);
 	length = strlen(text);
 	text[length] = '\n'; /* cJSON_Print ends without a newline; the NUL is not written */
-	if (write_all(fd, text, length + 1) != 0 || fsync(fd) != 0 || fchmod(fd, 0644) != 0) {
-		saved = errno ? errno : EIO;
-		gate_error_set(err, "cannot write '%s': %s", path, strerror(saved));
-		goto out;
-	}
-	if (close(fd) != 0 || rename(temporary, path) != 0) {
-		saved = errno;
-		fd = -1;
-		if (saved == EXDEV) {
-			status = 1;
-			goto out;
-		}
-		gate_error_set(err, "cannot write '%s': %s", path, strerror(saved));
-		goto out;
-	}
-	fd = -1;
-	status = 0;
-out:
-	if (fd >= 0)
-		close(fd);
-	if (status != 0 && temporary != NULL)
-		unlink(temporary);
-	free(temporary);
+	status = fs_write_atomic(path, text, length + 1, directory, err);
 	cJSON_free(text);
 	return status;
 }
-
 
 int results_write_file(const cJSON *document, const char *path, struct gate_error *err)
 {
@@ -433,10 +380,8 @@ static int read_count(const struct reader *reader, const cJSON *item, const char
 {
 	if (item == NULL)
 		return bad(reader, path, "is missing");
-	if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble) || item->valuedouble < 0 ||
-	    item->valuedouble > EXACT_LIMIT || item->valuedouble != floor(item->valuedouble))
+	if (!json_read_count(item, value))
 		return bad(reader, path, "is not a non-negative integer below 2^53");
-	*value = (uint64_t)item->valuedouble;
 	return 0;
 }
 
@@ -446,11 +391,9 @@ static int read_number(const struct reader *reader, const cJSON *item, const cha
 {
 	if (item == NULL)
 		return bad(reader, path, "is missing");
-	if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble) ||
-	    fabs(item->valuedouble) > EXACT_LIMIT || (non_negative && item->valuedouble < 0))
+	if (!json_read_number(item, non_negative, value))
 		return bad(reader, path, non_negative ? "is not a non-negative number"
 						      : "is not a number");
-	*value = item->valuedouble;
 	return 0;
 }
 
@@ -940,55 +883,19 @@ static int read_process(const struct reader *reader, const cJSON *object, struct
 	return 0;
 }
 
-/* true when the `length` bytes at `text` (not NUL-terminated) are all white space. */
-static bool only_space(const char *text, size_t length)
-{
-	size_t i;
-
-	for (i = 0; i < length; i++)
-		if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r' && text[i] != '\n')
-			return false;
-	return true;
-}
-
-/* A key given twice would be read first-wins: refused, naming the key. */
-static int refuse_duplicate_keys(const cJSON *root, const char *source, struct gate_error *err)
-{
-	int failed;
-	const char *key = json_keys_find_duplicate(root, &failed);
-
-	if (failed != 0)
-		return gate_error_set(err, "out of memory");
-	if (key != NULL)
-		return gate_error_set(err, "cannot read results '%s': the key '%s' appears twice in "
-				      "one object", source, key);
-	return 0;
-}
-
 int results_parse(struct results *results, const char *text, size_t length, const char *source,
 		  struct gate_error *err)
 {
 	struct reader reader = { .source = source, .err = err };
-	const char *end = NULL;
-	cJSON *root = cJSON_ParseWithLengthOpts(text, length, &end, 0);
+	cJSON *root = json_read_document(text, length, err);
 	const cJSON *schema;
 	int status = -1;
 
 	*results = (struct results)RESULTS_INIT;
-	if (root != NULL && end != NULL && !only_space(end, (size_t)(text + length - end))) {
-		gate_error_set(err, "cannot read results '%s': text after the JSON document (at byte %td)",
-			       source, end - text);
-		goto out;
-	}
 	if (root == NULL) {
-		const char *at = cJSON_GetErrorPtr();
-
-		gate_error_set(err, "cannot read results '%s': not JSON (at byte %td)", source,
-			       at != NULL && at >= text && at <= text + length ? at - text : (ptrdiff_t)length);
+		gate_error_prefix(err, "cannot read results '%s'", source);
 		goto out;
 	}
-	if (refuse_duplicate_keys(root, source, err) != 0)
-		goto out;
 	schema = member(root, "schema");
 	if (!cJSON_IsObject(root)) {
 		bad(&reader, "the document", "is not a JSON object");
@@ -1021,43 +928,15 @@ out:
 
 int results_read_file(struct results *results, const char *path, struct gate_error *err)
 {
-	FILE *file = fopen(path, "rb");
 	char *text = NULL;
-	size_t length = 0, capacity = 0;
-	int status = -1;
+	size_t length = 0;
+	int status;
 
 	*results = (struct results)RESULTS_INIT;
-	if (file == NULL) {
-		int saved = errno;
-
-		return gate_error_set(err, "cannot read results '%s': %s", path, strerror(saved));
-	}
-	for (;;) {
-		size_t got;
-
-		if (length == capacity) {
-			char *grown = realloc(text, capacity ? capacity * 2 : 65536);
-
-			if (grown == NULL) {
-				gate_error_set(err, "cannot read results '%s': out of memory", path);
-				goto out;
-			}
-			text = grown;
-			capacity = capacity ? capacity * 2 : 65536;
-		}
-		got = fread(text + length, 1, capacity - length, file);
-		length += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(file)) {
-		gate_error_set(err, "cannot read results '%s': read error", path);
-		goto out;
-	}
+	if (fs_read_file(path, FS_READ_LIMIT, &text, &length) != 0)
+		return gate_error_set(err, "cannot read results '%s': %s", path, strerror(errno));
 	status = results_parse(results, text, length, path, err);
-out:
 	free(text);
-	fclose(file);
 	return status;
 }
 

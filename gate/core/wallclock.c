@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_keys.h"
+#include "fs.h"
+#include "json_read.h"
 
 /* Percentages are kept to two decimals, rates to whole messages per second: the rounds do not
  * repeat to more than that. */
@@ -193,71 +194,27 @@ void wall_pair_release(struct wall_pair *pair)
 	*pair = (struct wall_pair)WALL_PAIR_INIT;
 }
 
-static char *read_text(const char *path, int *failure)
-{
-	FILE *in = fopen(path, "rb");
-	char *text = NULL;
-	size_t length = 0, capacity = 0, got;
-
-	*failure = 0;
-	if (in == NULL) {
-		*failure = errno;
-		return NULL;
-	}
-	do {
-		if (length + 4096 + 1 > capacity) {
-			char *grown = realloc(text, capacity = capacity * 2 + 8192);
-
-			if (grown == NULL) {
-				*failure = ENOMEM;
-				break;
-			}
-			text = grown;
-		}
-		got = fread(text + length, 1, capacity - length - 1, in);
-		length += got;
-	} while (got > 0);
-	if (*failure == 0 && ferror(in))
-		*failure = EIO;
-	fclose(in);
-	if (*failure != 0) {
-		free(text);
-		return NULL;
-	}
-	text[length] = '\0';
-	return text;
-}
-
 int wall_document_read(const char *path, bool missing_ok, cJSON **document, struct gate_error *err)
 {
-	int failure, failed;
-	char *text = read_text(path, &failure);
-	const char *duplicate;
+	char *text = NULL;
+	size_t length = 0;
 
 	*document = NULL;
-	if (text == NULL && failure == ENOENT && missing_ok) {
-		*document = cJSON_CreateObject();
-		return *document != NULL ? 0 : gate_error_set(err, "out of memory");
+	if (fs_read_file(path, FS_READ_LIMIT, &text, &length) != 0) {
+		if (errno == ENOENT && missing_ok) {
+			*document = cJSON_CreateObject();
+			return *document != NULL ? 0 : gate_error_set(err, "out of memory");
+		}
+		return gate_error_set(err, "cannot read '%s': %s", path, strerror(errno));
 	}
-	if (text == NULL)
-		return gate_error_set(err, "cannot read '%s': %s", path, strerror(failure));
-	*document = cJSON_Parse(text);
+	*document = json_read_document(text, length, err);
 	free(text);
+	if (*document == NULL)
+		return gate_error_prefix(err, "cannot read results '%s'", path);
 	if (!cJSON_IsObject(*document)) {
 		cJSON_Delete(*document);
 		*document = NULL;
 		return gate_error_set(err, "cannot read results '%s': not a JSON object", path);
-	}
-	duplicate = json_keys_find_duplicate(*document, &failed);
-	if (duplicate != NULL || failed != 0) {
-		if (failed != 0)
-			gate_error_set(err, "out of memory");
-		else
-			gate_error_set(err, "cannot read results '%s': the key '%s' appears twice in "
-				       "one object", path, duplicate);
-		cJSON_Delete(*document);
-		*document = NULL;
-		return -1;
 	}
 	return 0;
 }

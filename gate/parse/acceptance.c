@@ -5,12 +5,12 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_keys.h"
+#include "fs.h"
+#include "json_read.h"
 #include "text.h"
 
 static const char *const metric_names[ACCEPT_METRICS] = {
@@ -24,33 +24,6 @@ const char *acceptance_metric_name(enum acceptance_metric metric)
 	return metric_names[metric];
 }
 
-static int read_text(const char *path, char **text, size_t *length, struct gate_error *err)
-{
-	FILE *file = fopen(path, "rb");
-	long size;
-
-	*text = NULL;
-	if (file == NULL) {
-		int saved = errno;
-
-		if (saved == ENOENT)
-			return 1;
-		return gate_error_set(err, "cannot read acceptances '%s': %s", path, strerror(saved));
-	}
-	if (fseek(file, 0, SEEK_END) != 0 || (size = ftell(file)) < 0 || fseek(file, 0, SEEK_SET) != 0 ||
-	    (*text = malloc((size_t)size + 1)) == NULL ||
-	    fread(*text, 1, (size_t)size, file) != (size_t)size) {
-		fclose(file);
-		free(*text);
-		*text = NULL;
-		return gate_error_set(err, "cannot read acceptances '%s': read error", path);
-	}
-	fclose(file);
-	(*text)[size] = '\0';
-	*length = (size_t)size;
-	return 0;
-}
-
 static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t index,
 		      const char *path, struct gate_error *err)
 {
@@ -58,6 +31,7 @@ static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t 
 	const cJSON *metric = cJSON_GetObjectItemCaseSensitive(item, "metric");
 	const cJSON *value = cJSON_GetObjectItemCaseSensitive(item, "value");
 	const cJSON *reason = cJSON_GetObjectItemCaseSensitive(item, "reason");
+	double number;
 	const char *problem;
 	char quoted[300];
 	size_t m;
@@ -88,8 +62,7 @@ static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t 
 				      "(for '%s', 0 accepts that it is not gated)", path, index,
 				      metric_names[m]);
 	if (m != ACCEPT_GATED && m != ACCEPT_GATE_CYCLES &&
-	    (!cJSON_IsNumber(value) || !isfinite(value->valuedouble) || value->valuedouble <= 0 ||
-	     value->valuedouble > 9007199254740991.0))
+	    (!json_read_number(value, true, &number) || number <= 0))
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].value is not a "
 				      "positive number", path, index);
 	if (!cJSON_IsString(reason) || strlen(reason->valuestring) < 3)
@@ -137,33 +110,22 @@ static int read_entries(struct acceptance *acceptance, const cJSON *array, const
 int acceptance_parse(struct acceptance *acceptance, const char *text, size_t length,
 		     const char *path, struct gate_error *err)
 {
-	const char *end = NULL;
 	cJSON *root = NULL;
 	const cJSON *array;
-	const char *duplicate;
-	int status = -1, failed;
+	int status = -1;
 
 	*acceptance = (struct acceptance)ACCEPTANCE_INIT;
 	acceptance->path = strdup(path);
 	if (acceptance->path == NULL)
 		return gate_error_set(err, "out of memory");
-	root = cJSON_ParseWithLengthOpts(text, length, &end, 0);
+	root = json_read_document(text, length, err);
+	if (root == NULL) {
+		gate_error_prefix(err, "cannot read acceptances '%s'", path);
+		goto out;
+	}
 	array = cJSON_GetObjectItemCaseSensitive(root, "accepted");
 	if (!cJSON_IsObject(root)) {
 		gate_error_set(err, "cannot read acceptances '%s': not a JSON object", path);
-		goto out;
-	}
-	if (end != NULL && strspn(end, " \t\r\n") != (size_t)(text + length - end)) {
-		gate_error_set(err, "cannot read acceptances '%s': text after the JSON object (at byte %td)",
-			       path, end - text);
-		goto out;
-	}
-	if ((duplicate = json_keys_find_duplicate(root, &failed)) != NULL || failed != 0) {
-		if (failed != 0)
-			gate_error_set(err, "out of memory");
-		else
-			gate_error_set(err, "cannot read acceptances '%s': the key '%s' appears twice "
-				       "in one object", path, duplicate);
 		goto out;
 	}
 	if (!cJSON_IsArray(array)) {
@@ -183,16 +145,17 @@ int acceptance_read(struct acceptance *acceptance, const char *path, struct gate
 {
 	char *text = NULL;
 	size_t length = 0;
-	int found, status;
+	int status;
 
 	*acceptance = (struct acceptance)ACCEPTANCE_INIT;
-	found = read_text(path, &text, &length, err);
-	if (found > 0) {
+	if (fs_read_file(path, FS_READ_LIMIT, &text, &length) != 0) {
+		/* No file is no entries. */
+		if (errno != ENOENT)
+			return gate_error_set(err, "cannot read acceptances '%s': %s", path,
+					      strerror(errno));
 		acceptance->path = strdup(path);
 		return acceptance->path != NULL ? 0 : gate_error_set(err, "out of memory");
 	}
-	if (found < 0)
-		return -1;
 	status = acceptance_parse(acceptance, text, length, path, err);
 	free(text);
 	return status;

@@ -13,11 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_keys.h"
+#include "fs.h"
+#include "json_read.h"
 
 #define DHAT_FILE_VERSION 2
-#define DHAT_EXACT_LIMIT 9007199254740992.0 /* 2^53: above it a double skips integers */
-#define DHAT_READ_CHUNK 65536
 #define DHAT_STACK_SEPARATOR " < "
 
 /* One ftbl entry, described once so that the walk over the points only compares flags. */
@@ -37,105 +36,6 @@ struct dhat_walk {
 	size_t site_count;
 	size_t site_capacity;
 };
-
-static int dhat_read_file(const char *path, char **text, size_t *length, struct gate_error *err)
-{
-	char *buffer = NULL;
-	size_t capacity = 0;
-	size_t used = 0;
-	FILE *file;
-	int saved_errno;
-	int result = -1;
-
-	file = fopen(path, "rb");
-	if (file == NULL) {
-		saved_errno = errno;
-		return gate_error_set(err, "cannot open '%s': %s", path, strerror(saved_errno));
-	}
-	for (;;) {
-		if (capacity - used < DHAT_READ_CHUNK) {
-			char *grown;
-
-			if (capacity > ((size_t)-1 - DHAT_READ_CHUNK) / 2) {
-				gate_error_set(err, "cannot read '%s': the file is too large", path);
-				goto out;
-			}
-			capacity = capacity * 2 + DHAT_READ_CHUNK;
-			grown = realloc(buffer, capacity);
-			if (grown == NULL) {
-				gate_error_set(err, "cannot read '%s': out of memory", path);
-				goto out;
-			}
-			buffer = grown;
-		}
-		used += fread(buffer + used, 1, capacity - used, file);
-		if (ferror(file)) {
-			saved_errno = errno;
-			gate_error_set(err, "cannot read '%s': %s", path, strerror(saved_errno));
-			goto out;
-		}
-		if (feof(file))
-			break;
-	}
-	*text = buffer;
-	*length = used;
-	buffer = NULL;
-	result = 0;
-out:
-	free(buffer);
-	fclose(file);
-	return result;
-}
-
-/* cJSON stops at the end of the first value; anything but whitespace after it is an error too. */
-static int dhat_parse_json(cJSON **root, const char *text, size_t length, struct gate_error *err)
-{
-	const char *end = NULL, *duplicate;
-	int failed;
-
-	*root = cJSON_ParseWithLengthOpts(text, length, &end, 0);
-	if (*root == NULL) {
-		const char *error_at = cJSON_GetErrorPtr();
-
-		if (error_at == NULL || error_at < text || error_at > text + length)
-			error_at = text;
-		return gate_error_set(err, "not JSON (syntax error at byte offset %zu)",
-				      (size_t)(error_at - text));
-	}
-	while (end < text + length && (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r'))
-		end++;
-	if (end < text + length) {
-		cJSON_Delete(*root);
-		*root = NULL;
-		return gate_error_set(err, "text after the JSON value at byte offset %zu",
-				      (size_t)(end - text));
-	}
-	duplicate = json_keys_find_duplicate(*root, &failed);
-	if (duplicate != NULL || failed != 0) {
-		if (failed != 0)
-			gate_error_set(err, "out of memory");
-		else
-			gate_error_set(err, "the key '%s' appears twice in one object", duplicate);
-		cJSON_Delete(*root);
-		*root = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-/* A count, or an index, that a double holds exactly: a non-negative integer below 2^53. */
-static bool dhat_exact_integer(const cJSON *item, uint64_t *value)
-{
-	double number;
-
-	if (!cJSON_IsNumber(item))
-		return false;
-	number = item->valuedouble;
-	if (!(number >= 0.0 && number < DHAT_EXACT_LIMIT)) /* written so NaN fails too */
-		return false;
-	*value = (uint64_t)number;
-	return (double)*value == number;
-}
 
 static int dhat_check_header(const cJSON *root, struct gate_error *err)
 {
@@ -247,7 +147,7 @@ static int dhat_read_count(const cJSON *point, size_t point_index, const char *k
 
 	if (item == NULL)
 		return gate_error_set(err, "missing key 'pps[%zu].%s'", point_index, key);
-	if (!dhat_exact_integer(item, count))
+	if (!json_read_count(item, count))
 		return gate_error_set(err, "pps[%zu].%s is not a non-negative integer", point_index, key);
 	return 0;
 }
@@ -286,7 +186,7 @@ static int dhat_read_frames(struct dhat_walk *walk, const cJSON *point, size_t p
 	cJSON_ArrayForEach(item, fs) {
 		uint64_t frame_id;
 
-		if (!dhat_exact_integer(item, &frame_id))
+		if (!json_read_count(item, &frame_id))
 			return gate_error_set(err, "pps[%zu].fs[%zu] is not a non-negative integer",
 					      point_index, index);
 		if (frame_id >= walk->frame_count)
@@ -489,7 +389,7 @@ static int dhat_read_instructions(struct dhat_profile *profile, const cJSON *roo
 
 	if (!cJSON_IsString(unit) || strcmp(unit->valuestring, "instrs") != 0 || end == NULL)
 		return 0;
-	if (!dhat_exact_integer(end, &profile->instructions))
+	if (!json_read_count(end, &profile->instructions))
 		return gate_error_set(err, "te is not a non-negative integer");
 	return 0;
 }
@@ -533,9 +433,11 @@ int dhat_profile_parse(struct dhat_profile *profile, const char *path, const cha
 		gate_error_set(err, "cannot parse '%s': no region function given", path);
 		goto out;
 	}
-	if (dhat_read_file(path, &text, &length, err) < 0)
+	if (fs_read_file(path, FS_READ_LIMIT, &text, &length) != 0) {
+		gate_error_set(err, "cannot open '%s': %s", path, strerror(errno));
 		goto out;
-	if (dhat_parse_json(&root, text, length, err) < 0 ||
+	}
+	if ((root = json_read_document(text, length, err)) == NULL ||
 	    dhat_read_profile(&parsed, root, region, err) < 0) {
 		gate_error_prefix(err, "cannot parse '%s'", path);
 		goto out;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_keys.h"
+#include "json_read.h"
 #include "runner.h"
 #include "text.h"
 
@@ -36,12 +36,9 @@ static int read_number(double *value, const cJSON *object, const char *key, bool
 {
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
 
-	if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble) || item->valuedouble < 0 ||
-	    item->valuedouble > 9007199254740991.0 ||
-	    (whole && item->valuedouble != floor(item->valuedouble)))
+	if (!json_read_number(item, true, value) || (whole && *value != floor(*value)))
 		return gate_error_set(err, "scenario '%s': --describe '%s' is not a %s", name, key,
 				      whole ? "non-negative integer" : "non-negative number");
-	*value = item->valuedouble;
 	return 0;
 }
 
@@ -105,21 +102,16 @@ static int read_fields(struct scenario_info *info, const cJSON *root, const char
 int scenario_info_parse(struct scenario_info *info, const char *name, const char *text,
 			struct gate_error *err)
 {
-	cJSON *root = cJSON_Parse(text);
-	const char *duplicate;
-	int status = -1, failed;
+	cJSON *root = json_read_document(text, strlen(text), err);
+	int status = -1;
 
 	*info = (struct scenario_info)SCENARIO_INFO_INIT;
-	if (!cJSON_IsObject(root)) {
-		gate_error_set(err, "scenario '%s': --describe printed no JSON object", name);
+	if (root == NULL) {
+		gate_error_prefix(err, "scenario '%s': --describe", name);
 		goto out;
 	}
-	if ((duplicate = json_keys_find_duplicate(root, &failed)) != NULL || failed != 0) {
-		if (failed != 0)
-			gate_error_set(err, "out of memory");
-		else
-			gate_error_set(err, "scenario '%s': --describe printed the key '%s' twice",
-				       name, duplicate);
+	if (!cJSON_IsObject(root)) {
+		gate_error_set(err, "scenario '%s': --describe printed no JSON object", name);
 		goto out;
 	}
 	info->name = strdup(name);

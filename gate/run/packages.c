@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fs.h"
 #include "runner.h"
 
 #define PACKAGES_ELF_LIMIT (512u << 20) /* a larger "executable" is not one we measure */
@@ -154,43 +155,25 @@ static int elf_needed(const char *path, const unsigned char *data, size_t size,
 	return 0;
 }
 
-/* The whole file at `path`, at most PACKAGES_ELF_LIMIT bytes. Read, not mapped: a file another
- * process truncates under a mapping would kill gate with SIGBUS. */
+/* The whole file at `path`, at most PACKAGES_ELF_LIMIT bytes (fs.h). Read, not mapped: a file
+ * another process truncates under a mapping would kill gate with SIGBUS. */
 static int read_whole(const char *path, unsigned char **data, size_t *size, struct gate_error *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat info;
-	size_t used = 0;
+	char *text = NULL;
 
 	*data = NULL;
-	if (fd < 0 || fstat(fd, &info) != 0) {
-		int saved = errno;
-
-		if (fd >= 0)
-			close(fd);
-		return gate_error_set(err, "cannot read '%s': %s", path, strerror(saved));
+	if (fs_read_file(path, PACKAGES_ELF_LIMIT + 1, &text, size) != 0) {
+		if (errno == EFBIG || errno == EISDIR || errno == EINVAL)
+			return gate_error_set(err, "cannot read '%s': not a regular file of a plausible "
+					      "size", path);
+		return gate_error_set(err, "cannot read '%s': %s", path, strerror(errno));
 	}
-	if (!S_ISREG(info.st_mode) || info.st_size <= 0 || (uint64_t)info.st_size > PACKAGES_ELF_LIMIT) {
-		close(fd);
-		return gate_error_set(err, "cannot read '%s': not a regular file of a plausible size", path);
+	if (*size == 0) {
+		free(text);
+		return gate_error_set(err, "cannot read '%s': not a regular file of a plausible size",
+				      path);
 	}
-	*data = malloc((size_t)info.st_size);
-	while (*data != NULL && used < (size_t)info.st_size) {
-		ssize_t got = read(fd, *data + used, (size_t)info.st_size - used);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		used += (size_t)got;
-	}
-	close(fd);
-	if (*data == NULL || used != (size_t)info.st_size) {
-		free(*data);
-		*data = NULL;
-		return gate_error_set(err, "cannot read '%s': short read", path);
-	}
-	*size = used;
+	*data = (unsigned char *)text;
 	return 0;
 }
 

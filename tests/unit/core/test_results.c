@@ -446,7 +446,7 @@ static void results_should_refuse_a_missing_file(void)
 /* Regression: anything after the document (here a merge conflict marker) was once ignored. */
 static void results_should_refuse_text_after_the_document(void)
 {
-	check_read_error("trailing-text.json", "text after the JSON document");
+	check_read_error("trailing-text.json", "text after the JSON value (at byte ");
 }
 
 static void results_should_refuse_a_top_level_schema_other_than_3(void)

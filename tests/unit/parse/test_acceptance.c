@@ -187,7 +187,7 @@ static void acceptance_should_refuse_a_top_level_that_is_not_an_object(void)
 
 static void acceptance_should_refuse_a_file_that_is_not_json(void)
 {
-	check_read_error("not-json.json", "not a JSON object");
+	check_read_error("not-json.json", "not JSON (at byte 15)");
 }
 
 static void acceptance_should_refuse_a_file_without_the_accepted_list(void)

@@ -91,8 +91,11 @@ static void scenario_should_read_a_cold_floor_above_two_to_the_32(void)
 static void scenario_should_reject_output_that_is_not_json(void)
 {
 	check_parse_error("usage: consume_json [--describe]\n",
-			  "scenario 'consume_json': --describe printed no JSON object");
-	check_parse_error("", "scenario 'consume_json': --describe printed no JSON object");
+			  "scenario 'consume_json': --describe: not JSON (at byte 0)");
+	check_parse_error("", "scenario 'consume_json': --describe: not JSON (at byte 0)");
+	check_parse_error("{\"name\": 1, \"name\": 2}",
+			  "scenario 'consume_json': --describe: the key 'name' appears twice in one "
+			  "object");
 	check_parse_error("[1, 2]", "scenario 'consume_json': --describe printed no JSON object");
 }
 

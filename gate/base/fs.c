@@ -1,0 +1,161 @@
+/* Whole-file reads and writes, and directories with their parents. */
+#define _GNU_SOURCE
+#include "fs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int fs_read_file(const char *path, size_t limit, char **text, size_t *length)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t used = 0, capacity = 0;
+	struct stat info;
+	char *buffer = NULL;
+	int saved = 0;
+
+	*text = NULL;
+	*length = 0;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &info) != 0) {
+		saved = errno;
+		goto out;
+	}
+	if (!S_ISREG(info.st_mode)) {
+		saved = S_ISDIR(info.st_mode) ? EISDIR : EINVAL;
+		goto out;
+	}
+	/* Read to the end, not to st_size: a file that grows or shrinks meanwhile is read as it is. */
+	for (;;) {
+		ssize_t got;
+
+		if (used + 1 >= capacity) {
+			size_t grown_capacity = capacity == 0 ? (size_t)info.st_size + 4096 : capacity * 2;
+			char *grown;
+
+			if (grown_capacity > limit + 1)
+				grown_capacity = limit + 1;
+			if (grown_capacity <= used + 1) {
+				saved = EFBIG;
+				goto out;
+			}
+			grown = realloc(buffer, grown_capacity);
+			if (grown == NULL) {
+				saved = ENOMEM;
+				goto out;
+			}
+			buffer = grown;
+			capacity = grown_capacity;
+		}
+		got = read(fd, buffer + used, capacity - used - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			saved = errno;
+			goto out;
+		}
+		if (got == 0)
+			break;
+		used += (size_t)got;
+	}
+	buffer[used] = '\0';
+	*text = buffer;
+	*length = used;
+	buffer = NULL;
+out:
+	free(buffer);
+	close(fd);
+	if (saved != 0) {
+		errno = saved;
+		return -1;
+	}
+	return 0;
+}
+
+static int write_all(int fd, const char *text, size_t length)
+{
+	while (length > 0) {
+		ssize_t written = write(fd, text, length);
+
+		if (written < 0 && errno == EINTR)
+			continue;
+		if (written <= 0) {
+			if (written == 0)
+				errno = EIO;
+			return -1;
+		}
+		text += written;
+		length -= (size_t)written;
+	}
+	return 0;
+}
+
+int fs_write_atomic(const char *path, const char *text, size_t length, const char *temporary_dir,
+		    struct gate_error *err)
+{
+	const char *name = strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 : path;
+	char *temporary = NULL;
+	int fd = -1, status = -1, made;
+
+	made = temporary_dir != NULL
+		       ? asprintf(&temporary, "%s/.%s.tmp.XXXXXX", temporary_dir, name)
+		       : asprintf(&temporary, "%s.tmp.XXXXXX", path);
+	if (made < 0)
+		return gate_error_set(err, "cannot write '%s': out of memory", path);
+	fd = mkstemp(temporary);
+	if (fd < 0 || write_all(fd, text, length) != 0 || fsync(fd) != 0 || fchmod(fd, 0644) != 0) {
+		gate_error_set(err, "cannot write '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (close(fd) != 0) {
+		fd = -1;
+		gate_error_set(err, "cannot write '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	fd = -1;
+	if (rename(temporary, path) != 0) {
+		if (errno == EXDEV && temporary_dir != NULL) {
+			status = 1;
+			goto out;
+		}
+		gate_error_set(err, "cannot write '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	status = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (status != 0)
+		unlink(temporary);
+	free(temporary);
+	return status;
+}
+
+int fs_mkdir_p(const char *path, mode_t mode, struct gate_error *err)
+{
+	char *copy = strdup(path);
+	char *slash;
+	int status = 0;
+
+	if (copy == NULL)
+		return gate_error_set(err, "out of memory");
+	for (slash = strchr(copy + 1, '/');; slash = strchr(slash + 1, '/')) {
+		if (slash != NULL)
+			*slash = '\0';
+		if (copy[0] != '\0' && mkdir(copy, mode) != 0 && errno != EEXIST) {
+			status = gate_error_set(err, "cannot create directory '%s': %s", copy,
+						strerror(errno));
+			break;
+		}
+		if (slash == NULL)
+			break;
+		*slash = '/';
+	}
+	free(copy);
+	return status;
+}

@@ -1,0 +1,33 @@
+/* Files, the one way gate touches them: a whole file read into memory (bounded), a whole file
+ * written so that it is never half there (a temporary file beside it, flushed and renamed), and
+ * a directory made with its parents. */
+#ifndef GATE_FS_H
+#define GATE_FS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "error.h"
+
+/* The most fs_read_file reads unless told less: the largest results document or DHAT profile
+ * gate has a use for. */
+#define FS_READ_LIMIT ((size_t)1 << 31)
+
+/* Reads the whole regular file at `path` into *text, NUL-terminated (the
+ * NUL not counted in *length); the caller frees it. A file of `limit` bytes or more is refused. Returns 0, or -1 with errno saying why
+ * (ENOENT: no such file, EFBIG: above the limit, EISDIR: not a regular file) and *text NULL:
+ * each reader says it in its own words ("cannot read results 'F': ..."). */
+int fs_read_file(const char *path, size_t limit, char **text, size_t *length);
+
+/* Writes `length` bytes of `text` to `path` whole: a temporary file in `temporary_dir` (NULL:
+ * beside `path`), flushed to disk, mode 0644, renamed over `path`. Returns 0; -1 with err set
+ * ("cannot write 'F': ..."), the temporary file removed; or 1 when the rename crossed file
+ * systems (only with a `temporary_dir`: nothing written, err untouched, write beside instead). */
+int fs_write_atomic(const char *path, const char *text, size_t length, const char *temporary_dir,
+		    struct gate_error *err);
+
+/* Makes `path` and every missing parent (mode `mode`); an existing directory is fine. Errors
+ * name the directory that could not be made. */
+int fs_mkdir_p(const char *path, mode_t mode, struct gate_error *err);
+
+#endif
