@@ -137,7 +137,7 @@ int cmd_export(int argc, char **argv)
 		goto out;
 	}
 	if (results_read_file(&results, options.input, &err) != 0 ||
-	    wall_document_read(options.input, false, &document, &err) != 0 ||
+	    results_document_read(options.input, false, &document, &err) != 0 ||
 	    write_export(&options, &results, document, &err) != 0)
 		goto out;
 	code = 0;

@@ -116,23 +116,30 @@ out:
 	return status;
 }
 
-/* The page is drawn in memory and written whole (fs.h): never half a page. */
+/* The document is read into the results module's view (every value checked: a malformed one
+ * writes nothing), the page drawn from it in memory and written whole (fs.h). */
 static int write_page(const cJSON *document, const struct history *history,
 		      const struct report_options *options, struct gate_error *err)
 {
+	struct results_view view;
 	char *text = NULL;
 	size_t length = 0;
-	FILE *out = open_memstream(&text, &length);
+	FILE *out;
 	int status;
 
-	if (out == NULL)
+	if (results_view_read(&view, document, options->input, err) != 0)
+		return -1;
+	out = open_memstream(&text, &length);
+	if (out == NULL) {
+		results_view_release(&view);
 		return gate_error_set(err, "out of memory");
-	status = page_write_with_history(out, document, history, options->input, err);
-	if (fclose(out) != 0 && status == 0)
-		status = gate_error_set(err, "out of memory");
+	}
+	page_write(out, &view, history, options->input);
+	status = fclose(out) != 0 ? gate_error_set(err, "out of memory") : 0;
 	if (status == 0)
 		status = fs_write_atomic(options->output, text, length, NULL, err);
 	free(text);
+	results_view_release(&view);
 	return status;
 }
 
@@ -141,7 +148,7 @@ static int read_history(struct history *history, const char *path, struct gate_e
 	cJSON *document = NULL;
 	int status;
 
-	if (wall_document_read(path, false, &document, err) != 0)
+	if (results_document_read(path, false, &document, err) != 0)
 		return -1;
 	status = history_from_json(history, document, path, err);
 	cJSON_Delete(document);
@@ -165,7 +172,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (options.history != NULL && read_history(&history, options.history, &err) != 0)
 		goto out;
-	if (wall_document_read(options.input, false, &document, &err) != 0 ||
+	if (results_document_read(options.input, false, &document, &err) != 0 ||
 	    write_page(document, options.history != NULL ? &history : NULL, &options, &err) != 0)
 		goto out;
 	if (options.verbosity > 0)

@@ -386,46 +386,17 @@ static void print_table(const struct timing *timing)
 static int store(const struct timing *timing, struct gate_error *err)
 {
 	const char *path = timing->options->json_path;
-	cJSON *document = NULL, *section = cJSON_CreateArray();
 	char *directory = strdup(path);
-	size_t i;
-	int status = -1;
+	int status;
 
-	if (section == NULL || directory == NULL) {
-		gate_error_set(err, "out of memory");
-		goto out;
-	}
-	for (i = 0; i < timing->pair_count; i++) {
-		cJSON *entry = wall_pair_to_json(&timing->pairs[i]);
-
-		if (entry == NULL || !cJSON_AddItemToArray(section, entry) ||
-		    cJSON_AddStringToObject(entry, "method", METHOD) == NULL) {
-			gate_error_set(err, "out of memory");
-			goto out;
-		}
-	}
-	if (session_make_directories(dirname(directory), err) != 0 ||
-	    wall_document_read(path, true, &document, err) != 0)
-		goto out;
-	if ((cJSON_GetObjectItemCaseSensitive(document, "schema") == NULL &&
-	     wall_document_put(document, "schema", cJSON_CreateNumber(3), NULL) != 0) ||
-	    wall_document_put(document, "environment", environment_to_json(&timing->environment),
-			      "code") != 0) {
-		gate_error_set(err, "out of memory");
-		goto out;
-	}
-	status = wall_document_put(document, WALLCLOCK_SECTION, section, "code");
-	section = NULL; /* the document's now, or freed */
-	if (status != 0) {
-		gate_error_set(err, "out of memory");
-		goto out;
-	}
-	status = results_write_file(document, path, err);
-out:
-	cJSON_Delete(section);
-	cJSON_Delete(document);
+	if (directory == NULL)
+		return gate_error_set(err, "out of memory");
+	status = session_make_directories(dirname(directory), err);
 	free(directory);
-	return status;
+	if (status != 0)
+		return -1;
+	return results_store_scenarios(path, timing->pairs, timing->pair_count, METHOD,
+				       &timing->environment, err);
 }
 
 static void timing_release(struct timing *timing)

@@ -691,7 +691,7 @@ int session_decide_and_report(struct session *session)
 		cJSON_Delete(document);
 		document = NULL;
 	}
-	if (document != NULL && wall_keep_section(document, options->json_path) != 0) {
+	if (document != NULL && results_keep_scenarios(document, options->json_path) != 0) {
 		cJSON_Delete(document);
 		document = NULL;
 	}

@@ -294,7 +294,7 @@ cJSON *results_document(const struct measurement *measurements, size_t count,
 	cJSON *code;
 	size_t i;
 	int ok = sorted != NULL && document != NULL &&
-		 cJSON_AddNumberToObject(document, "schema", 3) != NULL &&
+		 cJSON_AddNumberToObject(document, "schema", RESULTS_SCHEMA) != NULL &&
 		 add(document, "environment", environment_to_json(environment)) &&
 		 (code = cJSON_AddArrayToObject(document, "code")) != NULL;
 
@@ -901,7 +901,7 @@ int results_parse(struct results *results, const char *text, size_t length, cons
 		bad(&reader, "the document", "is not a JSON object");
 		goto out;
 	}
-	if (!cJSON_IsNumber(schema) || schema->valuedouble != 3) {
+	if (!cJSON_IsNumber(schema) || schema->valuedouble != RESULTS_SCHEMA) {
 		bad(&reader, "schema", "is not 3");
 		goto out;
 	}

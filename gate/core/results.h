@@ -6,12 +6,17 @@
 #define GATE_RESULTS_H
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "environment.h"
 #include "error.h"
 #include "measure.h"
+#include "wallclock.h"
 
+
+/* The schema every document gate writes declares: the reference page's. */
+#define RESULTS_SCHEMA 3
 
 /* The `code` entry of one measured scenario (failed ones have none). */
 cJSON *results_code_entry(const struct measurement *measurement);
@@ -70,5 +75,94 @@ int results_read_file(struct results *results, const char *path, struct gate_err
 const struct measurement *results_find(const struct results *results, const char *name);
 
 void results_release(struct results *results); /* NULL-safe */
+
+/* A document as the page draws it (results_view.c): every section, checked value by value, every
+ * string pointing into the document, which must outlive the view. */
+struct results_wall_summary {
+	double best, median, worst; /* msg/s */
+};
+
+struct results_wall_loop {
+	struct results_wall_summary raw, framework;
+	double overhead;            /* percent, from the best rounds */
+	bool indistinguishable;
+};
+
+/* One pair of the `scenarios` section (gate time): a scenario against its raw loop. */
+struct results_wall_pair {
+	const char *name, *title, *raw_name, *unit, *method;
+	double messages;            /* 0 when the document does not say */
+	struct results_wall_summary raw, framework;
+	double overhead, median_overhead, spread;
+	bool indistinguishable;
+	struct results_wall_loop *loops; /* at least one (the pair itself when it has no loops);
+					  * owned */
+	size_t loop_count;
+};
+
+struct results_metric_figure {
+	const char *key, *unit;     /* code[].metrics.KEY and its unit */
+	double per_message, cold;
+};
+
+/* One row of the `code` section: schema 3's figures, and gate's metrics when it has them. */
+struct results_code_row {
+	const char *name, *title;
+	double instructions, allocations, cold_instructions, cold_allocations;
+	bool gated, has_gated;
+	struct results_metric_figure *metrics; /* owned; NULL when the row has none */
+	size_t metric_count;
+};
+
+struct results_fact {
+	const char *key, *value;    /* a member of the environment block */
+};
+
+struct results_view {
+	struct results_wall_pair *pairs; /* owned, as the arrays below */
+	size_t pair_count;
+	struct results_code_row *rows;
+	size_t row_count;
+	struct results_fact *facts;
+	size_t fact_count;
+	bool has_environment;
+};
+
+/* Reads `document` (schema 3: `scenarios` and/or `code`, `environment` optional; `source` names
+ * it in errors). Returns 0, or -1 with err naming the first value that is missing or of the
+ * wrong type by its path ("cannot read results 'F': scenarios[0].raw.best is missing"); the view
+ * is released either way on failure. */
+int results_view_read(struct results_view *view, const cJSON *document, const char *source,
+		      struct gate_error *err);
+
+void results_view_release(struct results_view *view); /* NULL-safe */
+
+/* The whole document, to change one section of it (results_document.c). */
+
+/* Reads a results document. A file that does not exist gives an empty object when `missing_ok`;
+ * a file that is not one JSON object is an error naming it. */
+int results_document_read(const char *path, bool missing_ok, cJSON **document,
+			  struct gate_error *err);
+
+/* Puts `item` (owned from here on, also on failure) under `key` in `document`, replacing what
+ * was there, or else before `before` when the document has that key, or else at the end. */
+int results_document_put(cJSON *document, const char *key, cJSON *item, const char *before);
+
+/* The `scenarios` entry of a pair: name, unit, messages, pairs, raw, framework, overhead_percent,
+ * verdict (schema 3), then what costgate adds: title, raw_scenario, median_overhead_percent,
+ * spread_percent, round_seconds, loops (each with its own comparison) and rounds. NULL when out
+ * of memory. */
+cJSON *results_scenario_entry(const struct wall_pair *pair);
+
+/* gate time's write: the file at `path` with its `scenarios` section (each entry with `method`)
+ * and `environment` replaced and everything else kept; schema 3 when the file is new. */
+int results_store_scenarios(const char *path, const struct wall_pair *pairs, size_t count,
+			    const char *method, const struct environment *environment,
+			    struct gate_error *err);
+
+/* For gate's own write of results.json: when `document` has no `scenarios` section and the file
+ * at `path` holds one (written by gate time), copies it over, so a run of gate keeps what gate
+ * time measured. A missing or unreadable file is not an error: there is nothing to keep. */
+int results_keep_scenarios(cJSON *document, const char *path);
 
 #endif

@@ -4,22 +4,14 @@
 #define _GNU_SOURCE
 #include "wallclock.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fs.h"
-#include "json_read.h"
 
 /* Percentages are kept to two decimals, rates to whole messages per second: the rounds do not
  * repeat to more than that. */
-static double two_decimals(double value)
-{
-	return round(value * 100.0) / 100.0;
-}
-
 double wall_slowdown_percent(double reference, double rate)
 {
 	if (rate <= 0 || reference <= 0)
@@ -81,107 +73,6 @@ const char *wall_verdict_name(bool indistinguishable)
 	return indistinguishable ? "indistinguishable" : "measured";
 }
 
-static cJSON *summary_json(const struct wall_summary *summary)
-{
-	cJSON *object = cJSON_CreateObject();
-
-	if (cJSON_AddNumberToObject(object, "best", round(summary->best)) == NULL ||
-	    cJSON_AddNumberToObject(object, "median", round(summary->median)) == NULL ||
-	    cJSON_AddNumberToObject(object, "worst", round(summary->worst)) == NULL) {
-		cJSON_Delete(object);
-		return NULL;
-	}
-	return object;
-}
-
-/* Adds `item` under `key`; a NULL item (out of memory) makes the result 0. */
-static int add(cJSON *object, const char *key, cJSON *item)
-{
-	if (item == NULL)
-		return 0;
-	if (!cJSON_AddItemToObject(object, key, item)) {
-		cJSON_Delete(item);
-		return 0;
-	}
-	return 1;
-}
-
-/* raw, framework, overhead_percent, verdict: the part of an entry schema 3 defines, which every
- * loop repeats for its own rounds. */
-static int add_comparison(cJSON *object, const struct wall_comparison *comparison)
-{
-	return add(object, "raw", summary_json(&comparison->raw)) &&
-	       add(object, "framework", summary_json(&comparison->framework)) &&
-	       cJSON_AddNumberToObject(object, "overhead_percent",
-				       two_decimals(comparison->overhead_percent)) != NULL &&
-	       cJSON_AddStringToObject(object, "verdict",
-				       wall_verdict_name(comparison->indistinguishable)) != NULL &&
-	       cJSON_AddNumberToObject(object, "median_overhead_percent",
-				       two_decimals(comparison->median_overhead_percent)) != NULL &&
-	       cJSON_AddNumberToObject(object, "spread_percent",
-				       two_decimals(comparison->spread_percent)) != NULL;
-}
-
-static cJSON *rates_json(const double *rates, size_t count)
-{
-	cJSON *array = cJSON_CreateArray();
-	size_t i;
-
-	for (i = 0; array != NULL && i < count; i++) {
-		if (!cJSON_AddItemToArray(array, cJSON_CreateNumber(round(rates[i])))) {
-			cJSON_Delete(array);
-			return NULL;
-		}
-	}
-	return array;
-}
-
-static cJSON *loops_json(const struct wall_pair *pair)
-{
-	cJSON *array = cJSON_CreateArray();
-	unsigned loop;
-
-	for (loop = 0; array != NULL && loop < pair->loops; loop++) {
-		struct wall_comparison comparison;
-		cJSON *item = cJSON_CreateObject();
-
-		wall_compare(&comparison, pair->raw_rates + (size_t)loop * pair->rounds,
-			     pair->framework_rates + (size_t)loop * pair->rounds, pair->rounds);
-		if (!cJSON_AddItemToArray(array, item) || !add_comparison(item, &comparison)) {
-			cJSON_Delete(array);
-			return NULL;
-		}
-	}
-	return array;
-}
-
-cJSON *wall_pair_to_json(const struct wall_pair *pair)
-{
-	size_t count = (size_t)pair->loops * pair->rounds;
-	struct wall_comparison comparison;
-	cJSON *entry = cJSON_CreateObject(), *rounds = NULL;
-	int ok;
-
-	wall_compare(&comparison, pair->raw_rates, pair->framework_rates, count);
-	ok = entry != NULL && cJSON_AddStringToObject(entry, "name", pair->name) != NULL &&
-	     cJSON_AddStringToObject(entry, "unit", WALLCLOCK_UNIT) != NULL &&
-	     cJSON_AddNumberToObject(entry, "messages", (double)pair->messages) != NULL &&
-	     cJSON_AddNumberToObject(entry, "pairs", (double)count) != NULL &&
-	     add_comparison(entry, &comparison) &&
-	     cJSON_AddStringToObject(entry, "title", pair->title ? pair->title : pair->name) != NULL &&
-	     cJSON_AddStringToObject(entry, "raw_scenario", pair->raw_name) != NULL &&
-	     cJSON_AddNumberToObject(entry, "round_seconds", pair->round_seconds) != NULL &&
-	     add(entry, "loops", loops_json(pair)) &&
-	     (rounds = cJSON_AddObjectToObject(entry, "rounds")) != NULL &&
-	     add(rounds, "raw", rates_json(pair->raw_rates, count)) &&
-	     add(rounds, "framework", rates_json(pair->framework_rates, count));
-	if (!ok) {
-		cJSON_Delete(entry);
-		return NULL;
-	}
-	return entry;
-}
-
 void wall_pair_release(struct wall_pair *pair)
 {
 	if (pair == NULL)
@@ -192,70 +83,4 @@ void wall_pair_release(struct wall_pair *pair)
 	free(pair->raw_rates);
 	free(pair->framework_rates);
 	*pair = (struct wall_pair)WALL_PAIR_INIT;
-}
-
-int wall_document_read(const char *path, bool missing_ok, cJSON **document, struct gate_error *err)
-{
-	char *text = NULL;
-	size_t length = 0;
-
-	*document = NULL;
-	if (fs_read_file(path, FS_READ_LIMIT, &text, &length) != 0) {
-		if (errno == ENOENT && missing_ok) {
-			*document = cJSON_CreateObject();
-			return *document != NULL ? 0 : gate_error_set(err, "out of memory");
-		}
-		return gate_error_set(err, "cannot read '%s': %s", path, strerror(errno));
-	}
-	*document = json_read_document(text, length, err);
-	free(text);
-	if (*document == NULL)
-		return gate_error_prefix(err, "cannot read results '%s'", path);
-	if (!cJSON_IsObject(*document)) {
-		cJSON_Delete(*document);
-		*document = NULL;
-		return gate_error_set(err, "cannot read results '%s': not a JSON object", path);
-	}
-	return 0;
-}
-
-int wall_document_put(cJSON *document, const char *key, cJSON *item, const char *before)
-{
-	cJSON *next, *moved;
-
-	if (item == NULL)
-		return -1;
-	if (cJSON_GetObjectItemCaseSensitive(document, key) != NULL)
-		return cJSON_ReplaceItemInObjectCaseSensitive(document, key, item) ? 0 : (cJSON_Delete(item), -1);
-	if (!cJSON_AddItemToObject(document, key, item)) {
-		cJSON_Delete(item);
-		return -1;
-	}
-	/* cJSON 1.7.15's cJSON_InsertItemInArray fails past the first position, so the item goes
-	 * last and then `before` and everything after it move behind it, keys and order kept. */
-	next = before != NULL ? cJSON_GetObjectItemCaseSensitive(document, before) : NULL;
-	while (next != NULL && next != item) {
-		moved = next;
-		next = next->next;
-		cJSON_DetachItemViaPointer(document, moved);
-		cJSON_AddItemToArray(document, moved);
-	}
-	return 0;
-}
-
-int wall_keep_section(cJSON *document, const char *path)
-{
-	cJSON *existing = NULL, *section;
-	int status = 0;
-
-	if (cJSON_GetObjectItemCaseSensitive(document, WALLCLOCK_SECTION) != NULL ||
-	    wall_document_read(path, false, &existing, NULL) != 0)
-		return 0;
-	section = cJSON_DetachItemFromObjectCaseSensitive(existing, WALLCLOCK_SECTION);
-	if (cJSON_IsArray(section))
-		status = wall_document_put(document, WALLCLOCK_SECTION, section, "code");
-	else
-		cJSON_Delete(section);
-	cJSON_Delete(existing);
-	return status;
 }

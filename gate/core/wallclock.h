@@ -65,25 +65,6 @@ void wall_compare(struct wall_comparison *comparison, const double *raw, const d
 /* "indistinguishable" or "measured". */
 const char *wall_verdict_name(bool indistinguishable);
 
-/* The `scenarios` entry of a pair: name, unit, messages, pairs, raw, framework, overhead_percent,
- * verdict (schema 3), then what costgate adds: title, raw_scenario, median_overhead_percent,
- * spread_percent, round_seconds, loops (each with its own comparison) and rounds. NULL when out
- * of memory. */
-cJSON *wall_pair_to_json(const struct wall_pair *pair);
-
 void wall_pair_release(struct wall_pair *pair); /* NULL-safe */
-
-/* Reads a results document. A file that does not exist gives an empty object when `missing_ok`;
- * a file that is not a JSON object is an error naming it. */
-int wall_document_read(const char *path, bool missing_ok, cJSON **document, struct gate_error *err);
-
-/* Puts `item` (owned from here on, also on failure) under `key` in `document`, replacing what
- * was there, or else before `before` when the document has that key, or else at the end. */
-int wall_document_put(cJSON *document, const char *key, cJSON *item, const char *before);
-
-/* For gate's own write of results.json: when `document` has no `scenarios` section and the file
- * at `path` holds one (written by gate time), copies it over, so a run of gate keeps what gate
- * time measured. A missing or unreadable file is not an error: there is nothing to keep. */
-int wall_keep_section(cJSON *document, const char *path);
 
 #endif

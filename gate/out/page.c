@@ -1,5 +1,5 @@
-/* The results page. The document is read whole into small structs first, every value checked,
- * so a malformed document writes nothing; then the page is drawn from them. Deliberate: no
+/* The results page, drawn from the structs the results module read (results_view_read: every
+ * value checked, so a malformed document writes nothing). Deliberate: no
  * script at all. Numbers show on hover or focus through CSS and SVG titles, and every chart has
  * a table, so the page reads the same with scripts off, in print, and in a screen reader. */
 #define _GNU_SOURCE
@@ -21,308 +21,6 @@
 #define ROW_HEIGHT 24
 #define GROUP_GAP 10
 #define BAR_PIXELS 140   /* the code table's inline bars */
-
-struct summary {
-	double best, median, worst; /* msg/s */
-};
-
-struct loop {
-	struct summary raw, framework;
-	double overhead;            /* percent, from the best rounds */
-	bool indistinguishable;
-};
-
-struct pair {
-	const char *name, *title, *raw_name, *unit, *method; /* point into the document */
-	double messages;            /* 0 when the document does not say */
-	struct summary raw, framework;
-	double overhead, median_overhead, spread;
-	bool indistinguishable;
-	struct loop *loops;         /* at least one (the whole pair when the document has none) */
-	size_t loop_count;
-};
-
-struct code_row {
-	const char *name, *title;
-	double instructions, allocations, cold_instructions, cold_allocations;
-	bool gated, has_gated;
-};
-
-struct page {
-	struct pair *pairs;
-	size_t pair_count;
-	struct code_row *rows;
-	size_t row_count;
-	const cJSON *environment;   /* an object, or NULL */
-	const char *source;
-};
-
-struct reader {
-	const char *source;
-	struct gate_error *err;
-};
-
-static int bad(const struct reader *reader, const char *path, const char *problem)
-{
-	return gate_error_set(reader->err, "cannot read results '%s': %s %s", reader->source, path,
-			      problem);
-}
-
-static int read_number(const struct reader *reader, const cJSON *object, const char *key,
-		       const char *path, bool required, double *value)
-{
-	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
-	char where[160];
-
-	snprintf(where, sizeof(where), "%s.%s", path, key);
-	if (item == NULL && !required)
-		return 0;
-	if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble))
-		return bad(reader, where, item == NULL ? "is missing" : "is not a number");
-	*value = item->valuedouble;
-	return 0;
-}
-
-static int read_string(const struct reader *reader, const cJSON *object, const char *key,
-		       const char *path, bool required, const char **value)
-{
-	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
-	char where[160];
-
-	snprintf(where, sizeof(where), "%s.%s", path, key);
-	if (item == NULL && !required)
-		return 0;
-	if (!cJSON_IsString(item))
-		return bad(reader, where, item == NULL ? "is missing" : "is not a string");
-	*value = item->valuestring;
-	return 0;
-}
-
-/* best, median and worst in msg/s: positive, best the fastest. A schema 3 document without a
- * median keeps the worst round in its place, as the reference page does. */
-static int read_summary(const struct reader *reader, const cJSON *object, const char *key,
-			const char *path, struct summary *summary)
-{
-	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
-	char where[160];
-
-	snprintf(where, sizeof(where), "%s.%s", path, key);
-	if (!cJSON_IsObject(item))
-		return bad(reader, where, item == NULL ? "is missing" : "is not an object");
-	summary->median = -1;
-	if (read_number(reader, item, "best", where, true, &summary->best) != 0 ||
-	    read_number(reader, item, "worst", where, true, &summary->worst) != 0 ||
-	    read_number(reader, item, "median", where, false, &summary->median) != 0)
-		return -1;
-	if (summary->median < 0)
-		summary->median = summary->worst;
-	if (!(summary->worst > 0) || summary->median < summary->worst || summary->best < summary->median)
-		return bad(reader, where, "is not best >= median >= worst > 0");
-	return 0;
-}
-
-static int read_verdict(const struct reader *reader, const cJSON *object, const char *path,
-			bool required, bool *indistinguishable)
-{
-	const char *verdict = NULL;
-	char where[160];
-
-	if (read_string(reader, object, "verdict", path, required, &verdict) != 0)
-		return -1;
-	if (verdict == NULL)
-		return 0;
-	snprintf(where, sizeof(where), "%s.verdict", path);
-	if (strcmp(verdict, "indistinguishable") != 0 && strcmp(verdict, "measured") != 0)
-		return bad(reader, where, "is neither 'measured' nor 'indistinguishable'");
-	*indistinguishable = strcmp(verdict, "indistinguishable") == 0;
-	return 0;
-}
-
-/* What the verdict rule gives for two summaries: the spread and the verdict (wallclock.c's
- * arithmetic on the summaries alone). */
-static double spread_of(const struct summary *raw, const struct summary *framework)
-{
-	double raw_spread = wall_slowdown_percent(raw->best, raw->worst);
-	double framework_spread = wall_slowdown_percent(framework->best, framework->worst);
-
-	return raw_spread > framework_spread ? raw_spread : framework_spread;
-}
-
-static int read_loop(const struct reader *reader, const cJSON *object, const char *path,
-		     struct loop *loop)
-{
-	if (!cJSON_IsObject(object))
-		return bad(reader, path, "is not an object");
-	if (read_summary(reader, object, "raw", path, &loop->raw) != 0 ||
-	    read_summary(reader, object, "framework", path, &loop->framework) != 0)
-		return -1;
-	loop->overhead = wall_slowdown_percent(loop->raw.best, loop->framework.best);
-	loop->indistinguishable = fabs(loop->overhead) < spread_of(&loop->raw, &loop->framework);
-	if (read_number(reader, object, "overhead_percent", path, false, &loop->overhead) != 0)
-		return -1;
-	return read_verdict(reader, object, path, false, &loop->indistinguishable);
-}
-
-static int read_loops(const struct reader *reader, const cJSON *entry, const char *path,
-		      struct pair *pair)
-{
-	const cJSON *loops = cJSON_GetObjectItemCaseSensitive(entry, "loops"), *item;
-	char where[160];
-	size_t count = loops != NULL ? (size_t)cJSON_GetArraySize(loops) : 0;
-
-	snprintf(where, sizeof(where), "%s.loops", path);
-	if (loops != NULL && (!cJSON_IsArray(loops) || count == 0))
-		return bad(reader, where, "is not an array of loops");
-	pair->loops = calloc(count > 0 ? count : 1, sizeof(*pair->loops));
-	if (pair->loops == NULL)
-		return gate_error_set(reader->err, "out of memory");
-	if (count == 0) {
-		/* One loop: the pair itself. */
-		pair->loops[0] = (struct loop){ pair->raw, pair->framework, pair->overhead,
-						pair->indistinguishable };
-		pair->loop_count = 1;
-		return 0;
-	}
-	cJSON_ArrayForEach(item, loops) {
-		snprintf(where, sizeof(where), "%s.loops[%zu]", path, pair->loop_count);
-		if (read_loop(reader, item, where, &pair->loops[pair->loop_count]) != 0)
-			return -1;
-		pair->loop_count++;
-	}
-	return 0;
-}
-
-static int read_pair(const struct reader *reader, const cJSON *entry, const char *path,
-		     struct pair *pair)
-{
-	pair->unit = WALLCLOCK_UNIT;
-	pair->median_overhead = NAN;
-	pair->spread = NAN;
-	if (!cJSON_IsObject(entry))
-		return bad(reader, path, "is not an object");
-	if (read_string(reader, entry, "name", path, true, &pair->name) != 0 ||
-	    read_string(reader, entry, "unit", path, false, &pair->unit) != 0 ||
-	    read_string(reader, entry, "title", path, false, &pair->title) != 0 ||
-	    read_string(reader, entry, "raw_scenario", path, false, &pair->raw_name) != 0 ||
-	    read_string(reader, entry, "method", path, false, &pair->method) != 0 ||
-	    read_number(reader, entry, "messages", path, false, &pair->messages) != 0 ||
-	    read_summary(reader, entry, "raw", path, &pair->raw) != 0 ||
-	    read_summary(reader, entry, "framework", path, &pair->framework) != 0 ||
-	    read_number(reader, entry, "overhead_percent", path, true, &pair->overhead) != 0 ||
-	    read_verdict(reader, entry, path, true, &pair->indistinguishable) != 0 ||
-	    read_number(reader, entry, "median_overhead_percent", path, false,
-			&pair->median_overhead) != 0 ||
-	    read_number(reader, entry, "spread_percent", path, false, &pair->spread) != 0)
-		return -1;
-	if (isnan(pair->median_overhead))
-		pair->median_overhead = wall_slowdown_percent(pair->raw.median, pair->framework.median);
-	if (isnan(pair->spread))
-		pair->spread = spread_of(&pair->raw, &pair->framework);
-	return read_loops(reader, entry, path, pair);
-}
-
-static int read_code_row(const struct reader *reader, const cJSON *entry, const char *path,
-			 struct code_row *row)
-{
-	const cJSON *framework = cJSON_GetObjectItemCaseSensitive(entry, "framework");
-	const cJSON *cold = cJSON_GetObjectItemCaseSensitive(entry, "cold");
-	const cJSON *gated = cJSON_GetObjectItemCaseSensitive(entry, "gated");
-	char framework_path[160], cold_path[160];
-
-	snprintf(framework_path, sizeof(framework_path), "%s.framework", path);
-	snprintf(cold_path, sizeof(cold_path), "%s.cold", path);
-	if (!cJSON_IsObject(entry))
-		return bad(reader, path, "is not an object");
-	if (read_string(reader, entry, "name", path, true, &row->name) != 0 ||
-	    read_string(reader, entry, "title", path, false, &row->title) != 0)
-		return -1;
-	if (!cJSON_IsObject(framework))
-		return bad(reader, framework_path, "is not an object");
-	if (!cJSON_IsObject(cold))
-		return bad(reader, cold_path, "is not an object");
-	if (read_number(reader, framework, "instructions", framework_path, true, &row->instructions) != 0 ||
-	    read_number(reader, framework, "allocations", framework_path, true, &row->allocations) != 0 ||
-	    read_number(reader, cold, "instructions", cold_path, true, &row->cold_instructions) != 0 ||
-	    read_number(reader, cold, "allocations", cold_path, true, &row->cold_allocations) != 0)
-		return -1;
-	if (row->instructions < 0 || row->allocations < 0 || row->cold_instructions < 0 ||
-	    row->cold_allocations < 0)
-		return bad(reader, path, "has a negative count");
-	row->has_gated = cJSON_IsBool(gated);
-	row->gated = cJSON_IsTrue(gated);
-	return 0;
-}
-
-/* Reads one array section into `count` structs of `size` bytes with `read_one`. */
-static int read_section(const struct reader *reader, const cJSON *document, const char *key,
-			size_t size, void **items, size_t *count,
-			int (*read_one)(const struct reader *, const cJSON *, const char *, void *))
-{
-	const cJSON *section = cJSON_GetObjectItemCaseSensitive(document, key), *entry;
-	char where[64];
-
-	*count = 0;
-	if (section == NULL)
-		return 0;
-	if (!cJSON_IsArray(section))
-		return bad(reader, key, "is not an array");
-	*items = calloc((size_t)cJSON_GetArraySize(section) + 1, size);
-	if (*items == NULL)
-		return gate_error_set(reader->err, "out of memory");
-	cJSON_ArrayForEach(entry, section) {
-		snprintf(where, sizeof(where), "%s[%zu]", key, *count);
-		if (read_one(reader, entry, where, (char *)*items + *count * size) != 0)
-			return -1;
-		++*count;
-	}
-	return 0;
-}
-
-static int read_pair_item(const struct reader *reader, const cJSON *entry, const char *path,
-			  void *item)
-{
-	return read_pair(reader, entry, path, item);
-}
-
-static int read_code_item(const struct reader *reader, const cJSON *entry, const char *path,
-			  void *item)
-{
-	return read_code_row(reader, entry, path, item);
-}
-
-static void page_release(struct page *page)
-{
-	size_t i;
-
-	for (i = 0; page->pairs != NULL && i < page->pair_count + 1; i++)
-		free(page->pairs[i].loops);
-	free(page->pairs);
-	free(page->rows);
-}
-
-static int page_read(struct page *page, const cJSON *document, const char *source,
-		     struct gate_error *err)
-{
-	const struct reader reader = { source, err };
-	const cJSON *environment = cJSON_GetObjectItemCaseSensitive(document, "environment");
-
-	*page = (struct page){ .source = source };
-	if (!cJSON_IsObject(document))
-		return gate_error_set(err, "cannot read results '%s': not a JSON object", source);
-	if (read_section(&reader, document, WALLCLOCK_SECTION, sizeof(struct pair),
-			 (void **)&page->pairs, &page->pair_count, read_pair_item) != 0 ||
-	    read_section(&reader, document, "code", sizeof(struct code_row), (void **)&page->rows,
-			 &page->row_count, read_code_item) != 0)
-		return -1;
-	if (cJSON_GetObjectItemCaseSensitive(document, WALLCLOCK_SECTION) == NULL &&
-	    cJSON_GetObjectItemCaseSensitive(document, "code") == NULL)
-		return gate_error_set(err, "cannot read results '%s': it has neither a scenarios nor "
-				      "a code section", source);
-	if (environment != NULL && !cJSON_IsObject(environment))
-		return bad(&reader, "environment", "is not an object");
-	page->environment = environment;
-	return 0;
-}
 
 /* Writing. Every string from the document goes through escape(). */
 static void escape(FILE *out, const char *text)
@@ -445,7 +143,7 @@ static void axis_widen(struct axis *axis, double value)
 		axis->high = value;
 }
 
-static struct axis pair_axis(const struct pair *pair)
+static struct axis pair_axis(const struct results_wall_pair *pair)
 {
 	struct axis axis = { -pair->spread, pair->spread, 1 };
 	double span, magnitude, padding;
@@ -480,7 +178,7 @@ static double axis_x(const struct axis *axis, double value)
 }
 
 static void draw_axis(FILE *out, const struct axis *axis, double top, double bottom,
-		      const struct pair *pair)
+		      const struct results_wall_pair *pair)
 {
 	double tick, spread_left = axis_x(axis, -pair->spread), spread_right = axis_x(axis, pair->spread);
 
@@ -508,11 +206,11 @@ static void draw_axis(FILE *out, const struct axis *axis, double top, double bot
 }
 
 /* One loop of one side: a bar from best to worst, the notch at the median, the dot at the best. */
-static void draw_loop(FILE *out, const struct axis *axis, const struct pair *pair, size_t index,
+static void draw_loop(FILE *out, const struct axis *axis, const struct results_wall_pair *pair, size_t index,
 		      bool harness, double y)
 {
-	const struct loop *loop = &pair->loops[index];
-	const struct summary *side = harness ? &loop->framework : &loop->raw;
+	const struct results_wall_loop *loop = &pair->loops[index];
+	const struct results_wall_summary *side = harness ? &loop->framework : &loop->raw;
 	const char *name = harness ? pair->name : pair->raw_name ? pair->raw_name : "raw loop";
 	double best = axis_x(axis, wall_slowdown_percent(pair->raw.best, side->best));
 	double median = axis_x(axis, wall_slowdown_percent(pair->raw.best, side->median));
@@ -552,7 +250,7 @@ static void draw_loop(FILE *out, const struct axis *axis, const struct pair *pai
 	fputs("</g>\n", out);
 }
 
-static void draw_pair(FILE *out, const struct pair *pair, size_t index)
+static void draw_pair(FILE *out, const struct results_wall_pair *pair, size_t index)
 {
 	struct axis axis = pair_axis(pair);
 	double top = AXIS_HEIGHT, bottom, y;
@@ -611,7 +309,7 @@ static void legend(FILE *out)
 	      "stroke=\"#1d2430\" stroke-width=\"2\"/></svg>indistinguishable</span></div>\n", out);
 }
 
-static void summary_cell(FILE *out, const struct summary *summary, const char *unit)
+static void summary_cell(FILE *out, const struct results_wall_summary *summary, const char *unit)
 {
 	fputs("<td class=\"num\">", out);
 	number(out, summary->best, 0);
@@ -620,7 +318,7 @@ static void summary_cell(FILE *out, const struct summary *summary, const char *u
 	fprintf(out, ") %s</td>", unit);
 }
 
-static void wall_table(FILE *out, const struct page *page)
+static void wall_table(FILE *out, const struct results_view *page)
 {
 	size_t i, j;
 
@@ -628,7 +326,7 @@ static void wall_table(FILE *out, const struct page *page)
 	      "<table class=\"wall-table\">\n<thead><tr><th>Scenario</th><th>Loop</th>"
 	      "<th>Raw loop</th><th>Harness</th><th>Overhead</th></tr></thead>\n<tbody>\n", out);
 	for (i = 0; i < page->pair_count; i++) {
-		const struct pair *pair = &page->pairs[i];
+		const struct results_wall_pair *pair = &page->pairs[i];
 
 		fputs("<tr><th scope=\"row\">", out);
 		escape(out, pair->name);
@@ -653,7 +351,7 @@ static void wall_table(FILE *out, const struct page *page)
 	      "</p></details>\n", out);
 }
 
-static void wall_section(FILE *out, const struct page *page)
+static void wall_section(FILE *out, const struct results_view *page)
 {
 	size_t i;
 
@@ -695,7 +393,30 @@ static void bar(FILE *out, double value, double largest, const char *what)
 		"height=\"8\"/></svg>", what, BAR_PIXELS, width);
 }
 
-static void code_row(FILE *out, const struct code_row *row, double most_instructions,
+/* The metrics beyond instructions and allocations that the row has (results.json's `metrics`):
+ * one line each, its key, per message and cold, and its unit. */
+static void other_metrics(FILE *out, const struct results_code_row *row)
+{
+	size_t i;
+
+	for (i = 0; i < row->metric_count; i++) {
+		const struct results_metric_figure *figure = &row->metrics[i];
+
+		if (strcmp(figure->key, "instructions") == 0 || strcmp(figure->key, "allocations") == 0)
+			continue;
+		fputs("<div>", out);
+		escape(out, figure->key);
+		fputs(": ", out);
+		number(out, figure->per_message, 3);
+		fputs(" / msg, ", out);
+		number(out, figure->cold, 0);
+		fputs(" cold (", out);
+		escape(out, figure->unit);
+		fputs(")</div>", out);
+	}
+}
+
+static void code_row(FILE *out, const struct results_code_row *row, double most_instructions,
 		     double most_allocations)
 {
 	fputs("<tr><th scope=\"row\">", out);
@@ -715,10 +436,12 @@ static void code_row(FILE *out, const struct code_row *row, double most_instruct
 	number(out, row->cold_instructions, 0);
 	fputs(" / ", out);
 	number(out, row->cold_allocations, 0);
+	fputs("</td><td class=\"metrics\">", out);
+	other_metrics(out, row);
 	fprintf(out, "</td><td>%s</td></tr>\n", !row->has_gated ? "" : row->gated ? "yes" : "no");
 }
 
-static void code_section(FILE *out, const struct page *page)
+static void code_section(FILE *out, const struct results_view *page)
 {
 	double most_instructions = 0, most_allocations = 0;
 	size_t i;
@@ -741,7 +464,8 @@ static void code_section(FILE *out, const struct page *page)
 	}
 	fputs("<table class=\"code-table\">\n<thead><tr><th>Scenario</th>"
 	      "<th class=\"num\">Instructions / msg</th><th class=\"num\">Allocations / msg</th>"
-	      "<th class=\"num\">Cold start (instr. / alloc.)</th><th>Gated</th></tr></thead>\n"
+	      "<th class=\"num\">Cold start (instr. / alloc.)</th><th>Other metrics</th>"
+	      "<th>Gated</th></tr></thead>\n"
 	      "<tbody>\n", out);
 	for (i = 0; i < page->row_count; i++)
 		code_row(out, &page->rows[i], most_instructions, most_allocations);
@@ -763,23 +487,21 @@ static const char *machine_label(const char *key)
 	return key;
 }
 
-static void machine_section(FILE *out, const struct page *page)
+static void machine_section(FILE *out, const struct results_view *page)
 {
-	const cJSON *item;
+	size_t i;
 
 	fputs("<section id=\"machine\">\n<h2>Machine</h2>\n", out);
-	if (page->environment == NULL) {
+	if (!page->has_environment) {
 		fputs("<p class=\"muted\">The document has no environment block.</p>\n</section>\n", out);
 		return;
 	}
 	fputs("<table class=\"machine\"><tbody>\n", out);
-	cJSON_ArrayForEach(item, page->environment) {
-		if (!cJSON_IsString(item) || item->string == NULL)
-			continue;
+	for (i = 0; i < page->fact_count; i++) {
 		fputs("<tr><th scope=\"row\">", out);
-		escape(out, machine_label(item->string));
+		escape(out, machine_label(page->facts[i].key));
 		fputs("</th><td>", out);
-		escape(out, item->valuestring);
+		escape(out, page->facts[i].value);
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</tbody></table>\n</section>\n", out);
@@ -899,30 +621,18 @@ static void history_section(FILE *out, const struct history *history)
 	fputs("</section>\n", out);
 }
 
-int page_write(FILE *out, const cJSON *document, const char *source, struct gate_error *err)
+void page_write(FILE *out, const struct results_view *page, const struct history *history,
+		const char *source)
 {
-	return page_write_with_history(out, document, NULL, source, err);
-}
-
-int page_write_with_history(FILE *out, const cJSON *document, const struct history *history,
-			    const char *source, struct gate_error *err)
-{
-	struct page page;
 	const char *base = strrchr(source, '/');
 
-	if (page_read(&page, document, source, err) != 0) {
-		page_release(&page);
-		return -1;
-	}
 	head(out);
-	wall_section(out, &page);
-	code_section(out, &page);
+	wall_section(out, page);
+	code_section(out, page);
 	if (history != NULL)
 		history_section(out, history);
-	machine_section(out, &page);
+	machine_section(out, page);
 	fputs("<p class=\"muted\">Written by gate report from ", out);
 	escape(out, base != NULL ? base + 1 : source);
 	fputs(".</p>\n</body>\n</html>\n", out);
-	page_release(&page);
-	return 0;
 }

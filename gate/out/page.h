@@ -8,21 +8,16 @@
 #ifndef GATE_PAGE_H
 #define GATE_PAGE_H
 
-#include <cjson/cJSON.h>
 #include <stdio.h>
 
-#include "error.h"
 #include "history.h"
+#include "results.h"
 
-/* Checks `document` (schema 3: `scenarios` and/or `code`, `environment` optional; `source`
- * names it in errors) and writes the page to `out`. Returns 0, or -1 with err naming the first
- * value that is missing or of the wrong type. Nothing is written when the document is refused. */
-int page_write(FILE *out, const cJSON *document, const char *source, struct gate_error *err);
-
-/* The same with a history section after the code (gate report --history): per scenario, one
- * chart of instructions and one of allocations per message over the versions of the baseline
- * (chart.h), its drift, and a table of every figure. `history` may be NULL. */
-int page_write_with_history(FILE *out, const cJSON *document, const struct history *history,
-			    const char *source, struct gate_error *err);
+/* Writes the page of a document read with results_view_read (`source` names it at the foot),
+ * with a history section after the code when `history` is not NULL (gate report --history):
+ * per scenario, one chart of instructions and one of allocations per message over the versions
+ * of the baseline (chart.h), its drift, and a table of every figure. */
+void page_write(FILE *out, const struct results_view *page, const struct history *history,
+		const char *source);
 
 #endif

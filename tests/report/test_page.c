@@ -27,22 +27,26 @@ static const char document[] =
 	"\"framework\":{\"instructions\":47,\"allocations\":0},"
 	"\"cold\":{\"instructions\":112,\"allocations\":0},\"gated\":true}]}";
 
-/* Writes the page of `text` into an owned string; NULL when page_write refused (err says why). */
+/* Writes the page of `text` into an owned string; NULL when the results module refused the
+ * document (err says why). */
 static char *render(const char *text, struct gate_error *err)
 {
 	cJSON *parsed = cJSON_Parse(text);
+	struct results_view view;
 	char *page = NULL;
 	size_t size = 0;
-	FILE *out = open_memstream(&page, &size);
-	int status = page_write(out, parsed, "fixture.json", err);
+	FILE *out;
 
-	fclose(out);
-	cJSON_Delete(parsed);
-	if (status != 0) {
-		CHECK(size == 0); /* nothing written for a refused document */
-		free(page);
+	if (results_view_read(&view, parsed, "fixture.json", err) != 0) {
+		CHECK(view.pairs == NULL && view.rows == NULL && view.facts == NULL); /* released */
+		cJSON_Delete(parsed);
 		return NULL;
 	}
+	out = open_memstream(&page, &size);
+	page_write(out, &view, NULL, "fixture.json");
+	fclose(out);
+	results_view_release(&view);
+	cJSON_Delete(parsed);
 	return page;
 }
 
@@ -168,6 +172,29 @@ static void page_should_refuse_a_malformed_document_naming_the_value(void)
 	CHECK_CONTAINS(err.message, "not a JSON object");
 }
 
+/* gate's metrics beyond schema 3 are shown per row; a metric entry of the wrong shape is refused
+ * by its path. */
+static void page_should_show_the_metrics_gate_adds(void)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	static const char with_metrics[] =
+		"{\"schema\":3,\"code\":[{\"name\":\"walk\",\"framework\":{\"instructions\":1077,"
+		"\"allocations\":0},\"cold\":{\"instructions\":9,\"allocations\":2},\"gated\":true,"
+		"\"metrics\":{\"instructions\":{\"per_message\":1077,\"cold\":9,\"unit\":\"instructions\"},"
+		"\"cycles\":{\"per_message\":3296.596,\"cold\":16388315,\"unit\":\"cycles\"}}}]}";
+	static const char bad_metric[] =
+		"{\"schema\":3,\"code\":[{\"name\":\"walk\",\"framework\":{\"instructions\":1,"
+		"\"allocations\":0},\"cold\":{\"instructions\":9,\"allocations\":2},"
+		"\"metrics\":{\"cycles\":{\"per_message\":\"many\",\"cold\":1,\"unit\":\"cycles\"}}}]}";
+	char *page = render(with_metrics, &err);
+
+	CHECK_CONTAINS(page, "<div>cycles: 3&#8239;296.596 / msg, 16&#8239;388&#8239;315 cold (cycles)</div>");
+	CHECK(page == NULL || strstr(page, "<div>instructions:") == NULL);
+	free(page);
+	CHECK(render(bad_metric, &err) == NULL);
+	CHECK_CONTAINS(err.message, "code[0].metrics.cycles.per_message is not a number");
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -178,5 +205,6 @@ int main(void)
 	RUN(page_should_escape_every_string_of_the_document);
 	RUN(page_should_read_a_schema_3_entry_without_median_or_loops);
 	RUN(page_should_refuse_a_malformed_document_naming_the_value);
+	RUN(page_should_show_the_metrics_gate_adds);
 	return CHECK_EXIT();
 }

@@ -3,6 +3,7 @@
  * keeps what the other command wrote. */
 #define _GNU_SOURCE
 #include "check.h"
+#include "results.h"
 #include "wallclock.h"
 
 #include <math.h>
@@ -122,7 +123,7 @@ static double number_at(const cJSON *object, const char *key)
 static void pair_entry_should_have_the_schema_3_keys(void)
 {
 	struct wall_pair pair = sample_pair();
-	cJSON *entry = wall_pair_to_json(&pair);
+	cJSON *entry = results_scenario_entry(&pair);
 	const cJSON *raw = cJSON_GetObjectItemCaseSensitive(entry, "raw");
 	const cJSON *framework = cJSON_GetObjectItemCaseSensitive(entry, "framework");
 	const cJSON *loops = cJSON_GetObjectItemCaseSensitive(entry, "loops");
@@ -164,12 +165,12 @@ static void put_should_replace_in_place_or_insert_before_the_named_key(void)
 {
 	cJSON *document = cJSON_Parse("{\"schema\":3,\"environment\":{},\"code\":[1],\"costgate\":{}}");
 
-	CHECK(wall_document_put(document, "scenarios", cJSON_CreateArray(), "code") == 0);
+	CHECK(results_document_put(document, "scenarios", cJSON_CreateArray(), "code") == 0);
 	CHECK_STR(keys_of(document), "schema environment scenarios code costgate");
-	CHECK(wall_document_put(document, "environment", cJSON_CreateString("new"), "code") == 0);
+	CHECK(results_document_put(document, "environment", cJSON_CreateString("new"), "code") == 0);
 	CHECK_STR(keys_of(document), "schema environment scenarios code costgate");
 	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(document, "environment")), "new");
-	CHECK(wall_document_put(document, "extra", cJSON_CreateTrue(), "absent") == 0);
+	CHECK(results_document_put(document, "extra", cJSON_CreateTrue(), "absent") == 0);
 	CHECK_STR(keys_of(document), "schema environment scenarios code costgate extra");
 	CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(document, "code")) == 1);
 	cJSON_Delete(document);
@@ -190,7 +191,7 @@ static void keep_should_copy_the_scenarios_section_of_the_existing_file(void)
 	char *path = write_temporary("{\"schema\":3,\"scenarios\":[{\"name\":\"kept\"}],\"code\":[]}");
 	cJSON *document = cJSON_Parse("{\"schema\":3,\"environment\":{},\"code\":[2],\"costgate\":{}}");
 
-	CHECK(wall_keep_section(document, path) == 0);
+	CHECK(results_keep_scenarios(document, path) == 0);
 	CHECK_STR(keys_of(document), "schema environment scenarios code costgate");
 	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
 			  cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(document, "scenarios"), 0),
@@ -205,7 +206,7 @@ static void keep_should_not_replace_a_section_the_document_has(void)
 	char *path = write_temporary("{\"scenarios\":[{\"name\":\"old\"}]}");
 	cJSON *document = cJSON_Parse("{\"scenarios\":[{\"name\":\"new\"}],\"code\":[]}");
 
-	CHECK(wall_keep_section(document, path) == 0);
+	CHECK(results_keep_scenarios(document, path) == 0);
 	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
 			  cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(document, "scenarios"), 0),
 			  "name")), "new");
@@ -219,8 +220,8 @@ static void keep_should_pass_over_a_missing_or_broken_file(void)
 	char *path = write_temporary("{ not json");
 	cJSON *document = cJSON_Parse("{\"code\":[]}");
 
-	CHECK(wall_keep_section(document, path) == 0);
-	CHECK(wall_keep_section(document, "/nonexistent/results.json") == 0);
+	CHECK(results_keep_scenarios(document, path) == 0);
+	CHECK(results_keep_scenarios(document, "/nonexistent/results.json") == 0);
 	CHECK_STR(keys_of(document), "code");
 	cJSON_Delete(document);
 	unlink(path);
@@ -233,14 +234,14 @@ static void read_should_name_a_file_that_is_not_a_json_object(void)
 	struct gate_error err = GATE_ERROR_INIT;
 	cJSON *document = NULL;
 
-	CHECK(wall_document_read(path, true, &document, &err) != 0);
+	CHECK(results_document_read(path, true, &document, &err) != 0);
 	CHECK_CONTAINS(err.message, "not a JSON object");
 	CHECK_CONTAINS(err.message, path);
 	CHECK(document == NULL);
-	CHECK(wall_document_read("/nonexistent/results.json", true, &document, &err) == 0);
+	CHECK(results_document_read("/nonexistent/results.json", true, &document, &err) == 0);
 	CHECK(cJSON_IsObject(document) && document->child == NULL);
 	cJSON_Delete(document);
-	CHECK(wall_document_read("/nonexistent/results.json", false, &document, &err) != 0);
+	CHECK(results_document_read("/nonexistent/results.json", false, &document, &err) != 0);
 	CHECK_CONTAINS(err.message, "No such file");
 	unlink(path);
 	free(path);

@@ -1,0 +1,351 @@
+/* Reading a results document to draw it (results.h, the page): every section of schema 3, the
+ * `scenarios` pairs, the `code` rows with the metrics gate adds, the `environment`, checked value
+ * by value into structs whose strings point into the document. Leaner than results_parse on the
+ * `code` section: a schema 3 document from another tool has only framework, cold and gated. */
+#define _GNU_SOURCE
+#include "results.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wallclock.h"
+
+struct view_reader {
+	const char *source;
+	struct gate_error *err;
+};
+
+static int bad(const struct view_reader *reader, const char *path, const char *problem)
+{
+	return gate_error_set(reader->err, "cannot read results '%s': %s %s", reader->source, path,
+			      problem);
+}
+
+static int read_number(const struct view_reader *reader, const cJSON *object, const char *key,
+		       const char *path, bool required, double *value)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+	char where[160];
+
+	snprintf(where, sizeof(where), "%s.%s", path, key);
+	if (item == NULL && !required)
+		return 0;
+	if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble))
+		return bad(reader, where, item == NULL ? "is missing" : "is not a number");
+	*value = item->valuedouble;
+	return 0;
+}
+
+static int read_string(const struct view_reader *reader, const cJSON *object, const char *key,
+		       const char *path, bool required, const char **value)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+	char where[160];
+
+	snprintf(where, sizeof(where), "%s.%s", path, key);
+	if (item == NULL && !required)
+		return 0;
+	if (!cJSON_IsString(item))
+		return bad(reader, where, item == NULL ? "is missing" : "is not a string");
+	*value = item->valuestring;
+	return 0;
+}
+
+/* best, median and worst in msg/s: positive, best the fastest. A schema 3 document without a
+ * median keeps the worst round in its place, as the reference page does. */
+static int read_summary(const struct view_reader *reader, const cJSON *object, const char *key,
+			const char *path, struct results_wall_summary *summary)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+	char where[160];
+
+	snprintf(where, sizeof(where), "%s.%s", path, key);
+	if (!cJSON_IsObject(item))
+		return bad(reader, where, item == NULL ? "is missing" : "is not an object");
+	summary->median = -1;
+	if (read_number(reader, item, "best", where, true, &summary->best) != 0 ||
+	    read_number(reader, item, "worst", where, true, &summary->worst) != 0 ||
+	    read_number(reader, item, "median", where, false, &summary->median) != 0)
+		return -1;
+	if (summary->median < 0)
+		summary->median = summary->worst;
+	if (!(summary->worst > 0) || summary->median < summary->worst || summary->best < summary->median)
+		return bad(reader, where, "is not best >= median >= worst > 0");
+	return 0;
+}
+
+static int read_verdict(const struct view_reader *reader, const cJSON *object, const char *path,
+			bool required, bool *indistinguishable)
+{
+	const char *verdict = NULL;
+	char where[160];
+
+	if (read_string(reader, object, "verdict", path, required, &verdict) != 0)
+		return -1;
+	if (verdict == NULL)
+		return 0;
+	snprintf(where, sizeof(where), "%s.verdict", path);
+	if (strcmp(verdict, "indistinguishable") != 0 && strcmp(verdict, "measured") != 0)
+		return bad(reader, where, "is neither 'measured' nor 'indistinguishable'");
+	*indistinguishable = strcmp(verdict, "indistinguishable") == 0;
+	return 0;
+}
+
+/* What the verdict rule gives for two summaries: the spread and the verdict (wallclock.c's
+ * arithmetic on the summaries alone). */
+static double spread_of(const struct results_wall_summary *raw, const struct results_wall_summary *framework)
+{
+	double raw_spread = wall_slowdown_percent(raw->best, raw->worst);
+	double framework_spread = wall_slowdown_percent(framework->best, framework->worst);
+
+	return raw_spread > framework_spread ? raw_spread : framework_spread;
+}
+
+static int read_loop(const struct view_reader *reader, const cJSON *object, const char *path,
+		     struct results_wall_loop *loop)
+{
+	if (!cJSON_IsObject(object))
+		return bad(reader, path, "is not an object");
+	if (read_summary(reader, object, "raw", path, &loop->raw) != 0 ||
+	    read_summary(reader, object, "framework", path, &loop->framework) != 0)
+		return -1;
+	loop->overhead = wall_slowdown_percent(loop->raw.best, loop->framework.best);
+	loop->indistinguishable = fabs(loop->overhead) < spread_of(&loop->raw, &loop->framework);
+	if (read_number(reader, object, "overhead_percent", path, false, &loop->overhead) != 0)
+		return -1;
+	return read_verdict(reader, object, path, false, &loop->indistinguishable);
+}
+
+static int read_loops(const struct view_reader *reader, const cJSON *entry, const char *path,
+		      struct results_wall_pair *pair)
+{
+	const cJSON *loops = cJSON_GetObjectItemCaseSensitive(entry, "loops"), *item;
+	char where[160];
+	size_t count = loops != NULL ? (size_t)cJSON_GetArraySize(loops) : 0;
+
+	snprintf(where, sizeof(where), "%s.loops", path);
+	if (loops != NULL && (!cJSON_IsArray(loops) || count == 0))
+		return bad(reader, where, "is not an array of loops");
+	pair->loops = calloc(count > 0 ? count : 1, sizeof(*pair->loops));
+	if (pair->loops == NULL)
+		return gate_error_set(reader->err, "out of memory");
+	if (count == 0) {
+		/* One loop: the pair itself. */
+		pair->loops[0] = (struct results_wall_loop){ pair->raw, pair->framework, pair->overhead,
+						pair->indistinguishable };
+		pair->loop_count = 1;
+		return 0;
+	}
+	cJSON_ArrayForEach(item, loops) {
+		snprintf(where, sizeof(where), "%s.loops[%zu]", path, pair->loop_count);
+		if (read_loop(reader, item, where, &pair->loops[pair->loop_count]) != 0)
+			return -1;
+		pair->loop_count++;
+	}
+	return 0;
+}
+
+static int read_pair(const struct view_reader *reader, const cJSON *entry, const char *path,
+		     struct results_wall_pair *pair)
+{
+	pair->unit = WALLCLOCK_UNIT;
+	pair->median_overhead = NAN;
+	pair->spread = NAN;
+	if (!cJSON_IsObject(entry))
+		return bad(reader, path, "is not an object");
+	if (read_string(reader, entry, "name", path, true, &pair->name) != 0 ||
+	    read_string(reader, entry, "unit", path, false, &pair->unit) != 0 ||
+	    read_string(reader, entry, "title", path, false, &pair->title) != 0 ||
+	    read_string(reader, entry, "raw_scenario", path, false, &pair->raw_name) != 0 ||
+	    read_string(reader, entry, "method", path, false, &pair->method) != 0 ||
+	    read_number(reader, entry, "messages", path, false, &pair->messages) != 0 ||
+	    read_summary(reader, entry, "raw", path, &pair->raw) != 0 ||
+	    read_summary(reader, entry, "framework", path, &pair->framework) != 0 ||
+	    read_number(reader, entry, "overhead_percent", path, true, &pair->overhead) != 0 ||
+	    read_verdict(reader, entry, path, true, &pair->indistinguishable) != 0 ||
+	    read_number(reader, entry, "median_overhead_percent", path, false,
+			&pair->median_overhead) != 0 ||
+	    read_number(reader, entry, "spread_percent", path, false, &pair->spread) != 0)
+		return -1;
+	if (isnan(pair->median_overhead))
+		pair->median_overhead = wall_slowdown_percent(pair->raw.median, pair->framework.median);
+	if (isnan(pair->spread))
+		pair->spread = spread_of(&pair->raw, &pair->framework);
+	return read_loops(reader, entry, path, pair);
+}
+
+/* The metrics object gate writes beside schema 3's fields (optional): per metric its unit, per
+ * message and cold figures, in the document's order. */
+static int read_metrics(const struct view_reader *reader, const cJSON *entry, const char *path,
+			struct results_code_row *row)
+{
+	const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(entry, "metrics"), *item;
+	char where[200];
+
+	if (metrics == NULL)
+		return 0;
+	snprintf(where, sizeof(where), "%s.metrics", path);
+	if (!cJSON_IsObject(metrics))
+		return bad(reader, where, "is not an object");
+	row->metrics = calloc((size_t)cJSON_GetArraySize(metrics) + 1, sizeof(*row->metrics));
+	if (row->metrics == NULL)
+		return gate_error_set(reader->err, "out of memory");
+	cJSON_ArrayForEach(item, metrics) {
+		struct results_metric_figure *figure = &row->metrics[row->metric_count];
+
+		snprintf(where, sizeof(where), "%s.metrics.%.64s", path, item->string);
+		if (!cJSON_IsObject(item))
+			return bad(reader, where, "is not an object");
+		figure->key = item->string;
+		if (read_string(reader, item, "unit", where, true, &figure->unit) != 0 ||
+		    read_number(reader, item, "per_message", where, true, &figure->per_message) != 0 ||
+		    read_number(reader, item, "cold", where, true, &figure->cold) != 0)
+			return -1;
+		row->metric_count++;
+	}
+	return 0;
+}
+
+static int read_code_row(const struct view_reader *reader, const cJSON *entry, const char *path,
+			 struct results_code_row *row)
+{
+	const cJSON *framework = cJSON_GetObjectItemCaseSensitive(entry, "framework");
+	const cJSON *cold = cJSON_GetObjectItemCaseSensitive(entry, "cold");
+	const cJSON *gated = cJSON_GetObjectItemCaseSensitive(entry, "gated");
+	char framework_path[160], cold_path[160];
+
+	snprintf(framework_path, sizeof(framework_path), "%s.framework", path);
+	snprintf(cold_path, sizeof(cold_path), "%s.cold", path);
+	if (!cJSON_IsObject(entry))
+		return bad(reader, path, "is not an object");
+	if (read_string(reader, entry, "name", path, true, &row->name) != 0 ||
+	    read_string(reader, entry, "title", path, false, &row->title) != 0)
+		return -1;
+	if (!cJSON_IsObject(framework))
+		return bad(reader, framework_path, "is not an object");
+	if (!cJSON_IsObject(cold))
+		return bad(reader, cold_path, "is not an object");
+	if (read_number(reader, framework, "instructions", framework_path, true, &row->instructions) != 0 ||
+	    read_number(reader, framework, "allocations", framework_path, true, &row->allocations) != 0 ||
+	    read_number(reader, cold, "instructions", cold_path, true, &row->cold_instructions) != 0 ||
+	    read_number(reader, cold, "allocations", cold_path, true, &row->cold_allocations) != 0)
+		return -1;
+	if (row->instructions < 0 || row->allocations < 0 || row->cold_instructions < 0 ||
+	    row->cold_allocations < 0)
+		return bad(reader, path, "has a negative count");
+	row->has_gated = cJSON_IsBool(gated);
+	row->gated = cJSON_IsTrue(gated);
+	return read_metrics(reader, entry, path, row);
+}
+
+/* Reads one array section into `count` structs of `size` bytes with `read_one`. */
+static int read_section(const struct view_reader *reader, const cJSON *document, const char *key,
+			size_t size, void **items, size_t *count,
+			int (*read_one)(const struct view_reader *, const cJSON *, const char *, void *))
+{
+	const cJSON *section = cJSON_GetObjectItemCaseSensitive(document, key), *entry;
+	char where[64];
+
+	*count = 0;
+	if (section == NULL)
+		return 0;
+	if (!cJSON_IsArray(section))
+		return bad(reader, key, "is not an array");
+	*items = calloc((size_t)cJSON_GetArraySize(section) + 1, size);
+	if (*items == NULL)
+		return gate_error_set(reader->err, "out of memory");
+	cJSON_ArrayForEach(entry, section) {
+		snprintf(where, sizeof(where), "%s[%zu]", key, *count);
+		if (read_one(reader, entry, where, (char *)*items + *count * size) != 0)
+			return -1;
+		++*count;
+	}
+	return 0;
+}
+
+static int read_pair_item(const struct view_reader *reader, const cJSON *entry, const char *path,
+			  void *item)
+{
+	return read_pair(reader, entry, path, item);
+}
+
+static int read_code_item(const struct view_reader *reader, const cJSON *entry, const char *path,
+			  void *item)
+{
+	return read_code_row(reader, entry, path, item);
+}
+
+void results_view_release(struct results_view *view)
+{
+	size_t i;
+
+	if (view == NULL)
+		return;
+	for (i = 0; view->pairs != NULL && i < view->pair_count + 1; i++)
+		free(view->pairs[i].loops);
+	for (i = 0; view->rows != NULL && i < view->row_count + 1; i++)
+		free(view->rows[i].metrics);
+	free(view->pairs);
+	free(view->rows);
+	free(view->facts);
+	*view = (struct results_view){ 0 };
+}
+
+/* The environment block: every member a string (the machine facts and the toolchain). */
+static int read_facts(const struct view_reader *reader, const cJSON *environment,
+		      struct results_view *view)
+{
+	const cJSON *item;
+	char where[120];
+
+	if (environment == NULL)
+		return 0;
+	if (!cJSON_IsObject(environment))
+		return bad(reader, "environment", "is not an object");
+	view->has_environment = true;
+	view->facts = calloc((size_t)cJSON_GetArraySize(environment) + 1, sizeof(*view->facts));
+	if (view->facts == NULL)
+		return gate_error_set(reader->err, "out of memory");
+	cJSON_ArrayForEach(item, environment) {
+		snprintf(where, sizeof(where), "environment.%.64s", item->string);
+		if (!cJSON_IsString(item))
+			return bad(reader, where, "is not a string");
+		view->facts[view->fact_count++] = (struct results_fact){ item->string,
+									  item->valuestring };
+	}
+	return 0;
+}
+
+static int view_read(struct results_view *view, const cJSON *document, const char *source,
+		     struct gate_error *err)
+{
+	const struct view_reader reader = { source, err };
+	const cJSON *environment = cJSON_GetObjectItemCaseSensitive(document, "environment");
+
+	*view = (struct results_view){ 0 };
+	if (!cJSON_IsObject(document))
+		return gate_error_set(err, "cannot read results '%s': not a JSON object", source);
+	if (read_section(&reader, document, WALLCLOCK_SECTION, sizeof(struct results_wall_pair),
+			 (void **)&view->pairs, &view->pair_count, read_pair_item) != 0 ||
+	    read_section(&reader, document, "code", sizeof(struct results_code_row), (void **)&view->rows,
+			 &view->row_count, read_code_item) != 0)
+		return -1;
+	if (cJSON_GetObjectItemCaseSensitive(document, WALLCLOCK_SECTION) == NULL &&
+	    cJSON_GetObjectItemCaseSensitive(document, "code") == NULL)
+		return gate_error_set(err, "cannot read results '%s': it has neither a scenarios nor "
+				      "a code section", source);
+	return read_facts(&reader, environment, view);
+}
+
+
+int results_view_read(struct results_view *view, const cJSON *document, const char *source,
+		      struct gate_error *err)
+{
+	if (view_read(view, document, source, err) == 0)
+		return 0;
+	results_view_release(view);
+	return -1;
+}
