@@ -54,8 +54,8 @@ static const struct command_spec export_spec = {
 	"usage: gate export --format FORMAT [options] [RESULTS]",
 	"Writes the figures of RESULTS (default build/gate/results.json) for another tool:\n"
 	"  bmf    Bencher Metric Format JSON: scenario -> measure -> {\"value\": ...}, measures\n"
-	"         instructions, allocations (per message), cold-instructions, cold-allocations\n"
-	"         (for: bencher run --adapter json)\n"
+	"         per message for every metric it has (instructions, allocations, bytes, ...),\n"
+	"         then cold-instructions, cold-allocations, ... (for: bencher run --adapter json)\n"
 	"  junit  JUnit XML: one test case per scenario, failed with its breach\n"
 	"  csv    one row per scenario and measure: scenario, metric, value, baseline,\n"
 	"         change_percent, state\n",
@@ -103,14 +103,21 @@ out:
 static int write_export(const struct export_options *options, const struct results *results,
 			const cJSON *document, struct gate_error *err)
 {
+	struct results_verdict verdict;
 	char *text = NULL;
 	size_t length = 0;
-	FILE *out = open_memstream(&text, &length);
+	FILE *out;
 	int status;
 
-	if (out == NULL)
+	if (results_verdict_read(&verdict, document, options->input, err) != 0)
+		return -1;
+	out = open_memstream(&text, &length);
+	if (out == NULL) {
+		results_verdict_release(&verdict);
 		return gate_error_set(err, "out of memory");
-	status = export_write(out, options->format, results, document, options->input, err);
+	}
+	status = export_write(out, options->format, results, &verdict, err);
+	results_verdict_release(&verdict);
 	if (fclose(out) != 0 && status == 0)
 		status = gate_error_set(err, "out of memory");
 	if (status == 0 && options->output != NULL)

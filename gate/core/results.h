@@ -137,6 +137,40 @@ int results_view_read(struct results_view *view, const cJSON *document, const ch
 
 void results_view_release(struct results_view *view); /* NULL-safe */
 
+/* The verdict gate wrote into costgate.verdict (results_view.c), as the exports read it. */
+struct results_figures {
+	double head, baseline, change_percent;
+	bool has_baseline; /* baseline and change_percent are there */
+};
+
+struct results_verdict_row {
+	const char *name, *state;
+	double limit_percent;
+	bool has_limit;
+	const char **breaches;         /* owned array of the document's strings */
+	size_t breach_count;
+	const char **accepted_reasons; /* likewise, one per acceptance used */
+	size_t accepted_count;
+	struct results_figures instructions, cold_instructions;
+	bool has_instructions, has_cold_instructions;
+};
+
+struct results_verdict {
+	struct results_verdict_row *rows; /* owned */
+	size_t row_count;
+};
+
+/* Reads costgate.verdict when the document has one (none: no rows, not an error); errors name
+ * the value by its path ("costgate.verdict.rows[2].state is not a string"). */
+int results_verdict_read(struct results_verdict *verdict, const cJSON *document, const char *source,
+			 struct gate_error *err);
+
+/* The row of scenario `name`, or NULL. */
+const struct results_verdict_row *results_verdict_find(const struct results_verdict *verdict,
+						       const char *name);
+
+void results_verdict_release(struct results_verdict *verdict); /* NULL-safe */
+
 /* The whole document, to change one section of it (results_document.c). */
 
 /* Reads a results document. A file that does not exist gives an empty object when `missing_ok`;

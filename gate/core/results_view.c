@@ -349,3 +349,127 @@ int results_view_read(struct results_view *view, const cJSON *document, const ch
 	results_view_release(view);
 	return -1;
 }
+
+/* An array of strings, or absent (no items). */
+static int read_strings(const struct view_reader *reader, const cJSON *object, const char *key,
+			const char *path, const char *member, const char ***items, size_t *count)
+{
+	const cJSON *array = cJSON_GetObjectItemCaseSensitive(object, key), *item;
+	char where[200];
+
+	*count = 0;
+	if (array == NULL)
+		return 0;
+	snprintf(where, sizeof(where), "%s.%s", path, key);
+	if (!cJSON_IsArray(array))
+		return bad(reader, where, "is not an array");
+	*items = calloc((size_t)cJSON_GetArraySize(array) + 1, sizeof(**items));
+	if (*items == NULL)
+		return gate_error_set(reader->err, "out of memory");
+	cJSON_ArrayForEach(item, array) {
+		const cJSON *text = member != NULL ? cJSON_GetObjectItemCaseSensitive(item, member) : item;
+
+		snprintf(where, sizeof(where), "%s.%s[%zu]%s%s", path, key, *count, member ? "." : "",
+			 member ? member : "");
+		if (!cJSON_IsString(text))
+			return bad(reader, where, "is not a string");
+		(*items)[(*count)++] = text->valuestring;
+	}
+	return 0;
+}
+
+static int read_figures(const struct view_reader *reader, const cJSON *row, const char *key,
+			const char *path, struct results_figures *figures, bool *present)
+{
+	const cJSON *object = cJSON_GetObjectItemCaseSensitive(row, key);
+	char where[200];
+
+	*present = object != NULL;
+	if (object == NULL)
+		return 0;
+	snprintf(where, sizeof(where), "%s.%s", path, key);
+	if (!cJSON_IsObject(object))
+		return bad(reader, where, "is not an object");
+	figures->has_baseline = cJSON_GetObjectItemCaseSensitive(object, "baseline") != NULL;
+	if (read_number(reader, object, "head", where, true, &figures->head) != 0 ||
+	    read_number(reader, object, "baseline", where, figures->has_baseline,
+			&figures->baseline) != 0 ||
+	    read_number(reader, object, "change_percent", where, figures->has_baseline,
+			&figures->change_percent) != 0)
+		return -1;
+	return 0;
+}
+
+static int read_verdict_row(const struct view_reader *reader, const cJSON *item, const char *path,
+			    struct results_verdict_row *row)
+{
+	if (!cJSON_IsObject(item))
+		return bad(reader, path, "is not an object");
+	row->has_limit = cJSON_GetObjectItemCaseSensitive(item, "limit_percent") != NULL;
+	return read_string(reader, item, "name", path, true, &row->name) != 0 ||
+			       read_string(reader, item, "state", path, true, &row->state) != 0 ||
+			       read_number(reader, item, "limit_percent", path, false,
+					   &row->limit_percent) != 0 ||
+			       read_strings(reader, item, "breaches", path, NULL, &row->breaches,
+					    &row->breach_count) != 0 ||
+			       read_strings(reader, item, "accepted", path, "reason",
+					    &row->accepted_reasons, &row->accepted_count) != 0 ||
+			       read_figures(reader, item, "instructions", path, &row->instructions,
+					    &row->has_instructions) != 0 ||
+			       read_figures(reader, item, "cold_instructions", path,
+					    &row->cold_instructions, &row->has_cold_instructions) != 0
+		       ? -1
+		       : 0;
+}
+
+void results_verdict_release(struct results_verdict *verdict)
+{
+	size_t i;
+
+	if (verdict == NULL)
+		return;
+	for (i = 0; verdict->rows != NULL && i < verdict->row_count + 1; i++) {
+		free(verdict->rows[i].breaches);
+		free(verdict->rows[i].accepted_reasons);
+	}
+	free(verdict->rows);
+	*verdict = (struct results_verdict){ 0 };
+}
+
+int results_verdict_read(struct results_verdict *verdict, const cJSON *document, const char *source,
+			 struct gate_error *err)
+{
+	const struct view_reader reader = { source, err };
+	const cJSON *block = cJSON_GetObjectItemCaseSensitive(document, "costgate");
+	const cJSON *object = cJSON_GetObjectItemCaseSensitive(block, "verdict");
+	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(object, "rows"), *item;
+	char where[64];
+
+	*verdict = (struct results_verdict){ 0 };
+	if (object == NULL)
+		return 0;
+	if (!cJSON_IsObject(object) || !cJSON_IsArray(rows))
+		return bad(&reader, "costgate.verdict.rows", "is not an array");
+	verdict->rows = calloc((size_t)cJSON_GetArraySize(rows) + 1, sizeof(*verdict->rows));
+	if (verdict->rows == NULL)
+		return gate_error_set(err, "out of memory");
+	cJSON_ArrayForEach(item, rows) {
+		snprintf(where, sizeof(where), "costgate.verdict.rows[%zu]", verdict->row_count);
+		if (read_verdict_row(&reader, item, where, &verdict->rows[verdict->row_count++]) != 0) {
+			results_verdict_release(verdict);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+const struct results_verdict_row *results_verdict_find(const struct results_verdict *verdict,
+						       const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < verdict->row_count; i++)
+		if (strcmp(verdict->rows[i].name, name) == 0)
+			return &verdict->rows[i];
+	return NULL;
+}

@@ -10,13 +10,21 @@
 
 #include "chart.h"
 
-static const char *const measure_names[EXPORT_MEASURES] = {
-	"instructions", "allocations", "cold-instructions", "cold-allocations"
-};
-
-const char *export_measure_name(size_t measure)
+void export_measure_name(char *name, size_t size, size_t measure)
 {
-	return measure_names[measure];
+	size_t metric = measure % METRIC_COUNT;
+
+	snprintf(name, size, "%s%s", measure >= METRIC_COUNT ? "cold-" : "",
+		 metric_table[metric].key);
+}
+
+/* The measure of cold-start instructions. */
+#define COLD_INSTRUCTIONS (METRIC_COUNT + METRIC_INSTRUCTIONS)
+
+/* Does the scenario have this measure: its metric has counts. */
+static bool has_measure(const struct measurement *measurement, size_t measure)
+{
+	return measurement->has[measure % METRIC_COUNT];
 }
 
 int export_format_parse(const char *name, enum export_format *format)
@@ -35,16 +43,9 @@ int export_format_parse(const char *name, enum export_format *format)
 
 static double measure_value(const struct measurement *measurement, size_t measure)
 {
-	switch (measure) {
-	case 0:
-		return measurement->slopes[METRIC_INSTRUCTIONS].per_message;
-	case 1:
-		return measurement->slopes[METRIC_ALLOCATIONS].per_message;
-	case 2:
-		return (double)measurement->slopes[METRIC_INSTRUCTIONS].cold;
-	default:
-		return (double)measurement->slopes[METRIC_ALLOCATIONS].cold;
-	}
+	const struct slope *slope = &measurement->slopes[measure % METRIC_COUNT];
+
+	return measure >= METRIC_COUNT ? (double)slope->cold : slope->per_message;
 }
 
 /* The shortest of %.15g, %.16g, %.17g that reads back to the same double. */
@@ -59,53 +60,6 @@ static void number_text(char *text, size_t size, double value)
 	}
 }
 
-/* The verdict row of a scenario in costgate.verdict.rows, or NULL. */
-static const cJSON *verdict_row(const cJSON *document, const char *name)
-{
-	const cJSON *block = cJSON_GetObjectItemCaseSensitive(document, "costgate");
-	const cJSON *verdict = cJSON_GetObjectItemCaseSensitive(block, "verdict");
-	const cJSON *row;
-
-	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(verdict, "rows")) {
-		const cJSON *row_name = cJSON_GetObjectItemCaseSensitive(row, "name");
-
-		if (cJSON_IsString(row_name) && strcmp(row_name->valuestring, name) == 0)
-			return row;
-	}
-	return NULL;
-}
-
-static const char *row_string(const cJSON *row, const char *key)
-{
-	const cJSON *item = cJSON_GetObjectItemCaseSensitive(row, key);
-
-	return cJSON_IsString(item) ? item->valuestring : NULL;
-}
-
-static int check_verdict(const cJSON *document, const char *source, struct gate_error *err)
-{
-	const cJSON *block = cJSON_GetObjectItemCaseSensitive(document, "costgate");
-	const cJSON *verdict = cJSON_GetObjectItemCaseSensitive(block, "verdict");
-	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(verdict, "rows"), *row;
-	size_t i = 0;
-
-	if (verdict == NULL)
-		return 0;
-	if (!cJSON_IsObject(verdict) || !cJSON_IsArray(rows))
-		return gate_error_set(err, "cannot read results '%s': costgate.verdict.rows is not an array",
-				      source);
-	cJSON_ArrayForEach(row, rows) {
-		const cJSON *breaches = cJSON_GetObjectItemCaseSensitive(row, "breaches");
-
-		if (row_string(row, "name") == NULL || row_string(row, "state") == NULL ||
-		    (breaches != NULL && !cJSON_IsArray(breaches)))
-			return gate_error_set(err, "cannot read results '%s': costgate.verdict.rows[%zu] has "
-					      "no name, no state or malformed breaches", source, i);
-		i++;
-	}
-	return 0;
-}
-
 /* BMF: {"scenario": {"instructions": {"value": ...}, ...}, ...}. */
 static int write_bmf(FILE *out, const struct results *results, struct gate_error *err)
 {
@@ -118,8 +72,13 @@ static int write_bmf(FILE *out, const struct results *results, struct gate_error
 		cJSON *benchmark = cJSON_AddObjectToObject(document, measurement->info.name);
 
 		for (m = 0; benchmark != NULL && m < EXPORT_MEASURES; m++) {
-			cJSON *measure = cJSON_AddObjectToObject(benchmark, measure_names[m]);
+			char name[64];
+			cJSON *measure;
 
+			if (!has_measure(measurement, m))
+				continue;
+			export_measure_name(name, sizeof(name), m);
+			measure = cJSON_AddObjectToObject(benchmark, name);
 			if (measure == NULL ||
 			    cJSON_AddNumberToObject(measure, "value", measure_value(measurement, m)) == NULL)
 				benchmark = NULL;
@@ -158,43 +117,47 @@ static void csv_field(FILE *out, const char *text)
 }
 
 /* The baseline figure and change the verdict gives for a measure (instructions only). */
-static bool verdict_figures(const cJSON *row, size_t measure, double *baseline, double *change)
+static bool verdict_figures(const struct results_verdict_row *row, size_t measure, double *baseline,
+			    double *change)
 {
-	const cJSON *figures, *base, *percent;
+	const struct results_figures *figures;
 
-	if (measure != 0 && measure != 2)
+	if (row == NULL || (measure != COLD_INSTRUCTIONS && measure != METRIC_INSTRUCTIONS))
 		return false;
-	figures = cJSON_GetObjectItemCaseSensitive(row, measure == 0 ? "instructions" : "cold_instructions");
-	base = cJSON_GetObjectItemCaseSensitive(figures, "baseline");
-	percent = cJSON_GetObjectItemCaseSensitive(figures, "change_percent");
-	if (!cJSON_IsNumber(base) || !cJSON_IsNumber(percent))
+	if (measure == METRIC_INSTRUCTIONS ? !row->has_instructions : !row->has_cold_instructions)
 		return false;
-	*baseline = base->valuedouble;
-	*change = percent->valuedouble;
+	figures = measure == METRIC_INSTRUCTIONS ? &row->instructions : &row->cold_instructions;
+	if (!figures->has_baseline)
+		return false;
+	*baseline = figures->baseline;
+	*change = figures->change_percent;
 	return true;
 }
 
-static int write_csv(FILE *out, const struct results *results, const cJSON *document)
+static int write_csv(FILE *out, const struct results *results, const struct results_verdict *verdict)
 {
 	size_t i, m;
 
 	fputs("scenario,metric,value,baseline,change_percent,state\r\n", out);
 	for (i = 0; i < results->count; i++) {
 		const struct measurement *measurement = &results->measurements[i];
-		const cJSON *row = verdict_row(document, measurement->info.name);
-		const char *state = row_string(row, "state");
+		const struct results_verdict_row *row = results_verdict_find(verdict, measurement->info.name);
+		const char *state = row != NULL ? row->state : NULL;
 
 		for (m = 0; m < EXPORT_MEASURES; m++) {
-			char value[64], baseline[64] = "", change[64] = "";
+			char name[64], value[64], baseline[64] = "", change[64] = "";
 			double base, percent;
 
+			if (!has_measure(measurement, m))
+				continue;
+			export_measure_name(name, sizeof(name), m);
 			number_text(value, sizeof(value), measure_value(measurement, m));
 			if (verdict_figures(row, m, &base, &percent)) {
 				number_text(baseline, sizeof(baseline), base);
 				number_text(change, sizeof(change), percent);
 			}
 			csv_field(out, measurement->info.name);
-			fprintf(out, ",%s,%s,%s,%s,", measure_names[m], value, baseline, change);
+			fprintf(out, ",%s,%s,%s,%s,", name, value, baseline, change);
 			csv_field(out, state != NULL ? state : "");
 			fputs("\r\n", out);
 		}
@@ -203,18 +166,17 @@ static int write_csv(FILE *out, const struct results *results, const cJSON *docu
 }
 
 /* JUnit: one test case per scenario; a breach fails it, a measurement failure is an error. */
-static void breach_sentence(FILE *out, const struct measurement *measurement, const cJSON *row,
-			    const char *breach)
+static void breach_sentence(FILE *out, const struct measurement *measurement,
+			    const struct results_verdict_row *row, const char *breach)
 {
-	const cJSON *limit = cJSON_GetObjectItemCaseSensitive(row, "limit_percent");
 	double base = 0, change = 0;
 	char head[64], baseline[64], percent[64];
 
 	if (strcmp(breach, "instructions") == 0 || strcmp(breach, "cold_instructions") == 0) {
 		bool steady = strcmp(breach, "instructions") == 0;
 
-		chart_format_value(head, sizeof(head), measure_value(measurement, steady ? 0 : 2));
-		if (!verdict_figures(row, steady ? 0 : 2, &base, &change)) {
+		chart_format_value(head, sizeof(head), measure_value(measurement, steady ? METRIC_INSTRUCTIONS : COLD_INSTRUCTIONS));
+		if (!verdict_figures(row, steady ? METRIC_INSTRUCTIONS : COLD_INSTRUCTIONS, &base, &change)) {
 			fprintf(out, "%s %s over its limit", steady ? "instructions per message"
 								   : "cold-start instructions", head);
 			return;
@@ -223,7 +185,7 @@ static void breach_sentence(FILE *out, const struct measurement *measurement, co
 		chart_format_percent(percent, sizeof(percent), change);
 		fprintf(out, "%s %s against %s on the baseline (%s, limit %g %%)",
 			steady ? "instructions per message" : "cold-start instructions", head, baseline,
-			percent, cJSON_IsNumber(limit) ? limit->valuedouble : 0.0);
+			percent, row->has_limit ? row->limit_percent : 0.0);
 	} else if (strcmp(breach, "steady_allocations") == 0) {
 		chart_format_value(head, sizeof(head), measurement->slopes[METRIC_ALLOCATIONS].per_message);
 		chart_format_value(baseline, sizeof(baseline), measurement->info.steady_floor);
@@ -238,21 +200,20 @@ static void breach_sentence(FILE *out, const struct measurement *measurement, co
 }
 
 /* The failure message: every breach, "; " between them. */
-static char *failure_message(const struct measurement *measurement, const cJSON *row)
+static char *failure_message(const struct measurement *measurement,
+			     const struct results_verdict_row *row)
 {
-	const cJSON *breach;
+	size_t i;
 	char *text = NULL;
 	size_t length = 0;
 	FILE *out = open_memstream(&text, &length);
 
 	if (out == NULL)
 		return NULL;
-	cJSON_ArrayForEach(breach, cJSON_GetObjectItemCaseSensitive(row, "breaches")) {
-		if (!cJSON_IsString(breach))
-			continue;
+	for (i = 0; row != NULL && i < row->breach_count; i++) {
 		if (ftell(out) > 0)
 			fputs("; ", out);
-		breach_sentence(out, measurement, row, breach->valuestring);
+		breach_sentence(out, measurement, row, row->breaches[i]);
 	}
 	if (ftell(out) == 0)
 		fputs("regressed", out);
@@ -264,33 +225,34 @@ struct junit_counts {
 	size_t tests, failures, errors;
 };
 
-static struct junit_counts junit_count(const struct results *results, const cJSON *document)
+static struct junit_counts junit_count(const struct results *results, const struct results_verdict *verdict)
 {
 	struct junit_counts counts = { results->count + results->failure_count, 0,
 				       results->failure_count };
 	size_t i;
 
 	for (i = 0; i < results->count; i++) {
-		const char *state = row_string(verdict_row(document, results->measurements[i].info.name),
-					       "state");
+		const struct results_verdict_row *row =
+			results_verdict_find(verdict, results->measurements[i].info.name);
+		const char *state = row != NULL ? row->state : NULL;
 
 		counts.failures += state != NULL && strcmp(state, "regressed") == 0;
 	}
 	return counts;
 }
 
-static int junit_case(FILE *out, const struct measurement *measurement, const cJSON *document)
+static int junit_case(FILE *out, const struct measurement *measurement, const struct results_verdict *verdict)
 {
-	const cJSON *row = verdict_row(document, measurement->info.name);
-	const char *state = row_string(row, "state");
-	const cJSON *accepted;
+	const struct results_verdict_row *row = results_verdict_find(verdict, measurement->info.name);
+	const char *state = row != NULL ? row->state : NULL;
+	size_t i;
 	char *message;
 
 	bool regressed = state != NULL && strcmp(state, "regressed") == 0;
 
 	fputs("    <testcase classname=\"costgate\" name=\"", out);
 	chart_escape(out, measurement->info.name);
-	if (!regressed && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(row, "accepted")) == 0) {
+	if (!regressed && (row == NULL || row->accepted_count == 0)) {
 		fputs("\" time=\"0\"/>\n", out);
 		return 0;
 	}
@@ -305,21 +267,19 @@ static int junit_case(FILE *out, const struct measurement *measurement, const cJ
 		fputs("</failure>\n", out);
 		free(message);
 	}
-	cJSON_ArrayForEach(accepted, cJSON_GetObjectItemCaseSensitive(row, "accepted")) {
-		const char *reason = row_string(accepted, "reason");
-
+	for (i = 0; row != NULL && i < row->accepted_count; i++) {
 		fputs("      <system-out>accepted: ", out);
-		chart_escape(out, reason != NULL ? reason : "");
+		chart_escape(out, row->accepted_reasons[i]);
 		fputs("</system-out>\n", out);
 	}
 	fputs("    </testcase>\n", out);
 	return 0;
 }
 
-static int write_junit(FILE *out, const struct results *results, const cJSON *document,
+static int write_junit(FILE *out, const struct results *results, const struct results_verdict *verdict,
 		       struct gate_error *err)
 {
-	struct junit_counts counts = junit_count(results, document);
+	struct junit_counts counts = junit_count(results, verdict);
 	size_t i;
 
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
@@ -330,7 +290,7 @@ static int write_junit(FILE *out, const struct results *results, const cJSON *do
 	fprintf(out, "    <properties>\n      <property name=\"messages\" value=\"%llu\"/>\n"
 		"    </properties>\n", (unsigned long long)results->messages);
 	for (i = 0; i < results->count; i++)
-		if (junit_case(out, &results->measurements[i], document) != 0)
+		if (junit_case(out, &results->measurements[i], verdict) != 0)
 			return gate_error_set(err, "out of memory");
 	for (i = 0; i < results->failure_count; i++) {
 		fputs("    <testcase classname=\"costgate\" name=\"", out);
@@ -346,16 +306,14 @@ static int write_junit(FILE *out, const struct results *results, const cJSON *do
 }
 
 int export_write(FILE *out, enum export_format format, const struct results *results,
-		 const cJSON *document, const char *source, struct gate_error *err)
+		 const struct results_verdict *verdict, struct gate_error *err)
 {
-	if (check_verdict(document, source, err) != 0)
-		return -1;
 	switch (format) {
 	case EXPORT_BMF:
 		return write_bmf(out, results, err);
 	case EXPORT_JUNIT:
-		return write_junit(out, results, document, err);
+		return write_junit(out, results, verdict, err);
 	default:
-		return write_csv(out, results, document);
+		return write_csv(out, results, verdict);
 	}
 }

@@ -4,7 +4,6 @@
 #ifndef GATE_EXPORT_H
 #define GATE_EXPORT_H
 
-#include <cjson/cJSON.h>
 #include <stdio.h>
 
 #include "error.h"
@@ -15,15 +14,18 @@ enum export_format { EXPORT_BMF, EXPORT_JUNIT, EXPORT_CSV };
 /* "bmf", "junit", "csv" into *format; -1 for anything else. */
 int export_format_parse(const char *name, enum export_format *format);
 
-/* The measures, in this order: "instructions" and "allocations" per message, "cold-instructions"
- * and "cold-allocations" of the cold start. */
-#define EXPORT_MEASURES 4
-const char *export_measure_name(size_t measure);
+/* The measures: every metric per message (metric_table's order: "instructions", "allocations",
+ * "bytes", ...), then each of the cold start ("cold-instructions", ...); a scenario has those of
+ * the metrics it has counts of. */
+#define EXPORT_MEASURES (2 * METRIC_COUNT)
 
-/* Writes the export of `results` (as results_parse read it) to `out`; `document` is the same
- * document as JSON, for its verdict (costgate.verdict: states and breaches, which JUnit reports).
- * Returns 0, or -1 with err set when the verdict block is malformed. */
+/* The name of measure `measure` (0 to EXPORT_MEASURES - 1). */
+void export_measure_name(char *name, size_t size, size_t measure);
+
+/* Writes the export of `results` (as results_parse read it) to `out`, with the states and
+ * breaches of `verdict` (results_verdict_read of the same document, which JUnit reports).
+ * Returns 0, or -1 with err set when out of memory. */
 int export_write(FILE *out, enum export_format format, const struct results *results,
-		 const cJSON *document, const char *source, struct gate_error *err);
+		 const struct results_verdict *verdict, struct gate_error *err);
 
 #endif

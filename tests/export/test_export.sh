@@ -47,6 +47,12 @@ for entry in results["code"]:
         "cold-instructions": entry["cold"]["instructions"],
         "cold-allocations": entry["cold"]["allocations"],
     }
+    # Every other metric the entry has counts of, per message and cold (bytes: its own object).
+    for metric in entry["counts"]:
+        if metric not in ("instructions", "allocations"):
+            figures = entry.get("metrics", {}).get(metric) or entry[metric]
+            expected[entry["name"]][metric] = figures["per_message"]
+            expected[entry["name"]]["cold-" + metric] = figures["cold"]
 got = {name: {measure: metric["value"] for measure, metric in measures.items()}
        for name, measures in document.items()}
 assert got == expected, (got, expected)
@@ -110,8 +116,10 @@ import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 results = json.load(open(sys.argv[2]))
 keys = {"instructions": ("framework", "instructions"), "allocations": ("framework", "allocations"),
-        "cold-instructions": ("cold", "instructions"), "cold-allocations": ("cold", "allocations")}
-assert len(rows) == 4 * len(results["code"]), len(rows)
+        "cold-instructions": ("cold", "instructions"), "cold-allocations": ("cold", "allocations"),
+        "bytes": ("bytes", "per_message"), "cold-bytes": ("bytes", "cold")}
+# One row per scenario and measure: per message and cold for each metric it has counts of.
+assert len(rows) == sum(2 * len(e["counts"]) for e in results["code"]), len(rows)
 seen = set()
 for row in rows:
     entry = next(e for e in results["code"] if e["name"] == row["scenario"])

@@ -73,10 +73,16 @@ static char *export(const struct loaded *loaded, enum export_format format, stru
 {
 	char *text = NULL;
 	size_t length = 0;
-	FILE *out = open_memstream(&text, &length);
-	int status = export_write(out, format, &loaded->results, loaded->document, "fixture", err);
+	struct results_verdict verdict;
+	FILE *out;
+	int status;
 
+	if (results_verdict_read(&verdict, loaded->document, "fixture", err) != 0)
+		return NULL;
+	out = open_memstream(&text, &length);
+	status = export_write(out, format, &loaded->results, &verdict, err);
 	fclose(out);
+	results_verdict_release(&verdict);
 	if (status != 0) {
 		free(text);
 		return NULL;
@@ -102,8 +108,14 @@ static void export_should_know_its_three_formats(void)
 	CHECK(export_format_parse("csv", &format) == 0 && format == EXPORT_CSV);
 	CHECK(export_format_parse("CSV", &format) == -1);
 	CHECK(export_format_parse("", &format) == -1);
-	CHECK_STR(export_measure_name(0), "instructions");
-	CHECK_STR(export_measure_name(3), "cold-allocations");
+	char name[64];
+
+	export_measure_name(name, sizeof(name), METRIC_INSTRUCTIONS);
+	CHECK_STR(name, "instructions");
+	export_measure_name(name, sizeof(name), METRIC_COUNT + METRIC_ALLOCATIONS);
+	CHECK_STR(name, "cold-allocations");
+	export_measure_name(name, sizeof(name), METRIC_COUNT + METRIC_CYCLES);
+	CHECK_STR(name, "cold-cycles");
 }
 
 static void bmf_should_hold_every_measure_of_every_scenario(void)
@@ -120,7 +132,7 @@ static void bmf_should_hold_every_measure_of_every_scenario(void)
 	bmf = cJSON_Parse(text);
 	CHECK(cJSON_GetArraySize(bmf) == 2);
 	reply = cJSON_GetObjectItemCaseSensitive(bmf, "reply");
-	CHECK(cJSON_GetArraySize(reply) == 4);
+	CHECK(cJSON_GetArraySize(reply) == 6); /* instructions, allocations, bytes; and cold */
 	CHECK(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(reply, "instructions"),
 					       "value")->valuedouble == 20000);
 	CHECK(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(reply, "cold-allocations"),
@@ -141,7 +153,7 @@ static void csv_should_quote_names_and_defuse_formulas(void)
 	rename_scenario(&loaded, "reply", "=1+1, \"x\"");
 	text = export(&loaded, EXPORT_CSV, &err);
 	CHECK(strncmp(text, "scenario,metric,value,baseline,change_percent,state\r\n", 53) == 0);
-	CHECK_U64(count(text, "\r\n"), 9);
+	CHECK_U64(count(text, "\r\n"), 13); /* a header, 2 scenarios x 6 measures */
 	CHECK_CONTAINS(text, "\"'=1+1, \"\"x\"\"\",instructions,20000,,,\r\n");
 	CHECK_CONTAINS(text, "consume_json,cold-instructions,23632,,,\r\n");
 	free(text);
@@ -173,8 +185,8 @@ static void export_should_refuse_a_verdict_it_cannot_read(void)
 	if (load(&loaded, "\"failures\": []", "\"failures\": [], \"verdict\": {\"rows\": [{\"name\": 1}]}") != 0)
 		return;
 	CHECK(export(&loaded, EXPORT_JUNIT, &err) == NULL);
-	CHECK_STR(err.message, "cannot read results 'fixture': costgate.verdict.rows[0] has no name, "
-			       "no state or malformed breaches");
+	CHECK_STR(err.message, "cannot read results 'fixture': costgate.verdict.rows[0].name is not a "
+			       "string");
 	unload(&loaded);
 }
 
