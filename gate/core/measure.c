@@ -372,7 +372,7 @@ static int compute_owned(struct measurement *measurement, const struct ownership
 {
 	const struct ownership *n = &owned[SLOPE_N], *twice = &owned[SLOPE_TWICE_N];
 	size_t capacity = n->count + twice->count, i;
-	double messages = (double)measurement->messages;
+	uint64_t messages = measurement->messages;
 
 	measurement->functions = calloc(capacity ? capacity : 1, sizeof(*measurement->functions));
 	if (measurement->functions == NULL)
@@ -394,12 +394,12 @@ static int compute_owned(struct measurement *measurement, const struct ownership
 		cold = ownership_find(&owned[SLOPE_ONE], name);
 		any = in_twice ? in_twice : in_n;
 		cost = &measurement->functions[measurement->function_count];
-		cost->exclusive = ((double)(in_twice ? in_twice->exclusive : 0) -
-				   (double)(in_n ? in_n->exclusive : 0)) / messages;
-		cost->inclusive = ((double)(in_twice ? in_twice->inclusive : 0) -
-				   (double)(in_n ? in_n->inclusive : 0)) / messages;
-		cost->with_library = ((double)(in_twice ? in_twice->with_library : 0) -
-				      (double)(in_n ? in_n->with_library : 0)) / messages;
+		cost->exclusive = slope_per_message(in_n ? in_n->exclusive : 0,
+						    in_twice ? in_twice->exclusive : 0, messages);
+		cost->inclusive = slope_per_message(in_n ? in_n->inclusive : 0,
+						    in_twice ? in_twice->inclusive : 0, messages);
+		cost->with_library = slope_per_message(in_n ? in_n->with_library : 0,
+						       in_twice ? in_twice->with_library : 0, messages);
 		cost->cold_exclusive = cold ? cold->exclusive : 0;
 		cost->project = any->project;
 		if (cost->exclusive == 0 && cost->inclusive == 0 && cost->cold_exclusive == 0)
@@ -455,7 +455,7 @@ static const struct dhat_site *find_site(const struct dhat_profile *profile,
 static int compute_sites(struct measurement *measurement, const struct dhat_profile *profiles)
 {
 	size_t capacity = 0, run, i;
-	double messages = (double)measurement->messages;
+	uint64_t messages = measurement->messages;
 
 	for (run = 0; run < SLOPE_RUNS; run++)
 		capacity += profiles[run].site_count;
@@ -464,7 +464,7 @@ static int compute_sites(struct measurement *measurement, const struct dhat_prof
 		return -1;
 	for (run = 0; run < SLOPE_RUNS; run++) {
 		for (i = 0; i < profiles[run].site_count; i++) {
-			const struct dhat_site *site = &profiles[run].sites[i], *other;
+			const struct dhat_site *site = &profiles[run].sites[i], *other, *in_n;
 			struct site_cost *cost = &measurement->sites[measurement->site_count];
 			size_t earlier;
 			bool seen = false;
@@ -474,11 +474,11 @@ static int compute_sites(struct measurement *measurement, const struct dhat_prof
 			if (seen)
 				continue;
 			other = find_site(&profiles[SLOPE_TWICE_N], site);
-			cost->blocks = other ? (double)other->blocks : 0;
-			cost->bytes = other ? (double)other->bytes : 0;
-			other = find_site(&profiles[SLOPE_N], site);
-			cost->blocks = (cost->blocks - (other ? (double)other->blocks : 0)) / messages;
-			cost->bytes = (cost->bytes - (other ? (double)other->bytes : 0)) / messages;
+			in_n = find_site(&profiles[SLOPE_N], site);
+			cost->blocks = slope_per_message(in_n ? in_n->blocks : 0,
+							 other ? other->blocks : 0, messages);
+			cost->bytes = slope_per_message(in_n ? in_n->bytes : 0,
+							other ? other->bytes : 0, messages);
 			other = find_site(&profiles[SLOPE_ONE], site);
 			cost->cold_blocks = other ? other->blocks : 0;
 			cost->cold_bytes = other ? other->bytes : 0;

@@ -5,6 +5,11 @@
 #include <inttypes.h>
 #include <math.h>
 
+double slope_per_message(uint64_t at_n, uint64_t at_twice_n, uint64_t messages)
+{
+	return ((double)at_twice_n - (double)at_n) / (double)messages;
+}
+
 int slope_compute(struct slope *slope, const uint64_t counts[SLOPE_RUNS], uint64_t messages,
 		  bool must_grow, struct gate_error *err)
 {
@@ -20,7 +25,7 @@ int slope_compute(struct slope *slope, const uint64_t counts[SLOPE_RUNS], uint64
 	if (n < one)
 		return gate_error_set(err, "count(N) %" PRIu64 " is below count(1) %" PRIu64
 				      " (N = %" PRIu64 ")", n, one, messages);
-	slope->per_message = (double)(twice - n) / (double)messages;
+	slope->per_message = slope_per_message(n, twice, messages);
 	slope->per_message_early = (double)(n - one) / (double)(messages - 1);
 	slope->cold = one;
 	expected = slope->per_message * (double)(messages - 1);

@@ -26,6 +26,10 @@ struct slope {
 	bool nonlinear;           /* linearity_percent above SLOPE_LINEARITY_WARNING_PERCENT */
 };
 
+/* What one message costs in the steady state: (count(2N) - count(N)) / N, the one place the
+ * formula is written. Negative when the 2N run counted less (a function's share can shrink). */
+double slope_per_message(uint64_t at_n, uint64_t at_twice_n, uint64_t messages);
+
 /* Computes the slope of counts taken at 1, N and 2N deliveries (N = messages >= 2). With
  * must_grow (instructions: every message costs something) count(2N) <= count(N) is an error;
  * otherwise only count(2N) < count(N) is (allocations may be zero per message). */
