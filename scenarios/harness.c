@@ -321,6 +321,8 @@ static int describe(const struct scenario *scenario)
 	put_number(out, (double)scenario->cold_allocations);
 	put_optional_floor(out, "steady_bytes", scenario->steady_bytes);
 	put_optional_floor(out, "cold_bytes", (double)scenario->cold_bytes);
+	put_optional_floor(out, "steady_peak_bytes", scenario->steady_peak_bytes);
+	put_optional_floor(out, "cold_peak_bytes", (double)scenario->cold_peak_bytes);
 	fputs("}", out);
 	if (scenario->gate_cycles) {
 		put_key(out, "gate_cycles");

@@ -36,9 +36,12 @@ struct scenario {
 	double steady_allocations; /* heap blocks per message in the steady state */
 	uint64_t cold_allocations; /* heap blocks of the whole 1-delivery run (start + 1 delivery) */
 	/* Optional floors, held likewise when declared (0: none): heap bytes allocated per message
-	 * and by the 1-delivery run (docs/metrics.md). */
+	 * and by the 1-delivery run; the growth of the process's peak live heap per message and
+	 * that peak in the 1-delivery run (docs/metrics.md). */
 	double steady_bytes;
 	uint64_t cold_bytes;
+	double steady_peak_bytes;
+	uint64_t cold_peak_bytes;
 	bool gate_cycles;          /* gate estimated cycles (a cache simulation, run for this scenario
 				    * only) at the instruction limit, besides the instructions */
 	double limit_percent;      /* own instruction limit in percent; 0 means the gate's default */

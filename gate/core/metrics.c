@@ -41,6 +41,20 @@ static int read_bytes(const struct tool_output *output, uint64_t *count, const c
 	return 0;
 }
 
+/* DHAT's heap at its peak: the bytes each program point had live at the moment the process's
+ * live heap was largest ("gb"), summed over every point, which is DHAT's own "At t-gmax" figure.
+ * The process, not the region: DHAT records points' bytes only at that moment, so the region's
+ * own peak is not in its output (docs/metrics.md). */
+static int read_peak_bytes(const struct tool_output *output, uint64_t *count, const char **why)
+{
+	if (output->dhat->peak_unknown) {
+		*why = "a program point has no 'gb' (DHAT did not track lifetimes)";
+		return -1;
+	}
+	*count = output->dhat->peak_bytes;
+	return 0;
+}
+
 /* Itamar Turner-Trauring's estimate (the one iai and gungraun use): an L1 hit costs 1, a
  * last-level hit 5, a RAM access 35. Reads and writes of data and instruction fetches alike. */
 static int read_cycles(const struct tool_output *output, uint64_t *count, const char **why)
@@ -87,6 +101,9 @@ const struct metric metric_table[METRIC_COUNT] = {
 	[METRIC_BYTES] = { "bytes", "heap bytes allocated", "bytes", "bytes/msg", TOOL_DHAT,
 			   read_bytes, METRIC_FLOORS, 0, false, false, FLOOR_STEADY_BYTES,
 			   FLOOR_COLD_BYTES, false },
+	[METRIC_PEAK_BYTES] = { "peak_bytes", "peak live heap of the process", "bytes", "cold peak",
+				TOOL_DHAT, read_peak_bytes, METRIC_FLOORS, 0, false, true,
+				FLOOR_STEADY_PEAK_BYTES, FLOOR_COLD_PEAK_BYTES, false },
 	[METRIC_CYCLES] = { "cycles", "estimated cycles", "cycles", "cycles/msg", TOOL_CACHE,
 			    read_cycles, METRIC_LIMIT_OPT_IN, 2.0, true, false, -1, -1, false },
 #ifdef GATE_TEST_METRIC

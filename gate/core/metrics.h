@@ -49,6 +49,7 @@ enum metric_id {
 	METRIC_INSTRUCTIONS,
 	METRIC_ALLOCATIONS,
 	METRIC_BYTES,
+	METRIC_PEAK_BYTES,
 	METRIC_CYCLES,
 #ifdef GATE_TEST_METRIC
 	METRIC_TEST, /* the throw-away metric of the test build (tests/metric) */

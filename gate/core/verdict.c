@@ -38,6 +38,7 @@ static const unsigned metric_breaches[ACCEPT_METRICS] = {
 	BREACH_STEADY_FLOOR_RAISED, BREACH_COLD_FLOOR_RAISED, BREACH_PROCESS_INSTRUCTIONS,
 	BREACH_CYCLES, BREACH_COLD_CYCLES, BREACH_CYCLES_UNGATED,
 	BREACH_FLOOR_RAISED(FLOOR_STEADY_BYTES), BREACH_FLOOR_RAISED(FLOOR_COLD_BYTES),
+	BREACH_FLOOR_RAISED(FLOOR_STEADY_PEAK_BYTES), BREACH_FLOOR_RAISED(FLOOR_COLD_PEAK_BYTES),
 };
 
 unsigned verdict_metric_breach(enum acceptance_metric metric)
@@ -356,8 +357,10 @@ static const char *const breach_names[] = { "instructions", "cold_instructions",
 					    "limit_percent_raised", "steady_allocations_floor_raised",
 					    "cold_allocations_floor_raised", "process_instructions",
 					    "cycles", "cold_cycles", "cycles_ungated",
-					    "steady_bytes", "cold_bytes", "steady_bytes_floor_raised",
-					    "cold_bytes_floor_raised" };
+					    "steady_bytes", "cold_bytes", "steady_peak_bytes",
+					    "cold_peak_bytes", "steady_bytes_floor_raised",
+					    "cold_bytes_floor_raised", "steady_peak_bytes_floor_raised",
+					    "cold_peak_bytes_floor_raised" };
 
 static cJSON *figures(double head, const struct measurement *baseline, double baseline_value,
 		      double change)

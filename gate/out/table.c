@@ -439,6 +439,7 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 			"as the steady floor", "as the cold floor", "instructions per message in the process",
 			"estimated cycles per message", "cold estimated cycles", "",
 			"as the steady bytes floor", "as the cold bytes floor",
+			"as the steady peak floor", "as the cold peak floor",
 		};
 		const struct acceptance_entry *entry =
 			acceptance_find(verdict->acceptance, row->name, (enum acceptance_metric)metric);

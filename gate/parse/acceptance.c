@@ -17,6 +17,7 @@ static const char *const metric_names[ACCEPT_METRICS] = {
 	"instructions", "cold_instructions", "gated", "limit_percent", "steady_allocations_floor",
 	"cold_allocations_floor", "process_instructions",
 	"cycles", "cold_cycles", "gate_cycles", "steady_bytes_floor", "cold_bytes_floor",
+	"steady_peak_bytes_floor", "cold_peak_bytes_floor",
 };
 
 const char *acceptance_metric_name(enum acceptance_metric metric)
@@ -54,7 +55,8 @@ static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t 
 				      "'limit_percent', 'steady_allocations_floor', "
 				      "'cold_allocations_floor', 'process_instructions', 'cycles', "
 				      "'cold_cycles', 'gate_cycles', 'steady_bytes_floor', "
-				      "'cold_bytes_floor'", path, index,
+				      "'cold_bytes_floor', 'steady_peak_bytes_floor', "
+				      "'cold_peak_bytes_floor'", path, index,
 				      text_quote(quoted, sizeof(quoted), metric->valuestring));
 	if ((m == ACCEPT_GATED || m == ACCEPT_GATE_CYCLES) &&
 	    (!cJSON_IsNumber(value) || value->valuedouble != 0))

@@ -22,9 +22,11 @@ enum acceptance_metric {
 	ACCEPT_COLD_CYCLES,       /* "cold_cycles": estimated cycles of the cold start */
 	ACCEPT_GATE_CYCLES,       /* "gate_cycles": value 0, cycles may stop being gated */
 	/* The optional floors (scenario.h), by enum scenario_floor: "steady_bytes_floor",
-	 * "cold_bytes_floor". */
+	 * "cold_bytes_floor", "steady_peak_bytes_floor", "cold_peak_bytes_floor". */
 	ACCEPT_STEADY_BYTES_FLOOR,
 	ACCEPT_COLD_BYTES_FLOOR,
+	ACCEPT_STEADY_PEAK_BYTES_FLOOR,
+	ACCEPT_COLD_PEAK_BYTES_FLOOR,
 	ACCEPT_METRICS
 };
 

@@ -274,6 +274,7 @@ static int dhat_read_point(struct dhat_walk *walk, struct dhat_profile *profile,
 {
 	uint64_t blocks = 0;
 	uint64_t bytes = 0;
+	uint64_t at_peak = 0;
 	size_t depth = 0;
 	size_t site = 0;
 	size_t region = 0;
@@ -286,6 +287,14 @@ static int dhat_read_point(struct dhat_walk *walk, struct dhat_profile *profile,
 	    dhat_add_count(&profile->all_blocks, blocks, point_index, "tbk", err) < 0 ||
 	    dhat_add_count(&profile->all_bytes, bytes, point_index, "tb", err) < 0)
 		return -1;
+	/* "gb" is written only when DHAT tracked block lifetimes (heap mode): without it the peak is
+	 * not known, which the caller decides about. */
+	if (cJSON_GetObjectItemCaseSensitive(point, "gb") == NULL) {
+		profile->peak_unknown = true;
+	} else if (dhat_read_count(point, point_index, "gb", &at_peak, err) < 0 ||
+		   dhat_add_count(&profile->peak_bytes, at_peak, point_index, "gb", err) < 0) {
+		return -1;
+	}
 	if (depth > profile->deepest_stack)
 		profile->deepest_stack = depth;
 	while (region < depth && !walk->frames[walk->frame_ids[region]].is_region)

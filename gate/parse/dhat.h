@@ -31,6 +31,9 @@ struct dhat_profile {
 	uint64_t blocks;          /* total blocks of the program points whose stack holds the region
 				   * frame (a point is counted once however often the frame appears) */
 	uint64_t bytes;           /* total bytes of those points */
+	uint64_t peak_bytes;      /* the process's live heap at its largest: every point's "gb"
+				   * (its bytes live at that moment), summed; DHAT's "At t-gmax" */
+	bool peak_unknown;        /* a point had no "gb" (DHAT tracked no lifetimes) */
 	uint64_t all_blocks;      /* total blocks of every program point (plausibility, diagnostics) */
 	uint64_t all_bytes;       /* total bytes of every program point */
 	uint64_t instructions;    /* "te": the instructions the whole process executed, every

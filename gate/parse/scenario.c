@@ -16,7 +16,7 @@
 #include "text.h"
 
 const char *const scenario_floor_keys[SCENARIO_FLOORS] = {
-	"steady_bytes", "cold_bytes",
+	"steady_bytes", "cold_bytes", "steady_peak_bytes", "cold_peak_bytes",
 };
 
 static int copy_string(char **field, const cJSON *root, const char *key, const char *name,

@@ -12,6 +12,10 @@
 enum scenario_floor {
 	FLOOR_STEADY_BYTES,      /* "steady_bytes": heap bytes allocated per message */
 	FLOOR_COLD_BYTES,        /* "cold_bytes": heap bytes allocated by the 1-delivery run */
+	FLOOR_STEADY_PEAK_BYTES, /* "steady_peak_bytes": growth of the process's peak live heap
+				  * per message */
+	FLOOR_COLD_PEAK_BYTES,   /* "cold_peak_bytes": the process's peak live heap in the
+				  * 1-delivery run */
 	SCENARIO_FLOORS
 };
 

@@ -5,7 +5,8 @@
 #   exactly the instructions of the baseline; without .gate_cycles it passes, and a head that
 #   drops .gate_cycles against a baseline that had it is a breach;
 # - bytes_tenfold built with 64-byte and 640-byte blocks: the same blocks, ten times the bytes,
-#   caught by its declared bytes floor;
+#   caught by its declared bytes floor, and by a declared cold peak floor; the peak is DHAT's own
+#   "At t-gmax";
 # - estimated cycles equal L1 + 5 x LL + 35 x RAM of the cache simulation's own totals;
 # - gate built with one more metric table entry (GATE_TEST_METRIC) shows that metric in the
 #   table, the Markdown and results.json.
@@ -31,13 +32,14 @@ document = json.load(open(sys.argv[1]))
 print(eval(sys.argv[2], {"d": document}))' "$1" "$2"
 }
 
-# variant DIR STRIDE GATE_CYCLES BLOCK_BYTES: both scenarios built one way, with a manifest.
+# variant DIR STRIDE GATE_CYCLES BLOCK_BYTES [FLAG]: both scenarios built one way, with a
+# manifest; FLAG is one more -D for bytes_tenfold.
 variant() {
-  local dir=$tmp/$1
+  local dir=$tmp/$1 extra=${5:--DNO_EXTRA}
   mkdir -p "$dir/scenarios"
   gcc -O2 -g -std=gnu11 -I"$source/scenarios" -DWALK_STRIDE="$2" -DWALK_GATE_CYCLES="$3" \
     "$source/tests/scenarios/list_walk.c" "$harness" -o "$dir/scenarios/list_walk" &&
-    gcc -O2 -g -std=gnu11 -I"$source/scenarios" -DBLOCK_BYTES="$4" \
+    gcc -O2 -g -std=gnu11 -I"$source/scenarios" -DBLOCK_BYTES="$4" "$extra" \
       "$source/tests/scenarios/bytes_tenfold.c" "$harness" -o "$dir/scenarios/bytes_tenfold" ||
     return 1
   { sed -n '/^costgate /p; /^compiler /p; /^flags /p' "$build/scenarios/manifest.txt"
@@ -89,6 +91,29 @@ check "the same number of blocks per message" \
 check "the table names the floor" \
   grep -q "^bytes_tenfold: 640.000 bytes (heap bytes allocated) per message, above the declared floor of 64" \
     "$tmp/scattered/stdout"
+
+# The peak live heap is DHAT's own figure: its log's "At t-gmax", at 1, N and 2N.
+logged=$(for n in 1 200 400; do
+  sed -n 's/.*At t-gmax: \([0-9,]*\) bytes.*/\1/p' "$tmp/base/gate/raw/dhat.log.bytes_tenfold.$n" | tr -d ,
+done | paste -sd, -)
+check "the peak live heap is DHAT's 'At t-gmax' of each run: [$logged]" \
+  test "$(field "$tmp/base/results.json" \
+    "','.join(str(c) for c in [e['counts']['peak_bytes'] for e in d['code'] if e['name'] == 'bytes_tenfold'][0])")" = \
+  "$logged"
+
+# A declared cold peak floor: the baseline's own peak passes, the larger block breaks it.
+cold_peak=$(field "$tmp/base/results.json" \
+  "[e['metrics']['peak_bytes']['cold'] for e in d['code'] if e['name'] == 'bytes_tenfold'][0]")
+if ! variant peak_base 1 1 64 "-DCOLD_PEAK_FLOOR=$cold_peak" ||
+  ! variant peak_tenfold 1 1 640 "-DCOLD_PEAK_FLOOR=$cold_peak"; then
+  fail "setup: peak variants"
+fi
+run_gate peak_base
+check "a cold peak floor at the measured peak holds (exit 0)" test "$status" = 0
+run_gate peak_tenfold
+check "a block ten times larger breaks the cold peak floor" \
+  grep -q "^bytes_tenfold: [0-9]* bytes (peak live heap of the process) in the cold run, above the declared floor of $cold_peak ('cold_peak_bytes')" \
+  "$tmp/peak_tenfold/stdout"
 
 # Without the opt-in the same change passes: instructions alone cannot see it.
 run_gate plain_base

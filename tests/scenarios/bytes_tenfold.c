@@ -1,5 +1,6 @@
 /* One heap block a message, BLOCK_BYTES long (64 by default): built with 640 it allocates the
- * same number of blocks and ten times the bytes, which its declared bytes floor catches
+ * same number of blocks and ten times the bytes, which its declared bytes floor catches; with
+ * COLD_PEAK_FLOOR it also declares the process's peak live heap in the 1-delivery run
  * (tests/metrics). */
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,9 @@ const struct scenario costgate_scenario = {
 	.cold_allocations = 1,
 	.steady_bytes = 64,
 	.cold_bytes = 64,
+#ifdef COLD_PEAK_FLOOR
+	.cold_peak_bytes = COLD_PEAK_FLOOR,
+#endif
 	.body = tenfold_body,
 	.handle = tenfold_handle,
 };

@@ -113,7 +113,7 @@ static void acceptance_should_name_an_unknown_metric(void)
 			 "'instructions', 'cold_instructions', 'gated', 'limit_percent', "
 			 "'steady_allocations_floor', 'cold_allocations_floor', 'process_instructions', "
 			 "'cycles', 'cold_cycles', 'gate_cycles', 'steady_bytes_floor', "
-			 "'cold_bytes_floor'");
+			 "'cold_bytes_floor', 'steady_peak_bytes_floor', 'cold_peak_bytes_floor'");
 }
 
 static void acceptance_should_refuse_a_value_of_zero(void)
