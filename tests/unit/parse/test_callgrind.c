@@ -196,6 +196,24 @@ static void callgrind_should_reject_a_summary_below_the_cost_lines(void)
 	CHECK_CONTAINS(err.message, "summary says 4, cost lines sum to 5");
 }
 
+/* Every event's total over the self cost lines (a call's inclusive cost line is not self cost):
+ * what estimated cycles are made of. */
+static void callgrind_should_total_every_event(void)
+{
+	struct cg_profile profile = CG_PROFILE_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	uint64_t total = 99;
+
+	CHECK(cg_profile_parse(&profile, FIXTURE("calls.out"), &err) == 0);
+	CHECK_U64(profile.event_count, 3);
+	CHECK(cg_profile_event_total(&profile, "Ir", &total) == 0 && total == 43);
+	CHECK(cg_profile_event_total(&profile, "Dr", &total) == 0 && total == 13);
+	CHECK(cg_profile_event_total(&profile, "Dw", &total) == 0 && total == 1);
+	CHECK(cg_profile_event_total(&profile, "D1mr", &total) == -1);
+	CHECK(cg_profile_event_total(&profile, "D", &total) == -1); /* whole names only */
+	cg_profile_release(&profile);
+}
+
 static void callgrind_should_reject_a_file_cut_after_a_calls_line(void)
 {
 	struct gate_error err = GATE_ERROR_INIT;
@@ -465,6 +483,7 @@ static void callgrind_should_tell_system_objects_from_the_project(void)
 int main(void)
 {
 	RUN(callgrind_should_keep_the_lines_and_library_calls_of_project_functions);
+	RUN(callgrind_should_total_every_event);
 	RUN(callgrind_should_tell_system_objects_from_the_project);
 	RUN(callgrind_should_decompress_names_of_every_kind);
 	RUN(callgrind_should_sum_repeated_fn_blocks);

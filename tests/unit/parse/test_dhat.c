@@ -71,6 +71,8 @@ static void dhat_should_total_the_real_profile_as_read_by_hand(void)
 	CHECK_U64(profile.all_bytes, 1377);
 	CHECK_U64(profile.deepest_stack, 6);
 	CHECK_U64(profile.instructions, 156976); /* "te": the whole process, in "instrs" */
+	CHECK_U64(profile.peak_bytes, 1100);     /* every point's "gb", summed: "At t-gmax" */
+	CHECK(!profile.peak_unknown);
 	CHECK_U64(profile.site_count, 3);
 	if (profile.site_count == 3) {
 		check_site(&profile.sites[0], "measured_region_helper (real.c:11)",
