@@ -114,7 +114,8 @@ static bool compare_setting(struct verdict_row *row, const struct acceptance *ac
 		return true;
 	row->breaches |= bit;
 	entry = acceptance_find(acceptance, row->name, metric);
-	if (entry != NULL && (metric == ACCEPT_GATED || head <= entry->value)) {
+	if (entry != NULL && (metric == ACCEPT_GATED || metric == ACCEPT_GATE_CYCLES ||
+			      head <= entry->value)) {
 		row->accepted[metric] = entry;
 		return true;
 	}

@@ -648,6 +648,113 @@ static void verdict_should_hold_a_raised_floor_to_the_baseline_s_unless_accepted
 	verdict_release(&verdict);
 }
 
+/* Estimated cycles of a scenario that opts in, per message and cold. */
+static void with_cycles(struct measurement *measurement, double per_message, uint64_t cold)
+{
+	measurement->info.gate_cycles = true;
+	measurement->has[METRIC_CYCLES] = true;
+	measurement->slopes[METRIC_CYCLES].per_message = per_message;
+	measurement->slopes[METRIC_CYCLES].cold = cold;
+}
+
+static void verdict_should_gate_the_cycles_of_a_scenario_that_opts_in(void)
+{
+	struct measurement head = measured("alpha", 10000.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct acceptance_entry entries[] = {
+		{ (char *)"alpha", ACCEPT_CYCLES, 13000.0, (char *)"a larger table" },
+	};
+	struct acceptance acceptance = accepting(entries, 1);
+	struct verdict verdict;
+
+	with_cycles(&head, 12300.0, 90000);
+	with_cycles(&base, 12000.0, 90000);
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
+	CHECK(verdict.rows[0].breaches == BREACH_CYCLES); /* the same instructions */
+	CHECK(verdict.rows[0].cycles_change > 2.49 && verdict.rows[0].cycles_change < 2.51);
+	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
+	verdict_release(&verdict);
+	decide_one(&verdict, &head, &base, &acceptance);
+	CHECK(verdict.rows[0].state == VERDICT_ACCEPTED);
+	CHECK(verdict.rows[0].accepted[ACCEPT_CYCLES] == &entries[0]);
+	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	verdict_release(&verdict);
+	/* Not opted in: the same figures are shown, never gated. */
+	head.info.gate_cycles = base.info.gate_cycles = false;
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].state == VERDICT_OK);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_hold_a_dropped_cycles_opt_in_to_the_baseline_s(void)
+{
+	struct measurement head = measured("alpha", 10000.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct acceptance_entry entries[] = {
+		{ (char *)"alpha", ACCEPT_GATE_CYCLES, 0, (char *)"cycles moved to another scenario" },
+	};
+	struct acceptance acceptance = accepting(entries, 1);
+	struct verdict verdict;
+
+	with_cycles(&base, 12000.0, 90000);
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
+	CHECK(verdict.rows[0].breaches == BREACH_CYCLES_UNGATED);
+	CHECK(verdict.rows[0].cycles_gated);
+	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
+	verdict_release(&verdict);
+	decide_one(&verdict, &head, &base, &acceptance);
+	CHECK(verdict.rows[0].state == VERDICT_ACCEPTED);
+	CHECK(!verdict.rows[0].cycles_gated);
+	verdict_release(&verdict);
+}
+
+static void verdict_should_hold_the_bytes_and_peak_floors_and_their_baseline_s(void)
+{
+	struct measurement head = measured("alpha", 10000.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct verdict verdict;
+
+	head.has[METRIC_BYTES] = head.has[METRIC_PEAK_BYTES] = true;
+	head.slopes[METRIC_BYTES].per_message = 640;
+	head.slopes[METRIC_BYTES].cold = 640;
+	head.slopes[METRIC_PEAK_BYTES].cold = 700;
+	head.info.floors[FLOOR_STEADY_BYTES] = 64;
+	head.info.floors[FLOOR_COLD_PEAK_BYTES] = 700; /* exactly on it: holds */
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].breaches == BREACH_FLOOR_OVER(FLOOR_STEADY_BYTES));
+	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
+	verdict_release(&verdict);
+	/* Declaring no floor where the baseline declares one raises it without bound. */
+	head.info.floors[FLOOR_STEADY_BYTES] = 0;
+	base.info.floors[FLOOR_STEADY_BYTES] = 64;
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].breaches == (BREACH_FLOOR_RAISED(FLOOR_STEADY_BYTES) |
+					   BREACH_FLOOR_OVER(FLOOR_STEADY_BYTES)));
+	CHECK(verdict.rows[0].floors[FLOOR_STEADY_BYTES] == 64); /* the baseline's applies */
+	verdict_release(&verdict);
+}
+
+static void verdict_should_say_which_metrics_the_baseline_lacks(void)
+{
+	struct measurement head = measured("alpha", 10000.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct verdict verdict;
+	cJSON *json;
+	char *lacks;
+
+	head.has[METRIC_INSTRUCTIONS] = head.has[METRIC_ALLOCATIONS] = head.has[METRIC_BYTES] = true;
+	head.has[METRIC_PEAK_BYTES] = true;
+	base.has[METRIC_INSTRUCTIONS] = base.has[METRIC_ALLOCATIONS] = base.has[METRIC_BYTES] = true;
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].state == VERDICT_OK);
+	CHECK(verdict.rows[0].lacking == 1u << METRIC_PEAK_BYTES);
+	json = verdict_to_json(&verdict);
+	lacks = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "rows"), 0), "baseline_lacks"));
+	CHECK_STR(lacks, "[\"peak_bytes\"]");
+	cJSON_free(lacks);
+	cJSON_Delete(json);
+	verdict_release(&verdict);
+}
+
 static void verdict_summary_should_count_the_scenarios_that_pass(void)
 {
 	struct measurement head[] = { measured("alpha", 1.0, 1), measured("beta", 1.0, 1) };
@@ -788,6 +895,10 @@ int main(void)
 	RUN(verdict_should_gate_work_outside_the_region_in_the_whole_process);
 	RUN(verdict_should_hold_a_raised_floor_to_the_baseline_s_unless_accepted);
 	RUN(verdict_should_not_fail_the_run_for_an_ungated_regression);
+	RUN(verdict_should_gate_the_cycles_of_a_scenario_that_opts_in);
+	RUN(verdict_should_hold_a_dropped_cycles_opt_in_to_the_baseline_s);
+	RUN(verdict_should_hold_the_bytes_and_peak_floors_and_their_baseline_s);
+	RUN(verdict_should_say_which_metrics_the_baseline_lacks);
 	RUN(verdict_summary_should_count_the_scenarios_that_pass);
 	RUN(verdict_summary_should_name_what_regressed_failed_and_went_missing);
 	RUN(verdict_should_name_its_states);
