@@ -66,6 +66,8 @@ static void fill_consume_json(struct measurement *measurement)
 							   8000003000000ULL };
 	static const uint64_t allocations[SLOPE_RUNS] = { 19, 19019, 38019 };
 	static const uint64_t bytes[SLOPE_RUNS] = { 1234, 1001234, 2001234 };
+	static const uint64_t peak[SLOPE_RUNS] = { 4000, 500000, 1000000 };
+	static const uint64_t cycles[SLOPE_RUNS] = { 4000000003ULL, 5000000000003ULL, 10000004000003ULL };
 	size_t run;
 
 	memset(measurement, 0, sizeof(*measurement));
@@ -80,6 +82,13 @@ static void fill_consume_json(struct measurement *measurement)
 	memcpy(measurement->counts[METRIC_INSTRUCTIONS], instructions, sizeof(instructions));
 	memcpy(measurement->counts[METRIC_ALLOCATIONS], allocations, sizeof(allocations));
 	memcpy(measurement->counts[METRIC_BYTES], bytes, sizeof(bytes));
+	memcpy(measurement->counts[METRIC_PEAK_BYTES], peak, sizeof(peak));
+	memcpy(measurement->counts[METRIC_CYCLES], cycles, sizeof(cycles));
+	measurement->has[METRIC_PEAK_BYTES] = true;
+	measurement->has[METRIC_CYCLES] = true;
+	measurement->info.gate_cycles = true;
+	measurement->info.floors[FLOOR_STEADY_BYTES] = 1000.5;
+	measurement->info.floors[FLOOR_COLD_PEAK_BYTES] = 4096;
 	fill_slopes(measurement);
 	measurement->functions = calloc(2, sizeof(*measurement->functions));
 	measurement->sites = calloc(2, sizeof(*measurement->sites));
@@ -195,10 +204,18 @@ static void check_same_measurement(const struct measurement *read, const struct 
 	CHECK_U64(read->info.cold_floor, written->info.cold_floor);
 	CHECK(read->info.limit_percent == written->info.limit_percent);
 	CHECK_U64(read->messages, written->messages);
-	for (i = 0; i < SLOPE_RUNS; i++) {
-		CHECK_U64(read->counts[METRIC_INSTRUCTIONS][i], written->counts[METRIC_INSTRUCTIONS][i]);
-		CHECK_U64(read->counts[METRIC_ALLOCATIONS][i], written->counts[METRIC_ALLOCATIONS][i]);
-		CHECK_U64(read->counts[METRIC_BYTES][i], written->counts[METRIC_BYTES][i]);
+	CHECK(read->info.gate_cycles == written->info.gate_cycles);
+	for (i = 0; i < SCENARIO_FLOORS; i++)
+		CHECK(read->info.floors[i] == written->info.floors[i]);
+	/* Every metric: whether the document has it, its counts and its figures. */
+	for (i = 0; i < METRIC_COUNT; i++) {
+		size_t run;
+
+		CHECK(read->has[i] == written->has[i]);
+		for (run = 0; run < SLOPE_RUNS; run++)
+			CHECK_U64(read->counts[i][run], written->counts[i][run]);
+		CHECK(read->slopes[i].per_message == written->slopes[i].per_message);
+		CHECK_U64(read->slopes[i].cold, written->slopes[i].cold);
 	}
 	CHECK(read->slopes[METRIC_INSTRUCTIONS].per_message == written->slopes[METRIC_INSTRUCTIONS].per_message);
 	CHECK_U64(read->slopes[METRIC_INSTRUCTIONS].cold, written->slopes[METRIC_INSTRUCTIONS].cold);
