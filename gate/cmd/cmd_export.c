@@ -62,7 +62,7 @@ static const struct command_spec export_spec = {
 	export_opts,
 	"Exit codes: 0 written, 2 usage error, unreadable or malformed results, or the output\n"
 	"cannot be written.\n",
-	true,
+	1,
 	NULL,
 	NULL,
 	NULL,
@@ -80,10 +80,6 @@ static int parse_options(struct export_options *options, int argc, char **argv,
 	*options = (struct export_options){ .input = "build/gate/results.json" };
 	if (opt_parse(&export_spec, &context, argc, argv, &operands, &operand_count, err) != 0)
 		goto out;
-	if (operand_count > 1) {
-		gate_error_set(err, "unexpected argument '%s' (see gate export --help)", operands[1]);
-		goto out;
-	}
 	if (operand_count == 1)
 		options->input = operands[0];
 	status = 0;

@@ -92,7 +92,7 @@ static const struct command_spec history_spec = {
 	history_opts,
 	"Exit codes: 0 printed, 2 usage error or no scenario matches, 4 no history (no such\n"
 	"branch, no commit changed the baseline, or no version of it reads).\n",
-	false,
+	0,
 	NULL,
 	NULL,
 	NULL,

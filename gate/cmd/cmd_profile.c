@@ -118,7 +118,7 @@ static const struct command_spec profile_spec = {
 	"Open the profile further with: google-pprof --web|--list=FUNCTION EXECUTABLE FILE\n"
 	"Exit codes: 0 profiled, 2 usage error or unknown scenario, 3 the run or google-pprof\n"
 	"failed.\n",
-	true,
+	1,
 	NULL,
 	NULL,
 	profile_notes,
@@ -146,10 +146,6 @@ static int parse_options(struct profile_options *options, int argc, char **argv,
 	}
 	if (operand_count == 0) {
 		gate_error_set(err, "gate profile needs a SCENARIO (see gate profile --help)");
-		goto out;
-	}
-	if (operand_count > 1) {
-		gate_error_set(err, "unexpected argument '%s' (see gate profile --help)", operands[1]);
 		goto out;
 	}
 	options->scenario = operands[0];

@@ -81,7 +81,7 @@ static const struct command_spec report_spec = {
 	report_opts,
 	"Exit codes: 0 written, 2 usage error, unreadable or malformed results, or the page\n"
 	"cannot be written.\n",
-	true,
+	1,
 	NULL,
 	NULL,
 	report_notes,
@@ -100,10 +100,6 @@ static int parse_options(struct report_options *options, int argc, char **argv,
 	common = (struct common_targets){ .verbosity = &options->verbosity, .help = &options->help };
 	if (opt_parse(&report_spec, &context, argc, argv, &operands, &operand_count, err) != 0)
 		goto out;
-	if (operand_count > 1) {
-		gate_error_set(err, "unexpected argument '%s' (see gate report --help)", operands[1]);
-		goto out;
-	}
 	if (operand_count == 1)
 		options->input = operands[0];
 	if (options->output == NULL && (options->output = default_output(options->input)) == NULL) {

@@ -157,7 +157,7 @@ static const struct command_spec time_spec = {
 	"rest of the file. Informational: never gated.\n",
 	time_opts,
 	"Exit codes: 0 timed, 2 usage error or nothing to time, 3 a run failed.\n",
-	false,
+	0,
 	NULL,
 	NULL,
 	time_notes,

@@ -253,7 +253,7 @@ static const char gate_exit_codes[] =
 	"  4  no comparable baseline could be had\n";
 
 static const struct command_spec gate_spec = {
-	"gate", "usage: gate [options]", gate_about, gate_opts, gate_exit_codes, false, NULL, NULL,
+	"gate", "usage: gate [options]", gate_about, gate_opts, gate_exit_codes, 0, NULL, NULL,
 	gate_notes,
 };
 
@@ -265,7 +265,7 @@ static const struct command_spec merge_spec = {
 	"decided again.\n",
 	merge_opts,
 	"Exit codes as for gate (gate --help).\n",
-	true,
+	OPT_ANY_OPERANDS,
 	merge_refused,
 	"measures; gate merge only combines results",
 	gate_notes,

@@ -210,7 +210,11 @@ int opt_parse(const struct command_spec *spec, const struct opt_context *context
 	      char **argv, char ***operands, size_t *operand_count, struct gate_error *err)
 {
 	struct opt_table table;
+	size_t none = 0;
 	int value, status = -1;
+
+	if (operand_count == NULL)
+		operand_count = &none;
 
 	if (table_build(&table, spec) != 0) {
 		table_release(&table);
@@ -248,7 +252,7 @@ int opt_parse(const struct command_spec *spec, const struct opt_context *context
 			goto out;
 	}
 	for (; optind < argc; optind++) {
-		if (!spec->operands) {
+		if (*operand_count >= spec->operands) {
 			gate_error_set(err, "unexpected argument '%s' (see %s --help)", argv[optind],
 				       spec->name);
 			goto out;

@@ -49,13 +49,16 @@ struct opt_note {
 	const char *help;
 };
 
+#define OPT_ANY_OPERANDS ((size_t)-1)
+
 struct command_spec {
 	const char *name;          /* "gate", "gate time": errors say "see NAME --help" */
 	const char *synopsis;      /* --help's first line, "usage: gate time [options]" */
 	const char *about;         /* the paragraph after it, or NULL */
 	const struct opt *const *opts; /* in --help's order, NULL-terminated */
 	const char *epilogue;      /* after the options (exit codes), or NULL */
-	bool operands;             /* takes arguments after the options */
+	size_t operands;           /* how many arguments it takes after the options: 0, 1, ... or
+				    * OPT_ANY_OPERANDS */
 	/* Options parsed but refused here, with why ("'%s' measures; ..."): NULL-terminated, or
 	 * NULL. */
 	const struct opt *const *refused;
@@ -64,8 +67,8 @@ struct command_spec {
 };
 
 /* Parses argv (argv[0] the command's name) with the spec's options; the arguments after them
- * go to *operands (pointing into argv; an owned array, NULL when none) when the spec takes
- * operands, and are an error otherwise. Errors name the option as it was typed:
+ * go to *operands (pointing into argv; an owned array, NULL when none), as many as the spec
+ * takes; one more is an error. Errors name the option as it was typed:
  * "unknown option '--x' (see gate time --help)", "option '--messages' needs a value". */
 int opt_parse(const struct command_spec *spec, const struct opt_context *context, int argc,
 	      char **argv, char ***operands, size_t *operand_count, struct gate_error *err);

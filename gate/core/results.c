@@ -17,6 +17,7 @@
 
 #include "fs.h"
 #include "json_read.h"
+#include "results_reader.h"
 #include "text.h"
 
 #define run_keys(tool) (tool_table[tool].name)
@@ -364,46 +365,41 @@ int results_add_shard(cJSON *document, unsigned index, unsigned count, const cha
 }
 
 /* Reading. Each reader names what it read by its path in the document ("code[2].messages"). */
-struct reader {
-	const char *source;
-	struct gate_error *err;
-};
-
-static int bad(const struct reader *reader, const char *path, const char *problem)
+int results_reader_bad(const struct results_reader *reader, const char *path, const char *problem)
 {
 	return gate_error_set(reader->err, "cannot read results '%s': %s %s", reader->source, path,
 			      problem);
 }
 
-static int read_count(const struct reader *reader, const cJSON *item, const char *path,
+static int read_count(const struct results_reader *reader, const cJSON *item, const char *path,
 		      uint64_t *value)
 {
 	if (item == NULL)
-		return bad(reader, path, "is missing");
+		return results_reader_bad(reader, path, "is missing");
 	if (!json_read_count(item, value))
-		return bad(reader, path, "is not a non-negative integer below 2^53");
+		return results_reader_bad(reader, path, "is not a non-negative integer below 2^53");
 	return 0;
 }
 
 /* Any finite number within +-2^53 (per message figures of functions may be negative). */
-static int read_number(const struct reader *reader, const cJSON *item, const char *path,
+static int read_number(const struct results_reader *reader, const cJSON *item, const char *path,
 		       bool non_negative, double *value)
 {
 	if (item == NULL)
-		return bad(reader, path, "is missing");
+		return results_reader_bad(reader, path, "is missing");
 	if (!json_read_number(item, non_negative, value))
-		return bad(reader, path, non_negative ? "is not a non-negative number"
+		return results_reader_bad(reader, path, non_negative ? "is not a non-negative number"
 						      : "is not a number");
 	return 0;
 }
 
-static int read_string(const struct reader *reader, const cJSON *item, const char *path,
+static int read_string(const struct results_reader *reader, const cJSON *item, const char *path,
 		       char **value)
 {
 	if (item == NULL)
-		return bad(reader, path, "is missing");
+		return results_reader_bad(reader, path, "is missing");
 	if (!cJSON_IsString(item))
-		return bad(reader, path, "is not a string");
+		return results_reader_bad(reader, path, "is not a string");
 	*value = strdup(item->valuestring);
 	return *value == NULL ? gate_error_set(reader->err, "out of memory") : 0;
 }
@@ -413,7 +409,7 @@ static const cJSON *member(const cJSON *object, const char *key)
 	return cJSON_GetObjectItemCaseSensitive(object, key);
 }
 
-static int read_counts(const struct reader *reader, const cJSON *counts, const char *prefix,
+static int read_counts(const struct results_reader *reader, const cJSON *counts, const char *prefix,
 		       const char *key, uint64_t values[SLOPE_RUNS])
 {
 	const cJSON *array = member(counts, key);
@@ -422,7 +418,7 @@ static int read_counts(const struct reader *reader, const cJSON *counts, const c
 
 	snprintf(path, sizeof(path), "%s.counts.%s", prefix, key);
 	if (!cJSON_IsArray(array) || cJSON_GetArraySize(array) != SLOPE_RUNS)
-		return bad(reader, path, "is not an array of 3 counts (at 1, N and 2N)");
+		return results_reader_bad(reader, path, "is not an array of 3 counts (at 1, N and 2N)");
 	for (i = 0; i < SLOPE_RUNS; i++) {
 		char item_path[180];
 
@@ -435,7 +431,7 @@ static int read_counts(const struct reader *reader, const cJSON *counts, const c
 
 /* The stated figure must be what the counts give: a hand edit of one without the other is a
  * corrupt baseline, not a new limit. */
-static int check_figure(const struct reader *reader, const cJSON *object, const char *prefix,
+static int check_figure(const struct results_reader *reader, const cJSON *object, const char *prefix,
 			const char *key, double expected)
 {
 	char path[160];
@@ -449,14 +445,14 @@ static int check_figure(const struct reader *reader, const cJSON *object, const 
 		char problem[160];
 
 		snprintf(problem, sizeof(problem), "is %.17g but its counts give %.17g", stated, expected);
-		return bad(reader, path, problem);
+		return results_reader_bad(reader, path, problem);
 	}
 	return 0;
 }
 
 /* The metrics object, when there is one, must say what the counts give, metric by metric, and
  * name no metric without counts. */
-static int read_metric_figures(const struct reader *reader, const cJSON *entry, const char *prefix,
+static int read_metric_figures(const struct results_reader *reader, const cJSON *entry, const char *prefix,
 			       struct measurement *measurement)
 {
 	const cJSON *metrics = member(entry, "metrics"), *item;
@@ -466,7 +462,7 @@ static int read_metric_figures(const struct reader *reader, const cJSON *entry, 
 		return 0;
 	snprintf(path, sizeof(path), "%s.metrics", prefix);
 	if (!cJSON_IsObject(metrics))
-		return bad(reader, path, "is not an object");
+		return results_reader_bad(reader, path, "is not an object");
 	cJSON_ArrayForEach(item, metrics) {
 		const struct metric *metric = metric_find(item->string);
 		size_t id;
@@ -476,9 +472,9 @@ static int read_metric_figures(const struct reader *reader, const cJSON *entry, 
 			continue; /* a metric of a later gate: kept out, never compared */
 		id = (size_t)(metric - metric_table);
 		if (!measurement->has[id])
-			return bad(reader, path, "has no counts (counts.KEY)");
+			return results_reader_bad(reader, path, "has no counts (counts.KEY)");
 		if (!cJSON_IsObject(item))
-			return bad(reader, path, "is not an object");
+			return results_reader_bad(reader, path, "is not an object");
 		if (check_figure(reader, item, path, "per_message",
 				 measurement->slopes[id].per_message) != 0 ||
 		    check_figure(reader, item, path, "cold", (double)measurement->slopes[id].cold) != 0)
@@ -487,7 +483,7 @@ static int read_metric_figures(const struct reader *reader, const cJSON *entry, 
 	return 0;
 }
 
-static int read_slopes(const struct reader *reader, const cJSON *entry, const char *prefix,
+static int read_slopes(const struct results_reader *reader, const cJSON *entry, const char *prefix,
 		       struct measurement *measurement)
 {
 	const cJSON *counts = member(entry, "counts");
@@ -497,7 +493,7 @@ static int read_slopes(const struct reader *reader, const cJSON *entry, const ch
 
 	snprintf(path, sizeof(path), "%s.counts", prefix);
 	if (!cJSON_IsObject(counts))
-		return bad(reader, path, "is not an object");
+		return results_reader_bad(reader, path, "is not an object");
 	/* Instructions and allocations are in every document; a metric gate measured later, or an
 	 * opt-in one that did not run, may be absent: the verdict then says it lacks it. */
 	for (metric = 0; metric < METRIC_COUNT; metric++) {
@@ -511,13 +507,13 @@ static int read_slopes(const struct reader *reader, const cJSON *entry, const ch
 		measurement->has[metric] = true;
 	}
 	if (metrics_compute(measurement, &slope_error) != 0)
-		return bad(reader, path, slope_error.message);
+		return results_reader_bad(reader, path, slope_error.message);
 	if (read_metric_figures(reader, entry, prefix, measurement) != 0)
 		return -1;
 
 	snprintf(path, sizeof(path), "%s.framework", prefix);
 	if (!cJSON_IsObject(member(entry, "framework")))
-		return bad(reader, path, "is not an object");
+		return results_reader_bad(reader, path, "is not an object");
 	if (check_figure(reader, member(entry, "framework"), path, "instructions",
 			 measurement->slopes[METRIC_INSTRUCTIONS].per_message) != 0 ||
 	    check_figure(reader, member(entry, "framework"), path, "allocations",
@@ -525,7 +521,7 @@ static int read_slopes(const struct reader *reader, const cJSON *entry, const ch
 		return -1;
 	snprintf(path, sizeof(path), "%s.cold", prefix);
 	if (!cJSON_IsObject(member(entry, "cold")))
-		return bad(reader, path, "is not an object");
+		return results_reader_bad(reader, path, "is not an object");
 	return check_figure(reader, member(entry, "cold"), path, "instructions",
 			    (double)measurement->slopes[METRIC_INSTRUCTIONS].cold) != 0 ||
 			       check_figure(reader, member(entry, "cold"), path, "allocations",
@@ -534,7 +530,7 @@ static int read_slopes(const struct reader *reader, const cJSON *entry, const ch
 		       : 0;
 }
 
-static int read_functions(const struct reader *reader, const cJSON *array, const char *prefix,
+static int read_functions(const struct results_reader *reader, const cJSON *array, const char *prefix,
 			  struct measurement *measurement)
 {
 	size_t count = (size_t)cJSON_GetArraySize(array), i = 0;
@@ -549,7 +545,7 @@ static int read_functions(const struct reader *reader, const cJSON *array, const
 
 		snprintf(path, sizeof(path), "%s.functions[%zu]", prefix, i++);
 		if (!cJSON_IsObject(item))
-			return bad(reader, path, "is not an object");
+			return results_reader_bad(reader, path, "is not an object");
 		measurement->function_count++;
 		if (read_string(reader, member(item, "name"), path, &cost->name) != 0 ||
 		    read_number(reader, member(item, "exclusive"), path, false, &cost->exclusive) != 0 ||
@@ -563,13 +559,13 @@ static int read_functions(const struct reader *reader, const cJSON *array, const
 				&cost->with_library) != 0)
 			return -1;
 		if (member(item, "project") != NULL && !cJSON_IsBool(member(item, "project")))
-			return bad(reader, path, "has a 'project' that is not a boolean");
+			return results_reader_bad(reader, path, "has a 'project' that is not a boolean");
 		cost->project = cJSON_IsTrue(member(item, "project"));
 	}
 	return 0;
 }
 
-static int read_sites(const struct reader *reader, const cJSON *array, const char *prefix,
+static int read_sites(const struct results_reader *reader, const cJSON *array, const char *prefix,
 		      struct measurement *measurement)
 {
 	size_t count = (size_t)cJSON_GetArraySize(array), i = 0;
@@ -584,7 +580,7 @@ static int read_sites(const struct reader *reader, const cJSON *array, const cha
 
 		snprintf(path, sizeof(path), "%s.sites[%zu]", prefix, i++);
 		if (!cJSON_IsObject(item))
-			return bad(reader, path, "is not an object");
+			return results_reader_bad(reader, path, "is not an object");
 		measurement->site_count++;
 		if (read_string(reader, member(item, "location"), path, &cost->location) != 0 ||
 		    read_string(reader, member(item, "stack"), path, &cost->stack) != 0 ||
@@ -598,7 +594,7 @@ static int read_sites(const struct reader *reader, const cJSON *array, const cha
 }
 
 /* The raw file names, kept so a document written again from what was read is the same. */
-static int read_raw(const struct reader *reader, const cJSON *raw, const char *prefix,
+static int read_raw(const struct results_reader *reader, const cJSON *raw, const char *prefix,
 		    struct measurement *measurement)
 {
 	size_t tool, which;
@@ -613,7 +609,7 @@ static int read_raw(const struct reader *reader, const cJSON *raw, const char *p
 			continue;
 		snprintf(path, sizeof(path), "%s.raw.%s", prefix, run_keys(tool));
 		if (!cJSON_IsArray(names) || cJSON_GetArraySize(names) != SLOPE_RUNS)
-			return bad(reader, path, "is not an array of 3 file names");
+			return results_reader_bad(reader, path, "is not an array of 3 file names");
 		for (which = 0; which < SLOPE_RUNS; which++)
 			if (read_string(reader, cJSON_GetArrayItem(names, (int)which), path,
 					&measurement->raw_files[tool][which]) != 0)
@@ -622,7 +618,7 @@ static int read_raw(const struct reader *reader, const cJSON *raw, const char *p
 	return 0;
 }
 
-static int read_detail(const struct reader *reader, const cJSON *entry, const char *prefix,
+static int read_detail(const struct results_reader *reader, const cJSON *entry, const char *prefix,
 		       struct measurement *measurement)
 {
 	const cJSON *functions = member(entry, "functions"), *sites = member(entry, "sites");
@@ -630,10 +626,10 @@ static int read_detail(const struct reader *reader, const cJSON *entry, const ch
 
 	snprintf(path, sizeof(path), "%s.functions", prefix);
 	if (functions != NULL && !cJSON_IsArray(functions))
-		return bad(reader, path, "is not an array");
+		return results_reader_bad(reader, path, "is not an array");
 	snprintf(path, sizeof(path), "%s.sites", prefix);
 	if (sites != NULL && !cJSON_IsArray(sites))
-		return bad(reader, path, "is not an array");
+		return results_reader_bad(reader, path, "is not an array");
 	if (functions != NULL && read_functions(reader, functions, prefix, measurement) != 0)
 		return -1;
 	if (sites != NULL && read_sites(reader, sites, prefix, measurement) != 0)
@@ -641,7 +637,7 @@ static int read_detail(const struct reader *reader, const cJSON *entry, const ch
 	return read_raw(reader, member(entry, "raw"), prefix, measurement);
 }
 
-static int read_info(const struct reader *reader, const cJSON *entry, const char *prefix,
+static int read_info(const struct results_reader *reader, const cJSON *entry, const char *prefix,
 		     struct measurement *measurement)
 {
 	const cJSON *floors = member(entry, "floors"), *gated = member(entry, "gated");
@@ -652,7 +648,7 @@ static int read_info(const struct reader *reader, const cJSON *entry, const char
 	if (read_string(reader, member(entry, "name"), path, &measurement->info.name) != 0)
 		return -1;
 	if (!text_is_name(measurement->info.name))
-		return bad(reader, path, "is not a scenario name ([a-z0-9_]{1,64})");
+		return results_reader_bad(reader, path, "is not a scenario name ([a-z0-9_]{1,64})");
 	snprintf(path, sizeof(path), "%s.title", prefix);
 	if (read_string(reader, member(entry, "title"), path, &measurement->info.title) != 0)
 		return -1;
@@ -662,16 +658,16 @@ static int read_info(const struct reader *reader, const cJSON *entry, const char
 		return -1;
 	snprintf(path, sizeof(path), "%s.gated", prefix);
 	if (!cJSON_IsBool(gated))
-		return bad(reader, path, "is not a boolean");
+		return results_reader_bad(reader, path, "is not a boolean");
 	measurement->info.gated = cJSON_IsTrue(gated);
 	snprintf(path, sizeof(path), "%s.messages", prefix);
 	if (read_count(reader, member(entry, "messages"), path, &measurement->messages) != 0)
 		return -1;
 	if (measurement->messages < 2)
-		return bad(reader, path, "is below 2");
+		return results_reader_bad(reader, path, "is below 2");
 	snprintf(path, sizeof(path), "%s.floors", prefix);
 	if (!cJSON_IsObject(floors))
-		return bad(reader, path, "is not an object");
+		return results_reader_bad(reader, path, "is not an object");
 	if (read_number(reader, member(floors, "steady_allocations"), path, true,
 			&measurement->info.steady_floor) != 0 ||
 	    read_count(reader, member(floors, "cold_allocations"), path, &measurement->info.cold_floor) != 0)
@@ -684,7 +680,7 @@ static int read_info(const struct reader *reader, const cJSON *entry, const char
 	snprintf(path, sizeof(path), "%s.gate_cycles", prefix);
 	if (member(entry, "gate_cycles") != NULL) {
 		if (!cJSON_IsBool(member(entry, "gate_cycles")))
-			return bad(reader, path, "is not a boolean");
+			return results_reader_bad(reader, path, "is not a boolean");
 		measurement->info.gate_cycles = cJSON_IsTrue(member(entry, "gate_cycles"));
 	}
 	snprintf(path, sizeof(path), "%s.limit_percent", prefix);
@@ -701,7 +697,7 @@ static int compare_measurements(const void *left, const void *right)
 		      ((const struct measurement *)right)->info.name);
 }
 
-static int read_code(const struct reader *reader, const cJSON *code, struct results *results)
+static int read_code(const struct results_reader *reader, const cJSON *code, struct results *results)
 {
 	size_t count = (size_t)cJSON_GetArraySize(code), i;
 	const cJSON *entry;
@@ -715,7 +711,7 @@ static int read_code(const struct reader *reader, const cJSON *code, struct resu
 
 		snprintf(prefix, sizeof(prefix), "code[%zu]", results->count);
 		if (!cJSON_IsObject(entry))
-			return bad(reader, prefix, "is not an object");
+			return results_reader_bad(reader, prefix, "is not an object");
 		results->count++;
 		if (read_info(reader, entry, prefix, measurement) != 0 ||
 		    read_slopes(reader, entry, prefix, measurement) != 0 ||
@@ -732,7 +728,7 @@ static int read_code(const struct reader *reader, const cJSON *code, struct resu
 	return 0;
 }
 
-static int read_failures(const struct reader *reader, const cJSON *array, struct results *results)
+static int read_failures(const struct results_reader *reader, const cJSON *array, struct results *results)
 {
 	const cJSON *item;
 	char path[64];
@@ -740,7 +736,7 @@ static int read_failures(const struct reader *reader, const cJSON *array, struct
 	if (array == NULL)
 		return 0;
 	if (!cJSON_IsArray(array))
-		return bad(reader, "costgate.failures", "is not an array");
+		return results_reader_bad(reader, "costgate.failures", "is not an array");
 	results->failures = calloc((size_t)cJSON_GetArraySize(array) + 1, sizeof(*results->failures));
 	if (results->failures == NULL)
 		return gate_error_set(reader->err, "out of memory");
@@ -755,7 +751,7 @@ static int read_failures(const struct reader *reader, const cJSON *array, struct
 			return -1;
 		if (!text_is_name(failure->info.name)) {
 			free(text);
-			return bad(reader, path, "names no scenario ([a-z0-9_]{1,64})");
+			return results_reader_bad(reader, path, "names no scenario ([a-z0-9_]{1,64})");
 		}
 		snprintf(failure->failure, sizeof(failure->failure), "%s", text);
 		free(text);
@@ -763,7 +759,7 @@ static int read_failures(const struct reader *reader, const cJSON *array, struct
 	return 0;
 }
 
-static int read_shard(const struct reader *reader, const cJSON *shard, struct results *results)
+static int read_shard(const struct results_reader *reader, const cJSON *shard, struct results *results)
 {
 	const cJSON *selected = member(shard, "selected"), *item;
 	uint64_t index = 0, count = 0;
@@ -774,11 +770,11 @@ static int read_shard(const struct reader *reader, const cJSON *shard, struct re
 	    read_count(reader, member(shard, "count"), "costgate.shard.count", &count) != 0)
 		return -1;
 	if (count < 1 || count > 64 || index < 1 || index > count)
-		return bad(reader, "costgate.shard", "is not K/M with 1 <= K <= M <= 64");
+		return results_reader_bad(reader, "costgate.shard", "is not K/M with 1 <= K <= M <= 64");
 	if (!cJSON_IsBool(member(shard, "filtered")))
-		return bad(reader, "costgate.shard.filtered", "is not a boolean");
+		return results_reader_bad(reader, "costgate.shard.filtered", "is not a boolean");
 	if (!cJSON_IsArray(selected))
-		return bad(reader, "costgate.shard.selected", "is not an array");
+		return results_reader_bad(reader, "costgate.shard.selected", "is not an array");
 	results->shard_index = (unsigned)index;
 	results->shard_count = (unsigned)count;
 	results->filtered = cJSON_IsTrue(member(shard, "filtered"));
@@ -820,25 +816,25 @@ static int read_environment_block(const cJSON *block, struct environment *enviro
 	return 0;
 }
 
-static int read_gate_block(const struct reader *reader, const cJSON *block, struct results *results)
+static int read_gate_block(const struct results_reader *reader, const cJSON *block, struct results *results)
 {
 	const cJSON *schema = member(block, "schema");
 	struct gate_error fingerprint_error = GATE_ERROR_INIT;
 
 	if (!cJSON_IsObject(block))
-		return bad(reader, "costgate", "is missing or not an object");
+		return results_reader_bad(reader, "costgate", "is missing or not an object");
 	if (!cJSON_IsNumber(schema) || schema->valuedouble != GATE_SCHEMA_VERSION) {
 		char problem[96];
 
 		snprintf(problem, sizeof(problem), "is not %d (this gate reads schema %d only)",
 			 GATE_SCHEMA_VERSION, GATE_SCHEMA_VERSION);
-		return bad(reader, "costgate.schema", problem);
+		return results_reader_bad(reader, "costgate.schema", problem);
 	}
 	if (read_count(reader, member(block, "messages"), "costgate.messages", &results->messages) != 0)
 		return -1;
 	if (environment_fingerprint_from_json(&results->fingerprint, member(block, "fingerprint"),
 					      &fingerprint_error) != 0)
-		return bad(reader, "costgate.fingerprint",
+		return results_reader_bad(reader, "costgate.fingerprint",
 			   strncmp(fingerprint_error.message, "fingerprint: ", 13) == 0
 				   ? fingerprint_error.message + 13
 				   : fingerprint_error.message);
@@ -849,7 +845,7 @@ static int read_gate_block(const struct reader *reader, const cJSON *block, stru
 
 /* costgate.process_instructions: optional (documents from before gate counted the whole process
  * have none); each entry names a measured scenario. */
-static int read_process(const struct reader *reader, const cJSON *object, struct results *results)
+static int read_process(const struct results_reader *reader, const cJSON *object, struct results *results)
 {
 	const cJSON *item;
 	char path[160];
@@ -857,7 +853,7 @@ static int read_process(const struct reader *reader, const cJSON *object, struct
 	if (object == NULL)
 		return 0;
 	if (!cJSON_IsObject(object))
-		return bad(reader, "costgate.process_instructions", "is not an object");
+		return results_reader_bad(reader, "costgate.process_instructions", "is not an object");
 	cJSON_ArrayForEach(item, object) {
 		struct measurement *measurement = NULL;
 		struct gate_error slope_error = GATE_ERROR_INIT;
@@ -868,16 +864,16 @@ static int read_process(const struct reader *reader, const cJSON *object, struct
 				measurement = &results->measurements[i];
 		snprintf(path, sizeof(path), "costgate.process_instructions.%.64s", item->string);
 		if (measurement == NULL)
-			return bad(reader, path, "names no measured scenario");
+			return results_reader_bad(reader, path, "names no measured scenario");
 		if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != SLOPE_RUNS)
-			return bad(reader, path, "is not an array of 3 counts (at 1, N and 2N)");
+			return results_reader_bad(reader, path, "is not an array of 3 counts (at 1, N and 2N)");
 		for (i = 0; i < SLOPE_RUNS; i++)
 			if (read_count(reader, cJSON_GetArrayItem(item, (int)i), path,
 				       &measurement->process_instructions[i]) != 0)
 				return -1;
 		if (slope_compute(&measurement->process_slope, measurement->process_instructions,
 				  measurement->messages, true, &slope_error) != 0)
-			return bad(reader, path, slope_error.message);
+			return results_reader_bad(reader, path, slope_error.message);
 		measurement->has_process = true;
 	}
 	return 0;
@@ -886,7 +882,7 @@ static int read_process(const struct reader *reader, const cJSON *object, struct
 int results_parse(struct results *results, const char *text, size_t length, const char *source,
 		  struct gate_error *err)
 {
-	struct reader reader = { .source = source, .err = err };
+	struct results_reader reader = { .source = source, .err = err };
 	cJSON *root = json_read_document(text, length, err);
 	const cJSON *schema;
 	int status = -1;
@@ -898,11 +894,11 @@ int results_parse(struct results *results, const char *text, size_t length, cons
 	}
 	schema = member(root, "schema");
 	if (!cJSON_IsObject(root)) {
-		bad(&reader, "the document", "is not a JSON object");
+		results_reader_bad(&reader, "the document", "is not a JSON object");
 		goto out;
 	}
 	if (!cJSON_IsNumber(schema) || schema->valuedouble != RESULTS_SCHEMA) {
-		bad(&reader, "schema", "is not 3");
+		results_reader_bad(&reader, "schema", "is not 3");
 		goto out;
 	}
 	if (read_gate_block(&reader, member(root, "costgate"), results) != 0)
@@ -912,7 +908,7 @@ int results_parse(struct results *results, const char *text, size_t length, cons
 		goto out;
 	}
 	if (!cJSON_IsArray(member(root, "code"))) {
-		bad(&reader, "code", "is missing or not an array");
+		results_reader_bad(&reader, "code", "is missing or not an array");
 		goto out;
 	}
 	status = read_code(&reader, member(root, "code"), results);

@@ -11,20 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results_reader.h"
 #include "wallclock.h"
 
-struct view_reader {
-	const char *source;
-	struct gate_error *err;
-};
-
-static int bad(const struct view_reader *reader, const char *path, const char *problem)
-{
-	return gate_error_set(reader->err, "cannot read results '%s': %s %s", reader->source, path,
-			      problem);
-}
-
-static int read_number(const struct view_reader *reader, const cJSON *object, const char *key,
+static int read_number(const struct results_reader *reader, const cJSON *object, const char *key,
 		       const char *path, bool required, double *value)
 {
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
@@ -34,12 +24,12 @@ static int read_number(const struct view_reader *reader, const cJSON *object, co
 	if (item == NULL && !required)
 		return 0;
 	if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble))
-		return bad(reader, where, item == NULL ? "is missing" : "is not a number");
+		return results_reader_bad(reader, where, item == NULL ? "is missing" : "is not a number");
 	*value = item->valuedouble;
 	return 0;
 }
 
-static int read_string(const struct view_reader *reader, const cJSON *object, const char *key,
+static int read_string(const struct results_reader *reader, const cJSON *object, const char *key,
 		       const char *path, bool required, const char **value)
 {
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
@@ -49,14 +39,14 @@ static int read_string(const struct view_reader *reader, const cJSON *object, co
 	if (item == NULL && !required)
 		return 0;
 	if (!cJSON_IsString(item))
-		return bad(reader, where, item == NULL ? "is missing" : "is not a string");
+		return results_reader_bad(reader, where, item == NULL ? "is missing" : "is not a string");
 	*value = item->valuestring;
 	return 0;
 }
 
 /* best, median and worst in msg/s: positive, best the fastest. A schema 3 document without a
  * median keeps the worst round in its place, as the reference page does. */
-static int read_summary(const struct view_reader *reader, const cJSON *object, const char *key,
+static int read_summary(const struct results_reader *reader, const cJSON *object, const char *key,
 			const char *path, struct results_wall_summary *summary)
 {
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
@@ -64,7 +54,7 @@ static int read_summary(const struct view_reader *reader, const cJSON *object, c
 
 	snprintf(where, sizeof(where), "%s.%s", path, key);
 	if (!cJSON_IsObject(item))
-		return bad(reader, where, item == NULL ? "is missing" : "is not an object");
+		return results_reader_bad(reader, where, item == NULL ? "is missing" : "is not an object");
 	summary->median = -1;
 	if (read_number(reader, item, "best", where, true, &summary->best) != 0 ||
 	    read_number(reader, item, "worst", where, true, &summary->worst) != 0 ||
@@ -73,11 +63,11 @@ static int read_summary(const struct view_reader *reader, const cJSON *object, c
 	if (summary->median < 0)
 		summary->median = summary->worst;
 	if (!(summary->worst > 0) || summary->median < summary->worst || summary->best < summary->median)
-		return bad(reader, where, "is not best >= median >= worst > 0");
+		return results_reader_bad(reader, where, "is not best >= median >= worst > 0");
 	return 0;
 }
 
-static int read_verdict(const struct view_reader *reader, const cJSON *object, const char *path,
+static int read_verdict(const struct results_reader *reader, const cJSON *object, const char *path,
 			bool required, bool *indistinguishable)
 {
 	const char *verdict = NULL;
@@ -89,7 +79,7 @@ static int read_verdict(const struct view_reader *reader, const cJSON *object, c
 		return 0;
 	snprintf(where, sizeof(where), "%s.verdict", path);
 	if (strcmp(verdict, "indistinguishable") != 0 && strcmp(verdict, "measured") != 0)
-		return bad(reader, where, "is neither 'measured' nor 'indistinguishable'");
+		return results_reader_bad(reader, where, "is neither 'measured' nor 'indistinguishable'");
 	*indistinguishable = strcmp(verdict, "indistinguishable") == 0;
 	return 0;
 }
@@ -104,11 +94,11 @@ static double spread_of(const struct results_wall_summary *raw, const struct res
 	return raw_spread > framework_spread ? raw_spread : framework_spread;
 }
 
-static int read_loop(const struct view_reader *reader, const cJSON *object, const char *path,
+static int read_loop(const struct results_reader *reader, const cJSON *object, const char *path,
 		     struct results_wall_loop *loop)
 {
 	if (!cJSON_IsObject(object))
-		return bad(reader, path, "is not an object");
+		return results_reader_bad(reader, path, "is not an object");
 	if (read_summary(reader, object, "raw", path, &loop->raw) != 0 ||
 	    read_summary(reader, object, "framework", path, &loop->framework) != 0)
 		return -1;
@@ -119,7 +109,7 @@ static int read_loop(const struct view_reader *reader, const cJSON *object, cons
 	return read_verdict(reader, object, path, false, &loop->indistinguishable);
 }
 
-static int read_loops(const struct view_reader *reader, const cJSON *entry, const char *path,
+static int read_loops(const struct results_reader *reader, const cJSON *entry, const char *path,
 		      struct results_wall_pair *pair)
 {
 	const cJSON *loops = cJSON_GetObjectItemCaseSensitive(entry, "loops"), *item;
@@ -128,7 +118,7 @@ static int read_loops(const struct view_reader *reader, const cJSON *entry, cons
 
 	snprintf(where, sizeof(where), "%s.loops", path);
 	if (loops != NULL && (!cJSON_IsArray(loops) || count == 0))
-		return bad(reader, where, "is not an array of loops");
+		return results_reader_bad(reader, where, "is not an array of loops");
 	pair->loops = calloc(count > 0 ? count : 1, sizeof(*pair->loops));
 	if (pair->loops == NULL)
 		return gate_error_set(reader->err, "out of memory");
@@ -148,14 +138,14 @@ static int read_loops(const struct view_reader *reader, const cJSON *entry, cons
 	return 0;
 }
 
-static int read_pair(const struct view_reader *reader, const cJSON *entry, const char *path,
+static int read_pair(const struct results_reader *reader, const cJSON *entry, const char *path,
 		     struct results_wall_pair *pair)
 {
 	pair->unit = WALLCLOCK_UNIT;
 	pair->median_overhead = NAN;
 	pair->spread = NAN;
 	if (!cJSON_IsObject(entry))
-		return bad(reader, path, "is not an object");
+		return results_reader_bad(reader, path, "is not an object");
 	if (read_string(reader, entry, "name", path, true, &pair->name) != 0 ||
 	    read_string(reader, entry, "unit", path, false, &pair->unit) != 0 ||
 	    read_string(reader, entry, "title", path, false, &pair->title) != 0 ||
@@ -179,7 +169,7 @@ static int read_pair(const struct view_reader *reader, const cJSON *entry, const
 
 /* The metrics object gate writes beside schema 3's fields (optional): per metric its unit, per
  * message and cold figures, in the document's order. */
-static int read_metrics(const struct view_reader *reader, const cJSON *entry, const char *path,
+static int read_metrics(const struct results_reader *reader, const cJSON *entry, const char *path,
 			struct results_code_row *row)
 {
 	const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(entry, "metrics"), *item;
@@ -189,7 +179,7 @@ static int read_metrics(const struct view_reader *reader, const cJSON *entry, co
 		return 0;
 	snprintf(where, sizeof(where), "%s.metrics", path);
 	if (!cJSON_IsObject(metrics))
-		return bad(reader, where, "is not an object");
+		return results_reader_bad(reader, where, "is not an object");
 	row->metrics = calloc((size_t)cJSON_GetArraySize(metrics) + 1, sizeof(*row->metrics));
 	if (row->metrics == NULL)
 		return gate_error_set(reader->err, "out of memory");
@@ -198,7 +188,7 @@ static int read_metrics(const struct view_reader *reader, const cJSON *entry, co
 
 		snprintf(where, sizeof(where), "%s.metrics.%.64s", path, item->string);
 		if (!cJSON_IsObject(item))
-			return bad(reader, where, "is not an object");
+			return results_reader_bad(reader, where, "is not an object");
 		figure->key = item->string;
 		if (read_string(reader, item, "unit", where, true, &figure->unit) != 0 ||
 		    read_number(reader, item, "per_message", where, true, &figure->per_message) != 0 ||
@@ -209,7 +199,7 @@ static int read_metrics(const struct view_reader *reader, const cJSON *entry, co
 	return 0;
 }
 
-static int read_code_row(const struct view_reader *reader, const cJSON *entry, const char *path,
+static int read_code_row(const struct results_reader *reader, const cJSON *entry, const char *path,
 			 struct results_code_row *row)
 {
 	const cJSON *framework = cJSON_GetObjectItemCaseSensitive(entry, "framework");
@@ -220,14 +210,14 @@ static int read_code_row(const struct view_reader *reader, const cJSON *entry, c
 	snprintf(framework_path, sizeof(framework_path), "%s.framework", path);
 	snprintf(cold_path, sizeof(cold_path), "%s.cold", path);
 	if (!cJSON_IsObject(entry))
-		return bad(reader, path, "is not an object");
+		return results_reader_bad(reader, path, "is not an object");
 	if (read_string(reader, entry, "name", path, true, &row->name) != 0 ||
 	    read_string(reader, entry, "title", path, false, &row->title) != 0)
 		return -1;
 	if (!cJSON_IsObject(framework))
-		return bad(reader, framework_path, "is not an object");
+		return results_reader_bad(reader, framework_path, "is not an object");
 	if (!cJSON_IsObject(cold))
-		return bad(reader, cold_path, "is not an object");
+		return results_reader_bad(reader, cold_path, "is not an object");
 	if (read_number(reader, framework, "instructions", framework_path, true, &row->instructions) != 0 ||
 	    read_number(reader, framework, "allocations", framework_path, true, &row->allocations) != 0 ||
 	    read_number(reader, cold, "instructions", cold_path, true, &row->cold_instructions) != 0 ||
@@ -235,16 +225,16 @@ static int read_code_row(const struct view_reader *reader, const cJSON *entry, c
 		return -1;
 	if (row->instructions < 0 || row->allocations < 0 || row->cold_instructions < 0 ||
 	    row->cold_allocations < 0)
-		return bad(reader, path, "has a negative count");
+		return results_reader_bad(reader, path, "has a negative count");
 	row->has_gated = cJSON_IsBool(gated);
 	row->gated = cJSON_IsTrue(gated);
 	return read_metrics(reader, entry, path, row);
 }
 
 /* Reads one array section into `count` structs of `size` bytes with `read_one`. */
-static int read_section(const struct view_reader *reader, const cJSON *document, const char *key,
+static int read_section(const struct results_reader *reader, const cJSON *document, const char *key,
 			size_t size, void **items, size_t *count,
-			int (*read_one)(const struct view_reader *, const cJSON *, const char *, void *))
+			int (*read_one)(const struct results_reader *, const cJSON *, const char *, void *))
 {
 	const cJSON *section = cJSON_GetObjectItemCaseSensitive(document, key), *entry;
 	char where[64];
@@ -253,7 +243,7 @@ static int read_section(const struct view_reader *reader, const cJSON *document,
 	if (section == NULL)
 		return 0;
 	if (!cJSON_IsArray(section))
-		return bad(reader, key, "is not an array");
+		return results_reader_bad(reader, key, "is not an array");
 	*items = calloc((size_t)cJSON_GetArraySize(section) + 1, size);
 	if (*items == NULL)
 		return gate_error_set(reader->err, "out of memory");
@@ -266,13 +256,13 @@ static int read_section(const struct view_reader *reader, const cJSON *document,
 	return 0;
 }
 
-static int read_pair_item(const struct view_reader *reader, const cJSON *entry, const char *path,
+static int read_pair_item(const struct results_reader *reader, const cJSON *entry, const char *path,
 			  void *item)
 {
 	return read_pair(reader, entry, path, item);
 }
 
-static int read_code_item(const struct view_reader *reader, const cJSON *entry, const char *path,
+static int read_code_item(const struct results_reader *reader, const cJSON *entry, const char *path,
 			  void *item)
 {
 	return read_code_row(reader, entry, path, item);
@@ -295,7 +285,7 @@ void results_view_release(struct results_view *view)
 }
 
 /* The environment block: every member a string (the machine facts and the toolchain). */
-static int read_facts(const struct view_reader *reader, const cJSON *environment,
+static int read_facts(const struct results_reader *reader, const cJSON *environment,
 		      struct results_view *view)
 {
 	const cJSON *item;
@@ -304,7 +294,7 @@ static int read_facts(const struct view_reader *reader, const cJSON *environment
 	if (environment == NULL)
 		return 0;
 	if (!cJSON_IsObject(environment))
-		return bad(reader, "environment", "is not an object");
+		return results_reader_bad(reader, "environment", "is not an object");
 	view->has_environment = true;
 	view->facts = calloc((size_t)cJSON_GetArraySize(environment) + 1, sizeof(*view->facts));
 	if (view->facts == NULL)
@@ -312,7 +302,7 @@ static int read_facts(const struct view_reader *reader, const cJSON *environment
 	cJSON_ArrayForEach(item, environment) {
 		snprintf(where, sizeof(where), "environment.%.64s", item->string);
 		if (!cJSON_IsString(item))
-			return bad(reader, where, "is not a string");
+			return results_reader_bad(reader, where, "is not a string");
 		view->facts[view->fact_count++] = (struct results_fact){ item->string,
 									  item->valuestring };
 	}
@@ -322,7 +312,7 @@ static int read_facts(const struct view_reader *reader, const cJSON *environment
 static int view_read(struct results_view *view, const cJSON *document, const char *source,
 		     struct gate_error *err)
 {
-	const struct view_reader reader = { source, err };
+	const struct results_reader reader = { source, err };
 	const cJSON *environment = cJSON_GetObjectItemCaseSensitive(document, "environment");
 
 	*view = (struct results_view){ 0 };
@@ -351,7 +341,7 @@ int results_view_read(struct results_view *view, const cJSON *document, const ch
 }
 
 /* An array of strings, or absent (no items). */
-static int read_strings(const struct view_reader *reader, const cJSON *object, const char *key,
+static int read_strings(const struct results_reader *reader, const cJSON *object, const char *key,
 			const char *path, const char *member, const char ***items, size_t *count)
 {
 	const cJSON *array = cJSON_GetObjectItemCaseSensitive(object, key), *item;
@@ -362,7 +352,7 @@ static int read_strings(const struct view_reader *reader, const cJSON *object, c
 		return 0;
 	snprintf(where, sizeof(where), "%s.%s", path, key);
 	if (!cJSON_IsArray(array))
-		return bad(reader, where, "is not an array");
+		return results_reader_bad(reader, where, "is not an array");
 	*items = calloc((size_t)cJSON_GetArraySize(array) + 1, sizeof(**items));
 	if (*items == NULL)
 		return gate_error_set(reader->err, "out of memory");
@@ -372,13 +362,13 @@ static int read_strings(const struct view_reader *reader, const cJSON *object, c
 		snprintf(where, sizeof(where), "%s.%s[%zu]%s%s", path, key, *count, member ? "." : "",
 			 member ? member : "");
 		if (!cJSON_IsString(text))
-			return bad(reader, where, "is not a string");
+			return results_reader_bad(reader, where, "is not a string");
 		(*items)[(*count)++] = text->valuestring;
 	}
 	return 0;
 }
 
-static int read_figures(const struct view_reader *reader, const cJSON *row, const char *key,
+static int read_figures(const struct results_reader *reader, const cJSON *row, const char *key,
 			const char *path, struct results_figures *figures, bool *present)
 {
 	const cJSON *object = cJSON_GetObjectItemCaseSensitive(row, key);
@@ -389,7 +379,7 @@ static int read_figures(const struct view_reader *reader, const cJSON *row, cons
 		return 0;
 	snprintf(where, sizeof(where), "%s.%s", path, key);
 	if (!cJSON_IsObject(object))
-		return bad(reader, where, "is not an object");
+		return results_reader_bad(reader, where, "is not an object");
 	figures->has_baseline = cJSON_GetObjectItemCaseSensitive(object, "baseline") != NULL;
 	if (read_number(reader, object, "head", where, true, &figures->head) != 0 ||
 	    read_number(reader, object, "baseline", where, figures->has_baseline,
@@ -400,11 +390,11 @@ static int read_figures(const struct view_reader *reader, const cJSON *row, cons
 	return 0;
 }
 
-static int read_verdict_row(const struct view_reader *reader, const cJSON *item, const char *path,
+static int read_verdict_row(const struct results_reader *reader, const cJSON *item, const char *path,
 			    struct results_verdict_row *row)
 {
 	if (!cJSON_IsObject(item))
-		return bad(reader, path, "is not an object");
+		return results_reader_bad(reader, path, "is not an object");
 	row->has_limit = cJSON_GetObjectItemCaseSensitive(item, "limit_percent") != NULL;
 	return read_string(reader, item, "name", path, true, &row->name) != 0 ||
 			       read_string(reader, item, "state", path, true, &row->state) != 0 ||
@@ -439,7 +429,7 @@ void results_verdict_release(struct results_verdict *verdict)
 int results_verdict_read(struct results_verdict *verdict, const cJSON *document, const char *source,
 			 struct gate_error *err)
 {
-	const struct view_reader reader = { source, err };
+	const struct results_reader reader = { source, err };
 	const cJSON *block = cJSON_GetObjectItemCaseSensitive(document, "costgate");
 	const cJSON *object = cJSON_GetObjectItemCaseSensitive(block, "verdict");
 	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(object, "rows"), *item;
@@ -449,7 +439,7 @@ int results_verdict_read(struct results_verdict *verdict, const cJSON *document,
 	if (object == NULL)
 		return 0;
 	if (!cJSON_IsObject(object) || !cJSON_IsArray(rows))
-		return bad(&reader, "costgate.verdict.rows", "is not an array");
+		return results_reader_bad(&reader, "costgate.verdict.rows", "is not an array");
 	verdict->rows = calloc((size_t)cJSON_GetArraySize(rows) + 1, sizeof(*verdict->rows));
 	if (verdict->rows == NULL)
 		return gate_error_set(err, "out of memory");

@@ -294,8 +294,8 @@ rejected() {
     if [ -e "$tmp/$1.raw" ]; then fail "$1: gate measured before refusing the acceptances"; fi
 }
 entry='{"scenario": "consume_raw", "metric": "instructions", "value": 50, "reason": "one more branch per message"}'
-rejected accepted_truncated "{ \"accepted\": [ ${entry:0:40}" "not a JSON object"
-rejected accepted_not_json 'accepted: consume_raw' "not a JSON object"
+rejected accepted_truncated "{ \"accepted\": [ ${entry:0:40}" "not JSON \\(at byte [0-9]+\\)"
+rejected accepted_not_json 'accepted: consume_raw' "not JSON \\(at byte 0\\)"
 rejected accepted_wrong_schema "{ \"acceptances\": [ $entry ] }" "'accepted' is missing or not an array"
 rejected accepted_value_string "{ \"accepted\": [ ${entry/50/\"50\"} ] }" "accepted\[0\]\.value is not a"
 rejected accepted_value_negative "{ \"accepted\": [ ${entry/50/-50} ] }" "accepted\[0\]\.value is not a"

@@ -51,7 +51,7 @@ static const struct opt_note toy_notes[] = { { &opt_build_dir, "the toy's build"
 
 static const struct command_spec toy_spec = {
 	"gate toy", "usage: gate toy [options] FILE...", "Plays.\n", toy_opts, "Exit codes: none.\n",
-	true, toy_refused, "is refused here", toy_notes,
+	OPT_ANY_OPERANDS, toy_refused, "is refused here", toy_notes,
 };
 
 static int parse(struct toy *toy, char **argv, char ***operands, size_t *operand_count,
@@ -132,7 +132,7 @@ static void opt_parse_should_name_the_option_as_it_was_typed(void)
 static void opt_parse_should_refuse_operands_when_the_command_takes_none(void)
 {
 	static const struct command_spec bare = { "gate bare", "usage: gate bare", NULL, toy_opts,
-						  NULL, false, NULL, NULL, NULL };
+						  NULL, 0, NULL, NULL, NULL };
 	static struct common_targets common;
 	char *argv[] = { "bare", "stray", NULL };
 	struct gate_error err = GATE_ERROR_INIT;
