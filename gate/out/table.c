@@ -425,10 +425,14 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 	}
 	print_breaches(out, row);
 	if (row->lacking != 0) {
+		const char *separator = " ";
+
 		fprintf(out, "%s: note: the baseline has no", row->name);
 		for (metric = 0; metric < METRIC_COUNT; metric++)
-			if (row->lacking & (1u << metric))
-				fprintf(out, " %s", metric_table[metric].key);
+			if (row->lacking & (1u << metric)) {
+				fprintf(out, "%s%s", separator, metric_table[metric].key);
+				separator = ", ";
+			}
 		fputs(" (measured by a later gate): those are shown, not compared\n", out);
 	}
 	if (with_attribution && row->attribution != NULL)

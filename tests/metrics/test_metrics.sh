@@ -8,6 +8,7 @@
 #   caught by its declared bytes floor, and by a declared cold peak floor; the peak is DHAT's own
 #   "At t-gmax";
 # - estimated cycles equal L1 + 5 x LL + 35 x RAM of the cache simulation's own totals;
+# - a baseline from before the peak and the cycles: the rest compared, what it lacks named;
 # - gate built with one more metric table entry (GATE_TEST_METRIC) shows that metric in the
 #   table, the Markdown and results.json.
 # Usage: test_metrics.sh GATE GATE_TEST_METRIC BUILD_DIR SOURCE_DIR HARNESS_LIBRARY
@@ -176,6 +177,33 @@ check "cycles lowered consistently in the document are caught by the raw files (
   test "$code" = 3
 check "naming the file" grep -q "estimated cycles is [0-9]*, but '$raw/cachesim.out.list_walk.400' holds" \
   "$tmp/forged.stdout"
+
+# A baseline written before the peak and the cycles were measured: what it has is compared, what
+# it lacks is named, and nothing fails for it.
+python3 - "$tmp/base/results.json" "$tmp/older.json" <<'PY'
+import json, sys
+document = json.load(open(sys.argv[1]))
+for entry in document["code"]:
+    for key in ("peak_bytes", "cycles"):
+        entry["counts"].pop(key, None)
+        entry["metrics"].pop(key, None)
+    entry["raw"].pop("cachesim", None)
+for block in (document["costgate"]["fingerprint"], document["costgate"].get("environment", {})):
+    block.pop("cache", None)
+json.dump(document, open(sys.argv[2], "w"))
+PY
+run_gate scattered --baseline-file "$tmp/older.json"
+check "against an older baseline the scattered walk's cycles are not compared: no breach for it" \
+  test "$(field "$tmp/scattered/results.json" "${row}['breaches']")" = "[]"
+check "the table names what the baseline lacks" \
+  grep -q "^list_walk: note: the baseline has no peak_bytes, cycles (measured by a later gate)" \
+  "$tmp/scattered/stdout"
+check "and so does the verdict in results.json" \
+  test "$(field "$tmp/scattered/results.json" "${row}['baseline_lacks']")" = "['peak_bytes', 'cycles']"
+check "what it has is still compared: ten times the bytes breaks the floor (exit 1)" \
+  test "$status:$(field "$tmp/scattered/results.json" \
+    "[r['breaches'] for r in d['costgate']['verdict']['rows'] if r['name'] == 'bytes_tenfold'][0]")" = \
+  "1:['steady_bytes', 'cold_bytes']"
 
 # One more entry in the metric table, nothing else: it shows everywhere.
 "$test_gate" --build-dir "$tmp/base" --messages 200 --quiet --json "$tmp/metric.json" \
