@@ -123,7 +123,7 @@ static void print_series(FILE *out, const struct history *history,
 	char value[64], change[64];
 	size_t i;
 
-	fprintf(out, "\n%s: %s\n", series->scenario, history_metric_label(series->metric));
+	fprintf(out, "\n%s: %s\n", series->scenario, series->label);
 	for (i = 0; i < series->point_count; i++) {
 		const struct history_point *point = &series->points[i];
 		const struct history_version *version = &history->versions[point->version];
@@ -219,7 +219,7 @@ static int write_chart(const struct history *history, const struct history_serie
 		goto out;
 	}
 	file_safe(name);
-	if (asprintf(&path, "%s/%s.%s.svg", directory, name, history_metric_key(series->metric)) < 0) {
+	if (asprintf(&path, "%s/%s.%s.svg", directory, name, series->key) < 0) {
 		path = NULL;
 		gate_error_set(err, "out of memory");
 		goto out;
@@ -238,13 +238,10 @@ static int write_charts(const struct history *history, const char *directory, st
 
 	if (session_make_directories(directory, err) != 0)
 		return -1;
-	for (i = 0; i < history->series_count; i++) {
-		enum history_metric metric = history->series[i].metric;
-
-		if ((metric == HISTORY_INSTRUCTIONS || metric == HISTORY_ALLOCATIONS) &&
+	for (i = 0; i < history->series_count; i++)
+		if (!history->series[i].figure.cold &&
 		    write_chart(history, &history->series[i], directory, err) != 0)
 			return -1;
-	}
 	return 0;
 }
 

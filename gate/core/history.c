@@ -16,22 +16,22 @@
 #include "results.h"
 #include "slope.h"
 
-static const char *const metric_keys[HISTORY_METRICS] = {
-	"instructions", "allocations", "cold_instructions", "cold_allocations"
-};
-static const char *const metric_labels[HISTORY_METRICS] = {
-	"instructions per message", "allocations per message", "cold-start instructions",
-	"cold-start allocations"
-};
-
-const char *history_metric_key(enum history_metric metric)
+int history_series_name(struct history_series *series, struct history_figure figure)
 {
-	return metric_keys[metric];
-}
+	const struct metric *metric = &metric_table[figure.metric];
+	int key, label;
 
-const char *history_metric_label(enum history_metric metric)
-{
-	return metric_labels[metric];
+	series->figure = figure;
+	key = snprintf(series->key, sizeof(series->key), "%s%s", figure.cold ? "cold_" : "",
+		       metric->key);
+	label = figure.cold ? snprintf(series->label, sizeof(series->label), "cold-start %s",
+				       metric->title)
+			    : snprintf(series->label, sizeof(series->label), "%s per message",
+				       metric->title);
+	return key < 0 || (size_t)key >= sizeof(series->key) || label < 0 ||
+			       (size_t)label >= sizeof(series->label)
+		       ? -1
+		       : 0;
 }
 
 bool history_valid_date(const char *text)
@@ -280,18 +280,11 @@ out:
 	return text;
 }
 
-static double figure(const struct measurement *measurement, enum history_metric metric)
+static double figure_value(const struct measurement *measurement, struct history_figure figure)
 {
-	switch (metric) {
-	case HISTORY_INSTRUCTIONS:
-		return measurement->slopes[METRIC_INSTRUCTIONS].per_message;
-	case HISTORY_ALLOCATIONS:
-		return measurement->slopes[METRIC_ALLOCATIONS].per_message;
-	case HISTORY_COLD_INSTRUCTIONS:
-		return (double)measurement->slopes[METRIC_INSTRUCTIONS].cold;
-	default:
-		return (double)measurement->slopes[METRIC_ALLOCATIONS].cold;
-	}
+	const struct slope *slope = &measurement->slopes[figure.metric];
+
+	return figure.cold ? (double)slope->cold : slope->per_message;
 }
 
 /* A version being read: its document and the acceptances committed with it. */
@@ -369,12 +362,14 @@ static int add_version(struct history *history, struct history_commit *commit,
 }
 
 static struct history_series *find_series(struct history *history, const char *scenario,
-					  enum history_metric metric)
+					  struct history_figure figure)
 {
 	size_t i;
 
 	for (i = 0; i < history->series_count; i++)
-		if (history->series[i].metric == metric && strcmp(history->series[i].scenario, scenario) == 0)
+		if (history->series[i].figure.metric == figure.metric &&
+		    history->series[i].figure.cold == figure.cold &&
+		    strcmp(history->series[i].scenario, scenario) == 0)
 			return &history->series[i];
 	return NULL;
 }
@@ -393,24 +388,29 @@ static int grow(void **items, size_t count, size_t size)
 	return 0;
 }
 
+/* The reason baselines/accepted.json gives for a rise to `value`: instructions and estimated
+ * cycles are accepted by figure (the others have floors, which are accepted as settings). */
 static const char *accepting_reason(const struct acceptance *acceptance, const char *scenario,
-				    enum history_metric metric, double value)
+				    struct history_figure figure, double value)
 {
 	const struct acceptance_entry *entry;
+	enum acceptance_metric kind;
 
-	if (metric != HISTORY_INSTRUCTIONS && metric != HISTORY_COLD_INSTRUCTIONS)
+	if (figure.metric == METRIC_INSTRUCTIONS)
+		kind = figure.cold ? ACCEPT_COLD_INSTRUCTIONS : ACCEPT_INSTRUCTIONS;
+	else if (figure.metric == METRIC_CYCLES)
+		kind = figure.cold ? ACCEPT_COLD_CYCLES : ACCEPT_CYCLES;
+	else
 		return NULL;
-	entry = acceptance_find(acceptance, scenario,
-				metric == HISTORY_INSTRUCTIONS ? ACCEPT_INSTRUCTIONS
-							       : ACCEPT_COLD_INSTRUCTIONS);
+	entry = acceptance_find(acceptance, scenario, kind);
 	return entry != NULL && value <= entry->value ? entry->reason : NULL;
 }
 
-/* Adds a point to the series of (scenario, metric) when the figure differs from its last one. */
-static int add_point(struct history *history, const char *scenario, enum history_metric metric,
+/* Adds a point to the series of (scenario, figure) when the figure differs from its last one. */
+static int add_point(struct history *history, const char *scenario, struct history_figure figure,
 		     double value, const struct acceptance *acceptance)
 {
-	struct history_series *series = find_series(history, scenario, metric);
+	struct history_series *series = find_series(history, scenario, figure);
 	struct history_point *point, *last;
 	const char *reason;
 
@@ -418,8 +418,8 @@ static int add_point(struct history *history, const char *scenario, enum history
 		if (grow((void **)&history->series, history->series_count, sizeof(*series)) != 0)
 			return -1;
 		series = &history->series[history->series_count++];
-		*series = (struct history_series){ .scenario = strdup(scenario), .metric = metric };
-		if (series->scenario == NULL)
+		*series = (struct history_series){ .scenario = strdup(scenario) };
+		if (series->scenario == NULL || history_series_name(series, figure) != 0)
 			return -1;
 	}
 	last = series->point_count > 0 ? &series->points[series->point_count - 1] : NULL;
@@ -433,29 +433,35 @@ static int add_point(struct history *history, const char *scenario, enum history
 	if (last != NULL) {
 		point->has_change = true;
 		point->change_percent = slope_change_percent(value, last->value);
-		reason = value > last->value ? accepting_reason(acceptance, scenario, metric, value) : NULL;
+		reason = value > last->value ? accepting_reason(acceptance, scenario, figure, value) : NULL;
 		if (reason != NULL && (point->accepted = strdup(reason)) == NULL)
 			return -1;
 	}
 	return 0;
 }
 
+/* Every figure each selected scenario has: a metric a version lacks (measured by a later gate, or
+ * not asked for) adds no point there. */
 static int add_points(struct history *history, const struct history_request *request,
 		      const struct loaded *loaded)
 {
 	size_t i;
-	int metric;
+	int cold, metric;
 
 	for (i = 0; i < loaded->results.count; i++) {
 		const struct measurement *measurement = &loaded->results.measurements[i];
 
 		if (!selected(request, measurement->info.name))
 			continue;
-		for (metric = 0; metric < HISTORY_METRICS; metric++)
-			if (add_point(history, measurement->info.name, (enum history_metric)metric,
-				      figure(measurement, (enum history_metric)metric),
-				      &loaded->acceptance) != 0)
-				return -1;
+		for (cold = 0; cold < 2; cold++)
+			for (metric = 0; metric < METRIC_COUNT; metric++) {
+				struct history_figure figure = { (enum metric_id)metric, cold != 0 };
+
+				if (measurement->has[metric] &&
+				    add_point(history, measurement->info.name, figure,
+					      figure_value(measurement, figure), &loaded->acceptance) != 0)
+					return -1;
+			}
 	}
 	return 0;
 }
@@ -465,7 +471,11 @@ static int compare_series(const void *left, const void *right)
 	const struct history_series *a = left, *b = right;
 	int order = strcmp(a->scenario, b->scenario);
 
-	return order != 0 ? order : (int)a->metric - (int)b->metric;
+	if (order != 0)
+		return order;
+	if (a->figure.cold != b->figure.cold)
+		return a->figure.cold ? 1 : -1;
+	return (int)a->figure.metric - (int)b->figure.metric;
 }
 
 static void finish_series(struct history *history)
@@ -661,7 +671,7 @@ static cJSON *series_json(const struct history *history)
 
 		if (!cJSON_AddItemToArray(array, item) ||
 		    cJSON_AddStringToObject(item, "scenario", series->scenario) == NULL ||
-		    cJSON_AddStringToObject(item, "metric", metric_keys[series->metric]) == NULL ||
+		    cJSON_AddStringToObject(item, "metric", series->key) == NULL ||
 		    cJSON_AddNumberToObject(item, "drift_percent", series->drift_percent) == NULL ||
 		    !cJSON_AddItemToObject(item, "points", points_json(series))) {
 			cJSON_Delete(array);
@@ -767,19 +777,23 @@ static int read_one_series(const struct reader *reader, const cJSON *item, const
 	char *metric = NULL, where[96];
 	const cJSON *points = cJSON_GetObjectItemCaseSensitive(item, "points"), *entry;
 	size_t i = 0;
-	int m;
 
 	if (!cJSON_IsObject(item))
 		return bad(reader, path, "is not an object");
 	if (read_text(reader, item, "scenario", path, false, &series->scenario) != 0 ||
 	    read_text(reader, item, "metric", path, false, &metric) != 0)
 		return -1;
-	for (m = 0; m < HISTORY_METRICS && strcmp(metric, metric_keys[m]) != 0; m++)
-		;
-	free(metric);
-	if (m == HISTORY_METRICS)
-		return bad(reader, path, "has an unknown metric");
-	series->metric = (enum history_metric)m;
+	{
+		bool cold = strncmp(metric, "cold_", 5) == 0;
+		const struct metric *found = metric_find(metric + (cold ? 5 : 0));
+
+		free(metric);
+		if (found == NULL)
+			return bad(reader, path, "has an unknown metric");
+		if (history_series_name(series, (struct history_figure){
+			    (enum metric_id)(found - metric_table), cold }) != 0)
+			return bad(reader, path, "has an unknown metric");
+	}
 	if (!cJSON_IsArray(points) || cJSON_GetArraySize(points) < 1)
 		return bad(reader, path, "has no points");
 	series->points = calloc((size_t)cJSON_GetArraySize(points), sizeof(*series->points));

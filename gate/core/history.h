@@ -1,6 +1,7 @@
 /* The history of a baseline: every version of baselines/REF.json on the first-parent line of a
  * branch, read with the same strict reader as --baseline, turned into one series per scenario
- * and metric with the commits that changed a figure. No server: the history is git's. */
+ * and figure (each metric the versions hold, per message and cold) with the commits that changed
+ * it. No server: the history is git's. */
 #ifndef GATE_HISTORY_H
 #define GATE_HISTORY_H
 
@@ -9,14 +10,17 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "metrics.h"
 
-enum history_metric {
-	HISTORY_INSTRUCTIONS,      /* instructions per message */
-	HISTORY_ALLOCATIONS,       /* allocations per message */
-	HISTORY_COLD_INSTRUCTIONS, /* instructions of the cold start */
-	HISTORY_COLD_ALLOCATIONS,  /* allocations of the cold start */
-	HISTORY_METRICS,
+/* The figure a series follows: one metric of the table (metrics.h), per message or cold. */
+struct history_figure {
+	enum metric_id metric;
+	bool cold;                /* its cold figure, count(1); else its per-message one */
 };
+
+/* Longest names a figure gets: "cold_" and a metric key; "cold-start " and a metric title. */
+#define HISTORY_KEY_SIZE 48
+#define HISTORY_LABEL_SIZE 96
 
 /* A commit on the walked line. */
 struct history_commit {
@@ -51,7 +55,10 @@ struct history_point {
 
 struct history_series {
 	char *scenario;
-	enum history_metric metric;
+	struct history_figure figure;
+	char key[HISTORY_KEY_SIZE];     /* "instructions", "cold_instructions": the JSON's "metric",
+					 * the chart's file name */
+	char label[HISTORY_LABEL_SIZE]; /* "instructions per message", "cold-start instructions" */
 	struct history_point *points; /* oldest first; at least one */
 	size_t point_count;
 	double drift_percent;     /* from the first point to the last: the steps added up */
@@ -65,7 +72,8 @@ struct history {
 	size_t version_count;
 	struct history_skip *skipped;     /* oldest first */
 	size_t skipped_count;
-	struct history_series *series;    /* by scenario name, then metric */
+	struct history_series *series;    /* by scenario name, the per-message figures first, then
+					   * by metric in the table's order */
 	size_t series_count;
 };
 
@@ -94,11 +102,8 @@ enum history_status history_walk(struct history *history, const struct history_r
 /* Whether `text` is a date gate accepts for --since (YYYY-MM-DD, a real day). */
 bool history_valid_date(const char *text);
 
-/* "instructions", "allocations", "cold_instructions", "cold_allocations". */
-const char *history_metric_key(enum history_metric metric);
-
-/* "instructions per message", ..., "cold-start allocations". */
-const char *history_metric_label(enum history_metric metric);
+/* Names the series' figure: its key and label from the metric table. -1 when they do not fit. */
+int history_series_name(struct history_series *series, struct history_figure figure);
 
 /* The history as a JSON document (gate history --json) and read back strictly (gate report
  * --history): every value checked, the series' percentages recomputed from their figures.

@@ -10,7 +10,7 @@
 
 #define LEFT 78     /* the plot starts here (room for the value labels) */
 #define RIGHT 16
-#define TOP 34
+#define TOP 50     /* below the title and, under it, the drift */
 #define BOTTOM 34
 #define INK "#1d2430"
 #define MUTED "#5b6472"
@@ -120,10 +120,10 @@ static void draw_frame(FILE *out, const struct history *history, const struct hi
 	text_at(out, 8, 18, "start", INK, "history-title");
 	chart_escape(out, series->scenario);
 	fputs(" &#183; ", out);
-	chart_escape(out, history_metric_label(series->metric));
+	chart_escape(out, series->label);
 	fputs("</text>\n", out);
 	chart_format_percent(text, sizeof(text), series->drift_percent);
-	text_at(out, CHART_HISTORY_WIDTH - RIGHT, 18, "end", MUTED, "history-drift");
+	text_at(out, 8, 33, "start", MUTED, "history-drift");
 	fprintf(out, "drift %s</text>\n", text);
 	for (tick = 0; tick <= 2; tick++) {
 		double value = frame->low + (frame->high - frame->low) * tick / 2.0;
@@ -227,12 +227,12 @@ void chart_history(FILE *out, const struct history *history, const struct histor
 	fprintf(out, "<svg class=\"history-chart\" data-scenario=\"");
 	chart_escape(out, series->scenario);
 	fprintf(out, "\" data-metric=\"%s\"%s viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
-		"role=\"img\" aria-label=\"", history_metric_key(series->metric),
+		"role=\"img\" aria-label=\"", series->key,
 		standalone ? " xmlns=\"http://www.w3.org/2000/svg\"" : "", CHART_HISTORY_WIDTH,
 		CHART_HISTORY_HEIGHT, CHART_HISTORY_WIDTH, CHART_HISTORY_HEIGHT);
 	chart_escape(out, series->scenario);
 	fputs(": ", out);
-	chart_escape(out, history_metric_label(series->metric));
+	chart_escape(out, series->label);
 	fputs(" over the history of the baseline\">\n", out);
 	fprintf(out, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", CHART_HISTORY_WIDTH,
 		CHART_HISTORY_HEIGHT);

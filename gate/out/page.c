@@ -519,12 +519,10 @@ static void history_caption(FILE *out, const struct history *history, size_t fir
 	escape(out, history->versions[history->series[first].points[0].version].commit.date);
 	fputs(": <span class=\"history-drift-summary\">", out);
 	for (i = first; i < end; i++) {
-		if (history->series[i].metric != HISTORY_INSTRUCTIONS &&
-		    history->series[i].metric != HISTORY_ALLOCATIONS)
+		if (history->series[i].figure.cold)
 			continue;
 		chart_format_percent(drift, sizeof(drift), history->series[i].drift_percent);
-		fprintf(out, "%s%s %s", i > first ? ", " : "", history_metric_label(history->series[i].metric),
-			drift);
+		fprintf(out, "%s%s %s", i > first ? ", " : "", history->series[i].label, drift);
 	}
 	fputs("</span></figcaption>\n", out);
 }
@@ -551,7 +549,7 @@ static void history_table(FILE *out, const struct history *history)
 				chart_format_percent(change, sizeof(change), point->change_percent);
 			fputs("<tr><th scope=\"row\">", out);
 			escape(out, series->scenario);
-			fprintf(out, "</th><td>%s</td><td>", history_metric_label(series->metric));
+			fprintf(out, "</th><td>%s</td><td>", series->label);
 			escape(out, version->commit.date);
 			fputs("</td><td><code>", out);
 			escape(out, version->commit.short_hash);
@@ -603,8 +601,7 @@ static void history_section(FILE *out, const struct history *history)
 		history_caption(out, history, i, end);
 		fputs("<div class=\"history-charts\">\n", out);
 		for (j = i; j < end; j++)
-			if (history->series[j].metric == HISTORY_INSTRUCTIONS ||
-			    history->series[j].metric == HISTORY_ALLOCATIONS)
+			if (!history->series[j].figure.cold)
 				chart_history(out, history, &history->series[j], false);
 		fputs("</div>\n</figure>\n", out);
 	}

@@ -14,6 +14,9 @@ EXPECTED = {
     ("consume_json", "allocations"): [19, 20],
     ("consume_json", "cold_instructions"): [23632, 24000],
     ("consume_json", "cold_allocations"): [19],
+    ("consume_json", "bytes"): [100, 120],
+    ("consume_json", "cycles"): [30000, 30600],
+    ("consume_json", "cold_cycles"): [40000],
     ("reply", "instructions"): [20000],
 }
 
@@ -47,6 +50,9 @@ def check_json(history):
     accepted = [point["accepted"] for point in instructions]
     if accepted != [None, "validate the symbol field", None, None, None, None, None]:
         fail("acceptances %s" % accepted)
+    cycles = [point["accepted"] for point in series[("consume_json", "cycles")]["points"]]
+    if cycles != [None, "check every field"]:
+        fail("acceptances of estimated cycles %s" % cycles)
     changes = [v["subject"] for v in history["versions"] if v["fingerprint_change"]]
     if changes != ["Build with gcc 13", "Move to valgrind 3.22"]:
         fail("fingerprint changes at %s" % changes)
@@ -105,7 +111,7 @@ def check_dom(history, dom):
     parser = Charts()
     parser.feed(dom)
     versions = history["versions"]
-    charted = [s for s in history["series"] if s["metric"] in ("instructions", "allocations")]
+    charted = [s for s in history["series"] if not s["metric"].startswith("cold_")]
     if len(parser.charts) != len(charted):
         fail("%d charts in the page, %d series to chart" % (len(parser.charts), len(charted)))
     marks = sum(1 for v in versions[1:] if v["fingerprint_change"])

@@ -4,7 +4,9 @@ the given per-message and cold counts, with counts at 1, N and 2N that give exac
 figures, so gate's strict reader accepts it.
 
 Usage: make_baseline.py OUT SPEC... [--compiler C] [--valgrind V]
-SPEC is NAME=INSTRUCTIONS/ALLOCATIONS/COLD_INSTRUCTIONS/COLD_ALLOCATIONS (whole numbers)."""
+SPEC is NAME=INSTRUCTIONS/ALLOCATIONS/COLD_INSTRUCTIONS/COLD_ALLOCATIONS[/BYTES[/CYCLES/COLD_CYCLES]]
+(whole numbers): bytes per message default to 100 (cold 1000); estimated cycles are left out
+unless given, as a gate without --all-metrics leaves them out for a scenario that does not opt in."""
 import argparse
 import json
 
@@ -15,22 +17,26 @@ def counts(per_message, cold):
     return [cold, cold + (N - 1) * per_message, cold + (2 * N - 1) * per_message]
 
 
-def entry(name, instructions, allocations, cold_instructions, cold_allocations):
-    return {
+def entry(name, instructions, allocations, cold_instructions, cold_allocations, bytes_=100,
+          cycles=None, cold_cycles=None):
+    document = {
         "name": name,
         "messages": N,
         "framework": {"instructions": instructions, "allocations": allocations},
         "cold": {"instructions": cold_instructions, "allocations": cold_allocations},
         "gated": True,
         "title": "fixture scenario " + name,
-        "bytes": {"per_message": 100, "cold": 1000},
+        "bytes": {"per_message": bytes_, "cold": 1000},
         "floors": {"steady_allocations": allocations, "cold_allocations": cold_allocations},
         "counts": {
             "instructions": counts(instructions, cold_instructions),
             "allocations": counts(allocations, cold_allocations),
-            "bytes": counts(100, 1000),
+            "bytes": counts(bytes_, 1000),
         },
     }
+    if cycles is not None:
+        document["counts"]["cycles"] = counts(cycles, cold_cycles)
+    return document
 
 
 def main():

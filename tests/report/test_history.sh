@@ -48,21 +48,30 @@ EOF
 commit "Validate the symbol field" consume_json=10200/19/23632/19 "$reply"
 commit "Build with gcc 13" consume_json=10404/19/23632/19 "$reply" --compiler "GNU 13.2.0"
 commit "Parse numbers once" consume_json=10000/19/23632/19 "$reply" --compiler "GNU 13.2.0"
-commit "Copy the symbol" consume_json=10000/20/23632/19 "$reply" --compiler "GNU 13.2.0"
+commit "Copy the symbol" consume_json=10000/20/23632/19/120 "$reply" --compiler "GNU 13.2.0"
 printf '{"schema": 3, "code": [' >"$repo/baselines/main.json"
 commit "Edit the baseline by hand"
-commit "Move to valgrind 3.22" consume_json=10000/20/23632/19 "$reply" --compiler "GNU 13.2.0" --valgrind 3.22.0
-commit "Log every message" consume_json=11000/20/23632/19 "$reply" --compiler "GNU 13.2.0" --valgrind 3.22.0
-commit "Warm the cache at start" consume_json=11000/20/24000/19 "$reply" --compiler "GNU 13.2.0" --valgrind 3.22.0
+commit "Move to valgrind 3.22" consume_json=10000/20/23632/19/120 "$reply" --compiler "GNU 13.2.0" --valgrind 3.22.0
+# From here on consume_json's estimated cycles are measured too (a gate that has them).
+commit "Log every message" consume_json=11000/20/23632/19/120/30000/40000 "$reply" --compiler "GNU 13.2.0" --valgrind 3.22.0
+commit "Warm the cache at start" consume_json=11000/20/24000/19/120/30000/40000 "$reply" --compiler "GNU 13.2.0" --valgrind 3.22.0
 # A side branch, merged: only the merge is on main's first-parent line.
 git -C "$repo" checkout -q -b side
-commit "Try a slower decoder" consume_json=99999/20/24000/19 "$reply" --compiler "GNU 13.2.0" --valgrind 3.22.0
-commit "Settle on the table decoder" consume_json=12000/20/24000/19 "$reply" --compiler "GNU 13.2.0" --valgrind 3.22.0
+commit "Try a slower decoder" consume_json=99999/20/24000/19/120/30000/40000 "$reply" --compiler "GNU 13.2.0" --valgrind 3.22.0
+commit "Settle on the table decoder" consume_json=12000/20/24000/19/120/30000/40000 "$reply" --compiler "GNU 13.2.0" --valgrind 3.22.0
 git -C "$repo" checkout -q main
 day=$((day + 1))
 GIT_AUTHOR_DATE="2024-01-$(printf %02d "$day")T12:00:00Z" GIT_COMMITTER_DATE="2024-01-$(printf %02d "$day")T12:00:00Z" \
   git -C "$repo" merge -q --no-ff -m "Merge the table decoder" side || exit 2
-commit "Check every field" consume_json=12500/20/24000/19 "$reply" --compiler "GNU 13.2.0" --valgrind 3.22.0
+cat >"$repo/baselines/accepted.json" <<'EOF2'
+{ "accepted": [
+  { "scenario": "consume_json", "metric": "instructions", "value": 10200,
+    "reason": "validate the symbol field" },
+  { "scenario": "consume_json", "metric": "cycles", "value": 30600,
+    "reason": "check every field" }
+] }
+EOF2
+commit "Check every field" consume_json=12500/20/24000/19/120/30600/40000 "$reply" --compiler "GNU 13.2.0" --valgrind 3.22.0
 # A tag named like the branch, on the first commit: the branch must win, never the tag.
 git -C "$repo" tag main "$(git -C "$repo" rev-list --max-parents=0 HEAD)"
 
@@ -99,19 +108,37 @@ consume_json: instructions per message
   2024-01-13  <Checkevery>            12500    +4.17 %  Check every field
   drift +25.00 %: 10000 (<Addthe>) -> 12500 (<Checkevery>), 6 changes
 
-consume_json: allocations per message
+consume_json: heap allocations per message
   2024-01-01  <Addthe>               19             Add the baseline
   2024-01-05  <Copythe>               20    +5.26 %  Copy the symbol
   drift +5.26 %: 19 (<Addthe>) -> 20 (<Copythe>), 1 change
+
+consume_json: heap bytes allocated per message
+  2024-01-01  <Addthe>              100             Add the baseline
+  2024-01-05  <Copythe>              120   +20.00 %  Copy the symbol
+  drift +20.00 %: 100 (<Addthe>) -> 120 (<Copythe>), 1 change
+
+consume_json: estimated cycles per message
+  2024-01-08  <Logevery>            30000             Log every message
+  2024-01-13  <Checkevery>            30600    +2.00 %  Check every field  [accepted: check every field]
+  drift +2.00 %: 30000 (<Logevery>) -> 30600 (<Checkevery>), 1 change
 
 consume_json: cold-start instructions
   2024-01-01  <Addthe>            23632             Add the baseline
   2024-01-09  <Warmthe>            24000    +1.56 %  Warm the cache at start
   drift +1.56 %: 23632 (<Addthe>) -> 24000 (<Warmthe>), 1 change
 
-consume_json: cold-start allocations
+consume_json: cold-start heap allocations
   2024-01-01  <Addthe>               19             Add the baseline
   drift 0.00 %: 19 (<Addthe>) -> 19 (<Addthe>), 0 changes
+
+consume_json: cold-start heap bytes allocated
+  2024-01-01  <Addthe>             1000             Add the baseline
+  drift 0.00 %: 1000 (<Addthe>) -> 1000 (<Addthe>), 0 changes
+
+consume_json: cold-start estimated cycles
+  2024-01-08  <Logevery>            40000             Log every message
+  drift 0.00 %: 40000 (<Logevery>) -> 40000 (<Logevery>), 0 changes
 EOF
 tip=$(git -C "$repo" rev-parse --short=12 refs/heads/main)
 sed -i "s/($tip)/(TIP)/" "$work/full.out"
@@ -135,7 +162,7 @@ else
 fi
 
 run reply -s 'rep*'
-if [ "$code" -eq 0 ] && [ "$(grep -c '^reply: ' "$work/reply.out")" -eq 4 ] && ! grep -q consume_json "$work/reply.out" &&
+if [ "$code" -eq 0 ] && [ "$(grep -c '^reply: ' "$work/reply.out")" -eq 6 ] && ! grep -q consume_json "$work/reply.out" &&
   grep -q '^  drift 0.00 %: 20000 (<Addthe>) -> 20000 (<Addthe>), 0 changes$' "$work/reply.out"; then
   pass "history_should_keep_to_the_scenarios_the_glob_matches"
 else
@@ -196,7 +223,9 @@ fi
 code=$?
 if [ "$code" -eq 0 ] && python3 "$here/check_history.py" json "$work/history.json" &&
   [ -s "$work/svg/consume_json.instructions.svg" ] && [ -s "$work/svg/reply.allocations.svg" ] &&
-  xmllint --noout "$work/svg/consume_json.instructions.svg"; then
+  [ -s "$work/svg/consume_json.cycles.svg" ] && [ ! -e "$work/svg/consume_json.cold_cycles.svg" ] &&
+  [ "$(find "$work/svg" -name '*.svg' | wc -l)" -eq 7 ] &&
+  xmllint --noout "$work/svg/consume_json.instructions.svg" "$work/svg/consume_json.cycles.svg"; then
   pass "history_json_should_hold_the_figures_and_the_charts_should_be_well_formed_svg"
 else
   fail "history_json_should_hold_the_figures_and_the_charts_should_be_well_formed_svg: exit $code"

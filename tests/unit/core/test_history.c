@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Three versions; the second measured with another compiler; consume_json's instructions rise
  * (accepted) then rise again. */
@@ -81,7 +82,8 @@ static void history_should_recompute_changes_and_drift_when_read(void)
 	if (history.series_count != 1)
 		return;
 	series = &history.series[0];
-	CHECK(series->metric == HISTORY_INSTRUCTIONS);
+	CHECK(series->figure.metric == METRIC_INSTRUCTIONS && !series->figure.cold);
+	CHECK(strcmp(series->key, "instructions") == 0 && strcmp(series->label, "instructions per message") == 0);
 	CHECK(!series->points[0].has_change);
 	CHECK(series->points[1].has_change && series->points[1].change_percent == 10.0);
 	CHECK(series->points[2].has_change && fabs(series->points[2].change_percent - 10.0) < 1e-12);
@@ -90,6 +92,54 @@ static void history_should_recompute_changes_and_drift_when_read(void)
 	CHECK_STR(history.versions[1].fingerprint_change, "compiler: GNU 12 -> GNU 13");
 	CHECK(history.versions[0].fingerprint_change == NULL);
 	history_release(&history);
+}
+
+/* Every metric of the table has a series per message and a cold one, named from the table. */
+static void history_should_name_every_metric_of_the_table(void)
+{
+	static const char from[] = "\"metric\":\"instructions\"";
+	const char *at = strstr(document, from);
+	struct gate_error err = GATE_ERROR_INIT;
+	size_t metric;
+	int cold;
+
+	for (metric = 0; metric < METRIC_COUNT; metric++)
+		for (cold = 0; cold < 2; cold++) {
+			struct history history = HISTORY_INIT;
+			struct history_series named = { 0 };
+			char *text = NULL, *written = NULL;
+			cJSON *again;
+
+			CHECK(history_series_name(&named, (struct history_figure){ (enum metric_id)metric,
+										    cold != 0 }) == 0);
+			CHECK(asprintf(&text, "%.*s\"metric\":\"%s%s\"%s", (int)(at - document), document,
+				       cold ? "cold_" : "", metric_table[metric].key, at + strlen(from)) > 0);
+			CHECK(read_text(&history, text, &err) == 0);
+			CHECK_STR(err.message, "");
+			if (history.series_count == 1) {
+				CHECK(history.series[0].figure.metric == metric &&
+				      history.series[0].figure.cold == (cold != 0));
+				CHECK_STR(history.series[0].key, named.key);
+				CHECK_STR(history.series[0].label, named.label);
+				again = history_to_json(&history);
+				written = cJSON_PrintUnformatted(again);
+				CHECK_CONTAINS(written, named.key);
+				cJSON_free(written);
+				cJSON_Delete(again);
+			}
+			history_release(&history);
+			free(text);
+		}
+	{
+		struct history_series named = { 0 };
+
+		CHECK(history_series_name(&named, (struct history_figure){ METRIC_CYCLES, true }) == 0);
+		CHECK_STR(named.key, "cold_cycles");
+		CHECK_STR(named.label, "cold-start estimated cycles");
+		CHECK(history_series_name(&named, (struct history_figure){ METRIC_ALLOCATIONS, false }) == 0);
+		CHECK_STR(named.key, "allocations");
+		CHECK_STR(named.label, "heap allocations per message");
+	}
 }
 
 static void history_should_write_what_it_reads(void)
@@ -123,6 +173,9 @@ static void history_should_refuse_documents_it_did_not_write(void)
 	check_refused("{\"version\":2,", "{\"version\":2.5,", "has no version index");
 	check_refused("\"value\":1210", "\"value\":-1", "has no non-negative value");
 	check_refused("\"metric\":\"instructions\"", "\"metric\":\"speed\"", "unknown metric");
+	check_refused("\"metric\":\"instructions\"", "\"metric\":\"cold_speed\"", "unknown metric");
+	check_refused("\"metric\":\"instructions\"", "\"metric\":\"cold_\"", "unknown metric");
+	check_refused("\"metric\":\"instructions\"", "\"metric\":\"cold_cold_cycles\"", "unknown metric");
 	check_refused("\"subject\":\"Check\",", "", "versions[2].subject is missing");
 	check_refused("\"accepted\":\"a reason\"", "\"accepted\":3", "accepted is not a string");
 	check_refused("\"versions\":[", "\"versions\":7,\"x\":[", "versions is missing or not an array");
@@ -216,6 +269,7 @@ int main(void)
 	setvbuf(stdout, NULL, _IONBF, 0);
 	RUN(history_should_accept_only_real_days_for_since);
 	RUN(history_should_recompute_changes_and_drift_when_read);
+	RUN(history_should_name_every_metric_of_the_table);
 	RUN(history_should_write_what_it_reads);
 	RUN(history_should_refuse_documents_it_did_not_write);
 	RUN(chart_should_draw_a_dot_per_change_and_a_mark_per_toolchain_change);
