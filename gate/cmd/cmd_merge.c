@@ -162,72 +162,69 @@ static int raw_path(const char *directory, const char *name, const char *prefix,
 	return 0;
 }
 
-/* Estimated cycles again from the cache simulation's file, when the document has them: a document
- * with cycles and no such file is refused. */
-static int check_raw_cycles(const struct measurement *measurement, const char *directory,
-			    size_t which, struct gate_error *err)
+/* One run of one tool again from the file valgrind wrote: every metric the document has from
+ * that tool (metric_table says which), and from DHAT's file the whole process's instructions. A
+ * document with a metric and no such file is refused. */
+static int check_raw_tool(const struct measurement *measurement, const char *directory,
+			  enum metric_tool tool, size_t which, struct gate_error *err)
 {
-	struct cg_profile profile = CG_PROFILE_INIT;
-	struct tool_output output = { &profile, NULL };
-	const char *why = "";
-	char path[4096];
-	uint64_t cycles = 0;
-	int status;
+	struct cg_profile callgrind = CG_PROFILE_INIT;
+	struct dhat_profile dhat = DHAT_PROFILE_INIT;
+	struct tool_output output = { &callgrind, &dhat };
+	const char *name = measurement->info.name;
+	char path[4096], prefix[32];
+	bool wanted = false;
+	size_t metric;
+	int status = 0;
 
-	if (!measurement->has[METRIC_CYCLES])
+	for (metric = 0; metric < METRIC_COUNT; metric++)
+		wanted = wanted || (metric_table[metric].tool == tool && measurement->has[metric]);
+	if (!wanted)
 		return 0;
-	if (raw_path(directory, measurement->raw_files[TOOL_CACHE][which], "cachesim.out.", path,
-		     sizeof(path), err) != 0 ||
-	    cg_profile_parse(&profile, path, err) != 0)
+	snprintf(prefix, sizeof(prefix), "%s.out.", tool_table[tool].name);
+	if (raw_path(directory, measurement->raw_files[tool][which], prefix, path, sizeof(path),
+		     err) != 0)
 		return -1;
-	status = metric_table[METRIC_CYCLES].read(&output, &cycles, &why);
-	cg_profile_release(&profile);
-	if (status != 0)
-		return gate_error_set(err, "cannot read '%s': %s", path, why);
-	return same_count(measurement->info.name, "estimated cycles",
-			  measurement->counts[METRIC_CYCLES][which], cycles, path, err);
+	if ((tool_table[tool].parser == TOOL_PARSE_CALLGRIND
+		     ? cg_profile_parse(&callgrind, path, err)
+		     : dhat_profile_parse(&dhat, path, HARNESS_REGION, err)) != 0)
+		status = -1;
+	for (metric = 0; status == 0 && metric < METRIC_COUNT; metric++) {
+		const char *why = "";
+		uint64_t count = 0;
+
+		if (metric_table[metric].tool != tool || !measurement->has[metric])
+			continue;
+		if (metric_table[metric].read(&output, &count, &why) != 0)
+			status = gate_error_set(err, "cannot read '%s': %s", path, why);
+		else
+			status = same_count(name, metric_table[metric].title,
+					    measurement->counts[metric][which], count, path, err);
+	}
+	if (status == 0 && tool_table[tool].parser == TOOL_PARSE_DHAT && measurement->has_process)
+		status = same_count(name, "the process's instructions",
+				    measurement->process_instructions[which], dhat.instructions, path,
+				    err);
+	cg_profile_release(&callgrind);
+	dhat_profile_release(&dhat);
+	return status;
 }
 
 /* --check-raw: every count at 1, N and 2N again from the files valgrind wrote. */
 static int check_raw(const struct session *session, const char *directory, struct gate_error *err)
 {
-	size_t i, which;
-	char path[4096];
+	size_t i, which, tool;
 
 	for (i = 0; i < session->measurement_count; i++) {
 		const struct measurement *measurement = &session->measurements[i];
-		const char *name = measurement->info.name;
 
 		if (measurement->failed)
 			continue;
-		for (which = 0; which < SLOPE_RUNS; which++) {
-			struct cg_profile callgrind = CG_PROFILE_INIT;
-			struct dhat_profile dhat = DHAT_PROFILE_INIT;
-			int status;
-
-			if (raw_path(directory, measurement->raw_files[TOOL_CALLGRIND][which],
-				     "callgrind.out.", path, sizeof(path), err) != 0 ||
-			    cg_profile_parse(&callgrind, path, err) != 0)
-				return -1;
-			status = same_count(name, "the region's instructions", measurement->counts[METRIC_INSTRUCTIONS][which],
-					    callgrind.total, path, err);
-			cg_profile_release(&callgrind);
-			if (status != 0 ||
-			    raw_path(directory, measurement->raw_files[TOOL_DHAT][which], "dhat.out.",
-				     path, sizeof(path), err) != 0 ||
-			    dhat_profile_parse(&dhat, path, HARNESS_REGION, err) != 0)
-				return -1;
-			status = same_count(name, "allocations", measurement->counts[METRIC_ALLOCATIONS][which], dhat.blocks,
-					    path, err) != 0 ||
-				 same_count(name, "bytes", measurement->counts[METRIC_BYTES][which], dhat.bytes, path, err) != 0 ||
-				 (measurement->has_process &&
-				  same_count(name, "the process's instructions",
-					     measurement->process_instructions[which], dhat.instructions,
-					     path, err) != 0) ? -1 : 0;
-			dhat_profile_release(&dhat);
-			if (status != 0 || check_raw_cycles(measurement, directory, which, err) != 0)
-				return -1;
-		}
+		for (which = 0; which < SLOPE_RUNS; which++)
+			for (tool = 0; tool < TOOL_COUNT; tool++)
+				if (check_raw_tool(measurement, directory, (enum metric_tool)tool, which,
+						   err) != 0)
+					return -1;
 	}
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* The tool and metric tables, and the arithmetic every metric shares. */
 #include "metrics.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "measure.h"
@@ -93,23 +94,44 @@ static int read_test_metric(const struct tool_output *output, uint64_t *count, c
 #endif
 
 const struct metric metric_table[METRIC_COUNT] = {
-	[METRIC_INSTRUCTIONS] = { "instructions", "instructions", "instructions", "instr/msg",
-				  TOOL_CALLGRIND, read_instructions, METRIC_LIMIT, 2.0, true,
-				  false, -1, -1, true },
-	[METRIC_ALLOCATIONS] = { "allocations", "heap allocations", "blocks", "alloc/msg", TOOL_DHAT,
-				 read_allocations, METRIC_FLOORS, 0, false, false, -1, -1, true },
-	[METRIC_BYTES] = { "bytes", "heap bytes allocated", "bytes", "bytes/msg", TOOL_DHAT,
-			   read_bytes, METRIC_FLOORS, 0, false, false, FLOOR_STEADY_BYTES,
-			   FLOOR_COLD_BYTES, false },
-	[METRIC_PEAK_BYTES] = { "peak_bytes", "peak live heap of the process", "bytes", "cold peak",
-				TOOL_DHAT, read_peak_bytes, METRIC_FLOORS, 0, false, true,
-				FLOOR_STEADY_PEAK_BYTES, FLOOR_COLD_PEAK_BYTES, false },
-	[METRIC_CYCLES] = { "cycles", "estimated cycles", "cycles", "cycles/msg", TOOL_CACHE,
-			    read_cycles, METRIC_LIMIT_OPT_IN, 2.0, true, false, -1, -1, false },
+	[METRIC_INSTRUCTIONS] = {
+		.key = "instructions", .title = "instructions", .unit = "instructions",
+		.column = "instr/msg", .tool = TOOL_CALLGRIND, .read = read_instructions,
+		.gating = METRIC_LIMIT, .limit_percent = 2.0, .must_grow = true,
+		.steady_floor = -1, .cold_floor = -1, .linearity = true, .required = true,
+	},
+	[METRIC_ALLOCATIONS] = {
+		.key = "allocations", .title = "heap allocations", .unit = "blocks",
+		.column = "alloc/msg", .tool = TOOL_DHAT, .read = read_allocations,
+		.gating = METRIC_FLOORS, .steady_floor = -1, .cold_floor = -1, .linearity = true,
+		.required = true,
+	},
+	[METRIC_BYTES] = {
+		.key = "bytes", .title = "heap bytes allocated", .unit = "bytes",
+		.column = "bytes/msg", .tool = TOOL_DHAT, .read = read_bytes,
+		.gating = METRIC_FLOORS, .steady_floor = FLOOR_STEADY_BYTES,
+		.cold_floor = FLOOR_COLD_BYTES, .required = true,
+	},
+	[METRIC_PEAK_BYTES] = {
+		.key = "peak_bytes", .title = "peak live heap of the process", .unit = "bytes",
+		.column = "cold peak", .tool = TOOL_DHAT, .read = read_peak_bytes,
+		.gating = METRIC_FLOORS, .shows_cold = true, .steady_floor = FLOOR_STEADY_PEAK_BYTES,
+		.cold_floor = FLOOR_COLD_PEAK_BYTES,
+	},
+	[METRIC_CYCLES] = {
+		.key = "cycles", .title = "estimated cycles", .unit = "cycles",
+		.column = "cycles/msg", .tool = TOOL_CACHE, .read = read_cycles,
+		.gating = METRIC_LIMIT_OPT_IN, .limit_percent = 2.0, .must_grow = true,
+		.steady_floor = -1, .cold_floor = -1,
+		.limit_note = "the instructions may be the same: the cache misses are not",
+	},
 #ifdef GATE_TEST_METRIC
-	[METRIC_TEST] = { "test_process_bytes", "heap bytes of the whole process", "bytes",
-			  "test bytes", TOOL_DHAT, read_test_metric, METRIC_REPORTED, 0, false,
-			  false, -1, -1, false },
+	[METRIC_TEST] = {
+		.key = "test_process_bytes", .title = "heap bytes of the whole process",
+		.unit = "bytes", .column = "test bytes", .tool = TOOL_DHAT,
+		.read = read_test_metric, .gating = METRIC_REPORTED, .steady_floor = -1,
+		.cold_floor = -1,
+	},
 #endif
 };
 
@@ -135,6 +157,26 @@ bool metric_limit_gated(enum metric_id metric, const struct scenario_info *info)
 		break;
 	}
 	return false;
+}
+
+const char *metric_required_by(enum metric_id metric, const struct scenario_info *info,
+			       char *why, size_t why_size)
+{
+	const struct metric *entry = &metric_table[metric];
+	int floors[2] = { entry->steady_floor, entry->cold_floor };
+	size_t i;
+
+	if (entry->required)
+		return "every document has it";
+	if (entry->gating == METRIC_LIMIT_OPT_IN && metric_limit_gated(metric, info))
+		return "the scenario sets gate_cycles";
+	for (i = 0; i < 2; i++)
+		if (entry->gating == METRIC_FLOORS && floors[i] >= 0 && info->floors[floors[i]] > 0) {
+			snprintf(why, why_size, "the scenario declares the floor '%s'",
+				 scenario_floor_keys[floors[i]]);
+			return why;
+		}
+	return NULL;
 }
 
 bool metric_tool_wanted(enum metric_tool tool, const struct scenario_info *info, bool every_metric)

@@ -82,7 +82,13 @@ struct metric {
 	int steady_floor;      /* METRIC_FLOORS: the scenario_floor of the per-message floor, or -1 */
 	int cold_floor;        /* likewise the cold floor */
 	bool linearity;        /* a slope from 1 to N far from that from N to 2N fails the scenario */
+	const char *limit_note; /* METRIC_LIMIT*: said after a breach of the limit, or NULL */
+	bool required;          /* in every results.json since schema 3: a document without its
+				 * counts is refused (the others may be absent from older ones) */
 };
+/* A metric gated at a limit is accepted in baselines/accepted.json as "KEY" (per message) and
+ * "cold_KEY" (acceptance.h names both), and breaks the verdict's bit for each (verdict.c);
+ * tests/unit/core/test_verdict.c checks that every such metric has them. */
 
 extern const struct metric metric_table[METRIC_COUNT];
 
@@ -93,6 +99,13 @@ const struct metric *metric_find(const char *key);
  * scenario opts in to one of its metrics or `every_metric` (gate --all-metrics). */
 bool metric_tool_wanted(enum metric_tool tool, const struct scenario_info *info,
 			bool every_metric);
+
+/* Why a document must hold the metric's counts for a scenario with `info`: "every document has
+ * it", the opt-in that gates it, or the floor declared on it; NULL when they may be absent (an
+ * older document, or a metric not asked for). A gated metric without counts must never pass
+ * unchecked. */
+const char *metric_required_by(enum metric_id metric, const struct scenario_info *info,
+			       char *why, size_t why_size);
 
 /* Does the metric decide this scenario's verdict against the baseline at a limit. */
 bool metric_limit_gated(enum metric_id metric, const struct scenario_info *info);

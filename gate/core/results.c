@@ -494,14 +494,21 @@ static int read_slopes(const struct results_reader *reader, const cJSON *entry, 
 	snprintf(path, sizeof(path), "%s.counts", prefix);
 	if (!cJSON_IsObject(counts))
 		return results_reader_bad(reader, path, "is not an object");
-	/* Instructions and allocations are in every document; a metric gate measured later, or an
-	 * opt-in one that did not run, may be absent: the verdict then says it lacks it. */
+	/* Instructions, allocations and bytes are in every document, and so is a metric the
+	 * scenario's settings gate; a metric gate measured later, or an opt-in one that did not run,
+	 * may be absent: the verdict then says the baseline lacks it. */
 	for (metric = 0; metric < METRIC_COUNT; metric++) {
-		const char *key = metric_table[metric].key;
+		const char *key = metric_table[metric].key, *required;
+		char why[96], problem[128];
 
-		if (member(counts, key) == NULL && metric != METRIC_INSTRUCTIONS &&
-		    metric != METRIC_ALLOCATIONS)
-			continue;
+		if (member(counts, key) == NULL) {
+			required = metric_required_by(metric, &measurement->info, why, sizeof(why));
+			if (required == NULL)
+				continue;
+			snprintf(path, sizeof(path), "%s.counts.%s", prefix, key);
+			snprintf(problem, sizeof(problem), "is missing (%s)", required);
+			return results_reader_bad(reader, path, problem);
+		}
 		if (read_counts(reader, counts, prefix, key, measurement->counts[metric]) != 0)
 			return -1;
 		measurement->has[metric] = true;

@@ -46,6 +46,23 @@ unsigned verdict_metric_breach(enum acceptance_metric metric)
 	return metric_breaches[metric];
 }
 
+int verdict_limit_acceptance(enum metric_id metric, enum verdict_figure figure)
+{
+	const struct metric *entry = &metric_table[metric];
+	char name[64];
+
+	if (entry->gating != METRIC_LIMIT && entry->gating != METRIC_LIMIT_OPT_IN)
+		return -1;
+	snprintf(name, sizeof(name), "%s%s", figure == VERDICT_COLD ? "cold_" : "", entry->key);
+	return acceptance_metric_find(name);
+}
+
+bool verdict_limit_gated(const struct verdict_row *row, enum metric_id metric)
+{
+	return metric_table[metric].gating == METRIC_LIMIT ||
+	       (metric_table[metric].gating == METRIC_LIMIT_OPT_IN && row->opted_in);
+}
+
 /* The limit a scenario declares, or the default. */
 static double declared_limit(const struct measurement *measurement)
 {
@@ -156,14 +173,14 @@ static void apply_metric_settings(struct verdict_row *row, const struct acceptan
 	const struct measurement *head = row->head, *base = row->baseline;
 	size_t floor;
 
-	row->cycles_gated = head->info.gate_cycles;
+	row->opted_in = head->info.gate_cycles;
 	for (floor = 0; floor < SCENARIO_FLOORS; floor++)
 		row->floors[floor] = head->info.floors[floor];
 	if (base == NULL)
 		return;
 	if (!compare_setting(row, acceptance, ACCEPT_GATE_CYCLES, head->info.gate_cycles ? 0 : 1,
 			     base->info.gate_cycles ? 0 : 1))
-		row->cycles_gated = true;
+		row->opted_in = true;
 	for (floor = 0; floor < SCENARIO_FLOORS; floor++) {
 		double here = head->info.floors[floor], there = base->info.floors[floor];
 
@@ -196,29 +213,43 @@ static void check_metric_floors(struct verdict_row *row)
 	}
 }
 
-/* One instruction metric against the baseline: breach, acceptance, improvement. */
-static void compare_metric(struct verdict_row *row, const struct acceptance *acceptance,
-			   enum acceptance_metric metric, double head, double baseline)
+/* One figure of a metric gated at a limit against the baseline: breach, acceptance,
+ * improvement. */
+static void compare_figure(struct verdict_row *row, const struct acceptance *acceptance,
+			   enum metric_id metric, enum verdict_figure figure, double head,
+			   double baseline)
 {
-	unsigned bit = metric_breaches[metric];
-	double change = slope_change_percent(head, baseline);
+	int kind = verdict_limit_acceptance(metric, figure);
+	unsigned bit = kind >= 0 ? metric_breaches[kind] : 0;
 
-	if (metric == ACCEPT_INSTRUCTIONS)
-		row->instruction_change = change;
-	else if (metric == ACCEPT_COLD_INSTRUCTIONS)
-		row->cold_change = change;
-	else if (metric == ACCEPT_CYCLES)
-		row->cycles_change = change;
-	else
-		row->cold_cycles_change = change;
+	row->changes[metric][figure] = slope_change_percent(head, baseline);
 	if (head > baseline * (1.0 + row->limit_percent / 100.0)) {
-		const struct acceptance_entry *entry = acceptance_find(acceptance, row->name, metric);
+		const struct acceptance_entry *entry =
+			kind >= 0 ? acceptance_find(acceptance, row->name, (enum acceptance_metric)kind)
+				  : NULL;
 
 		row->breaches |= bit;
 		if (entry != NULL && head <= entry->value)
-			row->accepted[metric] = entry;
+			row->accepted[kind] = entry;
 	} else if (head < baseline * (1.0 - row->limit_percent / 100.0)) {
 		row->improvements |= bit;
+	}
+}
+
+/* Every metric the row gates at the limit, per message and cold, when both sides have it. */
+static void compare_at_limit(struct verdict_row *row, const struct acceptance *acceptance)
+{
+	const struct measurement *head = row->head, *base = row->baseline;
+	size_t metric;
+
+	for (metric = 0; metric < METRIC_COUNT; metric++) {
+		if (!verdict_limit_gated(row, metric) || !head->has[metric] || !base->has[metric])
+			continue;
+		row->limit_compared |= 1u << metric;
+		compare_figure(row, acceptance, metric, VERDICT_PER_MESSAGE,
+			       head->slopes[metric].per_message, base->slopes[metric].per_message);
+		compare_figure(row, acceptance, metric, VERDICT_COLD, (double)head->slopes[metric].cold,
+			       (double)base->slopes[metric].cold);
 	}
 }
 
@@ -263,23 +294,9 @@ static void decide_row(struct verdict_row *row, const struct results *baseline,
 	check_floors(row);
 	check_metric_floors(row);
 	if (row->baseline != NULL) {
-		compare_metric(row, acceptance, ACCEPT_INSTRUCTIONS,
-			       row->head->slopes[METRIC_INSTRUCTIONS].per_message,
-			       row->baseline->slopes[METRIC_INSTRUCTIONS].per_message);
-		compare_metric(row, acceptance, ACCEPT_COLD_INSTRUCTIONS,
-			       (double)row->head->slopes[METRIC_INSTRUCTIONS].cold,
-			       (double)row->baseline->slopes[METRIC_INSTRUCTIONS].cold);
+		compare_at_limit(row, acceptance);
 		if (row->head->has_process && row->baseline->has_process)
 			compare_process(row, acceptance);
-		if (row->cycles_gated && row->head->has[METRIC_CYCLES] &&
-		    row->baseline->has[METRIC_CYCLES]) {
-			compare_metric(row, acceptance, ACCEPT_CYCLES,
-				       row->head->slopes[METRIC_CYCLES].per_message,
-				       row->baseline->slopes[METRIC_CYCLES].per_message);
-			compare_metric(row, acceptance, ACCEPT_COLD_CYCLES,
-				       (double)row->head->slopes[METRIC_CYCLES].cold,
-				       (double)row->baseline->slopes[METRIC_CYCLES].cold);
-		}
 		for (metric = 0; metric < METRIC_COUNT; metric++)
 			if (row->head->has[metric] && !row->baseline->has[metric])
 				row->lacking |= 1u << metric;
@@ -377,6 +394,34 @@ static cJSON *figures(double head, const struct measurement *baseline, double ba
 	return object;
 }
 
+/* The figures of the metrics gated at a limit, as "KEY" and "cold_KEY": a METRIC_LIMIT metric
+ * always (the baseline's figure and the change when compared), an opt-in one when compared. */
+static int add_limit_figures(cJSON *item, const struct verdict_row *row)
+{
+	const struct measurement *head = row->head;
+	size_t metric;
+
+	for (metric = 0; metric < METRIC_COUNT; metric++) {
+		bool compared = (row->limit_compared & (1u << metric)) != 0;
+		const struct measurement *base = compared ? row->baseline : NULL;
+		char cold_key[64];
+
+		if (!compared && (metric_table[metric].gating != METRIC_LIMIT || !head->has[metric]))
+			continue;
+		snprintf(cold_key, sizeof(cold_key), "cold_%s", metric_table[metric].key);
+		if (!cJSON_AddItemToObject(item, metric_table[metric].key,
+					   figures(head->slopes[metric].per_message, base,
+						   base ? base->slopes[metric].per_message : 0,
+						   row->changes[metric][VERDICT_PER_MESSAGE])) ||
+		    !cJSON_AddItemToObject(item, cold_key,
+					   figures((double)head->slopes[metric].cold, base,
+						   base ? (double)base->slopes[metric].cold : 0,
+						   row->changes[metric][VERDICT_COLD])))
+			return -1;
+	}
+	return 0;
+}
+
 static int add_row_figures(cJSON *item, const struct verdict_row *row)
 {
 	const struct measurement *head = row->head, *base = row->baseline;
@@ -386,14 +431,7 @@ static int add_row_figures(cJSON *item, const struct verdict_row *row)
 
 	if (breaches == NULL || accepted == NULL ||
 	    cJSON_AddNumberToObject(item, "limit_percent", row->limit_percent) == NULL ||
-	    !cJSON_AddItemToObject(item, "instructions",
-				   figures(head->slopes[METRIC_INSTRUCTIONS].per_message, base,
-					   base ? base->slopes[METRIC_INSTRUCTIONS].per_message : 0,
-					   row->instruction_change)) ||
-	    !cJSON_AddItemToObject(item, "cold_instructions",
-				   figures((double)head->slopes[METRIC_INSTRUCTIONS].cold, base,
-					   base ? (double)base->slopes[METRIC_INSTRUCTIONS].cold : 0,
-					   row->cold_change)))
+	    add_limit_figures(item, row) != 0)
 		return -1;
 	if (cJSON_AddBoolToObject(item, "gated", row->gated) == NULL)
 		return -1;
@@ -426,16 +464,6 @@ static int add_row_figures(cJSON *item, const struct verdict_row *row)
 		return -1;
 	if (row->cold_floor_high &&
 	    cJSON_AddNumberToObject(item, "lower_cold_floor_to", (double)head->slopes[METRIC_ALLOCATIONS].cold) == NULL)
-		return -1;
-	if (row->cycles_gated && head->has[METRIC_CYCLES] && base != NULL && base->has[METRIC_CYCLES] &&
-	    (!cJSON_AddItemToObject(item, "cycles",
-				    figures(head->slopes[METRIC_CYCLES].per_message, base,
-					    base->slopes[METRIC_CYCLES].per_message,
-					    row->cycles_change)) ||
-	     !cJSON_AddItemToObject(item, "cold_cycles",
-				    figures((double)head->slopes[METRIC_CYCLES].cold, base,
-					    (double)base->slopes[METRIC_CYCLES].cold,
-					    row->cold_cycles_change))))
 		return -1;
 	if (row->lacking != 0) {
 		cJSON *lacking = cJSON_AddArrayToObject(item, "baseline_lacks");

@@ -55,6 +55,9 @@ enum verdict_breach {
 	(BREACH_UNGATED | BREACH_LIMIT_RAISED | BREACH_STEADY_FLOOR_RAISED | BREACH_COLD_FLOOR_RAISED | \
 	 BREACH_CYCLES_UNGATED | BREACH_ALL_FLOORS_RAISED)
 
+/* The two figures of a metric compared at a limit. */
+enum verdict_figure { VERDICT_PER_MESSAGE, VERDICT_COLD, VERDICT_FIGURES };
+
 struct verdict_row {
 	const char *name;                    /* the scenario (points into head or baseline) */
 	const struct measurement *head;      /* NULL when missing */
@@ -67,13 +70,13 @@ struct verdict_row {
 	uint64_t cold_floor;
 	bool gated;                          /* does a regression fail: the baseline's gating unless
 					      * not gating is accepted */
-	double instruction_change;           /* percent against the baseline, when there is one */
-	double cold_change;                  /* percent, cold instructions */
-	double cycles_change;                /* percent, estimated cycles per message, when gated and
-					      * both have them */
-	double cold_cycles_change;           /* percent, cold estimated cycles */
-	bool cycles_gated;                   /* estimated cycles decide the row: the head's opt-in,
-					      * or the baseline's unless dropping it is accepted */
+	double changes[METRIC_COUNT][VERDICT_FIGURES]; /* percent against the baseline, per message
+							* and cold, of each metric in limit_compared */
+	unsigned limit_compared;             /* 1 << metric for each metric compared with the
+					      * baseline at the limit (both have it, and it is gated) */
+	bool opted_in;                       /* the METRIC_LIMIT_OPT_IN metrics (estimated cycles)
+					      * decide the row: the head's opt-in, or the baseline's
+					      * unless dropping it is accepted */
 	double floors[SCENARIO_FLOORS];      /* the optional floors applied (0: none), likewise */
 	unsigned lacking;                    /* 1 << metric for each metric the head has and the
 					      * baseline lacks (a baseline from an earlier gate) */
@@ -85,8 +88,8 @@ struct verdict_row {
 	unsigned unaccepted;                 /* the breaches no acceptance covers */
 	unsigned tightened;                  /* BREACH_SETTINGS bits of settings stricter than the
 					      * baseline's (a note) */
-	unsigned improvements;               /* BREACH_INSTRUCTIONS / _COLD_INSTRUCTIONS bits: below
-					      * the baseline by more than the limit */
+	unsigned improvements;               /* the breach bits of the metrics compared at the limit
+					      * that are below the baseline by more than the limit */
 	const struct acceptance_entry *accepted[ACCEPT_METRICS]; /* per metric, the entry that let
 								  * its breach pass, or NULL */
 	bool steady_floor_high;              /* the steady floor is above what was measured */
@@ -130,6 +133,14 @@ const char *verdict_row_state_text(const struct verdict_row *row);
 
 /* The breach bit an acceptance metric covers. */
 unsigned verdict_metric_breach(enum acceptance_metric metric);
+
+/* For a metric gated at a limit: the acceptance metric that accepts a rise of its figure
+ * ("cycles", "cold_cycles"), or -1 when the metric is not gated at a limit or has none. */
+int verdict_limit_acceptance(enum metric_id metric, enum verdict_figure figure);
+
+/* Does the row gate the metric at the limit: METRIC_LIMIT always, METRIC_LIMIT_OPT_IN when the
+ * opt-in in force asks for it. */
+bool verdict_limit_gated(const struct verdict_row *row, enum metric_id metric);
 
 /* The verdict as JSON for results.json: exit code, one line of summary, and per row the state,
  * the baseline figures, the changes, the breaches and the acceptances used. */

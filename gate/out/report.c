@@ -35,7 +35,7 @@ static void markdown_row(FILE *out, const struct verdict *verdict, const struct 
 	if (verdict->compared && base != NULL) {
 		table_format_per_message(text, sizeof(text), base->slopes[METRIC_INSTRUCTIONS].per_message);
 		fprintf(out, " %s |", text);
-		table_format_change(text, sizeof(text), row->instruction_change);
+		table_format_change(text, sizeof(text), row->changes[METRIC_INSTRUCTIONS][VERDICT_PER_MESSAGE]);
 		fprintf(out, " %s |", text);
 	} else if (verdict->compared) {
 		fputs(" - | - |", out);
@@ -90,9 +90,9 @@ static void markdown_metrics(FILE *out, const struct verdict *verdict)
 				fputs(" - |", out);
 			else if (metric_table[metric].shows_cold)
 				fprintf(out, " %" PRIu64 " |", slope->cold);
-			else if (metric == METRIC_CYCLES && row->cycles_gated && row->baseline != NULL &&
-				 row->baseline->has[METRIC_CYCLES])
-				fprintf(out, " %.3f (%+.2f %%) |", slope->per_message, row->cycles_change);
+			else if (row->limit_compared & (1u << metric))
+				fprintf(out, " %.3f (%+.2f %%) |", slope->per_message,
+					row->changes[metric][VERDICT_PER_MESSAGE]);
 			else
 				fprintf(out, " %.3f |", slope->per_message);
 		}

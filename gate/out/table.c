@@ -88,9 +88,10 @@ static void format_metric(char *cell, const struct verdict_row *row, size_t metr
 		snprintf(figure, sizeof(figure), "%" PRIu64, head->slopes[metric].cold);
 	else
 		table_format_per_message(figure, sizeof(figure), head->slopes[metric].per_message);
-	if (metric == METRIC_CYCLES && row->cycles_gated && row->baseline != NULL &&
-	    row->baseline->has[METRIC_CYCLES]) {
-		table_format_change(change, sizeof(change), row->cycles_change);
+	if (row->limit_compared & (1u << metric)) {
+		table_format_change(change, sizeof(change),
+				    row->changes[metric][metric_table[metric].shows_cold ? VERDICT_COLD
+											 : VERDICT_PER_MESSAGE]);
 		snprintf(cell, CELL, "%s (%s)", figure, change);
 	} else {
 		snprintf(cell, CELL, "%s", figure);
@@ -116,7 +117,8 @@ static void fill_row(char cells[MAX_COLUMNS][CELL], const struct verdict_row *ro
 	if (compared) {
 		if (base != NULL) {
 			table_format_per_message(cells[column++], CELL, base->slopes[METRIC_INSTRUCTIONS].per_message);
-			table_format_change(cells[column++], CELL, row->instruction_change);
+			table_format_change(cells[column++], CELL,
+					    row->changes[METRIC_INSTRUCTIONS][VERDICT_PER_MESSAGE]);
 		} else {
 			snprintf(cells[column++], CELL, "-");
 			snprintf(cells[column++], CELL, "-");
@@ -124,7 +126,8 @@ static void fill_row(char cells[MAX_COLUMNS][CELL], const struct verdict_row *ro
 		format_count(cells[column++], head->slopes[METRIC_INSTRUCTIONS].cold);
 		if (base != NULL) {
 			format_count(cells[column++], base->slopes[METRIC_INSTRUCTIONS].cold);
-			table_format_change(cells[column++], CELL, row->cold_change);
+			table_format_change(cells[column++], CELL,
+					    row->changes[METRIC_INSTRUCTIONS][VERDICT_COLD]);
 		} else {
 			snprintf(cells[column++], CELL, "-");
 			snprintf(cells[column++], CELL, "-");
@@ -211,27 +214,13 @@ static void print_settings(FILE *out, const struct verdict_row *row)
 			row->name, head->info.cold_floor, base->info.cold_floor);
 }
 
-/* The breaches of the metrics beyond instructions and allocations, and their settings. */
+/* The floors of the metrics beyond instructions and allocations, and their settings. */
 static void print_metric_breaches(FILE *out, const struct verdict_row *row)
 {
 	const struct measurement *head = row->head, *base = row->baseline;
-	char head_text[32], base_text[32], change[32];
+	char head_text[32];
 	size_t metric;
 
-	if (row->breaches & BREACH_CYCLES) {
-		table_format_per_message(head_text, sizeof(head_text), head->slopes[METRIC_CYCLES].per_message);
-		table_format_per_message(base_text, sizeof(base_text), base->slopes[METRIC_CYCLES].per_message);
-		table_format_change(change, sizeof(change), row->cycles_change);
-		fprintf(out, "%s: %s estimated cycles per message against %s in the baseline: %s, "
-			"above the %g %% limit (the instructions may be the same: the cache misses are "
-			"not)\n", row->name, head_text, base_text, change, row->limit_percent);
-	}
-	if (row->breaches & BREACH_COLD_CYCLES) {
-		table_format_change(change, sizeof(change), row->cold_cycles_change);
-		fprintf(out, "%s: %" PRIu64 " cold estimated cycles against %" PRIu64 " in the baseline: "
-			"%s, above the %g %% limit\n", row->name, head->slopes[METRIC_CYCLES].cold,
-			base->slopes[METRIC_CYCLES].cold, change, row->limit_percent);
-	}
 	for (metric = 0; metric < METRIC_COUNT; metric++) {
 		const struct metric *entry = &metric_table[metric];
 		int floors[2] = { entry->steady_floor, entry->cold_floor };
@@ -267,24 +256,49 @@ static void print_metric_breaches(FILE *out, const struct verdict_row *row)
 				base->info.floors[metric], scenario_floor_keys[metric]);
 }
 
+/* The metrics gated at a limit, per message and cold, above it. */
+static void print_limit_breaches(FILE *out, const struct verdict_row *row)
+{
+	const struct measurement *head = row->head, *base = row->baseline;
+	char head_text[32], base_text[32], change[32];
+	size_t metric;
+
+	for (metric = 0; metric < METRIC_COUNT; metric++) {
+		const struct metric *entry = &metric_table[metric];
+		int steady = verdict_limit_acceptance(metric, VERDICT_PER_MESSAGE);
+		int cold = verdict_limit_acceptance(metric, VERDICT_COLD);
+
+		if (!(row->limit_compared & (1u << metric)))
+			continue;
+		if (steady >= 0 && (row->breaches & verdict_metric_breach(steady))) {
+			table_format_per_message(head_text, sizeof(head_text),
+						 head->slopes[metric].per_message);
+			table_format_per_message(base_text, sizeof(base_text),
+						 base->slopes[metric].per_message);
+			table_format_change(change, sizeof(change),
+					    row->changes[metric][VERDICT_PER_MESSAGE]);
+			fprintf(out, "%s: %s %s per message against %s in the baseline: %s, above the "
+				"%g %% limit", row->name, head_text, entry->title, base_text, change,
+				row->limit_percent);
+			if (entry->limit_note != NULL)
+				fprintf(out, " (%s)", entry->limit_note);
+			fputc('\n', out);
+		}
+		if (cold >= 0 && (row->breaches & verdict_metric_breach(cold))) {
+			table_format_change(change, sizeof(change), row->changes[metric][VERDICT_COLD]);
+			fprintf(out, "%s: %" PRIu64 " cold %s against %" PRIu64 " in the baseline: %s, "
+				"above the %g %% limit\n", row->name, head->slopes[metric].cold,
+				entry->title, base->slopes[metric].cold, change, row->limit_percent);
+		}
+	}
+}
+
 static void print_breaches(FILE *out, const struct verdict_row *row)
 {
 	const struct measurement *head = row->head, *base = row->baseline;
 	char head_text[32], base_text[32], change[32];
 
-	if (row->breaches & BREACH_INSTRUCTIONS) {
-		table_format_per_message(head_text, sizeof(head_text), head->slopes[METRIC_INSTRUCTIONS].per_message);
-		table_format_per_message(base_text, sizeof(base_text), base->slopes[METRIC_INSTRUCTIONS].per_message);
-		table_format_change(change, sizeof(change), row->instruction_change);
-		fprintf(out, "%s: %s instructions per message against %s in the baseline: %s, "
-			"above the %g %% limit\n", row->name, head_text, base_text, change, row->limit_percent);
-	}
-	if (row->breaches & BREACH_COLD_INSTRUCTIONS) {
-		table_format_change(change, sizeof(change), row->cold_change);
-		fprintf(out, "%s: %" PRIu64 " cold instructions against %" PRIu64 " in the baseline: %s, "
-			"above the %g %% limit\n", row->name, head->slopes[METRIC_INSTRUCTIONS].cold,
-			base->slopes[METRIC_INSTRUCTIONS].cold, change, row->limit_percent);
-	}
+	print_limit_breaches(out, row);
 	if (row->breaches & BREACH_PROCESS_INSTRUCTIONS) {
 		table_format_per_message(head_text, sizeof(head_text), head->process_slope.per_message);
 		table_format_per_message(base_text, sizeof(base_text), base->process_slope.per_message);

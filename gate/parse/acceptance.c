@@ -25,6 +25,16 @@ const char *acceptance_metric_name(enum acceptance_metric metric)
 	return metric_names[metric];
 }
 
+int acceptance_metric_find(const char *name)
+{
+	size_t m;
+
+	for (m = 0; m < sizeof(metric_names) / sizeof(metric_names[0]); m++)
+		if (strcmp(name, metric_names[m]) == 0)
+			return (int)m;
+	return -1;
+}
+
 static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t index,
 		      const char *path, struct gate_error *err)
 {
@@ -35,6 +45,7 @@ static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t 
 	double number;
 	const char *problem;
 	char quoted[300];
+	int found;
 	size_t m;
 
 	if (!cJSON_IsObject(item))
@@ -46,10 +57,8 @@ static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t 
 	if (!cJSON_IsString(metric))
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].metric is not "
 				      "a string", path, index);
-	for (m = 0; m < sizeof(metric_names) / sizeof(metric_names[0]); m++)
-		if (strcmp(metric->valuestring, metric_names[m]) == 0)
-			break;
-	if (m == sizeof(metric_names) / sizeof(metric_names[0]))
+	found = acceptance_metric_find(metric->valuestring);
+	if (found < 0)
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].metric '%s' is "
 				      "not one of 'instructions', 'cold_instructions', 'gated', "
 				      "'limit_percent', 'steady_allocations_floor', "
@@ -58,6 +67,7 @@ static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t 
 				      "'cold_bytes_floor', 'steady_peak_bytes_floor', "
 				      "'cold_peak_bytes_floor'", path, index,
 				      text_quote(quoted, sizeof(quoted), metric->valuestring));
+	m = (size_t)found;
 	if ((m == ACCEPT_GATED || m == ACCEPT_GATE_CYCLES) &&
 	    (!cJSON_IsNumber(value) || value->valuedouble != 0))
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].value is not 0 "

@@ -59,6 +59,9 @@ const struct acceptance_entry *acceptance_find(const struct acceptance *acceptan
 
 const char *acceptance_metric_name(enum acceptance_metric metric);
 
+/* The acceptance metric of that name ("cold_cycles"), or -1. */
+int acceptance_metric_find(const char *name);
+
 void acceptance_release(struct acceptance *acceptance); /* NULL-safe */
 
 #endif

@@ -49,7 +49,7 @@ PY
 "$gate" merge --check-raw "$tmp/raw" --json "$tmp/again.json" "$tmp/forged.json" >"$tmp/stdout" 2>&1
 code=$?
 if [ "$code" -eq 3 ] &&
-  grep -qE "^gate: error: results of 'reply' disagree with the raw files: the region's instructions is [0-9]+, but '$tmp/raw/callgrind\.out\.reply\.200' holds [0-9]+\$" "$tmp/stdout"; then
+  grep -qE "^gate: error: results of 'reply' disagree with the raw files: instructions is [0-9]+, but '$tmp/raw/callgrind\.out\.reply\.200' holds [0-9]+\$" "$tmp/stdout"; then
   pass "lowered_counts_should_exit_3_naming_the_raw_file"
 else
   fail "lowered_counts_should_exit_3_naming_the_raw_file: exit $code"

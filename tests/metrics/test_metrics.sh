@@ -178,6 +178,41 @@ check "cycles lowered consistently in the document are caught by the raw files (
 check "naming the file" grep -q "estimated cycles is [0-9]*, but '$raw/cachesim.out.list_walk.400' holds" \
   "$tmp/forged.stdout"
 
+# The peak is read again from DHAT's files too.
+python3 - "$tmp/base/results.json" "$tmp/forged_peak.json" <<'PY'
+import json, sys
+document = json.load(open(sys.argv[1]))
+for entry in document["code"]:
+    if entry["name"] == "bytes_tenfold":
+        counts = entry["counts"]["peak_bytes"]
+        n = entry["messages"]
+        counts[:] = [c - 10 for c in counts]
+        entry["metrics"]["peak_bytes"]["cold"] = counts[0]
+        entry["metrics"]["peak_bytes"]["per_message"] = (counts[2] - counts[1]) / n
+json.dump(document, open(sys.argv[2], "w"))
+PY
+"$gate" merge --quiet --check-raw "$raw" --json "$tmp/again3.json" "$tmp/forged_peak.json" \
+  >"$tmp/forged_peak.stdout" 2>&1
+code=$?
+check "a lowered peak live heap is caught by DHAT's files (exit 3)" test "$code" = 3
+check "naming the file" \
+  grep -q "peak live heap of the process is [0-9]*, but '$raw/dhat.out.bytes_tenfold.1' holds" \
+  "$tmp/forged_peak.stdout"
+
+# A document that opts in to cycles but leaves their counts out does not get past unchecked.
+python3 - "$tmp/base/results.json" "$tmp/no_cycles.json" <<'PY'
+import json, sys
+document = json.load(open(sys.argv[1]))
+for entry in document["code"]:
+    entry["counts"].pop("cycles", None)
+    entry["metrics"].pop("cycles", None)
+json.dump(document, open(sys.argv[2], "w"))
+PY
+"$gate" merge --quiet --json "$tmp/again4.json" "$tmp/no_cycles.json" >"$tmp/no_cycles.stdout" 2>&1
+code=$?
+check "a document gating cycles without their counts is refused (exit 2), naming the key" \
+  test "$code:$(grep -c "counts.cycles is missing (the scenario sets gate_cycles)" "$tmp/no_cycles.stdout")" = 2:1
+
 # A baseline written before the peak and the cycles were measured: what it has is compared, what
 # it lacks is named, and nothing fails for it.
 python3 - "$tmp/base/results.json" "$tmp/older.json" <<'PY'
@@ -188,6 +223,7 @@ for entry in document["code"]:
         entry["counts"].pop(key, None)
         entry["metrics"].pop(key, None)
     entry["raw"].pop("cachesim", None)
+    entry.pop("gate_cycles", None)
 for block in (document["costgate"]["fingerprint"], document["costgate"].get("environment", {})):
     block.pop("cache", None)
 json.dump(document, open(sys.argv[2], "w"))

@@ -538,6 +538,75 @@ static void results_should_refuse_counts_that_do_not_grow(void)
 	check_read_error("counts-not-growing.json", "count(2N) 17318804 is not above count(N) 17318804");
 }
 
+/* consume_json's document with one metric's counts and figures taken out, read back. */
+static void check_without(const char *key, const char *problem)
+{
+	struct measurement measurement;
+	struct environment environment;
+	struct results results = RESULTS_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	cJSON *document, *entry;
+	char *text;
+
+	fill_consume_json(&measurement);
+	fill_environment(&environment);
+	document = results_document(&measurement, 1, &environment, NULL);
+	entry = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(document, "code"), 0);
+	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(entry, "counts"), key);
+	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(entry, "metrics"), key);
+	text = cJSON_Print(document);
+	CHECK(results_parse(&results, text, strlen(text), "without.json", &err) == -1);
+	CHECK_CONTAINS(err.message, "cannot read results 'without.json': ");
+	CHECK_CONTAINS(err.message, problem);
+	results_release(&results);
+	free(text);
+	cJSON_Delete(document);
+	environment_release(&environment);
+	release_all(&measurement, 1);
+}
+
+/* A metric the scenario's settings gate must have its counts: a document that leaves them out
+ * must not pass the gate unchecked. One nothing gates may be absent (an older document). */
+static void results_should_refuse_a_gated_metric_without_its_counts(void)
+{
+	check_without("cycles", "code[0].counts.cycles is missing (the scenario sets gate_cycles)");
+	check_without("peak_bytes", "code[0].counts.peak_bytes is missing (the scenario declares the "
+				    "floor 'cold_peak_bytes')");
+	check_without("bytes", "code[0].counts.bytes is missing (every document has it)");
+	check_without("instructions", "code[0].counts.instructions is missing");
+}
+
+static void results_should_read_a_document_without_a_metric_nothing_gates(void)
+{
+	struct measurement measurement;
+	struct environment environment;
+	struct results results = RESULTS_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	cJSON *document, *entry;
+	char *text;
+
+	fill_consume_json(&measurement);
+	measurement.info.gate_cycles = false;
+	measurement.info.floors[FLOOR_COLD_PEAK_BYTES] = 0;
+	fill_environment(&environment);
+	document = results_document(&measurement, 1, &environment, NULL);
+	entry = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(document, "code"), 0);
+	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(entry, "counts"), "cycles");
+	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(entry, "metrics"), "cycles");
+	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(entry, "counts"), "peak_bytes");
+	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(entry, "metrics"), "peak_bytes");
+	text = cJSON_Print(document);
+	CHECK(results_parse(&results, text, strlen(text), "older.json", &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK(results.count == 1 && !results.measurements[0].has[METRIC_CYCLES] &&
+	      !results.measurements[0].has[METRIC_PEAK_BYTES] && results.measurements[0].has[METRIC_BYTES]);
+	results_release(&results);
+	free(text);
+	cJSON_Delete(document);
+	environment_release(&environment);
+	release_all(&measurement, 1);
+}
+
 static void results_should_name_the_source_it_was_given(void)
 {
 	struct results results = RESULTS_INIT;
@@ -676,6 +745,8 @@ int main(void)
 	RUN(results_should_refuse_a_key_given_twice_in_one_object);
 	RUN(results_should_refuse_code_that_is_not_an_array);
 	RUN(results_should_refuse_counts_that_do_not_grow);
+	RUN(results_should_refuse_a_gated_metric_without_its_counts);
+	RUN(results_should_read_a_document_without_a_metric_nothing_gates);
 	RUN(results_should_name_the_source_it_was_given);
 	RUN(results_write_should_leave_no_temporary_file_behind);
 	RUN(results_write_should_fail_cleanly_in_a_missing_directory);

@@ -24,6 +24,7 @@ static struct measurement measured(const char *name, double per_message, uint64_
 	measurement.slopes[METRIC_INSTRUCTIONS].cold = cold;
 	measurement.slopes[METRIC_ALLOCATIONS].per_message = 19;
 	measurement.slopes[METRIC_ALLOCATIONS].cold = 19;
+	measurement.has[METRIC_INSTRUCTIONS] = measurement.has[METRIC_ALLOCATIONS] = true;
 	return measurement;
 }
 
@@ -69,8 +70,8 @@ static void verdict_should_pass_a_head_exactly_at_the_limit(void)
 	CHECK(verdict.rows[0].state == VERDICT_OK);
 	CHECK(verdict.rows[0].breaches == 0);
 	CHECK(verdict.rows[0].limit_percent == VERDICT_DEFAULT_LIMIT_PERCENT);
-	CHECK(verdict.rows[0].instruction_change > 1.999999 && verdict.rows[0].instruction_change < 2.000001);
-	CHECK(verdict.rows[0].cold_change > 1.999999 && verdict.rows[0].cold_change < 2.000001);
+	CHECK(verdict.rows[0].changes[METRIC_INSTRUCTIONS][VERDICT_PER_MESSAGE] > 1.999999 && verdict.rows[0].changes[METRIC_INSTRUCTIONS][VERDICT_PER_MESSAGE] < 2.000001);
+	CHECK(verdict.rows[0].changes[METRIC_INSTRUCTIONS][VERDICT_COLD] > 1.999999 && verdict.rows[0].changes[METRIC_INSTRUCTIONS][VERDICT_COLD] < 2.000001);
 	CHECK(verdict.rows[0].baseline == &base);
 	CHECK(verdict.rows[0].head == &head);
 	CHECK(verdict.exit_code == GATE_EXIT_PASS);
@@ -97,8 +98,8 @@ static void verdict_should_fail_a_head_above_the_limit(void)
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
 	CHECK(verdict.rows[0].breaches == BREACH_INSTRUCTIONS);
-	CHECK(verdict.rows[0].instruction_change > 2.999999 && verdict.rows[0].instruction_change < 3.000001);
-	CHECK(verdict.rows[0].cold_change == 0.0);
+	CHECK(verdict.rows[0].changes[METRIC_INSTRUCTIONS][VERDICT_PER_MESSAGE] > 2.999999 && verdict.rows[0].changes[METRIC_INSTRUCTIONS][VERDICT_PER_MESSAGE] < 3.000001);
+	CHECK(verdict.rows[0].changes[METRIC_INSTRUCTIONS][VERDICT_COLD] == 0.0);
 	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
 	verdict_release(&verdict);
 }
@@ -671,7 +672,7 @@ static void verdict_should_gate_the_cycles_of_a_scenario_that_opts_in(void)
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
 	CHECK(verdict.rows[0].breaches == BREACH_CYCLES); /* the same instructions */
-	CHECK(verdict.rows[0].cycles_change > 2.49 && verdict.rows[0].cycles_change < 2.51);
+	CHECK(verdict.rows[0].changes[METRIC_CYCLES][VERDICT_PER_MESSAGE] > 2.49 && verdict.rows[0].changes[METRIC_CYCLES][VERDICT_PER_MESSAGE] < 2.51);
 	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
 	verdict_release(&verdict);
 	decide_one(&verdict, &head, &base, &acceptance);
@@ -699,12 +700,12 @@ static void verdict_should_hold_a_dropped_cycles_opt_in_to_the_baseline_s(void)
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
 	CHECK(verdict.rows[0].breaches == BREACH_CYCLES_UNGATED);
-	CHECK(verdict.rows[0].cycles_gated);
+	CHECK(verdict.rows[0].opted_in);
 	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
 	verdict_release(&verdict);
 	decide_one(&verdict, &head, &base, &acceptance);
 	CHECK(verdict.rows[0].state == VERDICT_ACCEPTED);
-	CHECK(!verdict.rows[0].cycles_gated);
+	CHECK(!verdict.rows[0].opted_in);
 	verdict_release(&verdict);
 }
 
@@ -867,6 +868,37 @@ static void verdict_json_should_hold_every_row_with_its_state_and_figures(void)
 	verdict_release(&verdict);
 }
 
+/* A metric gated at a limit needs an acceptance for each figure and a breach bit of its own for
+ * each: the table entry alone must not leave a rise unacceptable or two breaches on one bit. */
+static void every_metric_gated_at_a_limit_should_have_acceptances_and_breach_bits(void)
+{
+	unsigned seen = 0;
+	size_t metric;
+	int figure;
+
+	for (metric = 0; metric < METRIC_COUNT; metric++) {
+		enum metric_gating gating = metric_table[metric].gating;
+
+		for (figure = 0; figure < VERDICT_FIGURES; figure++) {
+			int kind = verdict_limit_acceptance(metric, (enum verdict_figure)figure);
+			unsigned bit;
+
+			if (gating != METRIC_LIMIT && gating != METRIC_LIMIT_OPT_IN) {
+				CHECK(kind == -1);
+				continue;
+			}
+			CHECK(kind >= 0);
+			if (kind < 0)
+				continue;
+			bit = verdict_metric_breach((enum acceptance_metric)kind);
+			CHECK(bit != 0 && (bit & (bit - 1)) == 0 && (seen & bit) == 0);
+			seen |= bit;
+		}
+	}
+	CHECK(verdict_limit_acceptance(METRIC_INSTRUCTIONS, VERDICT_PER_MESSAGE) == ACCEPT_INSTRUCTIONS);
+	CHECK(verdict_limit_acceptance(METRIC_CYCLES, VERDICT_COLD) == ACCEPT_COLD_CYCLES);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0); /* keep the case lines if a sanitizer aborts */
@@ -903,5 +935,6 @@ int main(void)
 	RUN(verdict_summary_should_name_what_regressed_failed_and_went_missing);
 	RUN(verdict_should_name_its_states);
 	RUN(verdict_json_should_hold_every_row_with_its_state_and_figures);
+	RUN(every_metric_gated_at_a_limit_should_have_acceptances_and_breach_bits);
 	return CHECK_EXIT();
 }

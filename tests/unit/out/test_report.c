@@ -24,6 +24,7 @@ static struct measurement measured(const char *name, double per_message, uint64_
 	measurement.slopes[METRIC_INSTRUCTIONS].cold = cold;
 	measurement.slopes[METRIC_ALLOCATIONS].per_message = 19;
 	measurement.slopes[METRIC_ALLOCATIONS].cold = 19;
+	measurement.has[METRIC_INSTRUCTIONS] = measurement.has[METRIC_ALLOCATIONS] = true;
 	return measurement;
 }
 
