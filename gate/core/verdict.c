@@ -132,7 +132,8 @@ static bool compare_setting(struct verdict_row *row, const struct acceptance *ac
 	row->breaches |= bit;
 	entry = acceptance_find(acceptance, row->name, metric);
 	if (entry != NULL && (metric == ACCEPT_GATED || metric == ACCEPT_GATE_CYCLES ||
-			      head <= entry->value)) {
+			      head <= entry->value ||
+			      (acceptance_removes_floor(metric) && isinf(head) && entry->value == 0))) {
 		row->accepted[metric] = entry;
 		return true;
 	}

@@ -249,9 +249,14 @@ static void print_metric_breaches(FILE *out, const struct verdict_row *row)
 		fprintf(out, "%s: estimated cycles not gated, but the baseline gates them: loosening a "
 			"setting is a breach unless accepted (metric 'gate_cycles', value 0)\n", row->name);
 	for (metric = 0; metric < SCENARIO_FLOORS; metric++)
-		if (row->breaches & BREACH_FLOOR_RAISED(metric))
-			fprintf(out, "%s: the floor '%s' is %g, above the baseline's %g (0: none): "
-				"loosening a setting is a breach unless accepted (metric '%s_floor')\n",
+		if ((row->breaches & BREACH_FLOOR_RAISED(metric)) && head->info.floors[metric] == 0)
+			fprintf(out, "%s: the floor '%s' is no longer declared (the baseline's: %g): "
+				"loosening a setting is a breach unless accepted (metric '%s_floor', "
+				"value 0)\n", row->name, scenario_floor_keys[metric],
+				base->info.floors[metric], scenario_floor_keys[metric]);
+		else if (row->breaches & BREACH_FLOOR_RAISED(metric))
+			fprintf(out, "%s: the floor '%s' is %g, above the baseline's %g: loosening a "
+				"setting is a breach unless accepted (metric '%s_floor')\n",
 				row->name, scenario_floor_keys[metric], head->info.floors[metric],
 				base->info.floors[metric], scenario_floor_keys[metric]);
 }
@@ -468,6 +473,8 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 				fprintf(out, "%s: accepted as not gated: ", row->name);
 			else if (metric == ACCEPT_GATE_CYCLES)
 				fprintf(out, "%s: accepted with estimated cycles not gated: ", row->name);
+			else if (acceptance_removes_floor(metric) && entry->value == 0)
+				fprintf(out, "%s: accepted without %s: ", row->name, what + 3);
 			else
 				fprintf(out, "%s: accepted up to %g %s: ", row->name, entry->value, what);
 			text_terminal(out, entry->reason);

@@ -25,6 +25,11 @@ const char *acceptance_metric_name(enum acceptance_metric metric)
 	return metric_names[metric];
 }
 
+bool acceptance_removes_floor(enum acceptance_metric metric)
+{
+	return metric >= ACCEPT_STEADY_BYTES_FLOOR && metric <= ACCEPT_COLD_PEAK_BYTES_FLOOR;
+}
+
 int acceptance_metric_find(const char *name)
 {
 	size_t m;
@@ -73,10 +78,16 @@ static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t 
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].value is not 0 "
 				      "(for '%s', 0 accepts that it is not gated)", path, index,
 				      metric_names[m]);
-	if (m != ACCEPT_GATED && m != ACCEPT_GATE_CYCLES &&
-	    (!json_read_number(value, true, &number) || number <= 0))
+	if (acceptance_removes_floor(m)) {
+		if (!json_read_number(value, true, &number) || number < 0)
+			return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].value is "
+					      "not a positive number, or 0 to accept removing the floor",
+					      path, index);
+	} else if (m != ACCEPT_GATED && m != ACCEPT_GATE_CYCLES &&
+		   (!json_read_number(value, true, &number) || number <= 0)) {
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].value is not a "
 				      "positive number", path, index);
+	}
 	if (!cJSON_IsString(reason) || strlen(reason->valuestring) < 3)
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].reason must say "
 				      "why", path, index);

@@ -4,6 +4,7 @@
 #ifndef GATE_ACCEPTANCE_H
 #define GATE_ACCEPTANCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "error.h"
@@ -58,6 +59,10 @@ const struct acceptance_entry *acceptance_find(const struct acceptance *acceptan
 					       const char *scenario, enum acceptance_metric metric);
 
 const char *acceptance_metric_name(enum acceptance_metric metric);
+
+/* An optional floor's acceptance ("steady_bytes_floor", ...): value V lets the floor go up to V,
+ * and value 0 lets the scenario stop declaring it. */
+bool acceptance_removes_floor(enum acceptance_metric metric);
 
 /* The acceptance metric of that name ("cold_cycles"), or -1. */
 int acceptance_metric_find(const char *name);

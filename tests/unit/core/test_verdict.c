@@ -732,6 +732,34 @@ static void verdict_should_hold_the_bytes_and_peak_floors_and_their_baseline_s(v
 					   BREACH_FLOOR_OVER(FLOOR_STEADY_BYTES)));
 	CHECK(verdict.rows[0].floors[FLOOR_STEADY_BYTES] == 64); /* the baseline's applies */
 	verdict_release(&verdict);
+	/* No value covers an undeclared floor but 0, which accepts removing it. */
+	head.slopes[METRIC_BYTES].per_message = 60;
+	{
+		struct acceptance_entry big[] = {
+			{ (char *)"alpha", ACCEPT_STEADY_BYTES_FLOOR, 1e15, (char *)"no bound needed" },
+		};
+		struct acceptance_entry removal[] = {
+			{ (char *)"alpha", ACCEPT_STEADY_BYTES_FLOOR, 0, (char *)"no bound needed" },
+		};
+		struct acceptance acceptance = accepting(big, 1);
+
+		decide_one(&verdict, &head, &base, &acceptance);
+		CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
+		CHECK(verdict.rows[0].accepted[ACCEPT_STEADY_BYTES_FLOOR] == NULL);
+		verdict_release(&verdict);
+		acceptance = accepting(removal, 1);
+		decide_one(&verdict, &head, &base, &acceptance);
+		CHECK(verdict.rows[0].state == VERDICT_ACCEPTED);
+		CHECK(verdict.rows[0].accepted[ACCEPT_STEADY_BYTES_FLOOR] == &removal[0]);
+		CHECK(verdict.rows[0].floors[FLOOR_STEADY_BYTES] == 0); /* the head's: none */
+		verdict_release(&verdict);
+		/* ... and nothing else: raising the floor is not removing it. */
+		head.info.floors[FLOOR_STEADY_BYTES] = 65;
+		decide_one(&verdict, &head, &base, &acceptance);
+		CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
+		CHECK(verdict.rows[0].floors[FLOOR_STEADY_BYTES] == 64);
+		verdict_release(&verdict);
+	}
 }
 
 static void verdict_should_say_which_metrics_the_baseline_lacks(void)

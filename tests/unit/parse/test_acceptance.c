@@ -4,6 +4,8 @@
 #include "acceptance.h"
 #include "check.h"
 
+#include <string.h>
+
 #include <stdio.h>
 
 static const char *fixture(const char *name)
@@ -213,6 +215,43 @@ static void acceptance_should_parse_text_read_from_git(void)
 	CHECK(acceptance.path == NULL);
 }
 
+/* An optional floor's acceptance may be 0: the scenario may stop declaring it. Only those. */
+static void acceptance_should_take_zero_only_to_remove_an_optional_floor(void)
+{
+	static const char *const cases[][2] = {
+		{ "steady_bytes_floor", "0" }, { "cold_peak_bytes_floor", "0" },
+		{ "steady_allocations_floor", "accepted[0].value is not a positive number" },
+		{ "cycles", "accepted[0].value is not a positive number" },
+		{ "cold_bytes_floor", NULL }, /* with -1 below */
+	};
+	struct gate_error err = GATE_ERROR_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct acceptance acceptance = ACCEPTANCE_INIT;
+		char text[256];
+		int status;
+
+		snprintf(text, sizeof(text), "{ \"accepted\": [ { \"scenario\": \"reply\", \"metric\": "
+			 "\"%s\", \"value\": %s, \"reason\": \"no bound\" } ] }", cases[i][0],
+			 cases[i][1] == NULL ? "-1" : "0");
+		err = (struct gate_error)GATE_ERROR_INIT;
+		status = acceptance_parse(&acceptance, text, strlen(text), "accepted.json", &err);
+		if (cases[i][1] != NULL && strcmp(cases[i][1], "0") == 0) {
+			CHECK(status == 0);
+			CHECK(acceptance.count == 1 && acceptance.entries[0].value == 0);
+		} else if (cases[i][1] != NULL) {
+			CHECK(status == -1);
+			CHECK_CONTAINS(err.message, cases[i][1]);
+		} else {
+			CHECK(status == -1);
+			CHECK_CONTAINS(err.message, "is not a positive number, or 0 to accept removing "
+						    "the floor");
+		}
+		acceptance_release(&acceptance);
+	}
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0); /* keep the case lines if a sanitizer aborts */
@@ -239,5 +278,6 @@ int main(void)
 	RUN(acceptance_should_refuse_a_file_that_is_not_json);
 	RUN(acceptance_should_refuse_a_file_without_the_accepted_list);
 	RUN(acceptance_should_parse_text_read_from_git);
+	RUN(acceptance_should_take_zero_only_to_remove_an_optional_floor);
 	return CHECK_EXIT();
 }
