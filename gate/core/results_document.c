@@ -195,8 +195,9 @@ int results_store_scenarios(const char *path, const struct wall_pair *pairs, siz
 	for (i = 0; section != NULL && i < count; i++) {
 		cJSON *entry = results_scenario_entry(&pairs[i]);
 
-		if (entry == NULL || !cJSON_AddItemToArray(section, entry) ||
-		    cJSON_AddStringToObject(entry, "method", method) == NULL) {
+		/* Once in the section, the entry is the section's to free. */
+		if (entry == NULL || cJSON_AddStringToObject(entry, "method", method) == NULL ||
+		    !cJSON_AddItemToArray(section, entry)) {
 			cJSON_Delete(entry);
 			cJSON_Delete(section);
 			section = NULL;

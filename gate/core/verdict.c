@@ -57,6 +57,11 @@ int verdict_limit_acceptance(enum metric_id metric, enum verdict_figure figure)
 	return acceptance_metric_find(name);
 }
 
+double verdict_limit(const struct verdict_row *row, enum metric_id metric)
+{
+	return row->limit_declared ? row->limit_percent : metric_table[metric].limit_percent;
+}
+
 bool verdict_limit_gated(const struct verdict_row *row, enum metric_id metric)
 {
 	return metric_table[metric].gating == METRIC_LIMIT ||
@@ -147,6 +152,7 @@ static void apply_settings(struct verdict_row *row, const struct acceptance *acc
 	const struct measurement *head = row->head, *base = row->baseline;
 
 	row->limit_percent = declared_limit(head);
+	row->limit_declared = head->info.limit_percent > 0;
 	row->steady_floor = head->info.steady_floor;
 	row->cold_floor = head->info.cold_floor;
 	row->gated = head->info.gated;
@@ -157,8 +163,10 @@ static void apply_settings(struct verdict_row *row, const struct acceptance *acc
 			     base->info.gated ? 0 : 1))
 		row->gated = true;
 	if (!compare_setting(row, acceptance, ACCEPT_LIMIT_PERCENT, row->limit_percent,
-			     row->baseline_limit_percent))
+			     row->baseline_limit_percent)) {
 		row->limit_percent = row->baseline_limit_percent;
+		row->limit_declared = base->info.limit_percent > 0;
+	}
 	if (!compare_setting(row, acceptance, ACCEPT_STEADY_FLOOR, head->info.steady_floor,
 			     base->info.steady_floor))
 		row->steady_floor = base->info.steady_floor;
@@ -222,9 +230,10 @@ static void compare_figure(struct verdict_row *row, const struct acceptance *acc
 {
 	int kind = verdict_limit_acceptance(metric, figure);
 	unsigned bit = kind >= 0 ? metric_breaches[kind] : 0;
+	double limit = verdict_limit(row, metric);
 
 	row->changes[metric][figure] = slope_change_percent(head, baseline);
-	if (head > baseline * (1.0 + row->limit_percent / 100.0)) {
+	if (head > baseline * (1.0 + limit / 100.0)) {
 		const struct acceptance_entry *entry =
 			kind >= 0 ? acceptance_find(acceptance, row->name, (enum acceptance_metric)kind)
 				  : NULL;
@@ -232,7 +241,7 @@ static void compare_figure(struct verdict_row *row, const struct acceptance *acc
 		row->breaches |= bit;
 		if (entry != NULL && head <= entry->value)
 			row->accepted[kind] = entry;
-	} else if (head < baseline * (1.0 - row->limit_percent / 100.0)) {
+	} else if (head < baseline * (1.0 - limit / 100.0)) {
 		row->improvements |= bit;
 	}
 }

@@ -65,6 +65,9 @@ struct verdict_row {
 	enum verdict_state state;
 	double limit_percent;                /* the instruction limit applied: the baseline's when a
 					      * higher one is not accepted */
+	bool limit_declared;                 /* limit_percent is a scenario's declaration (the head's,
+					      * or the baseline's in force), not the default: it then
+					      * applies to every metric gated at a limit */
 	double baseline_limit_percent;       /* the baseline's, when there is one */
 	double steady_floor;                 /* the floors applied, likewise */
 	uint64_t cold_floor;
@@ -137,6 +140,10 @@ unsigned verdict_metric_breach(enum acceptance_metric metric);
 /* For a metric gated at a limit: the acceptance metric that accepts a rise of its figure
  * ("cycles", "cold_cycles"), or -1 when the metric is not gated at a limit or has none. */
 int verdict_limit_acceptance(enum metric_id metric, enum verdict_figure figure);
+
+/* The limit, in percent, that applies to a metric gated at a limit: the scenario's declared
+ * limit in force, or the metric's default from metric_table. */
+double verdict_limit(const struct verdict_row *row, enum metric_id metric);
 
 /* Does the row gate the metric at the limit: METRIC_LIMIT always, METRIC_LIMIT_OPT_IN when the
  * opt-in in force asks for it. */

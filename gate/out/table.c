@@ -284,7 +284,7 @@ static void print_limit_breaches(FILE *out, const struct verdict_row *row)
 					    row->changes[metric][VERDICT_PER_MESSAGE]);
 			fprintf(out, "%s: %s %s per message against %s in the baseline: %s, above the "
 				"%g %% limit", row->name, head_text, entry->title, base_text, change,
-				row->limit_percent);
+				verdict_limit(row, metric));
 			if (entry->limit_note != NULL)
 				fprintf(out, " (%s)", entry->limit_note);
 			fputc('\n', out);
@@ -293,7 +293,8 @@ static void print_limit_breaches(FILE *out, const struct verdict_row *row)
 			table_format_change(change, sizeof(change), row->changes[metric][VERDICT_COLD]);
 			fprintf(out, "%s: %" PRIu64 " cold %s against %" PRIu64 " in the baseline: %s, "
 				"above the %g %% limit\n", row->name, head->slopes[metric].cold,
-				entry->title, base->slopes[metric].cold, change, row->limit_percent);
+				entry->title, base->slopes[metric].cold, change,
+				verdict_limit(row, metric));
 		}
 	}
 }
@@ -452,7 +453,7 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 				fprintf(out, "%s%s", separator, metric_table[metric].key);
 				separator = ", ";
 			}
-		fputs(" (measured by a later gate): those are shown, not compared\n", out);
+		fputs(" (the run that made it did not measure them): those are shown, not compared\n", out);
 	}
 	if (with_attribution && row->attribution != NULL)
 		print_attribution(out, row);

@@ -680,6 +680,13 @@ static void verdict_should_gate_the_cycles_of_a_scenario_that_opts_in(void)
 	CHECK(verdict.rows[0].accepted[ACCEPT_CYCLES] == &entries[0]);
 	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	verdict_release(&verdict);
+	/* A declared limit applies to the cycles as to the instructions. */
+	head.info.limit_percent = base.info.limit_percent = 3.0;
+	decide_one(&verdict, &head, &base, NULL);
+	CHECK(verdict.rows[0].state == VERDICT_OK);
+	CHECK(verdict_limit(&verdict.rows[0], METRIC_CYCLES) == 3.0);
+	verdict_release(&verdict);
+	head.info.limit_percent = base.info.limit_percent = 0;
 	/* Not opted in: the same figures are shown, never gated. */
 	head.info.gate_cycles = base.info.gate_cycles = false;
 	decide_one(&verdict, &head, &base, NULL);
@@ -915,6 +922,7 @@ static void every_metric_gated_at_a_limit_should_have_acceptances_and_breach_bit
 				CHECK(kind == -1);
 				continue;
 			}
+			CHECK(metric_table[metric].limit_percent > 0);
 			CHECK(kind >= 0);
 			if (kind < 0)
 				continue;
@@ -923,6 +931,7 @@ static void every_metric_gated_at_a_limit_should_have_acceptances_and_breach_bit
 			seen |= bit;
 		}
 	}
+	CHECK(metric_table[METRIC_INSTRUCTIONS].limit_percent == VERDICT_DEFAULT_LIMIT_PERCENT);
 	CHECK(verdict_limit_acceptance(METRIC_INSTRUCTIONS, VERDICT_PER_MESSAGE) == ACCEPT_INSTRUCTIONS);
 	CHECK(verdict_limit_acceptance(METRIC_CYCLES, VERDICT_COLD) == ACCEPT_COLD_CYCLES);
 }
