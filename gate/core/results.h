@@ -151,8 +151,10 @@ struct results_verdict_row {
 	size_t breach_count;
 	const char **accepted_reasons; /* likewise, one per acceptance used */
 	size_t accepted_count;
-	struct results_figures instructions, cold_instructions;
-	bool has_instructions, has_cold_instructions;
+	/* Per metric gated at a limit, per message [0] and cold [1]: the row's "KEY" and
+	 * "cold_KEY" figures, when it has them. */
+	struct results_figures figures[METRIC_COUNT][2];
+	bool has_figures[METRIC_COUNT][2];
 };
 
 struct results_verdict {

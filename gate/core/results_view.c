@@ -390,6 +390,29 @@ static int read_figures(const struct results_reader *reader, const cJSON *row, c
 	return 0;
 }
 
+/* The figures of every metric gated at a limit ("instructions", "cold_cycles", ...). */
+static int read_limit_figures(const struct results_reader *reader, const cJSON *item,
+			      const char *path, struct results_verdict_row *row)
+{
+	size_t metric;
+	int cold;
+
+	for (metric = 0; metric < METRIC_COUNT; metric++) {
+		if (metric_table[metric].gating != METRIC_LIMIT &&
+		    metric_table[metric].gating != METRIC_LIMIT_OPT_IN)
+			continue;
+		for (cold = 0; cold < 2; cold++) {
+			char key[64];
+
+			snprintf(key, sizeof(key), "%s%s", cold ? "cold_" : "", metric_table[metric].key);
+			if (read_figures(reader, item, key, path, &row->figures[metric][cold],
+					 &row->has_figures[metric][cold]) != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 static int read_verdict_row(const struct results_reader *reader, const cJSON *item, const char *path,
 			    struct results_verdict_row *row)
 {
@@ -404,10 +427,7 @@ static int read_verdict_row(const struct results_reader *reader, const cJSON *it
 					    &row->breach_count) != 0 ||
 			       read_strings(reader, item, "accepted", path, "reason",
 					    &row->accepted_reasons, &row->accepted_count) != 0 ||
-			       read_figures(reader, item, "instructions", path, &row->instructions,
-					    &row->has_instructions) != 0 ||
-			       read_figures(reader, item, "cold_instructions", path,
-					    &row->cold_instructions, &row->has_cold_instructions) != 0
+			       read_limit_figures(reader, item, path, row) != 0
 		       ? -1
 		       : 0;
 }

@@ -18,9 +18,6 @@ void export_measure_name(char *name, size_t size, size_t measure)
 		 metric_table[metric].key);
 }
 
-/* The measure of cold-start instructions. */
-#define COLD_INSTRUCTIONS (METRIC_COUNT + METRIC_INSTRUCTIONS)
-
 /* Does the scenario have this measure: its metric has counts. */
 static bool has_measure(const struct measurement *measurement, size_t measure)
 {
@@ -116,17 +113,17 @@ static void csv_field(FILE *out, const char *text)
 		fputc('"', out);
 }
 
-/* The baseline figure and change the verdict gives for a measure (instructions only). */
+/* The baseline figure and change the verdict gives for a measure (the metrics gated at a
+ * limit, when compared). */
 static bool verdict_figures(const struct results_verdict_row *row, size_t measure, double *baseline,
 			    double *change)
 {
+	size_t metric = measure % METRIC_COUNT, cold = measure >= METRIC_COUNT;
 	const struct results_figures *figures;
 
-	if (row == NULL || (measure != COLD_INSTRUCTIONS && measure != METRIC_INSTRUCTIONS))
+	if (row == NULL || !row->has_figures[metric][cold])
 		return false;
-	if (measure == METRIC_INSTRUCTIONS ? !row->has_instructions : !row->has_cold_instructions)
-		return false;
-	figures = measure == METRIC_INSTRUCTIONS ? &row->instructions : &row->cold_instructions;
+	figures = &row->figures[metric][cold];
 	if (!figures->has_baseline)
 		return false;
 	*baseline = figures->baseline;
@@ -165,27 +162,52 @@ static int write_csv(FILE *out, const struct results *results, const struct resu
 	return 0;
 }
 
+/* The measure a breach of a metric gated at a limit names ("cycles", "cold_instructions"). */
+static bool limit_measure(const char *breach, size_t *measure)
+{
+	size_t metric;
+
+	for (metric = 0; metric < METRIC_COUNT; metric++) {
+		const char *key = metric_table[metric].key;
+
+		if (metric_table[metric].gating != METRIC_LIMIT &&
+		    metric_table[metric].gating != METRIC_LIMIT_OPT_IN)
+			continue;
+		if (strcmp(breach, key) == 0) {
+			*measure = metric;
+			return true;
+		}
+		if (strncmp(breach, "cold_", 5) == 0 && strcmp(breach + 5, key) == 0) {
+			*measure = METRIC_COUNT + metric;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* JUnit: one test case per scenario; a breach fails it, a measurement failure is an error. */
 static void breach_sentence(FILE *out, const struct measurement *measurement,
 			    const struct results_verdict_row *row, const char *breach)
 {
 	double base = 0, change = 0;
 	char head[64], baseline[64], percent[64];
+	size_t measure;
 
-	if (strcmp(breach, "instructions") == 0 || strcmp(breach, "cold_instructions") == 0) {
-		bool steady = strcmp(breach, "instructions") == 0;
+	if (limit_measure(breach, &measure)) {
+		const char *title = metric_table[measure % METRIC_COUNT].title;
+		bool steady = measure < METRIC_COUNT;
 
-		chart_format_value(head, sizeof(head), measure_value(measurement, steady ? METRIC_INSTRUCTIONS : COLD_INSTRUCTIONS));
-		if (!verdict_figures(row, steady ? METRIC_INSTRUCTIONS : COLD_INSTRUCTIONS, &base, &change)) {
-			fprintf(out, "%s %s over its limit", steady ? "instructions per message"
-								   : "cold-start instructions", head);
+		chart_format_value(head, sizeof(head), measure_value(measurement, measure));
+		if (!verdict_figures(row, measure, &base, &change)) {
+			fprintf(out, "%s%s%s %s over its limit", steady ? "" : "cold-start ", title,
+				steady ? " per message" : "", head);
 			return;
 		}
 		chart_format_value(baseline, sizeof(baseline), base);
 		chart_format_percent(percent, sizeof(percent), change);
-		fprintf(out, "%s %s against %s on the baseline (%s, limit %g %%)",
-			steady ? "instructions per message" : "cold-start instructions", head, baseline,
-			percent, row->has_limit ? row->limit_percent : 0.0);
+		fprintf(out, "%s%s%s %s against %s on the baseline (%s, limit %g %%)",
+			steady ? "" : "cold-start ", title, steady ? " per message" : "", head,
+			baseline, percent, row->has_limit ? row->limit_percent : 0.0);
 	} else if (strcmp(breach, "steady_allocations") == 0) {
 		chart_format_value(head, sizeof(head), measurement->slopes[METRIC_ALLOCATIONS].per_message);
 		chart_format_value(baseline, sizeof(baseline), measurement->info.steady_floor);

@@ -50,9 +50,9 @@ for entry in results["code"]:
     # Every other metric the entry has counts of, per message and cold (bytes: its own object).
     for metric in entry["counts"]:
         if metric not in ("instructions", "allocations"):
-            figures = entry.get("metrics", {}).get(metric) or entry[metric]
-            expected[entry["name"]][metric] = figures["per_message"]
-            expected[entry["name"]]["cold-" + metric] = figures["cold"]
+            counts = entry["counts"][metric]
+            expected[entry["name"]][metric] = (counts[2] - counts[1]) / entry["messages"]
+            expected[entry["name"]]["cold-" + metric] = counts[0]
 got = {name: {measure: metric["value"] for measure, metric in measures.items()}
        for name, measures in document.items()}
 assert got == expected, (got, expected)
@@ -88,7 +88,8 @@ failure = cases["reply"].find("failure")
 assert failure is not None and failure.get("type") == "regression", failure
 assert failure.get("message") == ("instructions per message 20000 against 18000 on the baseline "
                                   "(+11.11 %, limit 5 %); allocations per message 2 above the "
-                                  "declared floor 1"), failure.get("message")
+                                  "declared floor 1; estimated cycles per message 30600 against "
+                                  "28000 on the baseline (+9.29 %, limit 5 %)"), failure.get("message")
 assert cases["consume_json"].find("failure") is None
 assert cases["consume_json"].find("system-out").text == (
     'accepted: validate the symbol field: one strlen & one "copy" per message')
@@ -123,13 +124,23 @@ assert len(rows) == sum(2 * len(e["counts"]) for e in results["code"]), len(rows
 seen = set()
 for row in rows:
     entry = next(e for e in results["code"] if e["name"] == row["scenario"])
-    section, key = keys[row["metric"]]
-    assert float(row["value"]) == entry[section][key], row
+    if row["metric"] in keys:
+        section, key = keys[row["metric"]]
+        figure = entry[section][key]
+    else:  # another metric: from its counts
+        metric = row["metric"].removeprefix("cold-")
+        counts = entry["counts"][metric]
+        figure = counts[0] if row["metric"].startswith("cold-") else \
+            (counts[2] - counts[1]) / entry["messages"]
+    assert float(row["value"]) == figure, row
     seen.add((row["scenario"], row["metric"]))
 assert len(seen) == len(rows)
 reply = next(r for r in rows if r["scenario"] == "reply" and r["metric"] == "instructions")
 assert (reply["baseline"], reply["state"]) == ("18000", "regressed"), reply
 assert abs(float(reply["change_percent"]) - 100 / 9) < 1e-12, reply
+cycles = next(r for r in rows if r["scenario"] == "reply" and r["metric"] == "cycles")
+assert (cycles["value"], cycles["baseline"], cycles["state"]) == ("30600", "28000", "regressed"), cycles
+assert abs(float(cycles["change_percent"]) - 2600 / 280) < 1e-12, cycles
 EOF
 then
   pass "csv_should_read_back_one_row_per_scenario_and_metric_with_its_figure"
