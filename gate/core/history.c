@@ -24,10 +24,11 @@ int history_series_name(struct history_series *series, struct history_figure fig
 	series->figure = figure;
 	key = snprintf(series->key, sizeof(series->key), "%s%s", figure.cold ? "cold_" : "",
 		       metric->key);
+	/* A peak's per-message figure is how fast it grows, not the peak. */
 	label = figure.cold ? snprintf(series->label, sizeof(series->label), "cold-start %s",
 				       metric->title)
-			    : snprintf(series->label, sizeof(series->label), "%s per message",
-				       metric->title);
+			    : snprintf(series->label, sizeof(series->label), "%s%s per message",
+				       metric->title, metric->shows_cold ? ", growth" : "");
 	return key < 0 || (size_t)key >= sizeof(series->key) || label < 0 ||
 			       (size_t)label >= sizeof(series->label)
 		       ? -1
@@ -388,21 +389,21 @@ static int grow(void **items, size_t count, size_t size)
 	return 0;
 }
 
-/* The reason baselines/accepted.json gives for a rise to `value`: instructions and estimated
- * cycles are accepted by figure (the others have floors, which are accepted as settings). */
+/* The reason baselines/accepted.json gives for a rise to `value`: a metric gated at a limit is
+ * accepted by figure, as "KEY" or "cold_KEY" (the others have floors, accepted as settings). */
 static const char *accepting_reason(const struct acceptance *acceptance, const char *scenario,
-				    struct history_figure figure, double value)
+				    const struct history_series *series, double value)
 {
+	enum metric_gating gating = metric_table[series->figure.metric].gating;
 	const struct acceptance_entry *entry;
-	enum acceptance_metric kind;
+	int kind;
 
-	if (figure.metric == METRIC_INSTRUCTIONS)
-		kind = figure.cold ? ACCEPT_COLD_INSTRUCTIONS : ACCEPT_INSTRUCTIONS;
-	else if (figure.metric == METRIC_CYCLES)
-		kind = figure.cold ? ACCEPT_COLD_CYCLES : ACCEPT_CYCLES;
-	else
+	if (gating != METRIC_LIMIT && gating != METRIC_LIMIT_OPT_IN)
 		return NULL;
-	entry = acceptance_find(acceptance, scenario, kind);
+	kind = acceptance_metric_find(series->key);
+	if (kind < 0)
+		return NULL;
+	entry = acceptance_find(acceptance, scenario, (enum acceptance_metric)kind);
 	return entry != NULL && value <= entry->value ? entry->reason : NULL;
 }
 
@@ -433,7 +434,7 @@ static int add_point(struct history *history, const char *scenario, struct histo
 	if (last != NULL) {
 		point->has_change = true;
 		point->change_percent = slope_change_percent(value, last->value);
-		reason = value > last->value ? accepting_reason(acceptance, scenario, figure, value) : NULL;
+		reason = value > last->value ? accepting_reason(acceptance, scenario, series, value) : NULL;
 		if (reason != NULL && (point->accepted = strdup(reason)) == NULL)
 			return -1;
 	}

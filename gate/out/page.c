@@ -515,14 +515,15 @@ static void history_caption(FILE *out, const struct history *history, size_t fir
 
 	fputs("<figcaption><strong>", out);
 	escape(out, history->series[first].scenario);
-	fputs("</strong>: drift from ", out);
-	escape(out, history->versions[history->series[first].points[0].version].commit.date);
-	fputs(": <span class=\"history-drift-summary\">", out);
+	fputs("</strong>: drift <span class=\"history-drift-summary\">", out);
 	for (i = first; i < end; i++) {
-		if (history->series[i].figure.cold)
+		const struct history_series *series = &history->series[i];
+
+		if (series->figure.cold)
 			continue;
-		chart_format_percent(drift, sizeof(drift), history->series[i].drift_percent);
-		fprintf(out, "%s%s %s", i > first ? ", " : "", history->series[i].label, drift);
+		chart_format_percent(drift, sizeof(drift), series->drift_percent);
+		fprintf(out, "%s%s %s since ", i > first ? ", " : "", series->label, drift);
+		escape(out, history->versions[series->points[0].version].commit.date);
 	}
 	fputs("</span></figcaption>\n", out);
 }

@@ -139,6 +139,9 @@ static void history_should_name_every_metric_of_the_table(void)
 		CHECK(history_series_name(&named, (struct history_figure){ METRIC_ALLOCATIONS, false }) == 0);
 		CHECK_STR(named.key, "allocations");
 		CHECK_STR(named.label, "heap allocations per message");
+		CHECK(history_series_name(&named, (struct history_figure){ METRIC_PEAK_BYTES, false }) == 0);
+		CHECK_STR(named.key, "peak_bytes");
+		CHECK_STR(named.label, "peak live heap of the process, growth per message");
 	}
 }
 
