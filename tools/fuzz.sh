@@ -4,7 +4,8 @@
 # per target the runs, executions per second and crashes. Builds in build-fuzz with clang, ASan
 # and UBSan. The committed seeds (tests/fuzz/corpus/TARGET) are only read; what the fuzzer adds
 # goes to build-fuzz/fuzz/corpus/TARGET, and a crash to build-fuzz/fuzz/crashes/TARGET/. A crash
-# is a bug: add the file to tests/fixtures/PARSER/ and a case to tests/unit/test_fuzz_regressions.c.
+# is a bug: add the file to tests/fuzz/corpus/TARGET/ (replayed by every run) and a case to the
+# parser's unit test (tests/unit/parse/, or tests/unit/core/test_results.c for the baseline reader).
 #
 #   tools/fuzz.sh [SECONDS]    exit 0 when no target crashed, 1 when one did, 2 on a setup error
 set -uo pipefail

@@ -17,6 +17,7 @@
 
 #include "fs.h"
 #include "json_read.h"
+#include "json_write.h"
 #include "results_reader.h"
 #include "text.h"
 
@@ -323,16 +324,15 @@ cJSON *results_document(const struct measurement *measurements, size_t count,
 static int write_through(const cJSON *document, const char *path, const char *directory,
 			 struct gate_error *err)
 {
-	char *text = cJSON_Print(document);
-	size_t length;
+	size_t length = 0;
+	char *text = json_print(document, true, &length);
 	int status;
 
 	if (text == NULL)
 		return gate_error_set(err, "cannot write '%s': out of memory", path);
-	length = strlen(text);
-	text[length] = '\n'; /* cJSON_Print ends without a newline; the NUL is not written */
+	text[length] = '\n'; /* the text ends without a newline; the NUL is not written */
 	status = fs_write_atomic(path, text, length + 1, directory, err);
-	cJSON_free(text);
+	free(text);
 	return status;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "chart.h"
+#include "json_write.h"
 
 void export_measure_name(char *name, size_t size, size_t measure)
 {
@@ -85,12 +86,12 @@ static int write_bmf(FILE *out, const struct results *results, struct gate_error
 			document = NULL;
 		}
 	}
-	text = document != NULL ? cJSON_Print(document) : NULL;
+	text = document != NULL ? json_print(document, true, NULL) : NULL;
 	cJSON_Delete(document);
 	if (text == NULL)
 		return gate_error_set(err, "out of memory");
 	fprintf(out, "%s\n", text);
-	cJSON_free(text);
+	free(text);
 	return 0;
 }
 

@@ -607,6 +607,45 @@ static void results_should_read_a_document_without_a_metric_nothing_gates(void)
 	release_all(&measurement, 1);
 }
 
+/* Counts up to 2^53 - 1 and figures that need 17 digits are written so that they read back as
+ * they were: cJSON's own printer writes 2^53 - 1 as 9.00719925474099e+15 (a fuzzing find). */
+static void results_should_write_counts_and_figures_that_read_back_exactly(void)
+{
+	struct measurement measurement;
+	struct environment environment;
+	struct results results = RESULTS_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	char *directory = make_directory(), path[600];
+	cJSON *document;
+
+	fill_consume_json(&measurement);
+	measurement.messages = 7;
+	measurement.counts[METRIC_BYTES][0] = 0;
+	measurement.counts[METRIC_BYTES][1] = 1;
+	measurement.counts[METRIC_BYTES][2] = 9007199254740991ULL;
+	measurement.counts[METRIC_INSTRUCTIONS][2] = measurement.counts[METRIC_INSTRUCTIONS][1] + 1000000003ULL;
+	fill_slopes(&measurement);
+	fill_environment(&environment);
+	document = results_document(&measurement, 1, &environment, NULL);
+	snprintf(path, sizeof(path), "%s/results.json", directory);
+	CHECK(results_write_file(document, path, &err) == 0);
+	CHECK(results_read_file(&results, path, &err) == 0);
+	CHECK_STR(err.message, "");
+	if (results.count == 1) {
+		CHECK(memcmp(results.measurements[0].counts, measurement.counts,
+			     sizeof(measurement.counts)) == 0);
+		CHECK(results.measurements[0].slopes[METRIC_BYTES].per_message ==
+		      measurement.slopes[METRIC_BYTES].per_message);
+		CHECK(results.measurements[0].slopes[METRIC_INSTRUCTIONS].per_message ==
+		      1000000003.0 / 7.0);
+	}
+	results_release(&results);
+	cJSON_Delete(document);
+	environment_release(&environment);
+	release_all(&measurement, 1);
+	remove_directory(directory);
+}
+
 static void results_should_name_the_source_it_was_given(void)
 {
 	struct results results = RESULTS_INIT;
@@ -747,6 +786,7 @@ int main(void)
 	RUN(results_should_refuse_counts_that_do_not_grow);
 	RUN(results_should_refuse_a_gated_metric_without_its_counts);
 	RUN(results_should_read_a_document_without_a_metric_nothing_gates);
+	RUN(results_should_write_counts_and_figures_that_read_back_exactly);
 	RUN(results_should_name_the_source_it_was_given);
 	RUN(results_write_should_leave_no_temporary_file_behind);
 	RUN(results_write_should_fail_cleanly_in_a_missing_directory);
