@@ -9,23 +9,31 @@
 
 static void write_value(FILE *out, const cJSON *item, bool formatted, size_t depth);
 
-/* The shortest of 15 and 17 significant digits that reads back to the same double (cJSON tries
- * 15 first too, so the text is cJSON's whenever cJSON is exact). */
+void json_number_text(char *text, size_t size, double value)
+{
+	int digits;
+
+	if (isnan(value) || isinf(value)) {
+		snprintf(text, size, "null");
+		return;
+	}
+	if (value == 0) { /* -0 too, as cJSON writes it */
+		snprintf(text, size, "0");
+		return;
+	}
+	/* 15 digits when they read back, as cJSON; else 17, which always do. */
+	for (digits = 15; digits <= 17; digits += 2) {
+		snprintf(text, size, "%1.*g", digits, value);
+		if (strtod(text, NULL) == value)
+			return;
+	}
+}
+
 static void write_number(FILE *out, double value)
 {
 	char text[32];
 
-	if (isnan(value) || isinf(value)) {
-		fputs("null", out);
-		return;
-	}
-	if (value == 0) { /* cJSON writes -0 as 0 */
-		fputc('0', out);
-		return;
-	}
-	snprintf(text, sizeof(text), "%1.15g", value);
-	if (strtod(text, NULL) != value)
-		snprintf(text, sizeof(text), "%1.17g", value);
+	json_number_text(text, sizeof(text), value);
 	fputs(text, out);
 }
 

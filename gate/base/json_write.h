@@ -9,10 +9,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* A number as gate writes it, in JSON and in CSV: 15 significant digits when they read back to
+ * the same double (cJSON's choice), else 17; "null" for one that is not finite (JSON has none). */
+void json_number_text(char *text, size_t size, double value);
+
 /* The text of `item`, laid out as cJSON_Print (formatted) or cJSON_PrintUnformatted lays it out,
  * byte for byte where cJSON's numbers are exact; a number cJSON would round is written with 17
- * significant digits. NULL when out of memory. The caller frees it with free(). *length, when
- * not NULL, is its length. */
+ * digits (json_number_text). NULL when out of memory; the caller frees it with free(). *length,
+ * when not NULL, is its length. */
 char *json_print(const cJSON *item, bool formatted, size_t *length);
 
 #endif

@@ -15,24 +15,21 @@
 #include "environment.h"
 #include "results.h"
 #include "slope.h"
+#include "verdict.h"
 
 int history_series_name(struct history_series *series, struct history_figure figure)
 {
 	const struct metric *metric = &metric_table[figure.metric];
-	int key, label;
+	int label;
 
 	series->figure = figure;
-	key = snprintf(series->key, sizeof(series->key), "%s%s", figure.cold ? "cold_" : "",
-		       metric->key);
+	metric_figure_key(series->key, sizeof(series->key), figure.metric, figure.cold);
 	/* A peak's per-message figure is how fast it grows, not the peak. */
 	label = figure.cold ? snprintf(series->label, sizeof(series->label), "cold-start %s",
 				       metric->title)
 			    : snprintf(series->label, sizeof(series->label), "%s%s per message",
 				       metric->title, metric->shows_cold ? ", growth" : "");
-	return key < 0 || (size_t)key >= sizeof(series->key) || label < 0 ||
-			       (size_t)label >= sizeof(series->label)
-		       ? -1
-		       : 0;
+	return label < 0 || (size_t)label >= sizeof(series->label) ? -1 : 0;
 }
 
 bool history_valid_date(const char *text)
@@ -394,16 +391,11 @@ static int grow(void **items, size_t count, size_t size)
 static const char *accepting_reason(const struct acceptance *acceptance, const char *scenario,
 				    const struct history_series *series, double value)
 {
-	enum metric_gating gating = metric_table[series->figure.metric].gating;
-	const struct acceptance_entry *entry;
-	int kind;
+	int kind = verdict_limit_acceptance(series->figure.metric,
+					    series->figure.cold ? VERDICT_COLD : VERDICT_PER_MESSAGE);
+	const struct acceptance_entry *entry =
+		kind >= 0 ? acceptance_find(acceptance, scenario, (enum acceptance_metric)kind) : NULL;
 
-	if (gating != METRIC_LIMIT && gating != METRIC_LIMIT_OPT_IN)
-		return NULL;
-	kind = acceptance_metric_find(series->key);
-	if (kind < 0)
-		return NULL;
-	entry = acceptance_find(acceptance, scenario, (enum acceptance_metric)kind);
 	return entry != NULL && value <= entry->value ? entry->reason : NULL;
 }
 
@@ -785,8 +777,8 @@ static int read_one_series(const struct reader *reader, const cJSON *item, const
 	    read_text(reader, item, "metric", path, false, &metric) != 0)
 		return -1;
 	{
-		bool cold = strncmp(metric, "cold_", 5) == 0;
-		const struct metric *found = metric_find(metric + (cold ? 5 : 0));
+		bool cold;
+		const struct metric *found = metric_figure_find(metric, &cold);
 
 		free(metric);
 		if (found == NULL)

@@ -102,7 +102,8 @@ enum history_status history_walk(struct history *history, const struct history_r
 /* Whether `text` is a date gate accepts for --since (YYYY-MM-DD, a real day). */
 bool history_valid_date(const char *text);
 
-/* Names the series' figure: its key and label from the metric table. -1 when they do not fit. */
+/* Names the series' figure: its key and label from the metric table. -1 when the label does not
+ * fit. */
 int history_series_name(struct history_series *series, struct history_figure figure);
 
 /* The history as a JSON document (gate history --json) and read back strictly (gate report

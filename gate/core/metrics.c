@@ -145,6 +145,17 @@ const struct metric *metric_find(const char *key)
 	return NULL;
 }
 
+void metric_figure_key(char *key, size_t size, enum metric_id metric, bool cold)
+{
+	snprintf(key, size, "%s%s", cold ? "cold_" : "", metric_table[metric].key);
+}
+
+const struct metric *metric_figure_find(const char *key, bool *cold)
+{
+	*cold = strncmp(key, "cold_", 5) == 0;
+	return metric_find(key + (*cold ? 5 : 0));
+}
+
 bool metric_limit_gated(enum metric_id metric, const struct scenario_info *info)
 {
 	switch (metric_table[metric].gating) {

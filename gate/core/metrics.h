@@ -95,6 +95,13 @@ extern const struct metric metric_table[METRIC_COUNT];
 /* The metric of that results.json key, or NULL. */
 const struct metric *metric_find(const char *key);
 
+/* The name of one figure of a metric: "KEY" per message, "cold_KEY" cold, as the verdict rows of
+ * results.json, baselines/accepted.json and gate history name it. */
+void metric_figure_key(char *key, size_t size, enum metric_id metric, bool cold);
+
+/* The metric such a name is a figure of, with *cold set; NULL for no metric of the table. */
+const struct metric *metric_figure_find(const char *key, bool *cold);
+
 /* Does `info` ask for `tool`'s runs: every tool that is not opt-in, and an opt-in one when the
  * scenario opts in to one of its metrics or `every_metric` (gate --all-metrics). */
 bool metric_tool_wanted(enum metric_tool tool, const struct scenario_info *info,

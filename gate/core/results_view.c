@@ -404,7 +404,7 @@ static int read_limit_figures(const struct results_reader *reader, const cJSON *
 		for (cold = 0; cold < 2; cold++) {
 			char key[64];
 
-			snprintf(key, sizeof(key), "%s%s", cold ? "cold_" : "", metric_table[metric].key);
+			metric_figure_key(key, sizeof(key), metric, cold != 0);
 			if (read_figures(reader, item, key, path, &row->figures[metric][cold],
 					 &row->has_figures[metric][cold]) != 0)
 				return -1;

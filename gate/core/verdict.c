@@ -53,7 +53,7 @@ int verdict_limit_acceptance(enum metric_id metric, enum verdict_figure figure)
 
 	if (entry->gating != METRIC_LIMIT && entry->gating != METRIC_LIMIT_OPT_IN)
 		return -1;
-	snprintf(name, sizeof(name), "%s%s", figure == VERDICT_COLD ? "cold_" : "", entry->key);
+	metric_figure_key(name, sizeof(name), metric, figure == VERDICT_COLD);
 	return acceptance_metric_find(name);
 }
 
@@ -418,7 +418,7 @@ static int add_limit_figures(cJSON *item, const struct verdict_row *row)
 
 		if (!compared && (metric_table[metric].gating != METRIC_LIMIT || !head->has[metric]))
 			continue;
-		snprintf(cold_key, sizeof(cold_key), "cold_%s", metric_table[metric].key);
+		metric_figure_key(cold_key, sizeof(cold_key), metric, true);
 		if (!cJSON_AddItemToObject(item, metric_table[metric].key,
 					   figures(head->slopes[metric].per_message, base,
 						   base ? base->slopes[metric].per_message : 0,

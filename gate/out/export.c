@@ -46,18 +46,6 @@ static double measure_value(const struct measurement *measurement, size_t measur
 	return measure >= METRIC_COUNT ? (double)slope->cold : slope->per_message;
 }
 
-/* The shortest of %.15g, %.16g, %.17g that reads back to the same double. */
-static void number_text(char *text, size_t size, double value)
-{
-	int digits;
-
-	for (digits = 15; digits <= 17; digits++) {
-		snprintf(text, size, "%.*g", digits, value);
-		if (strtod(text, NULL) == value)
-			return;
-	}
-}
-
 /* BMF: {"scenario": {"instructions": {"value": ...}, ...}, ...}. */
 static int write_bmf(FILE *out, const struct results *results, struct gate_error *err)
 {
@@ -149,10 +137,10 @@ static int write_csv(FILE *out, const struct results *results, const struct resu
 			if (!has_measure(measurement, m))
 				continue;
 			export_measure_name(name, sizeof(name), m);
-			number_text(value, sizeof(value), measure_value(measurement, m));
+			json_number_text(value, sizeof(value), measure_value(measurement, m));
 			if (verdict_figures(row, m, &base, &percent)) {
-				number_text(baseline, sizeof(baseline), base);
-				number_text(change, sizeof(change), percent);
+				json_number_text(baseline, sizeof(baseline), base);
+				json_number_text(change, sizeof(change), percent);
 			}
 			csv_field(out, measurement->info.name);
 			fprintf(out, ",%s,%s,%s,%s,", name, value, baseline, change);
@@ -166,24 +154,13 @@ static int write_csv(FILE *out, const struct results *results, const struct resu
 /* The measure a breach of a metric gated at a limit names ("cycles", "cold_instructions"). */
 static bool limit_measure(const char *breach, size_t *measure)
 {
-	size_t metric;
+	bool cold;
+	const struct metric *entry = metric_figure_find(breach, &cold);
 
-	for (metric = 0; metric < METRIC_COUNT; metric++) {
-		const char *key = metric_table[metric].key;
-
-		if (metric_table[metric].gating != METRIC_LIMIT &&
-		    metric_table[metric].gating != METRIC_LIMIT_OPT_IN)
-			continue;
-		if (strcmp(breach, key) == 0) {
-			*measure = metric;
-			return true;
-		}
-		if (strncmp(breach, "cold_", 5) == 0 && strcmp(breach + 5, key) == 0) {
-			*measure = METRIC_COUNT + metric;
-			return true;
-		}
-	}
-	return false;
+	if (entry == NULL || (entry->gating != METRIC_LIMIT && entry->gating != METRIC_LIMIT_OPT_IN))
+		return false;
+	*measure = (size_t)(entry - metric_table) + (cold ? METRIC_COUNT : 0);
+	return true;
 }
 
 /* JUnit: one test case per scenario; a breach fails it, a measurement failure is an error. */

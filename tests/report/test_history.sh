@@ -233,6 +233,12 @@ fi
 page=$artifacts/history.html
 "$gate" report -q "$source_dir/tests/report/results.json" --history "$work/history.json" -o "$page"
 code=$?
+if [ "$code" -eq 0 ] && grep -q "estimated cycles per message +2.00 % since 2024-01-08" "$page" &&
+  grep -q "instructions per message +25.00 % since 2024-01-01" "$page"; then
+  pass "page_should_give_each_drift_from_its_own_first_figure"
+else
+  fail "page_should_give_each_drift_from_its_own_first_figure"
+fi
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ "$code" -ne 0 ] || [ -z "$browser" ]; then
   fail "page_should_draw_the_history_charts: report exit $code, browser '${browser:-none}'"

@@ -112,6 +112,7 @@ static void history_should_name_every_metric_of_the_table(void)
 
 			CHECK(history_series_name(&named, (struct history_figure){ (enum metric_id)metric,
 										    cold != 0 }) == 0);
+			CHECK(strlen(named.key) == strlen(metric_table[metric].key) + (cold ? 5 : 0));
 			CHECK(asprintf(&text, "%.*s\"metric\":\"%s%s\"%s", (int)(at - document), document,
 				       cold ? "cold_" : "", metric_table[metric].key, at + strlen(from)) > 0);
 			CHECK(read_text(&history, text, &err) == 0);

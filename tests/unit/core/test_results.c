@@ -3,6 +3,7 @@
  * document in tests/fixtures/results is refused with the file and the problem named. */
 #define _GNU_SOURCE
 #include "check.h"
+#include "json_write.h"
 #include "results.h"
 
 #include <dirent.h>
@@ -538,31 +539,49 @@ static void results_should_refuse_counts_that_do_not_grow(void)
 	check_read_error("counts-not-growing.json", "count(2N) 17318804 is not above count(N) 17318804");
 }
 
-/* consume_json's document with one metric's counts and figures taken out, read back. */
-static void check_without(const char *key, const char *problem)
+/* consume_json's document, gating cycles and a peak floor or not, with the counts and figures
+ * of each metric in `keys` (NULL-terminated) taken out, read back; returns what reading did. */
+static int read_without(bool gated, const char *const *keys, struct results *results,
+			struct gate_error *err)
 {
 	struct measurement measurement;
 	struct environment environment;
-	struct results results = RESULTS_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
 	cJSON *document, *entry;
 	char *text;
+	int status;
 
 	fill_consume_json(&measurement);
+	measurement.info.gate_cycles = gated;
+	if (!gated)
+		measurement.info.floors[FLOOR_COLD_PEAK_BYTES] = 0;
 	fill_environment(&environment);
 	document = results_document(&measurement, 1, &environment, NULL);
 	entry = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(document, "code"), 0);
-	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(entry, "counts"), key);
-	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(entry, "metrics"), key);
-	text = cJSON_Print(document);
-	CHECK(results_parse(&results, text, strlen(text), "without.json", &err) == -1);
-	CHECK_CONTAINS(err.message, "cannot read results 'without.json': ");
-	CHECK_CONTAINS(err.message, problem);
-	results_release(&results);
+	for (; *keys != NULL; keys++) {
+		cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(entry, "counts"),
+							*keys);
+		cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(entry, "metrics"),
+							*keys);
+	}
+	text = json_print(document, true, NULL);
+	status = results_parse(results, text, strlen(text), "without.json", err);
 	free(text);
 	cJSON_Delete(document);
 	environment_release(&environment);
 	release_all(&measurement, 1);
+	return status;
+}
+
+static void check_without(const char *key, const char *problem)
+{
+	const char *keys[] = { key, NULL };
+	struct results results = RESULTS_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(read_without(true, keys, &results, &err) == -1);
+	CHECK_CONTAINS(err.message, "cannot read results 'without.json': ");
+	CHECK_CONTAINS(err.message, problem);
+	results_release(&results);
 }
 
 /* A metric the scenario's settings gate must have its counts: a document that leaves them out
@@ -578,33 +597,15 @@ static void results_should_refuse_a_gated_metric_without_its_counts(void)
 
 static void results_should_read_a_document_without_a_metric_nothing_gates(void)
 {
-	struct measurement measurement;
-	struct environment environment;
+	const char *keys[] = { "cycles", "peak_bytes", NULL };
 	struct results results = RESULTS_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
-	cJSON *document, *entry;
-	char *text;
 
-	fill_consume_json(&measurement);
-	measurement.info.gate_cycles = false;
-	measurement.info.floors[FLOOR_COLD_PEAK_BYTES] = 0;
-	fill_environment(&environment);
-	document = results_document(&measurement, 1, &environment, NULL);
-	entry = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(document, "code"), 0);
-	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(entry, "counts"), "cycles");
-	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(entry, "metrics"), "cycles");
-	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(entry, "counts"), "peak_bytes");
-	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(entry, "metrics"), "peak_bytes");
-	text = cJSON_Print(document);
-	CHECK(results_parse(&results, text, strlen(text), "older.json", &err) == 0);
+	CHECK(read_without(false, keys, &results, &err) == 0);
 	CHECK_STR(err.message, "");
 	CHECK(results.count == 1 && !results.measurements[0].has[METRIC_CYCLES] &&
 	      !results.measurements[0].has[METRIC_PEAK_BYTES] && results.measurements[0].has[METRIC_BYTES]);
 	results_release(&results);
-	free(text);
-	cJSON_Delete(document);
-	environment_release(&environment);
-	release_all(&measurement, 1);
 }
 
 /* Counts up to 2^53 - 1 and figures that need 17 digits are written so that they read back as

@@ -337,6 +337,42 @@ static void table_should_show_acceptances_floors_to_lower_and_improvements(void)
 	verdict_release(&verdict);
 }
 
+/* An optional floor the head no longer declares: the breach names value 0, and an acceptance
+ * of 0 is shown as what it accepts. A raised one names the metric alone. */
+static void table_should_name_a_dropped_or_raised_optional_floor(void)
+{
+	struct measurement head[] = { measured("alpha", 10000, 50000), measured("beta", 10000, 50000) };
+	struct measurement base[] = { measured("alpha", 10000, 50000), measured("beta", 10000, 50000) };
+	struct acceptance_entry entries[] = {
+		{ (char *)"beta", ACCEPT_STEADY_BYTES_FLOOR, 0, (char *)"bytes vary with the input" },
+	};
+	struct acceptance acceptance = { entries, 1, (char *)"baselines/accepted.json" };
+	struct results baseline = RESULTS_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict;
+	char *text;
+
+	base[0].info.floors[FLOOR_STEADY_BYTES] = base[1].info.floors[FLOOR_STEADY_BYTES] = 2000;
+	base[0].info.floors[FLOOR_COLD_BYTES] = 6000;
+	head[0].info.floors[FLOOR_COLD_BYTES] = 7000;
+	baseline.measurements = base;
+	baseline.count = 2;
+	baseline.messages = 1000;
+	CHECK(verdict_decide(&verdict, head, 2, &baseline, &acceptance, true, &err) == 0);
+	text = print(&verdict);
+	CHECK_CONTAINS(text, "\nalpha: the floor 'steady_bytes' is no longer declared (the baseline's: "
+			     "2000): loosening a setting is a breach unless accepted (metric "
+			     "'steady_bytes_floor', value 0)\n");
+	CHECK_CONTAINS(text, "\nalpha: the floor 'cold_bytes' is 7000, above the baseline's 6000: "
+			     "loosening a setting is a breach unless accepted (metric "
+			     "'cold_bytes_floor')\n");
+	CHECK_CONTAINS(text, "\nbeta: accepted without the steady bytes floor: bytes vary with the "
+			     "input (baselines/accepted.json)\n");
+	CHECK_CONTAINS(text, "\nfail: 1 regressed (alpha)\n");
+	free(text);
+	verdict_release(&verdict);
+}
+
 static void table_should_warn_when_the_cost_per_message_is_not_constant(void)
 {
 	struct measurement head[] = { measured("alpha", 100, 1000) };
@@ -386,6 +422,7 @@ int main(void)
 	RUN(table_should_name_settings_looser_and_stricter_than_the_baseline);
 	RUN(table_should_show_an_ungated_regression_as_not_gated_and_not_within_limits);
 	RUN(table_should_show_acceptances_floors_to_lower_and_improvements);
+	RUN(table_should_name_a_dropped_or_raised_optional_floor);
 	RUN(table_should_warn_when_the_cost_per_message_is_not_constant);
 	RUN(table_should_format_figures_exactly);
 	return CHECK_EXIT();
