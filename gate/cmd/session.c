@@ -540,19 +540,32 @@ static int gate_command(const struct session *session, char *text, size_t size)
 	return snprintf(text, size, "%s --build-dir %s", program, build_dir);
 }
 
-/* What refreshes the baseline here: `make baseline` in costgate's own tree, else gate's own. */
+/* What refreshes the baseline here: `make baseline` in costgate's own tree, else gate's own, as
+ * a user pastes it at the repository's top: `gate`, never the path it was run by, and the build
+ * directory relative to the top when it is inside it. */
 static void refresh_command(const struct session *session, char *text, size_t size)
 {
-	int used;
+	const char *branch = session->options->baseline_ref != NULL ? session->options->baseline_ref
+								     : "main";
+	const char *build_dir = session->options->build_dir;
+	char *absolute = realpath(build_dir, NULL);
+	size_t root_length = session->root != NULL ? strlen(session->root) : 0;
 
 	if (own_makefile(session->root)) {
 		snprintf(text, size, "make baseline, and commit baselines/main.json");
+		free(absolute);
 		return;
 	}
-	used = gate_command(session, text, size);
-	if (used >= 0 && (size_t)used < size)
-		snprintf(text + used, size - (size_t)used,
-			 " --save-baseline main on main, and commit baselines/main.json");
+	if (absolute != NULL && root_length > 0 && strncmp(absolute, session->root, root_length) == 0 &&
+	    absolute[root_length] == '/')
+		build_dir = absolute + root_length + 1;
+	if (strcmp(build_dir, "build") == 0)
+		snprintf(text, size, "gate --save-baseline %s on %s, and commit baselines/%s.json",
+			 branch, branch, branch);
+	else
+		snprintf(text, size, "gate --build-dir %s --save-baseline %s on %s, and commit "
+			 "baselines/%s.json", build_dir, branch, branch, branch);
+	free(absolute);
 }
 
 /* The local command that repeats this run, for the Markdown report: build, then gate. */

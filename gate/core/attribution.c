@@ -194,8 +194,10 @@ static int merge_functions(struct attribution_function *rows, size_t *row_count,
 		const struct function_cost *in_baseline = from_head ? other : cost;
 		struct attribution_function *row = &all[count];
 
-		if ((!from_head && other != NULL) || cost->project != project)
-			continue; /* merged from the head's side, or the other table's */
+		if ((!from_head && other != NULL) || cost->project != project ||
+		    (!cost->project && cg_name_is_allocator(cost->name)))
+			continue; /* merged from the head's side, the other table's, or the
+				   * allocator's (reported apart) */
 		row->name = cost->name;
 		row->head = ranked(in_head, project);
 		row->baseline = ranked(in_baseline, project);
@@ -218,6 +220,20 @@ static int merge_functions(struct attribution_function *rows, size_t *row_count,
 	memcpy(rows, all, *row_count * sizeof(*all));
 	free(all);
 	return 0;
+}
+
+/* What the shown project rows leave of the whole change, so that their shares add up. */
+static void compute_rest(struct attribution *attribution)
+{
+	double shown = 0;
+	size_t i;
+
+	for (i = 0; i < attribution->function_count; i++)
+		shown += attribution->functions[i].change;
+	attribution->rest_change = attribution->total_change - shown;
+	if (attribution->total_change != 0)
+		attribution->rest_share_percent =
+			attribution->rest_change / attribution->total_change * 100.0;
 }
 
 static int merge_sites(struct attribution *attribution, const struct measurement *head,
@@ -275,12 +291,18 @@ int attribution_compute(struct attribution *attribution, const struct measuremen
 	if (baseline != NULL) {
 		attribution->total_change = head->slopes[METRIC_INSTRUCTIONS].per_message -
 					    baseline->slopes[METRIC_INSTRUCTIONS].per_message;
+		if (head->has[METRIC_ALLOCATOR_INSTRUCTIONS] &&
+		    baseline->has[METRIC_ALLOCATOR_INSTRUCTIONS])
+			attribution->allocator_change =
+				head->slopes[METRIC_ALLOCATOR_INSTRUCTIONS].per_message -
+				baseline->slopes[METRIC_ALLOCATOR_INSTRUCTIONS].per_message;
 		if (merge_functions(attribution->functions, &attribution->function_count,
 				    ATTRIBUTION_ROWS, true, attribution->total_change, head,
 				    baseline) != 0 ||
 		    merge_functions(attribution->leaves, &attribution->leaf_count, ATTRIBUTION_LEAVES,
 				    false, attribution->total_change, head, baseline) != 0)
 			return -1;
+		compute_rest(attribution);
 	}
 	return merge_sites(attribution, head, baseline);
 }
@@ -318,6 +340,10 @@ cJSON *attribution_to_json(const struct attribution *attribution)
 
 	if (functions == NULL || leaves == NULL || sites == NULL ||
 	    cJSON_AddNumberToObject(object, "total_change", attribution->total_change) == NULL ||
+	    cJSON_AddNumberToObject(object, "rest_change", attribution->rest_change) == NULL ||
+	    cJSON_AddNumberToObject(object, "rest_share_percent",
+				    attribution->rest_share_percent) == NULL ||
+	    cJSON_AddNumberToObject(object, "allocator_change", attribution->allocator_change) == NULL ||
 	    !add_functions(functions, attribution->functions, attribution->function_count) ||
 	    !add_functions(leaves, attribution->leaves, attribution->leaf_count))
 		goto failed;

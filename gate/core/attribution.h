@@ -26,7 +26,8 @@ struct attribution_function {
 	double change;              /* head - baseline */
 	double exclusive_change;    /* the change of its exclusive instructions */
 	double inclusive_change;    /* the same for inclusive instructions */
-	double share_percent;       /* change as a share of the total change */
+	double share_percent;       /* change as a share of total_change (project functions; a
+				     * leaf's is a part of the rows above it) */
 	bool appeared;              /* not in the baseline's profile */
 	bool disappeared;           /* not in the head's profile */
 };
@@ -50,7 +51,14 @@ struct attribution_site {
 };
 
 struct attribution {
-	double total_change;        /* instructions per message, head - baseline */
+	double total_change;        /* the program's instructions per message, head - baseline */
+	double rest_change;         /* the part of total_change no row of `functions` shows: the
+				     * project functions past the first ATTRIBUTION_ROWS, and system
+				     * code the allocator reached through a library (strdup's
+				     * malloc); with it the rows' shares add up to 100 % */
+	double rest_share_percent;
+	double allocator_change;    /* the allocator's instructions per message, head - baseline:
+				     * reported apart, not part of total_change */
 	struct attribution_function functions[ATTRIBUTION_ROWS]; /* the project's, by |change| */
 	size_t function_count;
 	struct attribution_function leaves[ATTRIBUTION_LEAVES];  /* system libraries', by |change| */

@@ -666,12 +666,12 @@ static int check_cache_instructions(struct measurement *measurement,
 
 	for (which = 0; which < SLOPE_RUNS; which++) {
 		uint64_t again = parsed[TOOL_CACHE][which].callgrind.total;
+		uint64_t first = parsed[TOOL_CALLGRIND][which].callgrind.total;
 
-		if (again != measurement->counts[METRIC_INSTRUCTIONS][which]) {
+		if (again != first) {
 			record_failure(measurement, "not deterministic: at %" PRIu64 " the callgrind run "
 				       "counted %" PRIu64 " instructions and the cache simulation %" PRIu64,
-				       count_of(measurement, which),
-				       measurement->counts[METRIC_INSTRUCTIONS][which], again);
+				       count_of(measurement, which), first, again);
 			return -1;
 		}
 	}

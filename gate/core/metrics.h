@@ -46,10 +46,11 @@ struct tool_output {
 };
 
 enum metric_id {
-	METRIC_INSTRUCTIONS,
+	METRIC_INSTRUCTIONS, /* the program's own, the allocator's left out */
 	METRIC_ALLOCATIONS,
 	METRIC_BYTES,
 	METRIC_PEAK_BYTES,
+	METRIC_ALLOCATOR_INSTRUCTIONS, /* the allocator's (malloc, free, ... and below) */
 	METRIC_CYCLES,
 #ifdef GATE_TEST_METRIC
 	METRIC_TEST, /* the throw-away metric of the test build (tests/metric) */

@@ -1,6 +1,8 @@
 /* The split of a profile by owner. A line of a project function belongs to the function whose
  * definition holds it (debuginfo); when that is another function than the one callgrind counted
- * it under, -O2 inlined it there. */
+ * it under, -O2 inlined it there. callgrind's recursion levels ("f'2") are one owner, "f": their
+ * own instructions add up, and the inclusive cost is the outermost level's, which already holds
+ * every deeper one (adding the levels' would count a recursive call's cost at each level). */
 #define _GNU_SOURCE
 #include "ownership.h"
 
@@ -36,6 +38,17 @@ static bool same_function(const char *name, const char *owner)
 	return strlen(owner) == length && strncmp(name, owner, length) == 0;
 }
 
+/* The length of callgrind's name without its recursion level: "f'2" is "f". */
+static size_t level_free_length(const char *name)
+{
+	return strcspn(name, "'");
+}
+
+static bool deeper_level(const char *name)
+{
+	return name[level_free_length(name)] == '\'';
+}
+
 static struct owned_cost *add_cost(struct ownership *ownership, size_t *capacity, char *name,
 				   bool project)
 {
@@ -59,57 +72,102 @@ static struct owned_cost *add_cost(struct ownership *ownership, size_t *capacity
 	return cost;
 }
 
-static struct owned_cost *find_or_add(struct ownership *ownership, size_t *capacity, size_t from,
-				      const char *owner, const char *caller)
+/* The owner named `name` (exactly), added when new. */
+static struct owned_cost *find_or_add(struct ownership *ownership, size_t *capacity, char *name,
+				      bool project)
 {
-	char *name;
 	size_t i;
 
-	for (i = from; i < ownership->count; i++)
-		if (strncmp(ownership->costs[i].name, owner, strlen(owner)) == 0 &&
-		    strncmp(ownership->costs[i].name + strlen(owner), " (inlined into ", 15) == 0)
-			return &ownership->costs[i];
-	if (asprintf(&name, "%s (inlined into %s)", owner, caller) < 0)
+	if (name == NULL)
 		return NULL;
-	return add_cost(ownership, capacity, name, true);
+	for (i = 0; i < ownership->count; i++)
+		if (strcmp(ownership->costs[i].name, name) == 0) {
+			free(name);
+			return &ownership->costs[i];
+		}
+	return add_cost(ownership, capacity, name, project);
 }
 
-/* One function of the profile: itself, then what was inlined into it. */
+static char *inlined_name(const char *owner, const char *caller)
+{
+	char *name;
+
+	if (asprintf(&name, "%s (inlined into %.*s)", owner, (int)level_free_length(caller),
+		     caller) < 0)
+		return NULL;
+	return name;
+}
+
+/* One function of the profile, under its level-free name: itself, then what was inlined into it.
+ * Calls into the allocator are not the program's own (callgrind.h): never in with_library. */
 static int split_function(struct ownership *ownership, size_t *capacity,
 			  const struct cg_profile *profile, const struct cg_function *function,
 			  struct ownership_objects *objects)
 {
 	/* "(below main)" and the like are valgrind's names for code no source defines. */
 	bool project = !cg_object_is_system(function->object) && function->name[0] != '(';
+	bool outermost = !deeper_level(function->name);
 	const struct debuginfo *info = project && function->line_count > 0
 					       ? object_info(objects, function->object) : NULL;
-	uint64_t own = function->exclusive, own_library = function->library_calls;
-	size_t index = ownership->count, i;
-	struct owned_cost *cost = add_cost(ownership, capacity, strdup(function->name), project);
+	uint64_t own = function->exclusive;
+	uint64_t own_library = function->library_calls - function->allocator_calls;
+	size_t index, i;
+	struct owned_cost *cost = find_or_add(ownership, capacity,
+					      strndup(function->name,
+						      level_free_length(function->name)),
+					      project);
 
 	if (cost == NULL || (project && function->line_count > 0 && info == NULL))
 		return -1;
+	index = (size_t)(cost - ownership->costs);
 	for (i = 0; info != NULL && i < function->line_count; i++) {
 		const struct cg_line *line = &function->lines[i];
 		const char *owner = debuginfo_owner(info, profile->files[line->file], line->line);
+		uint64_t library = line->library_calls - line->allocator_calls;
 		struct owned_cost *inlined;
 
 		if (owner == NULL || same_function(function->name, owner))
 			continue;
-		inlined = find_or_add(ownership, capacity, index + 1, owner, function->name);
+		inlined = find_or_add(ownership, capacity, inlined_name(owner, function->name), true);
 		if (inlined == NULL)
 			return -1;
 		inlined->exclusive += line->exclusive;
-		inlined->inclusive += line->exclusive + line->calls;
-		inlined->with_library += line->exclusive + line->library_calls;
+		if (outermost)
+			inlined->inclusive += line->exclusive + line->calls;
+		inlined->with_library += line->exclusive + library;
 		own -= line->exclusive;
-		own_library -= line->library_calls;
+		own_library -= library;
 	}
 	cost = &ownership->costs[index]; /* the array may have moved */
-	cost->exclusive = own;
-	cost->inclusive = function->inclusive;
-	cost->with_library = own + own_library;
+	cost->exclusive += own;
+	if (outermost || cost->inclusive == 0)
+		cost->inclusive = function->inclusive;
+	cost->with_library += own + own_library;
 	return 0;
+}
+
+/* Code inlined into a function runs inside it: its inclusive cost is never above the
+ * function's (a line's calls into a deeper recursion level could otherwise count twice). */
+static void cap_inlined(struct ownership *ownership)
+{
+	size_t i, j;
+
+	for (i = 0; i < ownership->count; i++) {
+		const char *into = strstr(ownership->costs[i].name, " (inlined into ");
+		size_t length;
+
+		if (into == NULL)
+			continue;
+		into += strlen(" (inlined into ");
+		length = strlen(into) - 1; /* without the closing parenthesis */
+		for (j = 0; j < ownership->count; j++) {
+			const struct owned_cost *caller = &ownership->costs[j];
+
+			if (strlen(caller->name) == length && strncmp(caller->name, into, length) == 0 &&
+			    ownership->costs[i].inclusive > caller->inclusive)
+				ownership->costs[i].inclusive = caller->inclusive;
+		}
+	}
 }
 
 static int compare_costs(const void *left, const void *right)
@@ -131,6 +189,7 @@ int ownership_compute(struct ownership *ownership, const struct cg_profile *prof
 			return -1;
 		}
 	}
+	cap_inlined(ownership);
 	if (ownership->count > 0)
 		qsort(ownership->costs, ownership->count, sizeof(*ownership->costs), compare_costs);
 	return 0;

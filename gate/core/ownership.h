@@ -1,7 +1,8 @@
 /* Who a callgrind profile's instructions belong to: each function of the project (outside the
  * system libraries, cg_object_is_system) with the code -O2 inlined into it split off under the
  * inlined function's own name, "parse_number (inlined into parse_value)", and beside each, its
- * own instructions plus those of the system-library functions it calls directly. */
+ * own instructions plus those of the system-library functions it calls directly, the allocator
+ * left out. A function's recursion levels ("f", "f'2") are one owner named "f". */
 #ifndef GATE_OWNERSHIP_H
 #define GATE_OWNERSHIP_H
 
@@ -15,9 +16,12 @@
 struct owned_cost {
 	char *name;            /* callgrind's name, or "inlined (inlined into caller)"; owned */
 	uint64_t exclusive;    /* its own instructions (an inlined function's lines only) */
-	uint64_t inclusive;    /* with everything it calls (callgrind's inclusive for a function) */
+	uint64_t inclusive;    /* with everything it calls, counted once however deep it recurses
+				* (its outermost level's inclusive; an inlined function's lines'
+				* in the outermost level, never above its caller's) */
 	uint64_t with_library; /* exclusive + the inclusive cost of its direct calls into system
-				* libraries: where "calls strlen more" shows */
+				* libraries other than the allocator: where "calls strlen more"
+				* shows */
 	bool project;          /* outside the system libraries */
 };
 

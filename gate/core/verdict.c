@@ -28,9 +28,54 @@ static bool regressed_ungated(const struct verdict_row *row)
 
 const char *verdict_row_state_text(const struct verdict_row *row)
 {
-	if (regressed_ungated(row))
-		return "regressed (not gated)";
-	return state_names[row->state];
+	return row->state_text[0] != '\0' ? row->state_text : state_names[row->state];
+}
+
+/* What each breach bit is about, as a reviewer reads it in a row's state. */
+static const struct {
+	unsigned bits;
+	const char *word;
+} breach_words[] = {
+	{ BREACH_INSTRUCTIONS, "instructions" },
+	{ BREACH_COLD_INSTRUCTIONS, "cold instructions" },
+	{ BREACH_PROCESS_INSTRUCTIONS, "instructions outside the region" },
+	{ BREACH_STEADY_FLOOR, "allocations" },
+	{ BREACH_COLD_FLOOR, "cold allocations" },
+	{ BREACH_CYCLES, "cycles" },
+	{ BREACH_COLD_CYCLES, "cold cycles" },
+	{ BREACH_FLOOR_OVER(FLOOR_STEADY_BYTES), "bytes" },
+	{ BREACH_FLOOR_OVER(FLOOR_COLD_BYTES), "cold bytes" },
+	{ BREACH_FLOOR_OVER(FLOOR_STEADY_PEAK_BYTES), "peak growth" },
+	{ BREACH_FLOOR_OVER(FLOOR_COLD_PEAK_BYTES), "cold peak" },
+	{ BREACH_SETTINGS, "settings" },
+};
+
+void verdict_breach_words(unsigned breaches, char *text, size_t size)
+{
+	size_t used = 0, i;
+
+	if (size == 0)
+		return;
+	text[0] = '\0';
+	for (i = 0; i < sizeof(breach_words) / sizeof(breach_words[0]); i++) {
+		if ((breaches & breach_words[i].bits) == 0 || used >= size)
+			continue;
+		used += (size_t)snprintf(text + used, size - used, "%s%s", used > 0 ? ", " : "",
+					 breach_words[i].word);
+	}
+}
+
+/* "regressed: instructions, allocations", "accepted: cold instructions", "improved: cycles". */
+static void describe_state(struct verdict_row *row)
+{
+	char words[128];
+	unsigned about = row->state == VERDICT_REGRESSED ? row->unaccepted
+			 : row->state == VERDICT_ACCEPTED ? row->breaches
+			 : row->state == VERDICT_IMPROVED ? row->improvements : 0;
+
+	verdict_breach_words(about, words, sizeof(words));
+	snprintf(row->state_text, sizeof(row->state_text), "%s%s%s%s", state_names[row->state],
+		 words[0] != '\0' ? ": " : "", words, regressed_ungated(row) ? " (not gated)" : "");
 }
 
 static const unsigned metric_breaches[ACCEPT_METRICS] = {
@@ -325,6 +370,7 @@ static void decide_row(struct verdict_row *row, const struct results *baseline,
 		row->state = VERDICT_IMPROVED;
 	else
 		row->state = VERDICT_OK;
+	describe_state(row);
 }
 
 /* An entry is in use when a breach of its metric needed it, whether or not it covered the head:

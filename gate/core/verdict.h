@@ -98,6 +98,7 @@ struct verdict_row {
 	bool steady_floor_high;              /* the steady floor is above what was measured */
 	bool cold_floor_high;                /* the cold floor is above what was measured */
 	struct attribution *attribution;     /* why, once verdict_explain chose this row; owned */
+	char state_text[160];                /* the state as reports show it (verdict_row_state_text) */
 };
 
 struct verdict {
@@ -131,7 +132,8 @@ int verdict_explain(struct verdict *verdict, bool every_row, struct gate_error *
 /* "ok", "improved", "regressed", "accepted", "new", "missing", "failed". */
 const char *verdict_state_name(enum verdict_state state);
 
-/* The state as the reports show it: "regressed (not gated)" for a regression that does not fail. */
+/* The state as the reports show it, naming what broke: "regressed: instructions, allocations",
+ * "regressed: cold instructions (not gated)" for a regression that does not fail. */
 const char *verdict_row_state_text(const struct verdict_row *row);
 
 /* The breach bit an acceptance metric covers. */
@@ -152,6 +154,10 @@ bool verdict_limit_gated(const struct verdict_row *row, enum metric_id metric);
 /* The verdict as JSON for results.json: exit code, one line of summary, and per row the state,
  * the baseline figures, the changes, the breaches and the acceptances used. */
 cJSON *verdict_to_json(const struct verdict *verdict);
+
+/* The figures a breach mask is about, ", "-joined into `text`: "instructions", "cold
+ * allocations", "settings", ...; each named once. */
+void verdict_breach_words(unsigned breaches, char *text, size_t size);
 
 /* One line: "pass: 6 scenarios within their limits", "fail: 1 regressed (consume_json)", ... */
 void verdict_summary(const struct verdict *verdict, char *text, size_t text_size);

@@ -145,8 +145,15 @@ static void markdown_attribution(FILE *out, const struct verdict_row *row)
 	fputs("`: why\n", out);
 	if (why->function_count > 0)
 		fprintf(out, "\nProject functions whose instructions per message, own + system-library "
-			"callees, changed most (%+.3f in all):\n", why->total_change);
+			"callees (the allocator apart), changed most (%+.3f in all):\n",
+			why->total_change);
 	markdown_functions(out, why->functions, why->function_count);
+	if (why->function_count > 0)
+		fprintf(out, "| (the rest) | | | %+.3f | | | %.1f %% |\n", why->rest_change,
+			why->rest_share_percent);
+	if (why->allocator_change != 0)
+		fprintf(out, "\nThe allocator (malloc, free, ... and below), reported apart: %+.3f "
+			"instructions per message.\n", why->allocator_change);
 	if (why->leaf_count > 0)
 		fputs("\nSystem-library functions whose exclusive instructions per message changed "
 		      "most:\n", out);
@@ -281,50 +288,88 @@ static bool nonlinear(const struct verdict_row *row)
 	       (row->head->slopes[METRIC_INSTRUCTIONS].nonlinear || row->head->slopes[METRIC_ALLOCATIONS].nonlinear);
 }
 
+/* One annotation per line of `text`. */
+static void annotate_lines(FILE *out, const char *level, const char *title, const char *text)
+{
+	const char *line, *end;
+
+	for (line = text; line != NULL && (end = strchr(line, '\n')) != NULL; line = end + 1) {
+		char sentence[1024];
+
+		snprintf(sentence, sizeof(sentence), "%.*s", (int)(end - line), line);
+		annotation(out, level, title, sentence);
+	}
+}
+
+/* The annotation level of a row's breaches and warnings: "error" when they fail the run, else
+ * "warning", or NULL when the row has none. An improvement is never either: a notice. */
+static const char *row_level(const struct verdict_row *row)
+{
+	if ((row->state == VERDICT_REGRESSED && row->gated) ||
+	    (row->unaccepted & BREACH_SETTINGS) != 0 || row->state == VERDICT_FAILED ||
+	    row->state == VERDICT_MISSING)
+		return "error";
+	if (row->state == VERDICT_REGRESSED || row->steady_floor_high || row->cold_floor_high ||
+	    nonlinear(row))
+		return "warning";
+	return NULL;
+}
+
+/* A row's sentences at `level`, one annotation each; the attribution stays in the summary. */
+static void annotate_row(FILE *out, const struct verdict *verdict, const struct verdict_row *row,
+			 const char *level)
+{
+	char title[256];
+	char *text = NULL;
+	size_t length = 0;
+	FILE *notes;
+
+	snprintf(title, sizeof(title), "costgate: %s %s", row->name,
+		 row->state == VERDICT_REGRESSED ? verdict_row_state_text(row)
+		 : strcmp(level, "warning") != 0 ? verdict_state_name(row->state)
+		 : row->steady_floor_high || row->cold_floor_high ? "floor to lower"
+								  : "not quite linear");
+	notes = open_memstream(&text, &length);
+	if (notes == NULL)
+		return;
+	if (strcmp(level, "warning") == 0 && row->state != VERDICT_REGRESSED &&
+	    !row->steady_floor_high && !row->cold_floor_high)
+		table_print_linearity_notes(notes, row);
+	else
+		table_print_row_notes(notes, verdict, row, verdict_refresh_command(verdict), 0);
+	fclose(notes);
+	annotate_lines(out, level, title, text);
+	free(text);
+}
+
+static void annotate_improvement(FILE *out, const struct verdict *verdict,
+				 const struct verdict_row *row)
+{
+	char title[256];
+	char *text = NULL;
+	size_t length = 0;
+	FILE *notes = open_memstream(&text, &length);
+
+	if (notes == NULL)
+		return;
+	table_print_improvement(notes, row, verdict_refresh_command(verdict));
+	fclose(notes);
+	snprintf(title, sizeof(title), "costgate: %s improved", row->name);
+	annotate_lines(out, "notice", title, text);
+	free(text);
+}
+
 void report_annotations(FILE *out, const struct verdict *verdict)
 {
-	char *text = NULL;
-	size_t length = 0, i;
-	FILE *notes;
+	size_t i;
 
 	for (i = 0; i < verdict->row_count; i++) {
 		const struct verdict_row *row = &verdict->rows[i];
-		char title[256];
-		const char *level;
-		const char *line, *end;
+		const char *level = row_level(row);
 
-		if ((row->state == VERDICT_REGRESSED && row->gated) ||
-		    (row->unaccepted & BREACH_SETTINGS) != 0 || row->state == VERDICT_FAILED ||
-		    row->state == VERDICT_MISSING)
-			level = "error";
-		else if (row->state == VERDICT_REGRESSED || row->steady_floor_high ||
-			 row->cold_floor_high || nonlinear(row))
-			level = "warning";
-		else
-			continue;
-		snprintf(title, sizeof(title), "costgate: %s %s", row->name,
-			 row->state == VERDICT_REGRESSED ? verdict_row_state_text(row)
-			 : strcmp(level, "warning") != 0 ? verdict_state_name(row->state)
-			 : row->steady_floor_high || row->cold_floor_high ? "floor to lower"
-									  : "not quite linear");
-		notes = open_memstream(&text, &length);
-		if (notes == NULL)
-			return;
-		if (strcmp(level, "warning") == 0 && row->state != VERDICT_REGRESSED &&
-		    !row->steady_floor_high && !row->cold_floor_high)
-			table_print_linearity_notes(notes, row);
-		else
-			table_print_row_notes(notes, verdict, row, verdict_refresh_command(verdict), false);
-		fclose(notes);
-		/* One annotation per sentence about this row; the attribution stays in the summary. */
-		for (line = text; (end = strchr(line, '\n')) != NULL; line = end + 1) {
-			char sentence[1024];
-
-			snprintf(sentence, sizeof(sentence), "%.*s", (int)(end - line), line);
-			annotation(out, level, title, sentence);
-		}
-		free(text);
-		text = NULL;
+		if (level != NULL)
+			annotate_row(out, verdict, row, level);
+		annotate_improvement(out, verdict, row);
 	}
 	for (i = 0; verdict->acceptance && i < verdict->acceptance->count; i++) {
 		char message[512];

@@ -15,8 +15,9 @@
 void report_markdown(FILE *out, const struct verdict *verdict,
 		     const struct environment *environment, const char *reproduce);
 
-/* `::error title=...::message` for each breach and failure, `::warning` for floors to lower and
- * stale acceptances. */
+/* `::error title=...::message` for each breach and failure that fails the run, `::warning` for
+ * a regression that does not, floors to lower and stale acceptances, `::notice` for an
+ * improvement (never an error: it asks only for the baseline to be refreshed). */
 void report_annotations(FILE *out, const struct verdict *verdict);
 
 #endif

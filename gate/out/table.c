@@ -377,9 +377,20 @@ static void print_attribution(FILE *out, const struct verdict_row *row)
 	{
 		text_terminal(out, row->name);
 		fprintf(out, ": project functions whose instructions per message, own + "
-			"system-library callees, changed most (%+.3f in all):\n", why->total_change);
+			"system-library callees (the allocator apart), changed most (%+.3f in all):\n",
+			why->total_change);
 	}
 	print_functions(out, why->functions, why->function_count);
+	if (why->function_count > 0) {
+		snprintf(change, sizeof(change), "%+.3f", why->rest_change);
+		fprintf(out, "  %12s  %12s  %12s  %12s  %12s  %5.1f %%  (the rest)\n", "", "", change,
+			"", "", why->rest_share_percent);
+	}
+	if (why->allocator_change != 0) {
+		text_terminal(out, row->name);
+		fprintf(out, ": the allocator (malloc, free, ... and below), reported apart: %+.3f "
+			"instructions per message\n", why->allocator_change);
+	}
 	if (why->leaf_count > 0) {
 		text_terminal(out, row->name);
 		fputs(": system-library functions whose exclusive instructions per message "
@@ -424,9 +435,38 @@ static void table_print_linearity(FILE *out, const char *name, const struct meas
 		slope->linearity_percent, limit);
 }
 
+void table_print_improvement(FILE *out, const struct verdict_row *row,
+			     const char *refresh_command)
+{
+	const char *separator = "";
+	char change[32];
+	size_t metric;
+
+	if (row->improvements == 0 || row->head == NULL || row->head->failed)
+		return;
+	fprintf(out, "%s: improved: ", row->name);
+	for (metric = 0; metric < METRIC_COUNT; metric++) {
+		enum verdict_figure figure;
+
+		for (figure = VERDICT_PER_MESSAGE; figure < VERDICT_FIGURES; figure++) {
+			int kind = verdict_limit_acceptance(metric, figure);
+
+			if (kind < 0 || (row->improvements & verdict_metric_breach(kind)) == 0)
+				continue;
+			table_format_change(change, sizeof(change), row->changes[metric][figure]);
+			fprintf(out, "%s%s%s%s %s", separator, figure == VERDICT_COLD ? "cold " : "",
+				metric_table[metric].title,
+				figure == VERDICT_COLD ? "" : " per message", change);
+			separator = ", ";
+		}
+	}
+	fprintf(out, " against the baseline, beyond the %g %% limit: refresh the baseline (%s)\n",
+		row->limit_percent, refresh_command);
+}
+
 void table_print_row_notes(FILE *out, const struct verdict *verdict,
 			   const struct verdict_row *row, const char *refresh_command,
-			   bool with_attribution)
+			   unsigned parts)
 {
 	const struct measurement *head = row->head;
 	char text[32];
@@ -455,7 +495,7 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 			}
 		fputs(" (the run that made it did not measure them): those are shown, not compared\n", out);
 	}
-	if (with_attribution && row->attribution != NULL)
+	if ((parts & TABLE_NOTES_ATTRIBUTION) && row->attribution != NULL)
 		print_attribution(out, row);
 	for (metric = 0; metric < ACCEPT_METRICS; metric++) {
 		static const char *const whats[ACCEPT_METRICS] = {
@@ -495,9 +535,8 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 		fprintf(out, "%s: the cold floor %" PRIu64 " is above the measured %" PRIu64 " allocations: "
 			"lower it in this change\n", row->name, head->info.cold_floor,
 			head->slopes[METRIC_ALLOCATIONS].cold);
-	if (row->improvements != 0)
-		fprintf(out, "%s: cheaper than the baseline by more than the limit: refresh the baseline "
-			"(%s)\n", row->name, refresh_command);
+	if (parts & TABLE_NOTES_IMPROVEMENT)
+		table_print_improvement(out, row, refresh_command);
 	if (row->state == VERDICT_NEW)
 		fprintf(out, "%s: new: not in the baseline, so no instruction verdict; floors enforced\n",
 			row->name);
@@ -530,7 +569,9 @@ void table_print_notes(FILE *out, const struct verdict *verdict, const char *ref
 			"(baseline N = %" PRIu64 "); per message figures are compared\n",
 			verdict->baseline_messages);
 	for (i = 0; i < verdict->row_count; i++)
-		table_print_row_notes(out, verdict, &verdict->rows[i], refresh_command, with_attribution);
+		table_print_row_notes(out, verdict, &verdict->rows[i], refresh_command,
+				      TABLE_NOTES_IMPROVEMENT |
+					      (with_attribution ? TABLE_NOTES_ATTRIBUTION : 0u));
 	for (i = 0; verdict->acceptance && i < verdict->acceptance->count; i++)
 		if (!verdict->acceptance_used[i])
 			fprintf(out, "warning: the acceptance of %s %s up to %g in %s is stale: no "

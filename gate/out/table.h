@@ -21,10 +21,23 @@ void table_print_notes(FILE *out, const struct verdict *verdict, const char *ref
  * warning level (the part of table_print_row_notes an annotation of its own carries). */
 void table_print_linearity_notes(FILE *out, const struct verdict_row *row);
 
-/* One row's sentences: failure, breaches, attribution, acceptances, floors, improvements. */
+/* The parts of a row's notes besides its failure, breaches, acceptances and floors. */
+enum table_notes {
+	TABLE_NOTES_ATTRIBUTION = 1 << 0, /* why: the functions and sites that moved */
+	TABLE_NOTES_IMPROVEMENT = 1 << 1, /* the figures now cheaper than the limit allows, with
+					   * the command that refreshes the baseline */
+};
+
+/* One row's sentences: failure, breaches, attribution, acceptances, floors, improvements
+ * (`parts`: enum table_notes bits). */
 void table_print_row_notes(FILE *out, const struct verdict *verdict,
 			   const struct verdict_row *row, const char *refresh_command,
-			   bool with_attribution);
+			   unsigned parts);
+
+/* The improvement sentence of a row, when it has one: "NAME: improved: instructions per message
+ * -10.74 % against the baseline, beyond the 2 % limit: refresh the baseline (COMMAND)". */
+void table_print_improvement(FILE *out, const struct verdict_row *row,
+			     const char *refresh_command);
 
 /* A per-message figure as gate prints it everywhere: three decimals, exact for N = 1000. */
 void table_format_per_message(char *text, size_t text_size, double value);

@@ -33,7 +33,8 @@ enum cg_effect {
 	CG_EFFECT_SETS_FUNCTION,   /* fn=: the function the next cost lines belong to */
 	CG_EFFECT_SETS_COST_FILE,  /* fi=/fe=: the file of the next cost lines (inlined code) */
 	CG_EFFECT_SETS_OBJECT,     /* ob=: the object of the functions that follow */
-	CG_EFFECT_SETS_CALL_OBJECT /* cob=: the object of the next call's target */
+	CG_EFFECT_SETS_CALL_OBJECT, /* cob=: the object of the next call's target */
+	CG_EFFECT_SETS_CALL_FUNCTION /* cfn=: the next call's target */
 };
 
 struct cg_spec {
@@ -53,7 +54,7 @@ static const struct cg_spec cg_specs[] = {
 	{ "cob=", CG_SPACE_OBJECTS, CG_EFFECT_SETS_CALL_OBJECT },
 	{ "cfi=", CG_SPACE_FILES, CG_EFFECT_NONE },
 	{ "cfl=", CG_SPACE_FILES, CG_EFFECT_NONE },
-	{ "cfn=", CG_SPACE_FUNCTIONS, CG_EFFECT_NONE },
+	{ "cfn=", CG_SPACE_FUNCTIONS, CG_EFFECT_SETS_CALL_FUNCTION },
 	{ "jfi=", CG_SPACE_FILES, CG_EFFECT_NONE },
 	{ "jfn=", CG_SPACE_FUNCTIONS, CG_EFFECT_NONE },
 };
@@ -101,6 +102,9 @@ struct cg_parser {
 	char *object;               /* the last ob=, owned; NULL before the first */
 	char *call_object;          /* a cob= for the next calls= line, owned; NULL when none */
 	int call_system;            /* the pending call's target is in a system library */
+	char *call_function;        /* the cfn= for the next calls= line, owned; NULL when none */
+	int call_allocator;         /* the pending call enters the allocator from outside it */
+	uint64_t allocator;         /* inclusive cost of every call that entered the allocator */
 	char *cost_file;            /* fl=, or the fi=/fe= in effect, owned; NULL before any */
 	size_t line_column;         /* the "line" column of the positions, SIZE_MAX when none */
 	uint64_t last_line;         /* the line of the last cost line, for +N, -N and "*" */
@@ -455,6 +459,33 @@ static int set_text(struct cg_parser *parser, char **slot, const char *name)
 	return 0;
 }
 
+/* glibc's allocator: its entry points and the functions below them that callgrind names. */
+static const char *const cg_allocator_names[] = {
+	"malloc", "free", "calloc", "realloc", "reallocarray", "posix_memalign", "aligned_alloc",
+	"memalign", "valloc", "pvalloc", "cfree", "malloc_usable_size", "malloc_trim",
+	"__libc_malloc", "__libc_free", "__libc_calloc", "__libc_realloc", "__libc_memalign",
+	"__libc_valloc", "__libc_pvalloc", "__posix_memalign", "__malloc_usable_size",
+	"_int_malloc", "_int_free", "_int_realloc", "_int_memalign", "_mid_memalign",
+	"sysmalloc", "systrim", "malloc_consolidate", "malloc_init_state", "ptmalloc_init",
+	"tcache_init", "tcache_get", "tcache_put", "alloc_perturb", "free_perturb", "unlink_chunk",
+	"_int_free_merge_chunk", "_int_free_create_chunk", "_int_free_maybe_consolidate",
+	"__malloc_arena_thread_freeres", "arena_get2", "get_free_list", "new_heap",
+	"grow_heap", "shrink_heap", "heap_trim", "mremap_chunk", "munmap_chunk",
+	"__default_morecore", "__glibc_morecore", "malloc_hook_ini", "realloc_hook_ini",
+	"memalign_hook_ini",
+};
+
+int cg_name_is_allocator(const char *name)
+{
+	size_t length = strcspn(name, "'"), i;
+
+	for (i = 0; i < sizeof(cg_allocator_names) / sizeof(cg_allocator_names[0]); i++)
+		if (strlen(cg_allocator_names[i]) == length &&
+		    strncmp(cg_allocator_names[i], name, length) == 0)
+			return 1;
+	return 0;
+}
+
 int cg_object_is_system(const char *object)
 {
 	static const char *const prefixes[] = { "/usr/", "/lib/", "/lib32/", "/lib64/", "/libx32/" };
@@ -525,7 +556,8 @@ static int add_line_cost(struct cg_parser *parser, struct cg_function *function,
 		return add_count(&record->exclusive, cost) == 0 ? 0 : parse_error(parser,
 			parser->line_number, "cost of '%s' overflows", function->name);
 	if (add_count(&record->calls, cost) != 0 ||
-	    (parser->call_system && add_count(&record->library_calls, cost) != 0))
+	    (parser->call_system && add_count(&record->library_calls, cost) != 0) ||
+	    (parser->call_allocator && add_count(&record->allocator_calls, cost) != 0))
 		return parse_error(parser, parser->line_number, "cost of '%s' overflows",
 				   function->name);
 	return 0;
@@ -602,6 +634,8 @@ static int parse_spec_line(struct cg_parser *parser, const struct cg_spec *spec,
 		return set_text(parser, &parser->object, name);
 	case CG_EFFECT_SETS_CALL_OBJECT:
 		return set_text(parser, &parser->call_object, name);
+	case CG_EFFECT_SETS_CALL_FUNCTION:
+		return set_text(parser, &parser->call_function, name);
 	case CG_EFFECT_NONE:
 		break;
 	}
@@ -641,6 +675,11 @@ static int parse_cost_line(struct cg_parser *parser, const char *line)
 	parser->call_pending = 0;
 	function = &parser->functions[parser->current];
 	if (is_call && parser->call_system && add_count(&function->library_calls, cost) != 0)
+		return parse_error(parser, parser->line_number, "cost of '%s' overflows",
+				   function->name);
+	if (is_call && parser->call_allocator &&
+	    (add_count(&function->allocator_calls, cost) != 0 ||
+	     add_count(&parser->allocator, cost) != 0))
 		return parse_error(parser, parser->line_number, "cost of '%s' overflows",
 				   function->name);
 	if (!cg_object_is_system(function->object) &&
@@ -690,6 +729,13 @@ static int parse_calls_line(struct cg_parser *parser, const char *text)
 									     : parser->object);
 	free(parser->call_object);
 	parser->call_object = NULL;
+	/* Only a call from outside the allocator enters it: malloc's own calls to _int_malloc are
+	 * inside the cost of the call that entered malloc. */
+	parser->call_allocator = parser->call_function != NULL &&
+				 cg_name_is_allocator(parser->call_function) &&
+				 !cg_name_is_allocator(parser->functions[parser->current].name);
+	free(parser->call_function);
+	parser->call_function = NULL;
 	return 0;
 }
 
@@ -891,6 +937,7 @@ static void parser_release(struct cg_parser *parser)
 	free(parser->file);
 	free(parser->object);
 	free(parser->call_object);
+	free(parser->call_function);
 	free(parser->cost_file);
 	free(parser->event);
 	free(parser->events);
@@ -946,6 +993,9 @@ int cg_profile_parse(struct cg_profile *profile, const char *path, struct gate_e
 	profile->event_count = parser.event_count;
 	memcpy(profile->event_totals, parser.event_totals, sizeof(profile->event_totals));
 	profile->total = parser.total;
+	/* A function the allocator calls back that enters it again would count twice: never more
+	 * than the whole. */
+	profile->allocator = parser.allocator < parser.total ? parser.allocator : parser.total;
 	profile->functions = parser.functions;
 	profile->function_count = parser.function_count;
 	profile->files = parser.files;

@@ -16,6 +16,7 @@ struct cg_line {
 	uint64_t exclusive;     /* self cost of the first event on this line */
 	uint64_t calls;         /* inclusive cost of the calls made from this line */
 	uint64_t library_calls; /* the part of calls whose target is in a system library */
+	uint64_t allocator_calls; /* the part of calls that entered the allocator */
 };
 
 struct cg_function {
@@ -29,6 +30,8 @@ struct cg_function {
 			     * inclusive: a recursive call is counted at every level) */
 	char *object;       /* the ob= in effect at its first fn= block ("???" when none); owned */
 	uint64_t library_calls;   /* inclusive cost of its direct calls into system libraries */
+	uint64_t allocator_calls; /* inclusive cost of its direct calls into the allocator, when it
+				   * is not the allocator's own (cg_name_is_allocator) */
 	struct cg_line *lines;    /* per (file, line), in order of appearance; only for functions
 				   * outside system libraries, NULL otherwise; owned */
 	size_t line_count;
@@ -40,6 +43,9 @@ struct cg_function {
 struct cg_profile {
 	char *event;                   /* name of the first event in "events:", e.g. "Ir"; owned */
 	uint64_t total;                /* sum of every function's exclusive cost */
+	uint64_t allocator;            /* the part of total spent in the allocator: the inclusive
+					* cost of every call into it from a function outside it
+					* (malloc, free, ... and all they call); at most total */
 	struct cg_function *functions; /* sorted by name (strcmp), one entry per distinct name;
 					* owned, NULL when there are none */
 	size_t function_count;
@@ -52,6 +58,12 @@ struct cg_profile {
 };
 
 #define CG_PROFILE_INIT { 0 }
+
+/* Whether callgrind's function name (a recursion suffix "'2" ignored) is glibc's allocator: an
+ * entry point (malloc, free, calloc, realloc, posix_memalign, ...) or a function below one
+ * (_int_malloc, malloc_consolidate, sysmalloc, ...). Its instructions depend on the heap's
+ * history, not only on the calls made (docs/metrics.md), so gate counts them apart. */
+int cg_name_is_allocator(const char *name);
 
 /* Whether an ELF object belongs to the system rather than the project: installed under /usr,
  * /lib, /lib32, /lib64 or /libx32 (the C library, cJSON from the distribution, valgrind's

@@ -48,6 +48,7 @@ static const struct environment_field environment_fingerprint_fields[] = {
 	{ "costgate", offsetof(struct environment, costgate), true, false },
 	{ "malloc_pin", offsetof(struct environment, malloc_pin), true, false },
 	{ "cache", offsetof(struct environment, cache), true, true },
+	{ "method", offsetof(struct environment, method), true, false },
 };
 
 #define ENVIRONMENT_FIELD_COUNT \
@@ -379,12 +380,14 @@ static bool environment_collect_facts(struct environment *collected, const char 
 	collected->dispatch_pin = environment_copy(GATE_DISPATCH_PIN);
 	collected->malloc_pin = environment_copy(GATE_MALLOC_PIN);
 	collected->cache = environment_copy(CACHE_GEOMETRY);
+	collected->method = environment_copy(GATE_METHOD);
 	collected->schema = GATE_SCHEMA_VERSION;
 	return collected->cpu != NULL && collected->architecture != NULL &&
 	       collected->cores != NULL && collected->memory != NULL && collected->os != NULL &&
 	       collected->compiler != NULL && collected->flags != NULL && collected->glibc != NULL &&
 	       collected->cjson != NULL && collected->dispatch_pin != NULL &&
-	       collected->malloc_pin != NULL && collected->cache != NULL;
+	       collected->malloc_pin != NULL && collected->cache != NULL &&
+	       collected->method != NULL;
 }
 
 /* `environment` need not be initialised; on error it is left as ENVIRONMENT_INIT. */
@@ -589,6 +592,7 @@ void environment_release(struct environment *environment)
 	free(environment->dispatch_pin);
 	free(environment->malloc_pin);
 	free(environment->cache);
+	free(environment->method);
 	free(environment->debug_info);
 	*environment = (struct environment)ENVIRONMENT_INIT;
 }

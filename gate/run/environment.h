@@ -25,6 +25,10 @@
 /* GLIBC_TUNABLES of every measured run: both pins. */
 #define GATE_TUNABLES GATE_DISPATCH_PIN ":" GATE_MALLOC_PIN
 
+/* How the figures are counted, when that changed without a change of tool: a baseline counted
+ * another way is re-measured, never compared (its fingerprint lacks this or differs). */
+#define GATE_METHOD "instructions without the allocator's"
+
 /* Version of the results and baseline documents gate writes (its own, beside schema 3's). */
 #define GATE_SCHEMA_VERSION 1
 
@@ -48,6 +52,8 @@ struct environment {
 	char *cache;        /* CACHE_GEOMETRY, the simulated cache of estimated cycles; NULL in a
 			     * fingerprint written before gate measured them, which then compares
 			     * equal on this field (it holds no cycles to compare) */
+	char *method;       /* GATE_METHOD; NULL in a fingerprint written before it, which then
+			     * differs from every fingerprint that has it */
 	char *debug_info;   /* what the runs read of the system's debug files (debugview.h); not
 			     * part of the fingerprint: it changes no count. NULL when unknown */
 	int schema;         /* GATE_SCHEMA_VERSION when collected; as read from a fingerprint */

@@ -3,6 +3,7 @@
 #include "attribution.h"
 #include "check.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static struct measurement with_sites(struct site_cost *sites, size_t count)
@@ -106,11 +107,63 @@ static void sites_without_lines_should_still_have_a_chain(void)
 	CHECK(!why.sites[0].appeared);
 }
 
+#define FUNCTION(name, per_message, project) \
+	{ (char *)(name), (per_message), (per_message), 0, (per_message), (project) }
+
+/* Shares are of the program's whole change: the shown rows and the rest add up to 100 %, and
+ * the allocator's change is reported apart, never a row. */
+static void function_shares_should_add_up_to_the_whole_change(void)
+{
+	struct function_cost base_functions[14], head_functions[14];
+	struct measurement base, head;
+	struct attribution why;
+	double sum;
+	size_t i;
+
+	memset(&base, 0, sizeof(base));
+	memset(&head, 0, sizeof(head));
+	for (i = 0; i < 12; i++) {
+		static char names[12][16];
+
+		snprintf(names[i], sizeof(names[i]), "parse_%zu", i);
+		base_functions[i] = (struct function_cost)FUNCTION(names[i], 100.0, true);
+		/* Up and down: +60, -20, +40, -20, ... */
+		head_functions[i] = (struct function_cost)FUNCTION(names[i],
+								   100.0 + (i % 2 ? -20.0 : 60.0 - 2.0 * (double)i),
+								   true);
+	}
+	base_functions[12] = (struct function_cost)FUNCTION("malloc", 500.0, false);
+	head_functions[12] = (struct function_cost)FUNCTION("malloc", 900.0, false);
+	base_functions[13] = (struct function_cost)FUNCTION("_int_malloc", 300.0, false);
+	head_functions[13] = (struct function_cost)FUNCTION("_int_malloc", 700.0, false);
+	base.functions = base_functions;
+	head.functions = head_functions;
+	base.function_count = head.function_count = 14;
+	base.has[METRIC_INSTRUCTIONS] = head.has[METRIC_INSTRUCTIONS] = true;
+	base.has[METRIC_ALLOCATOR_INSTRUCTIONS] = head.has[METRIC_ALLOCATOR_INSTRUCTIONS] = true;
+	base.slopes[METRIC_INSTRUCTIONS].per_message = 1200.0;
+	head.slopes[METRIC_INSTRUCTIONS].per_message = 1200.0 + 180.0 - 60.0 - 120.0 + 4.0;
+	base.slopes[METRIC_ALLOCATOR_INSTRUCTIONS].per_message = 500.0;
+	head.slopes[METRIC_ALLOCATOR_INSTRUCTIONS].per_message = 900.0;
+	CHECK(attribution_compute(&why, &head, &base) == 0);
+	CHECK_U64(why.function_count, ATTRIBUTION_ROWS);
+	CHECK_U64(why.leaf_count, 0); /* malloc and _int_malloc are the allocator's */
+	CHECK(why.allocator_change == 400.0);
+	sum = why.rest_share_percent;
+	for (i = 0; i < why.function_count; i++) {
+		sum += why.functions[i].share_percent;
+		CHECK(strchr(why.functions[i].name, '\'') == NULL);
+	}
+	CHECK(sum > 99.999999 && sum < 100.000001);
+	CHECK(why.rest_change != 0); /* two rows past the first ten, and the 4 no function shows */
+}
+
 int main(void)
 {
 	RUN(sites_should_survive_lines_inserted_above_them);
 	RUN(sites_of_one_chain_should_be_summed_and_show_every_line);
 	RUN(sites_whose_blocks_changed_should_come_first);
 	RUN(sites_without_lines_should_still_have_a_chain);
+	RUN(function_shares_should_add_up_to_the_whole_change);
 	return CHECK_EXIT();
 }

@@ -26,8 +26,9 @@ static int caller_function(int value)
 static struct cg_function function_with_lines(const char *name, const char *object,
 					      struct cg_line *lines, size_t count)
 {
-	struct cg_function function = { (char *)name, (char *)__FILE__, 0, 0, (char *)object, 0,
-					 lines, count };
+	struct cg_function function = { .name = (char *)name, .file = (char *)__FILE__,
+					 .object = (char *)object, .lines = lines,
+					 .line_count = count };
 	size_t i;
 
 	for (i = 0; i < count; i++) {
@@ -49,8 +50,8 @@ static void ownership_should_split_off_inlined_code_under_its_own_name(void)
 	const struct owned_cost *caller, *inlined, *library;
 
 	CHECK(caller_function(1) == 4);
-	lines[0] = (struct cg_line){ 0, (uint64_t)caller_line, 10, 50, 50 }; /* a strlen of 50 */
-	lines[1] = (struct cg_line){ 0, (uint64_t)helper_line, 7, 30, 20 };
+	lines[0] = (struct cg_line){ 0, (uint64_t)caller_line, 10, 50, 50, 0 }; /* a strlen of 50 */
+	lines[1] = (struct cg_line){ 0, (uint64_t)helper_line, 7, 30, 20, 0 };
 	functions[0] = function_with_lines("caller_function", "/proc/self/exe", lines, 2);
 	functions[1] = function_with_lines("strlen", "/usr/lib/x86_64-linux-gnu/libc.so.6", NULL, 0);
 	functions[1].exclusive = 70;
@@ -76,7 +77,8 @@ static void ownership_should_split_off_inlined_code_under_its_own_name(void)
 	ownership_objects_release(&objects);
 }
 
-/* A recursion level or a clone of the same function is not code inlined into it. */
+/* A clone of the same function is not code inlined into it, and a recursion level is the same
+ * function: "caller_function'2" is counted as "caller_function". */
 static void ownership_should_not_split_a_function_from_its_clone(void)
 {
 	char *files[] = { (char *)__FILE__ };
@@ -87,13 +89,82 @@ static void ownership_should_not_split_a_function_from_its_clone(void)
 	struct ownership_objects objects = { 0 };
 
 	CHECK(caller_function(2) == 6);
-	lines[0] = (struct cg_line){ 0, (uint64_t)caller_line, 10, 0, 0 };
+	lines[0] = (struct cg_line){ 0, (uint64_t)caller_line, 10, 0, 0, 0 };
 	functions[0] = function_with_lines("caller_function'2", "/proc/self/exe", lines, 1);
 	functions[1] = function_with_lines("caller_function.constprop.0", "/proc/self/exe", lines, 1);
 	CHECK(ownership_compute(&ownership, &profile, &objects) == 0);
 	CHECK_U64(ownership.count, 2);
-	CHECK(ownership_find(&ownership, "caller_function'2") != NULL);
+	CHECK(ownership_find(&ownership, "caller_function") != NULL);
+	CHECK(ownership_find(&ownership, "caller_function'2") == NULL);
 	CHECK(ownership_find(&ownership, "caller_function.constprop.0") != NULL);
+	ownership_release(&ownership);
+	ownership_objects_release(&objects);
+}
+
+/* A recursive function as callgrind writes it (--separate-recs=2): the outermost level "f" calls
+ * "f'2", which calls itself, and each level calls strlen; code inlined into both levels calls
+ * the deeper level. callgrind's inclusive cost of f'2 counts a recursive call at every level. */
+static void ownership_should_count_a_recursive_function_once(void)
+{
+	char *files[] = { (char *)__FILE__ };
+	struct cg_line outer[2], inner[2];
+	struct cg_function functions[3];
+	struct cg_profile profile = { .functions = functions, .function_count = 3, .files = files,
+				      .file_count = 1, .total = 10 + 7 + 40 + 21 + 60 };
+	struct ownership ownership;
+	struct ownership_objects objects = { 0 };
+	const struct owned_cost *caller, *inlined;
+	size_t i;
+
+	CHECK(caller_function(3) == 8);
+	/* Outer level: 10 own (50 in strlen), 7 inlined whose call into the deeper level costs 121
+	 * (all of f'2's cost: 40 + 21 own, 60 in strlen). */
+	outer[0] = (struct cg_line){ 0, (uint64_t)caller_line, 10, 50, 50, 0 };
+	outer[1] = (struct cg_line){ 0, (uint64_t)helper_line, 7, 121, 0, 0 };
+	/* Deeper levels: 40 own (60 in strlen), 21 inlined whose calls to itself cost 80. */
+	inner[0] = (struct cg_line){ 0, (uint64_t)caller_line, 40, 60, 60, 0 };
+	inner[1] = (struct cg_line){ 0, (uint64_t)helper_line, 21, 80, 0, 0 };
+	functions[0] = function_with_lines("caller_function", "/proc/self/exe", outer, 2);
+	functions[1] = function_with_lines("caller_function'2", "/proc/self/exe", inner, 2);
+	functions[2] = function_with_lines("strlen", "/usr/lib/x86_64-linux-gnu/libc.so.6", NULL, 0);
+	functions[2].exclusive = functions[2].inclusive = 110;
+	CHECK(ownership_compute(&ownership, &profile, &objects) == 0);
+	for (i = 0; i < ownership.count; i++)
+		CHECK(strchr(ownership.costs[i].name, '\'') == NULL);
+	caller = ownership_find(&ownership, "caller_function");
+	inlined = ownership_find(&ownership, "inlined_helper (inlined into caller_function)");
+	CHECK(caller != NULL && inlined != NULL);
+	if (caller != NULL && inlined != NULL) {
+		CHECK_U64(caller->exclusive, 10 + 40);
+		CHECK_U64(caller->with_library, 10 + 50 + 40 + 60);
+		/* Everything under the outer level, once: its own inclusive, not the levels' sum. */
+		CHECK_U64(caller->inclusive, 10 + 50 + 7 + 121);
+		CHECK_U64(inlined->exclusive, 7 + 21);
+		CHECK_U64(inlined->inclusive, 7 + 121);
+		CHECK(inlined->inclusive <= caller->inclusive);
+	}
+	ownership_release(&ownership);
+	ownership_objects_release(&objects);
+}
+
+/* A call into malloc is the allocator's, not the caller's system-library cost. */
+static void ownership_should_leave_the_allocator_out_of_library_costs(void)
+{
+	char *files[] = { (char *)__FILE__ };
+	struct cg_line lines[1];
+	struct cg_function functions[1];
+	struct cg_profile profile = { .functions = functions, .function_count = 1, .files = files, .file_count = 1 };
+	struct ownership ownership;
+	struct ownership_objects objects = { 0 };
+	const struct owned_cost *caller;
+
+	CHECK(caller_function(4) == 10);
+	lines[0] = (struct cg_line){ 0, (uint64_t)caller_line, 10, 90, 90, 70 }; /* 70 in malloc */
+	functions[0] = function_with_lines("caller_function", "/proc/self/exe", lines, 1);
+	functions[0].allocator_calls = 70;
+	CHECK(ownership_compute(&ownership, &profile, &objects) == 0);
+	caller = ownership_find(&ownership, "caller_function");
+	CHECK(caller != NULL && caller->with_library == 10 + 20);
 	ownership_release(&ownership);
 	ownership_objects_release(&objects);
 }
@@ -102,5 +173,7 @@ int main(void)
 {
 	RUN(ownership_should_split_off_inlined_code_under_its_own_name);
 	RUN(ownership_should_not_split_a_function_from_its_clone);
+	RUN(ownership_should_count_a_recursive_function_once);
+	RUN(ownership_should_leave_the_allocator_out_of_library_costs);
 	return CHECK_EXIT();
 }

@@ -479,7 +479,7 @@ static void verdict_should_not_fail_the_run_for_an_ungated_regression(void)
 	head.info.gated = base.info.gated = false;
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK_STR(verdict_row_state_text(&verdict.rows[0]), "regressed (not gated)");
+	CHECK_STR(verdict_row_state_text(&verdict.rows[0]), "regressed: instructions (not gated)");
 	CHECK(verdict.rows[0].breaches == BREACH_INSTRUCTIONS);
 	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	verdict_release(&verdict);
@@ -499,7 +499,7 @@ static void verdict_should_fail_a_scenario_ungated_against_a_gating_baseline_unl
 	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
 	CHECK(verdict.rows[0].breaches == (BREACH_INSTRUCTIONS | BREACH_UNGATED));
 	CHECK(verdict.rows[0].gated);
-	CHECK_STR(verdict_row_state_text(&verdict.rows[0]), "regressed");
+	CHECK_STR(verdict_row_state_text(&verdict.rows[0]), "regressed: instructions, settings");
 	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
 	verdict_release(&verdict);
 
@@ -507,7 +507,7 @@ static void verdict_should_fail_a_scenario_ungated_against_a_gating_baseline_unl
 	decide_one(&verdict, &head, &base, &acceptance);
 	CHECK(verdict.rows[0].accepted[ACCEPT_GATED] == &entries[0]);
 	CHECK(!verdict.rows[0].gated);
-	CHECK_STR(verdict_row_state_text(&verdict.rows[0]), "regressed (not gated)");
+	CHECK_STR(verdict_row_state_text(&verdict.rows[0]), "regressed: instructions (not gated)");
 	CHECK(verdict.acceptance_used[0]);
 	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	verdict_release(&verdict);

@@ -77,7 +77,7 @@ static void decide_example(struct example *example)
 	example->head[5] = measured("lower_floor", 80, 90);
 	example->head[5].slopes[METRIC_ALLOCATIONS].per_message = 18;
 	example->base[0] = measured("accepted", 10000, 50000);
-	example->base[1] = measured("allocating", 100, 500);
+	example->base[1] = measured("allocating", 112, 500); /* and 10.71 % cheaper: a notice */
 	example->base[2] = measured("dearer", 10000, 50000);
 	example->base[2].functions = base_functions;
 	example->base[2].function_count = 3;
@@ -183,6 +183,16 @@ static void markdown_should_equal_the_golden_summary(void)
 	verdict_release(&example.verdict);
 }
 
+static size_t count_lines_with(const char *text, const char *prefix)
+{
+	size_t count = 0;
+	const char *line;
+
+	for (line = text; line != NULL && *line != '\0'; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+		count += strncmp(line, prefix, strlen(prefix)) == 0;
+	return count;
+}
+
 static void annotations_should_equal_the_golden_commands(void)
 {
 	struct example example;
@@ -191,7 +201,15 @@ static void annotations_should_equal_the_golden_commands(void)
 	decide_example(&example);
 	text = render(write_annotations, &example);
 	check_golden("annotations.txt", text);
-	CHECK_CONTAINS(text, "::error title=costgate%3A dearer regressed::dearer: 10300.000 instructions per message against 10000.000 in the baseline: +3.00 %25, above the 2 %25 limit\n");
+	CHECK_CONTAINS(text, "::error title=costgate%3A dearer regressed%3A instructions::dearer: 10300.000 instructions per message against 10000.000 in the baseline: +3.00 %25, above the 2 %25 limit\n");
+	/* Cheaper and over a floor: one error, for the floor, and the improvement as a notice. */
+	CHECK_CONTAINS(text, "::error title=costgate%3A allocating regressed%3A allocations::"
+			     "allocating: 20.000 allocations per message, above the declared floor of 19\n");
+	CHECK_CONTAINS(text, "::notice title=costgate%3A allocating improved::allocating: improved: "
+			     "instructions per message -10.71 %25 against the baseline, beyond the 2 %25 "
+			     "limit: refresh the baseline (gate --save-baseline main)\n");
+	CHECK(strstr(text, "::error title=costgate%3A allocating regressed%3A allocations::allocating: improved") == NULL);
+	CHECK(count_lines_with(text, "::error title=costgate%3A allocating") == 1);
 	/* A newline inside a failure would end the command: the failure is one line, '%' escaped. */
 	CHECK_CONTAINS(text, "::error title=costgate%3A broken failed::broken: failed to measure: "
 			     "callgrind run at 1000 exited with 1 (100%25 of the runs) second line\n");

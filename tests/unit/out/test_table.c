@@ -291,7 +291,7 @@ static void table_should_show_an_ungated_regression_as_not_gated_and_not_within_
 	CHECK(verdict_decide(&verdict, head, 2, &baseline, NULL, true, &err) == 0);
 	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	text = print(&verdict);
-	CHECK_CONTAINS(text, "  regressed (not gated)\n");
+	CHECK_CONTAINS(text, "  regressed: instructions (not gated)\n");
 	CHECK_CONTAINS(text, "\npass: 1 of 2 scenarios within their limits, 1 regressed, not gated "
 			     "(alpha)\n");
 	CHECK(strstr(text, "pass: 2 scenarios within their limits") == NULL);
@@ -326,13 +326,13 @@ static void table_should_show_acceptances_floors_to_lower_and_improvements(void)
 			     "message: lower it in this change\n");
 	CHECK_CONTAINS(text, "\nbeta: the cold floor 25 is above the measured 19 allocations: lower it "
 			     "in this change\n");
-	CHECK_CONTAINS(text, "\nbeta: cheaper than the baseline by more than the limit: refresh the "
-			     "baseline (make baseline)\n");
+	CHECK_CONTAINS(text, "\nbeta: improved: instructions per message -10.00 % against the "
+			     "baseline, beyond the 2 % limit: refresh the baseline (make baseline)\n");
 	CHECK_CONTAINS(text, "\nwarning: the acceptance of gone cold_instructions up to 777 in "
 			     "baselines/accepted.json is stale");
 	CHECK_CONTAINS(text, "different message counts (baseline N = 2000)");
-	CHECK_CONTAINS(text, "  accepted\n");
-	CHECK_CONTAINS(text, "  improved\n");
+	CHECK_CONTAINS(text, "  accepted: instructions\n");
+	CHECK_CONTAINS(text, "  improved: instructions\n");
 	free(text);
 	verdict_release(&verdict);
 }

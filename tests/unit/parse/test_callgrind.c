@@ -115,6 +115,30 @@ static void callgrind_should_count_call_cost_as_inclusive_only(void)
 	cg_profile_release(&profile);
 }
 
+/* Exclusive costs: malloc 20, _int_malloc 60, calloc 5, memset 8, free'2 7, strdup 4, handle
+ * 100: 204 in all. The allocator entered from outside it: handle's two mallocs (40), its calloc
+ * (28, its malloc and memset included), its free'2 (7), and the malloc strdup made (25): 100,
+ * which leaves the program's own 104, handle's and strdup's. */
+static void callgrind_should_count_the_allocator_apart(void)
+{
+	struct cg_profile profile = CG_PROFILE_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	const struct cg_function *handle, *strdup_function;
+
+	CHECK(cg_profile_parse(&profile, FIXTURE("allocator.out"), &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK_U64(profile.total, 204);
+	CHECK_U64(profile.allocator, 40 + 28 + 7 + 25);
+	handle = cg_profile_find(&profile, "handle");
+	strdup_function = cg_profile_find(&profile, "strdup");
+	CHECK(handle != NULL && handle->allocator_calls == 40 + 28 + 7);
+	CHECK(handle != NULL && handle->library_calls == 40 + 28 + 29 + 7);
+	CHECK(strdup_function != NULL && strdup_function->allocator_calls == 25);
+	CHECK(cg_name_is_allocator("free'2") && cg_name_is_allocator("_int_malloc"));
+	CHECK(!cg_name_is_allocator("memset") && !cg_name_is_allocator("mallocx"));
+	cg_profile_release(&profile);
+}
+
 static void callgrind_should_read_relative_subpositions_with_instr_line_positions(void)
 {
 	struct cg_profile profile = CG_PROFILE_INIT;
@@ -489,6 +513,7 @@ int main(void)
 	RUN(callgrind_should_sum_repeated_fn_blocks);
 	RUN(callgrind_should_keep_inlined_file_cost_with_the_function);
 	RUN(callgrind_should_count_call_cost_as_inclusive_only);
+	RUN(callgrind_should_count_the_allocator_apart);
 	RUN(callgrind_should_read_relative_subpositions_with_instr_line_positions);
 	RUN(callgrind_should_skip_jumps_and_learn_the_names_they_define);
 	RUN(callgrind_should_accept_a_file_without_totals);
