@@ -42,6 +42,8 @@ static int run(const struct gate_options *options, const char *program)
 	if (code == 0)
 		code = session_make_comparable(&session, &measure_options);
 	if (code == 0)
+		code = session_match_messages(&session, &measure_options);
+	if (code == 0)
 		code = session_decide_and_report(&session);
 	session_release(&session);
 	return code;

@@ -13,7 +13,7 @@
 /* Upper bounds that keep a run sane: 2N deliveries must fit the harness's COUNT limit. */
 /* DHAT holds every block the queue has filled: at 2N = 200,000 deliveries consume_json_kilobyte
  * peaked at 669 MiB, which two runs at once on a 2-core runner can afford (a million took 1.8 GB). */
-#define MESSAGES_MAX 100000ULL
+
 
 /* NAME for baselines/NAME.json: no path separators, no leading dot. */
 static int check_baseline_name(const char *name, const char *option, struct gate_error *err)
@@ -44,6 +44,7 @@ static int parse_shard(struct gate_options *options, const char *text, struct ga
 
 static int apply_messages(const struct opt_context *c, const char *value, struct gate_error *err)
 {
+	OWN(c)->messages_given = true;
 	return opt_parse_unsigned(value, 2, MESSAGES_MAX, "--messages", &OWN(c)->messages, err);
 }
 
@@ -134,6 +135,7 @@ static int apply_check_raw(const struct opt_context *c, const char *value, struc
 	}
 FLAG(apply_baseline_optional, baseline_optional)
 FLAG(apply_explain, explain)
+FLAG(apply_no_wall_check, no_wall_check)
 FLAG(apply_exact, exact)
 FLAG(apply_verify, verify)
 FLAG(apply_cross_check, cross_check)
@@ -194,6 +196,10 @@ static const struct opt opt_markdown = {
 	"$GITHUB_STEP_SUMMARY when that is set)", apply_markdown };
 static const struct opt opt_explain = {
 	"explain", 0, NULL, "say why for every scenario, not only those over a limit", apply_explain };
+static const struct opt opt_no_wall_check = {
+	"no-wall-check", 0, NULL,
+	"do not time the native drains of head and baseline beside an\n"
+	"instruction regression (informational; never gated)", apply_no_wall_check };
 static const struct opt opt_exact = {
 	"exact", 0, NULL,
 	"fail (exit 1) unless the baseline holds exactly the counts\n"
@@ -221,8 +227,8 @@ static const struct opt *const gate_opts[] = {
 	&opt_messages, &opt_scenario, &opt_jobs, &opt_timeout, &opt_verify,
 	&opt_cross_check, &opt_full_debug_info, &opt_all_metrics, &opt_build_dir, &opt_json,
 	&opt_raw_dir, &opt_baseline, &opt_base_commit, &opt_baseline_file, &opt_baseline_optional,
-	&opt_save_baseline, &opt_accepted, &opt_markdown, &opt_explain, &opt_exact, &opt_shard,
-	&opt_verbose, &opt_quiet, &opt_help, &opt_version, NULL,
+	&opt_save_baseline, &opt_accepted, &opt_markdown, &opt_explain, &opt_no_wall_check,
+	&opt_exact, &opt_shard, &opt_verbose, &opt_quiet, &opt_help, &opt_version, NULL,
 };
 
 /* gate merge: the reporting and baseline options; the measuring ones are refused by name. */

@@ -9,8 +9,12 @@
 
 #include "error.h"
 
+/* The largest N --messages takes. */
+#define MESSAGES_MAX 100000ULL
+
 struct gate_options {
 	uint64_t messages;        /* N: the runs are at 1, N and 2N deliveries */
+	bool messages_given;      /* --messages: else the baseline's N, when there is one */
 	char **scenarios;         /* names or globs (point into argv); owned array */
 	size_t scenario_count;
 	unsigned jobs;            /* valgrind runs at once */
@@ -28,6 +32,7 @@ struct gate_options {
 	const char *accepted_path; /* acceptance entries; NULL: baselines/accepted.json */
 	const char *markdown_path; /* --markdown FILE */
 	bool explain;             /* attribute every scenario, not only the ones over a limit */
+	bool no_wall_check;       /* no wall clock beside an instruction regression */
 	bool verify;              /* measure every run twice and require the same counts */
 	bool all_metrics;         /* opt-in metrics (estimated cycles) for every scenario */
 	bool full_debug_info;     /* runs read the system's debug files whole (debugview.h) */

@@ -25,6 +25,7 @@
 #include "report.h"
 #include "runner.h"
 #include "table.h"
+#include "wall_check.h"
 #include "wallclock.h"
 #include "worktree.h"
 
@@ -328,6 +329,18 @@ static int cross_check(struct session *session)
 	return 0;
 }
 
+/* N: --messages when given, else the baseline's (a baseline saved at 200 is compared at 200),
+ * else the default. */
+static uint64_t messages_to_measure(const struct session *session)
+{
+	const struct gate_options *options = session->options;
+
+	if (options->messages_given || !session->have_baseline || session->baseline.messages < 2 ||
+	    session->baseline.messages > MESSAGES_MAX)
+		return options->messages;
+	return session->baseline.messages;
+}
+
 int session_measure(struct session *session, struct measure_options *measure_options)
 {
 	const struct gate_options *options = session->options;
@@ -343,8 +356,9 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 		gate_error_set(&err, "cannot use '%s': %s", options->raw_dir, strerror(saved));
 		return session_fail(GATE_EXIT_USAGE, &err);
 	}
+	session->messages = messages_to_measure(session);
 	*measure_options = (struct measure_options){
-		.messages = options->messages,
+		.messages = session->messages,
 		.jobs = options->jobs,
 		.timeout_seconds = options->timeout_seconds,
 		.scaled_timeouts = !options->timeout_given,
@@ -362,9 +376,11 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
 	}
 	if (options->verbosity > 0)
-		fprintf(stderr, "gate: measuring %zu scenario%s at 1, %llu and %llu deliveries, %u at once\n",
-			session->manifest.entry_count, session->manifest.entry_count == 1 ? "" : "s",
-			(unsigned long long)options->messages, 2ULL * options->messages, options->jobs);
+		fprintf(stderr, "gate: measuring %zu scenario%s at 1, %llu and %llu deliveries, %u at "
+			"once%s\n", session->manifest.entry_count,
+			session->manifest.entry_count == 1 ? "" : "s",
+			(unsigned long long)session->messages, 2ULL * session->messages, options->jobs,
+			session->messages != options->messages ? " (the baseline's N)" : "");
 	if (session->have_baseline) {
 		measure_options->estimates = session->baseline.measurements;
 		measure_options->estimate_count = session->baseline.count;
@@ -374,6 +390,8 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 	clock_gettime(CLOCK_MONOTONIC, &started);
 	if (measure_scenarios(session->measurements, &session->manifest, measure_options, &err) != 0)
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
+	session->measured_here = true;
+	session->measure_options = *measure_options;
 	if (session->debug_view.mode != NULL) {
 		free(session->environment.debug_info);
 		session->environment.debug_info = strdup(session->debug_view.mode);
@@ -462,6 +480,60 @@ int session_make_comparable(struct session *session, const struct measure_option
 	}
 	session->have_baseline = true;
 	session->remeasured = true;
+	return 0;
+}
+
+/* The first scenario of both sides whose gated figures are not linear within the limit: NULL
+ * when every one is (the head's N then does not change what is compared). */
+static const char *nonlinear_scenario(const struct session *session, double *percent)
+{
+	size_t i, metric;
+
+	for (i = 0; i < session->measurement_count; i++) {
+		const struct measurement *head = &session->measurements[i];
+		const struct measurement *base = results_find(&session->baseline, head->info.name);
+
+		if (head->failed || base == NULL)
+			continue;
+		for (metric = 0; metric < METRIC_COUNT; metric++) {
+			if (!metric_limit_gated(metric, &head->info) || !head->has[metric] ||
+			    !base->has[metric])
+				continue;
+			*percent = head->slopes[metric].linearity_percent;
+			if (base->slopes[metric].linearity_percent > *percent)
+				*percent = base->slopes[metric].linearity_percent;
+			if (*percent > SLOPE_COMPARABLE_LINEARITY_PERCENT)
+				return head->info.name;
+		}
+	}
+	return NULL;
+}
+
+int session_match_messages(struct session *session, struct measure_options *measure_options)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	const char *name;
+	double percent = 0;
+	size_t i;
+
+	if (!session->have_baseline || session->baseline.messages == session->messages ||
+	    session->baseline.messages < 2 || session->baseline.messages > MESSAGES_MAX)
+		return 0;
+	name = nonlinear_scenario(session, &percent);
+	if (name == NULL)
+		return 0;
+	fprintf(stderr, "gate: head measured at N = %llu, the baseline at N = %llu, and '%s' is "
+		"linear only within %.2f %% (the limit for comparing across N is %g %%): measuring "
+		"the head again at N = %llu\n", (unsigned long long)session->messages,
+		(unsigned long long)session->baseline.messages, name, percent,
+		SLOPE_COMPARABLE_LINEARITY_PERCENT, (unsigned long long)session->baseline.messages);
+	for (i = 0; i < session->measurement_count; i++)
+		measurement_release(&session->measurements[i]);
+	session->messages_first = session->messages;
+	session->messages = session->baseline.messages;
+	measure_options->messages = session->messages;
+	if (measure_scenarios(session->measurements, &session->manifest, measure_options, &err) != 0)
+		return session_fail(GATE_EXIT_MEASUREMENT, &err);
 	return 0;
 }
 
@@ -585,7 +657,7 @@ static void reproduce_command(const struct session *session, char *text, size_t 
 	used = written < 0 ? 0 : (size_t)written;
 	if (used < size)
 		used += (size_t)snprintf(text + used, size - used, " --messages %llu",
-					 (unsigned long long)options->messages);
+					 (unsigned long long)session->messages);
 	if (options->baseline_ref != NULL && used < size)
 		used += (size_t)snprintf(text + used, size - used, " --baseline=%s", options->baseline_ref);
 	for (i = 0; i < options->scenario_count && used < size; i++)
@@ -664,6 +736,28 @@ static bool baseline_is_exact(const struct verdict *verdict, const char *refresh
 	return exact;
 }
 
+/* The wall clock beside every instruction regression, unless --no-wall-check: measured here
+ * only, never by gate merge, which has no build of its own. */
+static int time_regressions(const struct session *session, struct verdict *verdict,
+			    struct gate_error *err)
+{
+	const struct gate_options *options = session->options;
+	struct wall_check_options wall = {
+		.root = session->root,
+		.commit = session->baseline_commit,
+		.head_build_dir = options->build_dir,
+		.measure = &session->measure_options,
+		.timeout_seconds = options->timeout_seconds,
+		.verbosity = options->verbosity,
+	};
+
+	if (options->no_wall_check || !session->measured_here || session->root == NULL)
+		return 0;
+	if (wall_check_run(verdict, &wall) != 0)
+		return gate_error_set(err, "out of memory");
+	return 0;
+}
+
 int session_decide_and_report(struct session *session)
 {
 	const struct gate_options *options = session->options;
@@ -680,10 +774,14 @@ int session_decide_and_report(struct session *session)
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
 	verdict.baseline_source = session->baseline_source;
 	verdict.remeasured = session->remeasured;
+	verdict.messages_first = session->messages_first;
 	refresh_command(session, refresh, sizeof(refresh));
 	verdict.refresh_command = refresh;
-	if (verdict_explain(&verdict, options->explain, &err) != 0)
+	if (verdict_explain(&verdict, options->explain, &err) != 0 ||
+	    time_regressions(session, &verdict, &err) != 0) {
+		verdict_release(&verdict);
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
+	}
 	table_print(stdout, &verdict, refresh);
 	code = verdict.exit_code;
 	if (options->exact && session->have_baseline && !baseline_is_exact(&verdict, refresh) &&

@@ -38,6 +38,11 @@ struct session {
 	bool partial;                  /* not the whole suite (--scenario, --shard): a baseline
 					* scenario not measured here is not "missing" */
 	char *raw_dir;                 /* --raw-dir made absolute: the runs have their own cwd */
+	uint64_t messages;             /* N measured: --messages, else the baseline's, else 1000 */
+	bool measured_here;            /* this run measured the build (not gate merge) */
+	struct measure_options measure_options; /* as the scenarios were measured */
+	uint64_t messages_first;       /* the N measured first when the head was measured again at
+					* the baseline's (session_match_messages); else 0 */
 	struct debugview debug_view;   /* what the runs see of /usr/lib/debug */
 };
 
@@ -66,6 +71,11 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 
 /* Re-measures the baseline ref in a worktree when the stored baseline is not comparable. */
 int session_make_comparable(struct session *session, const struct measure_options *measure_options);
+
+/* A head measured at another N than the baseline is compared only when both are linear within
+ * SLOPE_COMPARABLE_LINEARITY_PERCENT; otherwise it is measured again at the baseline's N, and
+ * gate says so. */
+int session_match_messages(struct session *session, struct measure_options *measure_options);
 
 /* Verdict, table, results.json, Markdown, annotations, --save-baseline. Returns the verdict's
  * exit code (or a worse one when writing failed). */

@@ -18,6 +18,10 @@ enum slope_run { SLOPE_ONE, SLOPE_N, SLOPE_TWICE_N, SLOPE_RUNS };
  * scenario declares its own limit (`linearity_percent`). */
 #define SLOPE_LINEARITY_LIMIT_PERCENT 5.0
 
+/* Figures measured at two different N are compared only when both are linear within this: a
+ * slope that still depends on N would otherwise be compared with another N's. */
+#define SLOPE_COMPARABLE_LINEARITY_PERCENT 0.5
+
 struct slope {
 	double per_message;       /* (count(2N) - count(N)) / N */
 	double per_message_early; /* (count(N) - count(1)) / (N - 1): the slope from 1 to N */

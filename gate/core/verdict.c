@@ -478,6 +478,36 @@ static int add_limit_figures(cJSON *item, const struct verdict_row *row)
 	return 0;
 }
 
+static cJSON *wall_to_json(const struct verdict_wall *wall)
+{
+	cJSON *object = cJSON_CreateObject();
+
+	if (object == NULL)
+		return NULL;
+	if (!wall->timed) {
+		if (cJSON_AddBoolToObject(object, "timed", false) == NULL ||
+		    cJSON_AddStringToObject(object, "why_not", wall->why_not) == NULL)
+			goto failed;
+		return object;
+	}
+	if (cJSON_AddBoolToObject(object, "timed", true) == NULL ||
+	    cJSON_AddNumberToObject(object, "messages", (double)wall->messages) == NULL ||
+	    cJSON_AddNumberToObject(object, "rounds", wall->rounds) == NULL ||
+	    cJSON_AddNumberToObject(object, "head_seconds", wall->head_seconds) == NULL ||
+	    cJSON_AddNumberToObject(object, "baseline_seconds", wall->baseline_seconds) == NULL ||
+	    cJSON_AddNumberToObject(object, "change_percent", wall->change_percent) == NULL ||
+	    cJSON_AddNumberToObject(object, "head_fastest_seconds", wall->head_fastest) == NULL ||
+	    cJSON_AddNumberToObject(object, "head_slowest_seconds", wall->head_slowest) == NULL ||
+	    cJSON_AddNumberToObject(object, "baseline_fastest_seconds", wall->baseline_fastest) == NULL ||
+	    cJSON_AddNumberToObject(object, "baseline_slowest_seconds", wall->baseline_slowest) == NULL ||
+	    cJSON_AddStringToObject(object, "conclusion", verdict_wall_conclusion(wall)) == NULL)
+		goto failed;
+	return object;
+failed:
+	cJSON_Delete(object);
+	return NULL;
+}
+
 static int add_row_figures(cJSON *item, const struct verdict_row *row)
 {
 	const struct measurement *head = row->head, *base = row->baseline;
@@ -534,6 +564,8 @@ static int add_row_figures(cJSON *item, const struct verdict_row *row)
 	}
 	if (row->attribution != NULL &&
 	    !cJSON_AddItemToObject(item, "attribution", attribution_to_json(row->attribution)))
+		return -1;
+	if (row->wall != NULL && !cJSON_AddItemToObject(item, "wall_clock", wall_to_json(row->wall)))
 		return -1;
 	return 0;
 }
@@ -658,6 +690,21 @@ void verdict_summary(const struct verdict *verdict, char *text, size_t text_size
 	append_part(verdict, VERDICT_REGRESSED_UNGATED, "regressed, not gated", text, text_size);
 }
 
+bool verdict_row_instructions_up(const struct verdict_row *row)
+{
+	return row->head != NULL && row->baseline != NULL && !row->head->failed &&
+	       (row->breaches & BREACH_INSTRUCTIONS) != 0;
+}
+
+const char *verdict_wall_conclusion(const struct verdict_wall *wall)
+{
+	if (wall->head_slowest < wall->baseline_fastest)
+		return "time down";
+	if (wall->head_fastest > wall->baseline_slowest)
+		return "time up";
+	return "time unchanged within the noise";
+}
+
 int verdict_explain(struct verdict *verdict, bool every_row, struct gate_error *err)
 {
 	size_t i;
@@ -681,8 +728,10 @@ void verdict_release(struct verdict *verdict)
 
 	if (verdict == NULL)
 		return;
-	for (i = 0; i < verdict->row_count; i++)
+	for (i = 0; i < verdict->row_count; i++) {
 		free(verdict->rows[i].attribution);
+		free(verdict->rows[i].wall);
+	}
 	free(verdict->rows);
 	free(verdict->acceptance_used);
 	*verdict = (struct verdict)VERDICT_INIT;

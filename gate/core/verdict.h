@@ -58,6 +58,20 @@ enum verdict_breach {
 /* The two figures of a metric compared at a limit. */
 enum verdict_figure { VERDICT_PER_MESSAGE, VERDICT_COLD, VERDICT_FIGURES };
 
+/* The wall clock of a scenario whose instructions regressed: its native drain at head and in the
+ * baseline's build, timed in interleaved rounds (cmd/wall_check.c). Informational only. */
+struct verdict_wall {
+	bool timed;               /* false: `why_not` says why there are no times */
+	char why_not[256];
+	uint64_t messages;        /* messages in each drain, on both sides */
+	unsigned rounds;          /* drains of each side */
+	double head_seconds;      /* the median drain at head */
+	double baseline_seconds;  /* the median drain of the baseline's build */
+	double change_percent;    /* head against baseline: (head / baseline - 1) * 100 */
+	double head_fastest, head_slowest;         /* the spread of each side's rounds */
+	double baseline_fastest, baseline_slowest;
+};
+
 struct verdict_row {
 	const char *name;                    /* the scenario (points into head or baseline) */
 	const struct measurement *head;      /* NULL when missing */
@@ -99,6 +113,7 @@ struct verdict_row {
 	bool cold_floor_high;                /* the cold floor is above what was measured */
 	struct attribution *attribution;     /* why, once verdict_explain chose this row; owned */
 	char state_text[160];                /* the state as reports show it (verdict_row_state_text) */
+	struct verdict_wall *wall;           /* the wall clock beside a regression; owned, NULL */
 };
 
 struct verdict {
@@ -106,6 +121,8 @@ struct verdict {
 	size_t row_count;
 	bool compared;            /* a baseline was there to compare with */
 	bool messages_differ;     /* head and baseline were measured with different N */
+	uint64_t messages_first;  /* the N the head was measured at first, when it was measured
+				   * again at the baseline's N (not linear enough to compare); else 0 */
 	uint64_t baseline_messages;
 	const char *baseline_source; /* what the baseline was read from, for the reports */
 	bool remeasured;          /* the baseline was measured here, in a worktree of the ref */
@@ -158,6 +175,15 @@ cJSON *verdict_to_json(const struct verdict *verdict);
 /* The figures a breach mask is about, ", "-joined into `text`: "instructions", "cold
  * allocations", "settings", ...; each named once. */
 void verdict_breach_words(unsigned breaches, char *text, size_t size);
+
+/* Does the row's instruction figure per message break the limit (accepted or not): the rows the
+ * wall clock is taken for. */
+bool verdict_row_instructions_up(const struct verdict_row *row);
+
+/* For a timed wall clock: "time down" when every head round beat every baseline round, "time up"
+ * when every one was slower, else "time unchanged within the noise" (noise only ever slows a
+ * round down, so rounds that overlap cannot tell the two apart). */
+const char *verdict_wall_conclusion(const struct verdict_wall *wall);
 
 /* One line: "pass: 6 scenarios within their limits", "fail: 1 regressed (consume_json)", ... */
 void verdict_summary(const struct verdict *verdict, char *text, size_t text_size);

@@ -435,6 +435,21 @@ static void table_print_linearity(FILE *out, const char *name, const struct meas
 		slope->linearity_percent, limit);
 }
 
+void table_print_wall(FILE *out, const struct verdict_row *row)
+{
+	const struct verdict_wall *wall = row->wall;
+
+	if (wall == NULL)
+		return;
+	if (!wall->timed) {
+		fprintf(out, "%s: wall clock not compared: %s\n", row->name, wall->why_not);
+		return;
+	}
+	fprintf(out, "%s: wall clock head %.2f s, baseline %.2f s over %u rounds (%+.0f %%): "
+		"instructions up, %s\n", row->name, wall->head_seconds, wall->baseline_seconds,
+		wall->rounds, wall->change_percent, verdict_wall_conclusion(wall));
+}
+
 void table_print_improvement(FILE *out, const struct verdict_row *row,
 			     const char *refresh_command)
 {
@@ -540,6 +555,7 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 	if (row->state == VERDICT_NEW)
 		fprintf(out, "%s: new: not in the baseline, so no instruction verdict; floors enforced\n",
 			row->name);
+	table_print_wall(out, row);
 	table_print_linearity_notes(out, row);
 }
 
@@ -566,8 +582,13 @@ void table_print_notes(FILE *out, const struct verdict *verdict, const char *ref
 	}
 	if (verdict->messages_differ && verdict->row_count > 0)
 		fprintf(out, "note: head and baseline were measured with different message counts "
-			"(baseline N = %" PRIu64 "); per message figures are compared\n",
-			verdict->baseline_messages);
+			"(baseline N = %" PRIu64 "), both linear within %g %%; per message figures are "
+			"compared\n", verdict->baseline_messages, SLOPE_COMPARABLE_LINEARITY_PERCENT);
+	if (verdict->messages_first != 0)
+		fprintf(out, "note: measured again at the baseline's N = %" PRIu64 ": at N = %" PRIu64
+			" a figure was not linear within %g %%, so the two N would not compare\n",
+			verdict->baseline_messages, verdict->messages_first,
+			SLOPE_COMPARABLE_LINEARITY_PERCENT);
 	for (i = 0; i < verdict->row_count; i++)
 		table_print_row_notes(out, verdict, &verdict->rows[i], refresh_command,
 				      TABLE_NOTES_IMPROVEMENT |

@@ -34,6 +34,11 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 			   const struct verdict_row *row, const char *refresh_command,
 			   unsigned parts);
 
+/* The wall-clock line of a row whose instructions regressed, when it was timed:
+ * "NAME: wall clock head 0.58 s, baseline 0.79 s over 5 rounds (-26 %): instructions up, time
+ * down". Informational: it never changes the verdict (docs/metrics.md). */
+void table_print_wall(FILE *out, const struct verdict_row *row);
+
 /* The improvement sentence of a row, when it has one: "NAME: improved: instructions per message
  * -10.74 % against the baseline, beyond the 2 % limit: refresh the baseline (COMMAND)". */
 void table_print_improvement(FILE *out, const struct verdict_row *row,

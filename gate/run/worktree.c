@@ -217,6 +217,22 @@ out:
 	return status;
 }
 
+int worktree_build(const char *root, const char *commit, const char *head_build_dir,
+		   const struct measure_options *options, char **build_dir, struct gate_error *err)
+{
+	*build_dir = NULL;
+	if (create(root, commit, err) != 0 || build(options, head_build_dir, err) != 0) {
+		worktree_cleanup();
+		return -1;
+	}
+	if (asprintf(build_dir, "%s/build", active.path) < 0) {
+		*build_dir = NULL;
+		worktree_cleanup();
+		return gate_error_set(err, "out of memory");
+	}
+	return 0;
+}
+
 int worktree_measure(struct results *baseline, const char *root, const char *commit,
 		     const char *ref, const char *head_build_dir,
 		     const struct measure_options *options, const char *valgrind, char **source,

@@ -20,6 +20,12 @@ int worktree_measure(struct results *baseline, const char *root, const char *com
 		     const struct measure_options *options, const char *valgrind, char **source,
 		     struct gate_error *err);
 
+/* Checks `commit` out in a temporary worktree and builds it as worktree_measure does; *build_dir
+ * (owned) is its build directory, which stays until worktree_cleanup(). Returns 0, or -1 with
+ * err set (the worktree then removed). */
+int worktree_build(const char *root, const char *commit, const char *head_build_dir,
+		   const struct measure_options *options, char **build_dir, struct gate_error *err);
+
 /* Removes a worktree this process created and has not removed yet, and forgets it (exit paths;
  * safe to call when there is none). */
 void worktree_cleanup(void);
