@@ -144,8 +144,8 @@ FLAG(apply_all_metrics, all_metrics)
 
 static const struct opt opt_messages = {
 	"messages", 'n', "N",
-	"N deliveries (default 1000, at most 100000); per message =\n"
-	"(count(2N) - count(N)) / N", apply_messages };
+	"N deliveries (default: the baseline's N, else 1000; at most\n"
+	"100000); per message = (count(2N) - count(N)) / N", apply_messages };
 static const struct opt opt_scenario = {
 	"scenario", 's', "NAME", "measure only NAME (a name or a glob); may repeat", apply_scenario };
 static const struct opt opt_verify = {
