@@ -1,6 +1,8 @@
 # What `cmake --install` puts under the prefix, and the same files as a Debian package:
 #   bin/gate
-#   include/costgate/{harness,queue}.h
+#   include/costgate/{harness,queue}.h, included as <costgate/harness.h>
+#   include/costgate/compat/{harness,queue}.h, the deprecated "harness.h" of the old names
+#   lib/pkgconfig/costgate.pc (pkg-config --cflags --libs costgate, for builds without CMake)
 #   lib/libcostgate_harness.a, lib/costgate/native/*.o (with gperftools)
 #   lib/cmake/costgate/ (costgateConfig.cmake, its version file, the targets, costgate.cmake)
 include(GNUInstallDirs)
@@ -9,8 +11,11 @@ include(CMakePackageConfigHelpers)
 set(COSTGATE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/costgate)
 
 install(TARGETS gate RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES ${PROJECT_SOURCE_DIR}/scenarios/harness.h ${PROJECT_SOURCE_DIR}/scenarios/queue.h
+install(FILES ${PROJECT_SOURCE_DIR}/include/costgate/harness.h
+              ${PROJECT_SOURCE_DIR}/include/costgate/queue.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/costgate)
+install(FILES ${PROJECT_SOURCE_DIR}/scenarios/harness.h ${PROJECT_SOURCE_DIR}/scenarios/queue.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/costgate/compat)
 install(TARGETS costgate_harness EXPORT costgateTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT costgateTargets NAMESPACE costgate:: DESTINATION ${COSTGATE_CMAKE_DIR})
