@@ -25,6 +25,12 @@ if(TARGET costgate_harness_native)
   install(EXPORT costgateNativeTargets NAMESPACE costgate:: DESTINATION ${COSTGATE_CMAKE_DIR})
 endif()
 
+# The pkg-config module, its paths relative to its own directory (${pcfiledir}) so that
+# `cmake --install --prefix` anywhere gives a working file.
+file(RELATIVE_PATH COSTGATE_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/costgate.pc.in ${PROJECT_BINARY_DIR}/costgate.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/costgate.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/costgateConfig.cmake.in
   ${PROJECT_BINARY_DIR}/costgateConfig.cmake INSTALL_DESTINATION ${COSTGATE_CMAKE_DIR}
   PATH_VARS CMAKE_INSTALL_BINDIR)
