@@ -231,7 +231,8 @@ static int write_scenario(FILE *out, const char *executable, char *const *execut
 		return gate_error_set(err, "cannot list '%s': its path cannot go in a manifest line",
 				      executable);
 	}
-	fprintf(out, "scenario %s %s\nbuild %s %s | link: %s\n", name, path, name, options->cflags,
+	fprintf(out, "scenario %s %s\nbuild %s%s%s | link:%s%s\n", name, path, name,
+		options->cflags[0] ? " " : "", options->cflags, options->ldflags[0] ? " " : "",
 		options->ldflags);
 	free(path);
 	return 0;
