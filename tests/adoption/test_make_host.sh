@@ -3,7 +3,8 @@
 # copied into a git repository whose branch is master, built by its Makefile against the
 # installed pkg-config module (no CMake anywhere in it), its manifest written by `gate manifest`.
 # The baseline is saved and committed on master; a branch that computes the CRC bit by bit fails
-# (exit 1); a branch changing nothing measured passes (exit 0).
+# (exit 1); a branch changing nothing measured passes (exit 0). Also: the harness's installed
+# names cannot clash with a library's.
 # Usage: test_make_host.sh COSTGATE_SOURCE_DIR PREFIX
 set -u
 here=$(dirname -- "$(realpath -- "$0")")
@@ -29,6 +30,64 @@ if [[ $flags =~ ^-I([^ ]+)/include\ +-L([^ ]+)/lib\ +-lcostgate_harness\ *$ ]] &
 else
   fail "pkg_config_should_give_the_installed_harness_and_gate: '$flags', gate '$module_gate'"
   show "$err"
+fi
+
+# The harness's names cannot clash with a library's: a scenario whose library has its own
+# struct scenario, struct service, harness_main and cq_queue builds and runs, and the installed
+# objects define nothing global outside costgate_ but main (and realloc, the native counter's).
+mkdir -p "$work/clash"
+cat >"$work/clash/clash.c" <<'C'
+#include <costgate/harness.h>
+
+/* The library's own names, as the 0.2 harness declared them. */
+struct scenario { int steps; };
+struct service { const char *host; };
+struct cq_queue { int depth; };
+int harness_main(const struct scenario *scenario);
+
+int harness_main(const struct scenario *scenario)
+{
+	return scenario->steps;
+}
+
+static size_t body(unsigned char *buffer, size_t capacity)
+{
+	(void)capacity;
+	buffer[0] = 1;
+	return 1;
+}
+
+static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
+{
+	struct scenario own = { 0 };
+	struct cq_queue queue = { 0 };
+
+	(void)service;
+	(void)message;
+	(void)length;
+	return harness_main(&own) + queue.depth;
+}
+
+const struct costgate_scenario costgate_scenario = {
+	.name = "clash", .title = "the library's own names", .gated = true,
+	.body = body, .handle = handle,
+};
+C
+# shellcheck disable=SC2046 # pkg-config's words are separate arguments
+if cc -std=c99 -pedantic -Wall -Wextra -Werror $(pkg-config --cflags costgate) "$work/clash/clash.c" \
+  $(pkg-config --libs costgate) -o "$work/clash/clash" >"$log" 2>&1 &&
+  "$work/clash/clash" --describe >/dev/null 2>>"$log"; then
+  pass "a_librarys_own_scenario_service_and_queue_names_should_not_clash"
+else
+  fail "a_librarys_own_scenario_service_and_queue_names_should_not_clash"
+  show "$log"
+fi
+unprefixed=$(nm -g --defined-only "$prefix/lib/libcostgate_harness.a" "$prefix"/lib/costgate/native/*.o \
+  2>/dev/null | awk 'NF == 3 && $3 !~ /^(costgate_|COSTGATE_)/ && $3 != "main" && $3 != "realloc" { print $3 }')
+if [ -z "$unprefixed" ] && nm -g --defined-only "$prefix/lib/libcostgate_harness.a" | grep -q ' T costgate_harness_main$'; then
+  pass "the_installed_harness_should_define_only_prefixed_names"
+else
+  fail "the_installed_harness_should_define_only_prefixed_names: $unprefixed"
 fi
 
 # shellcheck disable=SC2329 # called by gate_host
