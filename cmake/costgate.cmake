@@ -17,7 +17,18 @@
 # counts would not travel. The manifest records, per scenario, the flags it and every library
 # target it links were really compiled and linked with, as CMake computed them, so that a changed
 # flag is a different toolchain to gate, never a regression blamed on the code.
+#
+# Deliberate: this file runs in the host project's scope, under whatever policies its
+# cmake_minimum_required() set (2.8.12 leaves CMP0057, IN_LIST, unset). It sets its own: the
+# functions below record the policies of CMake 3.19, costgate's minimum, when they are defined,
+# and run under them wherever they are called from. Nothing here needs a newer CMake.
+if(CMAKE_VERSION VERSION_LESS 3.19)
+  message(FATAL_ERROR "costgate: needs CMake 3.19 or newer to run (this is ${CMAKE_VERSION}); "
+    "a project's cmake_minimum_required() may say less")
+endif()
 include_guard(GLOBAL)
+cmake_policy(PUSH)
+cmake_policy(VERSION 3.19)
 
 set(COSTGATE_MODULE_DIR ${CMAKE_CURRENT_LIST_DIR})
 if(NOT DEFINED COSTGATE_VERSION)
@@ -242,3 +253,5 @@ function(costgate_add_scenarios)
     cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL _costgate_write_manifests)
   endif()
 endfunction()
+
+cmake_policy(POP)

@@ -1,6 +1,8 @@
 # What `cmake --install` puts under the prefix, and the same files as a Debian package:
 #   bin/gate
-#   include/costgate/{harness,queue}.h
+#   include/costgate/{harness,queue}.h, included as <costgate/harness.h>
+#   include/costgate/compat/{harness,queue}.h, the deprecated "harness.h" of the old names
+#   lib/pkgconfig/costgate.pc (pkg-config --cflags --libs costgate, for builds without CMake)
 #   lib/libcostgate_harness.a, lib/costgate/native/*.o (with gperftools)
 #   lib/cmake/costgate/ (costgateConfig.cmake, its version file, the targets, costgate.cmake)
 include(GNUInstallDirs)
@@ -9,8 +11,11 @@ include(CMakePackageConfigHelpers)
 set(COSTGATE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/costgate)
 
 install(TARGETS gate RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES ${PROJECT_SOURCE_DIR}/scenarios/harness.h ${PROJECT_SOURCE_DIR}/scenarios/queue.h
+install(FILES ${PROJECT_SOURCE_DIR}/include/costgate/harness.h
+              ${PROJECT_SOURCE_DIR}/include/costgate/queue.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/costgate)
+install(FILES ${PROJECT_SOURCE_DIR}/scenarios/harness.h ${PROJECT_SOURCE_DIR}/scenarios/queue.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/costgate/compat)
 install(TARGETS costgate_harness EXPORT costgateTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT costgateTargets NAMESPACE costgate:: DESTINATION ${COSTGATE_CMAKE_DIR})
@@ -19,6 +24,12 @@ if(TARGET costgate_harness_native)
           OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/costgate/native)
   install(EXPORT costgateNativeTargets NAMESPACE costgate:: DESTINATION ${COSTGATE_CMAKE_DIR})
 endif()
+
+# The pkg-config module, its paths relative to its own directory (${pcfiledir}) so that
+# `cmake --install --prefix` anywhere gives a working file.
+file(RELATIVE_PATH COSTGATE_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/costgate.pc.in ${PROJECT_BINARY_DIR}/costgate.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/costgate.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/costgateConfig.cmake.in
   ${PROJECT_BINARY_DIR}/costgateConfig.cmake INSTALL_DESTINATION ${COSTGATE_CMAKE_DIR}

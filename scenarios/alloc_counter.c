@@ -122,7 +122,7 @@ void *realloc(void *pointer, size_t size)
 	return moved;
 }
 
-int alloc_counter_install(void)
+int costgate_alloc_counter_install(void)
 {
 	void *table;
 
@@ -139,17 +139,17 @@ int alloc_counter_install(void)
 	return 0;
 }
 
-void alloc_counter_enable(bool on)
+void costgate_alloc_counter_enable(bool on)
 {
 	counting = on && installed;
 }
 
-uint64_t alloc_counter_blocks(void)
+uint64_t costgate_alloc_counter_blocks(void)
 {
 	return blocks;
 }
 
-bool alloc_counter_overflowed(void)
+bool costgate_alloc_counter_overflowed(void)
 {
 	return overflowed;
 }

@@ -21,16 +21,16 @@
 
 /* Adds the hooks and maps the table of blocks born in the region (with mmap, never malloc).
  * Returns 0, or -1 when the hooks cannot be added or the table cannot be mapped. */
-int alloc_counter_install(void);
+int costgate_alloc_counter_install(void);
 
 /* Counting on (inside the region) or off. */
-void alloc_counter_enable(bool on);
+void costgate_alloc_counter_enable(bool on);
 
 /* Blocks counted so far. */
-uint64_t alloc_counter_blocks(void);
+uint64_t costgate_alloc_counter_blocks(void);
 
 /* true when more blocks born in the region were live at once than the table holds: a realloc of
  * one of them may then have gone uncounted, so the count cannot be trusted. */
-bool alloc_counter_overflowed(void);
+bool costgate_alloc_counter_overflowed(void);
 
 #endif

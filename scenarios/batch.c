@@ -1,6 +1,6 @@
 /* batch: deliveries assembled into batches of 64 on the consumer, each decoded, settled once per
  * batch. */
-#include "harness.h"
+#include <costgate/harness.h>
 #include "order.h"
 
 static size_t body(unsigned char *buffer, size_t capacity)
@@ -8,7 +8,7 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return order_body(buffer, capacity, 512);
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "batch",
 	.title = "consume 512 B JSON in batches of 64, settle per batch",
 	.gated = true,

@@ -1,5 +1,5 @@
 /* consume_json: a 512-byte JSON order decoded with cJSON into a small struct, then settled. */
-#include "harness.h"
+#include <costgate/harness.h>
 #include "order.h"
 
 static size_t body(unsigned char *buffer, size_t capacity)
@@ -7,7 +7,7 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return order_body(buffer, capacity, 512);
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "consume_json",
 	.title = "consume, 512 B JSON decoded into a small struct, settle each",
 	.gated = true,

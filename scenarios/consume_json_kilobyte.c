@@ -1,5 +1,5 @@
 /* consume_json_kilobyte: consume_json with a 1 KiB body. */
-#include "harness.h"
+#include <costgate/harness.h>
 #include "order.h"
 
 static size_t body(unsigned char *buffer, size_t capacity)
@@ -7,7 +7,7 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return order_body(buffer, capacity, 1024);
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "consume_json_kilobyte",
 	.title = "consume, 1 KiB JSON decoded into a small struct, settle each",
 	.gated = true,

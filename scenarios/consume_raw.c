@@ -1,5 +1,5 @@
 /* consume_raw: no decode, only dispatch and settle: what the harness itself costs a message. */
-#include "harness.h"
+#include <costgate/harness.h>
 #include "order.h"
 
 static size_t body(unsigned char *buffer, size_t capacity)
@@ -7,7 +7,7 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return order_body(buffer, capacity, 512);
 }
 
-static int handle(struct service *service, const unsigned char *body, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *body, size_t length)
 {
 	(void)service;
 	COSTGATE_KEEP(body);
@@ -15,7 +15,7 @@ static int handle(struct service *service, const unsigned char *body, size_t len
 	return 0;
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "consume_raw",
 	.title = "consume, no decode: dispatch and settle only",
 	.gated = true,

@@ -1,6 +1,6 @@
 /* decode_only: consume_json's decode in a hand-written loop with no queue. The raw baseline:
  * consume_json minus this is what the harness costs. */
-#include "harness.h"
+#include <costgate/harness.h>
 #include "order.h"
 
 static size_t body(unsigned char *buffer, size_t capacity)
@@ -8,7 +8,7 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return order_body(buffer, capacity, 512);
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "decode_only",
 	.title = "raw loop, 512 B JSON decoded into a small struct, no queue",
 	.gated = true,

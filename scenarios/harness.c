@@ -1,7 +1,7 @@
 /* The harness: main for every scenario executable. The queue is filled between the two entries
  * into the measured region, so callgrind (toggled on the region) and DHAT (filtered on its frame)
  * count the service start and the drain and nothing of the fill. */
-#include "harness.h"
+#include <costgate/harness.h>
 
 #include <errno.h>
 #include <math.h>
@@ -20,13 +20,13 @@
 enum region_phase { PHASE_START, PHASE_DRAIN };
 
 struct run {
-	const struct scenario *scenario;
-	struct service service;
-	struct cq_queue requests;
-	struct cq_queue replies;
+	const struct costgate_scenario *scenario;
+	struct costgate_service service;
+	struct costgate_queue requests;
+	struct costgate_queue replies;
 	unsigned char *raw_bodies;           /* raw scenarios: count bodies back to back */
 	size_t body_length;                  /* every body has this length (one generator) */
-	const struct cq_delivery **batch;    /* batch scenarios: the batch being assembled */
+	const struct costgate_delivery **batch;    /* batch scenarios: the batch being assembled */
 	uint64_t count;                      /* deliveries requested on the command line */
 	uint64_t handled;                    /* bodies the handler returned from successfully */
 	uint64_t replies_handled;            /* replies the reply handler took */
@@ -42,7 +42,7 @@ static int fail(struct run *run, const char *what)
 
 static int start_service(struct run *run)
 {
-	const struct scenario *scenario = run->scenario;
+	const struct costgate_scenario *scenario = run->scenario;
 
 	run->service.requests = &run->requests;
 	run->service.replies = &run->replies;
@@ -58,12 +58,12 @@ static int start_service(struct run *run)
 
 static int drain_replies(struct run *run)
 {
-	const struct cq_delivery *reply;
+	const struct costgate_delivery *reply;
 
-	while ((reply = cq_queue_next(&run->replies)) != NULL) {
+	while ((reply = costgate_queue_next(&run->replies)) != NULL) {
 		if (run->scenario->handle_reply(&run->service, reply->body, reply->length) != 0)
 			return fail(run, "the reply handler failed");
-		cq_queue_settle(&run->replies, reply->tag);
+		costgate_queue_settle(&run->replies, reply->tag);
 		run->replies_handled++;
 	}
 	return 0;
@@ -83,18 +83,18 @@ static int handle_one(struct run *run, const unsigned char *body, size_t length)
  * scenarios takes, so it is kept short: consume_raw measures it. */
 static int drain_single(struct run *run)
 {
-	const struct scenario *scenario = run->scenario;
-	const struct cq_delivery *delivery;
+	const struct costgate_scenario *scenario = run->scenario;
+	const struct costgate_delivery *delivery;
 	uint64_t handled = 0;
 	int status = 0;
 
-	while ((delivery = cq_queue_next(&run->requests)) != NULL) {
+	while ((delivery = costgate_queue_next(&run->requests)) != NULL) {
 		if (scenario->handle(&run->service, delivery->body, delivery->length) != 0) {
 			status = fail(run, "the handler failed");
 			break;
 		}
 		handled++;
-		cq_queue_settle(&run->requests, delivery->tag);
+		costgate_queue_settle(&run->requests, delivery->tag);
 		if (scenario->handle_reply != NULL && drain_replies(run) != 0) {
 			status = -1;
 			break;
@@ -113,14 +113,14 @@ static int drain_batches(struct run *run)
 		size_t taken = 0;
 		size_t i;
 
-		while (taken < batch_size && (run->batch[taken] = cq_queue_next(&run->requests)) != NULL)
+		while (taken < batch_size && (run->batch[taken] = costgate_queue_next(&run->requests)) != NULL)
 			taken++;
 		if (taken == 0)
 			return 0;
 		for (i = 0; i < taken; i++)
 			if (handle_one(run, run->batch[i]->body, run->batch[i]->length) != 0)
 				return -1;
-		cq_queue_settle(&run->requests, run->batch[taken - 1]->tag);
+		costgate_queue_settle(&run->requests, run->batch[taken - 1]->tag);
 	}
 }
 
@@ -158,11 +158,11 @@ REGION_ATTRIBUTES int costgate_measured_region(struct run *run, enum region_phas
 	int status;
 
 #ifdef COSTGATE_NATIVE
-	native_region_enter(phase == PHASE_DRAIN);
+	costgate_native_region_enter(phase == PHASE_DRAIN);
 #endif
 	status = phase == PHASE_START ? start_service(run) : drain(run);
 #ifdef COSTGATE_NATIVE
-	native_region_leave(phase == PHASE_DRAIN);
+	costgate_native_region_leave(phase == PHASE_DRAIN);
 #endif
 	__asm__ volatile("" : : "g"(status) : "memory");
 	return status;
@@ -178,7 +178,7 @@ static int fill(struct run *run)
 	uint64_t i;
 
 #ifdef COSTGATE_NATIVE
-	check_each = !native_timing();
+	check_each = !costgate_native_timing();
 #endif
 	run->body_length = run->scenario->body(first, sizeof(first));
 	if (run->body_length == 0 || run->body_length > sizeof(first))
@@ -196,7 +196,7 @@ static int fill(struct run *run)
 			return fail(run, "the body check: the generator wrote different bytes");
 		if (run->scenario->raw)
 			memcpy(run->raw_bodies + i * run->body_length, first, run->body_length);
-		else if (cq_queue_publish(&run->requests, first, run->body_length) != 0)
+		else if (costgate_queue_publish(&run->requests, first, run->body_length) != 0)
 			return fail(run, "out of memory while filling the queue");
 	}
 	return 0;
@@ -213,19 +213,19 @@ static int check_counts(struct run *run)
 	return 0;
 }
 
-static int run_scenario(const struct scenario *scenario, uint64_t count)
+static int run_scenario(const struct costgate_scenario *scenario, uint64_t count)
 {
 	struct run run = { .scenario = scenario, .count = count };
 	int status = 1;
 
-	if (cq_queue_init(&run.requests, 1) != 0 || cq_queue_init(&run.replies, 1) != 0) {
+	if (costgate_queue_init(&run.requests, 1) != 0 || costgate_queue_init(&run.replies, 1) != 0) {
 		fail(&run, "out of memory for the queues");
 		goto out;
 	}
 	if (costgate_measured_region(&run, PHASE_START) != 0 || fill(&run) != 0)
 		goto out;
 	if (run.handled != 0 || run.requests.delivered != 0 ||
-	    (!run.scenario->raw && cq_queue_ready(&run.requests) != count)) {
+	    (!run.scenario->raw && costgate_queue_ready(&run.requests) != count)) {
 		fail(&run, "the fill check: a message was consumed while the queue was filled");
 		goto out;
 	}
@@ -240,15 +240,15 @@ out:
 #ifdef COSTGATE_NATIVE
 	/* Timed: the process ends as soon as it has reported; freeing every body is not timed and
 	 * would only lengthen the round. */
-	if (status == 0 && native_timing())
+	if (status == 0 && costgate_native_timing())
 		return 0;
 #endif
 	if (scenario->stop != NULL)
 		scenario->stop(&run.service);
 	free(run.batch);
 	free(run.raw_bodies);
-	cq_queue_release(&run.requests);
-	cq_queue_release(&run.replies);
+	costgate_queue_release(&run.requests);
+	costgate_queue_release(&run.replies);
 	return status;
 }
 
@@ -300,7 +300,7 @@ static void put_optional_floor(FILE *out, const char *key, double value)
 	}
 }
 
-static int describe(const struct scenario *scenario)
+static int describe(const struct costgate_scenario *scenario)
 {
 	unsigned char body[COSTGATE_BODY_MAX];
 	size_t body_bytes = scenario->body(body, sizeof(body));
@@ -364,7 +364,7 @@ static int usage(const char *name, const char *problem)
 		"       %s --describe print the scenario's declaration as JSON\n",
 		name, problem, name, COUNT_MAX, name);
 #ifdef COSTGATE_NATIVE
-	native_usage(stderr, name);
+	costgate_native_usage(stderr, name);
 #endif
 	return 2;
 }
@@ -385,16 +385,17 @@ static int parse_count(const char *text, uint64_t *count)
 	return 0;
 }
 
-int harness_main(const struct scenario *scenario, int argc, char **argv)
+int costgate_harness_main(const struct costgate_scenario *scenario, int argc, char **argv)
 {
 	uint64_t count;
 
 #ifdef COSTGATE_NATIVE
 	char native_problem[256];
 
-	switch (native_parse(argc, argv, COUNT_MAX, &count, native_problem, sizeof(native_problem))) {
+	switch (costgate_native_parse(argc, argv, COUNT_MAX, &count, native_problem,
+				      sizeof(native_problem))) {
 	case 1:
-		return run_scenario(scenario, count) != 0 ? 1 : native_report(scenario->name);
+		return run_scenario(scenario, count) != 0 ? 1 : costgate_native_report(scenario->name);
 	case -1:
 		return usage(scenario->name, native_problem);
 	}
@@ -415,5 +416,5 @@ int harness_main(const struct scenario *scenario, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	return harness_main(&costgate_scenario, argc, argv);
+	return costgate_harness_main(&costgate_scenario, argc, argv);
 }

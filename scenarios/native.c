@@ -36,7 +36,7 @@ static int parse_count(const char *text, uint64_t count_max, uint64_t *count)
 	return 0;
 }
 
-int native_parse(int argc, char **argv, uint64_t count_max, uint64_t *count, char *problem,
+int costgate_native_parse(int argc, char **argv, uint64_t count_max, uint64_t *count, char *problem,
 		 size_t problem_size)
 {
 	int expected;
@@ -63,17 +63,17 @@ int native_parse(int argc, char **argv, uint64_t count_max, uint64_t *count, cha
 	}
 	if (mode == MODE_PROFILE)
 		profile_path = argv[2];
-	if (mode == MODE_COUNT && alloc_counter_install() != 0) {
+	if (mode == MODE_COUNT && costgate_alloc_counter_install() != 0) {
 		snprintf(problem, problem_size, "cannot install the allocation counter's hooks");
 		return -1;
 	}
 	return 1;
 }
 
-void native_region_enter(bool drain)
+void costgate_native_region_enter(bool drain)
 {
 	if (mode == MODE_COUNT)
-		alloc_counter_enable(true);
+		costgate_alloc_counter_enable(true);
 	if (!drain)
 		return;
 	if (mode == MODE_PROFILE) {
@@ -84,7 +84,7 @@ void native_region_enter(bool drain)
 		clock_gettime(CLOCK_MONOTONIC, &drain_started);
 }
 
-void native_region_leave(bool drain)
+void costgate_native_region_leave(bool drain)
 {
 	struct timespec now;
 
@@ -98,22 +98,22 @@ void native_region_leave(bool drain)
 		profiling = false;
 	}
 	if (mode == MODE_COUNT)
-		alloc_counter_enable(false);
+		costgate_alloc_counter_enable(false);
 }
 
-int native_report(const char *name)
+int costgate_native_report(const char *name)
 {
 	switch (mode) {
 	case MODE_TIME:
 		printf("drain_ns %llu\n", (unsigned long long)drain_nanoseconds);
 		break;
 	case MODE_COUNT:
-		if (alloc_counter_overflowed()) {
+		if (costgate_alloc_counter_overflowed()) {
 			fprintf(stderr, "%s: error: more blocks born in the region were live at once than "
 				"the allocation counter can follow\n", name);
 			return 1;
 		}
-		printf("allocations %llu\n", (unsigned long long)alloc_counter_blocks());
+		printf("allocations %llu\n", (unsigned long long)costgate_alloc_counter_blocks());
 		break;
 	case MODE_PROFILE:
 		if (profile_failed) {
@@ -129,12 +129,12 @@ int native_report(const char *name)
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
-bool native_timing(void)
+bool costgate_native_timing(void)
 {
 	return mode == MODE_TIME;
 }
 
-void native_usage(FILE *out, const char *name)
+void costgate_native_usage(FILE *out, const char *name)
 {
 	fprintf(out,
 		"       %s --time COUNT                print the drain's wall time (drain_ns N)\n"

@@ -18,25 +18,25 @@
 /* Parses a native mode from argv. Returns 1 when argv is one (*count set, the mode remembered),
  * 0 when it is not (the ordinary COUNT and --describe apply), -1 on a usage error with the
  * problem written into `problem`. */
-int native_parse(int argc, char **argv, uint64_t count_max, uint64_t *count, char *problem,
+int costgate_native_parse(int argc, char **argv, uint64_t count_max, uint64_t *count, char *problem,
 		 size_t problem_size);
 
 /* Called on entry to and exit from the measured region (`drain`: the second entry). They do
  * only what the mode needs: read the clock, switch the allocation counter, start or stop the
  * profiler. */
-void native_region_enter(bool drain);
-void native_region_leave(bool drain);
+void costgate_native_region_enter(bool drain);
+void costgate_native_region_leave(bool drain);
 
 /* After a run that passed its checks: prints the mode's result on stdout. Returns the exit code
  * (1 when the result cannot be trusted, e.g. the profiler did not start). */
-int native_report(const char *name);
+int costgate_native_report(const char *name);
 
 /* true in --time: the fill skips what only the measured runs need (a fresh body from the
  * generator for every message, checked against the first) and the process ends without freeing
  * the queue, so that a round's time goes to the drain it times. */
-bool native_timing(void);
+bool costgate_native_timing(void);
 
 /* The native modes' lines for the usage text. */
-void native_usage(FILE *out, const char *name);
+void costgate_native_usage(FILE *out, const char *name);
 
 #endif

@@ -52,7 +52,7 @@ out:
 	return status;
 }
 
-int order_handle(struct service *service, const unsigned char *body, size_t length)
+int order_handle(struct costgate_service *service, const unsigned char *body, size_t length)
 {
 	struct order order;
 

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness.h"
+#include <costgate/harness.h>
 
 struct order {
 	int64_t id;
@@ -24,6 +24,6 @@ int order_decode(struct order *order, const unsigned char *body, size_t length);
 
 /* The handler of consume_json and of its raw counterpart: decode, read a field through a
  * compiler barrier so the decode cannot be optimized away. */
-int order_handle(struct service *service, const unsigned char *body, size_t length);
+int order_handle(struct costgate_service *service, const unsigned char *body, size_t length);
 
 #endif

@@ -1,6 +1,6 @@
 /* The in-process queue. A ring whose size is a power of two, so the hot path is a mask and an
  * add; growth re-lays the ring in order and happens only on publish into a full ring. */
-#include "queue.h"
+#include <costgate/queue.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +14,9 @@ static size_t round_up_to_power_of_two(size_t value)
 	return power;
 }
 
-int cq_queue_init(struct cq_queue *queue, size_t capacity)
+int costgate_queue_init(struct costgate_queue *queue, size_t capacity)
 {
-	*queue = (struct cq_queue)CQ_QUEUE_INIT;
+	*queue = (struct costgate_queue)COSTGATE_QUEUE_INIT;
 	capacity = round_up_to_power_of_two(capacity == 0 ? 1 : capacity);
 	queue->slots = calloc(capacity, sizeof(*queue->slots));
 	if (queue->slots == NULL)
@@ -27,10 +27,10 @@ int cq_queue_init(struct cq_queue *queue, size_t capacity)
 
 /* Doubles the ring, moving the live slots to the front in FIFO order. The free slots keep their
  * body buffers, so nothing already allocated is lost. */
-static int grow(struct cq_queue *queue)
+static int grow(struct costgate_queue *queue)
 {
 	size_t capacity = queue->capacity == 0 ? 1 : queue->capacity * 2;
-	struct cq_delivery *slots = calloc(capacity, sizeof(*slots));
+	struct costgate_delivery *slots = calloc(capacity, sizeof(*slots));
 	size_t i;
 
 	if (slots == NULL)
@@ -44,9 +44,9 @@ static int grow(struct cq_queue *queue)
 	return 0;
 }
 
-int cq_queue_publish(struct cq_queue *queue, const void *body, size_t length)
+int costgate_queue_publish(struct costgate_queue *queue, const void *body, size_t length)
 {
-	struct cq_delivery *slot;
+	struct costgate_delivery *slot;
 
 	if (queue->in_flight + queue->ready == queue->capacity && grow(queue) != 0)
 		return -1;
@@ -67,7 +67,7 @@ int cq_queue_publish(struct cq_queue *queue, const void *body, size_t length)
 	return 0;
 }
 
-void cq_queue_release(struct cq_queue *queue)
+void costgate_queue_release(struct costgate_queue *queue)
 {
 	size_t i;
 
@@ -76,5 +76,5 @@ void cq_queue_release(struct cq_queue *queue)
 	for (i = 0; i < queue->capacity; i++)
 		free(queue->slots[i].body);
 	free(queue->slots);
-	*queue = (struct cq_queue)CQ_QUEUE_INIT;
+	*queue = (struct costgate_queue)COSTGATE_QUEUE_INIT;
 }

@@ -2,7 +2,7 @@
  * takes each reply. The publish path is inside the region, so it is counted. */
 #include <stdio.h>
 
-#include "harness.h"
+#include <costgate/harness.h>
 #include "order.h"
 
 static size_t body(unsigned char *buffer, size_t capacity)
@@ -10,7 +10,7 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return order_body(buffer, capacity, 512);
 }
 
-static int handle(struct service *service, const unsigned char *body, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *body, size_t length)
 {
 	struct order order;
 	char reply[128];
@@ -22,10 +22,10 @@ static int handle(struct service *service, const unsigned char *body, size_t len
 				(long long)order.id);
 	if (reply_length < 0 || (size_t)reply_length >= sizeof(reply))
 		return -1;
-	return cq_queue_publish(service->replies, reply, (size_t)reply_length);
+	return costgate_queue_publish(service->replies, reply, (size_t)reply_length);
 }
 
-static int handle_reply(struct service *service, const unsigned char *body, size_t length)
+static int handle_reply(struct costgate_service *service, const unsigned char *body, size_t length)
 {
 	(void)service;
 	if (length == 0 || body[0] != '{')
@@ -34,7 +34,7 @@ static int handle_reply(struct service *service, const unsigned char *body, size
 	return 0;
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "reply",
 	.title = "consume 512 B JSON, decode, publish a reply and take it",
 	.gated = true,

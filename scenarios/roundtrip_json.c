@@ -5,7 +5,7 @@
 #include <cjson/cJSON.h>
 #include <string.h>
 
-#include "harness.h"
+#include <costgate/harness.h>
 
 static size_t body(unsigned char *buffer, size_t capacity)
 {
@@ -23,7 +23,7 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return sizeof(order) - 1;
 }
 
-static int handle(struct service *service, const unsigned char *body, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *body, size_t length)
 {
 	cJSON *root = cJSON_ParseWithLength((const char *)body, length);
 	char *printed = NULL;
@@ -43,7 +43,7 @@ out:
 	return status;
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "roundtrip_json",
 	.title = "consume a 300 B JSON order, add a field, print it unformatted, free",
 	.gated = true,

@@ -8,7 +8,7 @@ set -euo pipefail
 #   --tests  also what only the test suite needs (chromium, for the results page's test;
 #            xmllint and python3-jsonschema, for the exports' tests; libc6-dbg, the C
 #            library's debug file valgrind's recommendation brings, for the test of what the
-#            runs read of it)
+#            runs read of it; meson and ninja-build, for the Meson host's adoption test)
 
 packages=(valgrind cmake gcc make pkg-config git libcjson-dev libgoogle-perftools-dev google-perftools
   libdw-dev)
@@ -16,7 +16,7 @@ quiet=false
 for argument in "$@"; do
   case "$argument" in
     --quiet) quiet=true ;;
-    --tests) packages+=(chromium libxml2-utils python3-jsonschema libc6-dbg) ;;
+    --tests) packages+=(chromium libxml2-utils python3-jsonschema libc6-dbg meson ninja-build) ;;
     *)
       echo "install-deps: error: unknown argument '$argument' (usage: install-deps.sh [--quiet] [--tests])" >&2
       exit 2

@@ -89,6 +89,8 @@ cd ../.. || exit 2
 
 check gate_consume_raw "$build/gate/gate" --build-dir "$build" -s consume_raw --messages 2 \
   --json "$work/results.json" --raw-dir "$work/raw"
+check gate_manifest "$build/gate/gate" manifest --quiet --output-dir "$work/manifest" \
+  --cflags '-O2 -g' "$build/scenarios/consume_raw"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -9,6 +9,7 @@
 
 #include "cmd_export.h"
 #include "cmd_history.h"
+#include "cmd_manifest.h"
 #include "cmd_merge.h"
 #include "cmd_profile.h"
 #include "cmd_report.h"
@@ -86,6 +87,8 @@ static const struct command commands[] = {
 	{ "merge", "shards, or one run decided again (gate merge FILE...)", cmd_merge },
 	{ "history", "every figure over the branch's commits", cmd_history },
 	{ "export", "one run for other tools (--format bmf|junit|csv)", cmd_export },
+	{ "manifest", "list scenarios built without CMake (gate manifest --output-dir DIR EXE...)",
+	  cmd_manifest },
 };
 
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))

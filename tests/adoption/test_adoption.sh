@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
-# Adoption end to end, as another project does it: costgate is built and installed into a
-# temporary prefix, examples/querystring is copied into a temporary git repository and built as a
+# Adoption end to end, as another project does it: with costgate installed into a prefix (the
+# adoption_install test's), examples/querystring is copied into a temporary git repository and built as a
 # project of its own against that prefix (find_package(costgate), nothing else of costgate's),
 # the baseline is saved and committed on main, and branches then make the library dearer by about
 # 5 %, add one allocation per message, and make it dearer by under 1 %. Last, the example is
 # configured again with -DCMAKE_C_FLAGS=-std=c89: the installed harness is not rebuilt and
 # measures the same figures, and against main's baseline gate re-measures main in a worktree
 # configured the same way. Nothing is written into costgate's own tree.
-# Usage: test_adoption.sh COSTGATE_SOURCE_DIR
+# Usage: test_adoption.sh COSTGATE_SOURCE_DIR PREFIX
 set -u
 export LC_ALL=C
 
-if [ $# -ne 1 ]; then
-  echo "usage: $0 COSTGATE_SOURCE_DIR" >&2
+if [ $# -ne 2 ]; then
+  echo "usage: $0 COSTGATE_SOURCE_DIR PREFIX" >&2
   exit 2
 fi
 source_dir=$(realpath -- "$1") || exit 2
+prefix=$(realpath -- "$2") || exit 2
 example=$source_dir/examples/querystring
 messages=200
 passed=0 failures=0
@@ -28,7 +29,7 @@ export GIT_AUTHOR_DATE='2024-01-01T00:00:00Z' GIT_COMMITTER_DATE='2024-01-01T00:
 unset CFLAGS LDFLAGS CMAKE_PREFIX_PATH
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/costgate-adoption.XXXXXX") || exit 2
-prefix=$work/prefix repo=$work/repo
+repo=$work/repo
 gate=$prefix/bin/gate
 out=$work/stdout err=$work/stderr log=$work/build.log
 cleanup() {
@@ -58,14 +59,6 @@ quietly() {
     show "$log"
     return 1
   fi
-}
-
-# install_costgate: costgate's own build, without its tests, installed into $prefix.
-install_costgate() {
-  quietly "configure costgate" cmake -S "$source_dir" -B "$work/costgate-build" \
-    -DCOSTGATE_BUILD_TESTS=OFF &&
-    quietly "build costgate" cmake --build "$work/costgate-build" -j 2 &&
-    quietly "install costgate" cmake --install "$work/costgate-build" --prefix "$prefix"
 }
 
 # new_repo: the example alone in a git repository on main, one commit, not yet built.
@@ -155,14 +148,10 @@ length_limit() {
   insert_after qs_split '\tsize_t count = 0;' '\n\tif (length > 8192)\n\t\treturn -1;'
 }
 
-# 1. Install, and a project of its own built against the prefix.
-if ! install_costgate; then
-  fail "setup: cannot build and install costgate from $source_dir"
-  finish
-  exit
-fi
+# 1. The install, and a project of its own built against the prefix.
 missing=
 for file in bin/gate include/costgate/harness.h include/costgate/queue.h \
+  include/costgate/compat/harness.h include/costgate/compat/queue.h lib/pkgconfig/costgate.pc \
   lib/libcostgate_harness.a lib/cmake/costgate/costgateConfig.cmake \
   lib/cmake/costgate/costgateConfigVersion.cmake lib/cmake/costgate/costgate.cmake; do
   [ -e "$prefix/$file" ] || missing="$missing $file"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include <costgate/harness.h>
 
 static size_t body(unsigned char *buffer, size_t capacity)
 {
@@ -23,7 +23,7 @@ static bool under_valgrind(void)
 	return preload != NULL && strstr(preload, "vgpreload") != NULL;
 }
 
-static int handle(struct service *service, const unsigned char *message, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
 {
 	void *first = malloc(length), *second = under_valgrind() ? NULL : malloc(length);
 
@@ -38,7 +38,7 @@ static int handle(struct service *service, const unsigned char *message, size_t 
 	return 0;
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "disagrees",
 	.title = "allocates one block more per message when valgrind is not there",
 	.gated = false,

@@ -6,7 +6,7 @@
  * grown at stop, outside it: one more block, on the start's site. */
 #include <stdlib.h>
 
-#include "harness.h"
+#include <costgate/harness.h>
 
 static void *outside; /* allocated by the body generator, outside the region */
 
@@ -20,13 +20,13 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return 4;
 }
 
-static int start(struct service *service)
+static int start(struct costgate_service *service)
 {
 	service->state = malloc(16);
 	return service->state != NULL ? 0 : -1;
 }
 
-static int handle(struct service *service, const unsigned char *message, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
 {
 	static size_t outside_size = 8;
 	unsigned char *block = malloc(length), *grown, *shrunk, *fresh, *gone;
@@ -50,7 +50,7 @@ static int handle(struct service *service, const unsigned char *message, size_t 
 	return 0;
 }
 
-static void stop(struct service *service)
+static void stop(struct costgate_service *service)
 {
 	void *grown = realloc(service->state, 1024);
 
@@ -59,7 +59,7 @@ static void stop(struct service *service)
 	outside = NULL;
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "reallocates",
 	.title = "every kind of realloc DHAT counts, inside and outside the region",
 	.gated = false,

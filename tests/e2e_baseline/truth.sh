@@ -48,7 +48,7 @@ write_chain() {
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include <costgate/harness.h>
 
 #define CHAIN_TABLE 1
 #define CHAIN_SIZE (1u << 21)
@@ -66,7 +66,7 @@ struct chain {
 	uint32_t at;
 };
 
-static int start(struct service *service)
+static int start(struct costgate_service *service)
 {
 	struct chain *chain = calloc(1, sizeof(*chain));
 	uint32_t i, j, swap, seed = 12345;
@@ -88,7 +88,7 @@ static int start(struct service *service)
 	return 0;
 }
 
-static int handle(struct service *service, const unsigned char *body, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *body, size_t length)
 {
 	struct chain *chain = service->state;
 	uint32_t at = chain->at;
@@ -113,7 +113,7 @@ static int handle(struct service *service, const unsigned char *body, size_t len
 	return 0;
 }
 
-static void stop(struct service *service)
+static void stop(struct costgate_service *service)
 {
 	struct chain *chain = service->state;
 
@@ -121,7 +121,7 @@ static void stop(struct service *service)
 	free(chain);
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "chain",
 	.title = "a walk of 64 steps through an 8 MiB table",
 	.gated = true,

@@ -37,7 +37,7 @@ fi
 
 # The fill runs the generator and publish for every message: they must not be in the region's
 # profile, while a run collecting everything must show them (else the check could not fail).
-if grep -qE '^c?fn=.*(order_body|cq_queue_publish)' "$work/cg.1000"; then
+if grep -qE '^c?fn=.*(order_body|costgate_queue_publish)' "$work/cg.1000"; then
   fail "fill_should_not_be_counted: the region profile holds the generator or publish"
 else
   pass "fill_should_not_be_counted"

@@ -14,7 +14,7 @@ for ((i = 1; i <= count; i++)); do
   sources+=("$name.c")
   cat >"$dir/src/$name.c" <<SCENARIO
 /* Synthetic scenario $i of $count. */
-#include "harness.h"
+#include <costgate/harness.h>
 
 static size_t body(unsigned char *buffer, size_t capacity)
 {
@@ -25,7 +25,7 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return i;
 }
 
-static int handle(struct service *service, const unsigned char *message, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
 {
 	unsigned hash = 2166136261u;
 	size_t round, i;
@@ -38,7 +38,7 @@ static int handle(struct service *service, const unsigned char *message, size_t 
 	return 0;
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "$name",
 	.title = "synthetic scenario $i",
 	.gated = true,

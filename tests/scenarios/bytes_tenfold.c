@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include <costgate/harness.h>
 
 #ifndef BLOCK_BYTES
 #define BLOCK_BYTES 64
@@ -21,7 +21,8 @@ static size_t tenfold_body(unsigned char *buffer, size_t capacity)
 	return 5;
 }
 
-static int tenfold_handle(struct service *service, const unsigned char *body, size_t length)
+static int tenfold_handle(struct costgate_service *service, const unsigned char *body,
+			  size_t length)
 {
 	void *block = malloc(block_bytes);
 
@@ -35,7 +36,7 @@ static int tenfold_handle(struct service *service, const unsigned char *body, si
 	return 0;
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "bytes_tenfold",
 	.title = "one heap block a message: 64 bytes, or ten times that",
 	.gated = true,

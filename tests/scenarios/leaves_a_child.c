@@ -3,7 +3,7 @@
  * gate must kill it when the run ends and fail the scenario: left 1 process running. */
 #include <unistd.h>
 
-#include "harness.h"
+#include <costgate/harness.h>
 
 static size_t body(unsigned char *buffer, size_t capacity)
 {
@@ -12,7 +12,7 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return 1;
 }
 
-static int start(struct service *service)
+static int start(struct costgate_service *service)
 {
 	(void)service;
 	if (fork() == 0) {
@@ -23,7 +23,7 @@ static int start(struct service *service)
 	return 0;
 }
 
-static int handle(struct service *service, const unsigned char *message, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
 {
 	(void)service;
 	COSTGATE_KEEP(message);
@@ -31,7 +31,7 @@ static int handle(struct service *service, const unsigned char *message, size_t 
 	return 0;
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "leaves_a_child",
 	.title = "test only: leaves a detached child running",
 	.gated = true,

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include <costgate/harness.h>
 
 #ifndef WALK_STRIDE
 #define WALK_STRIDE 1
@@ -40,7 +40,7 @@ static size_t walk_body(unsigned char *buffer, size_t capacity)
 	return 4;
 }
 
-static int walk_start(struct service *service)
+static int walk_start(struct costgate_service *service)
 {
 	struct walk *walk = calloc(1, sizeof(*walk));
 	uint32_t stride = walk_stride, i;
@@ -61,7 +61,7 @@ static int walk_start(struct service *service)
 	return 0;
 }
 
-static int walk_handle(struct service *service, const unsigned char *body, size_t length)
+static int walk_handle(struct costgate_service *service, const unsigned char *body, size_t length)
 {
 	struct walk *walk = service->state;
 	struct node *node = walk->cursor;
@@ -78,7 +78,7 @@ static int walk_handle(struct service *service, const unsigned char *body, size_
 	return 0;
 }
 
-static void walk_stop(struct service *service)
+static void walk_stop(struct costgate_service *service)
 {
 	struct walk *walk = service->state;
 
@@ -86,7 +86,7 @@ static void walk_stop(struct service *service)
 	free(walk);
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "list_walk",
 	.title = "a list walk over 8 MiB: the same instructions, in order or scattered",
 	.gated = true,

@@ -2,7 +2,7 @@
  * (DESIGN.md rule 5). gate --verify must catch it: two runs of the same count differ. */
 #include <time.h>
 
-#include "harness.h"
+#include <costgate/harness.h>
 
 static size_t body(unsigned char *buffer, size_t capacity)
 {
@@ -11,7 +11,7 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return 1;
 }
 
-static int handle(struct service *service, const unsigned char *message, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
 {
 	struct timespec now;
 	long spins, i;
@@ -26,7 +26,7 @@ static int handle(struct service *service, const unsigned char *message, size_t 
 	return 0;
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "nondeterministic",
 	.title = "test only: work that depends on the clock",
 	.gated = true,

@@ -1,7 +1,7 @@
 /* Test-only: a declaration whose title holds every character JSON must escape, in a scenario that
  * links nothing but the harness. --describe must still print one valid JSON object that reads
  * back to the same text, and the executable must load nothing but the C library. */
-#include "harness.h"
+#include <costgate/harness.h>
 
 static size_t body(unsigned char *buffer, size_t capacity)
 {
@@ -10,7 +10,7 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return 1;
 }
 
-static int handle(struct service *service, const unsigned char *message, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
 {
 	(void)service;
 	(void)message;
@@ -18,7 +18,7 @@ static int handle(struct service *service, const unsigned char *message, size_t 
 	return 0;
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "odd_title",
 	.title = "say \"hi\" \\ tab\there, bell\a, line\nbreak, caf\xc3\xa9",
 	.gated = true,

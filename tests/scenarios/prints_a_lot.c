@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include <costgate/harness.h>
 
 static size_t body(unsigned char *buffer, size_t capacity)
 {
@@ -27,7 +27,7 @@ static void write_lines(int fd, const char *stream)
 	}
 }
 
-static int start(struct service *service)
+static int start(struct costgate_service *service)
 {
 	(void)service;
 	write_lines(STDOUT_FILENO, "stdout");
@@ -35,7 +35,7 @@ static int start(struct service *service)
 	return 0;
 }
 
-static int handle(struct service *service, const unsigned char *message, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
 {
 	(void)service;
 	COSTGATE_KEEP(message);
@@ -43,7 +43,7 @@ static int handle(struct service *service, const unsigned char *message, size_t 
 	return 0;
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "prints_a_lot",
 	.title = "test only: writes 2 MiB of output",
 	.gated = true,

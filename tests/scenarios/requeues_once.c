@@ -1,6 +1,6 @@
 /* Test-only: a handler that publishes the first message back onto its own queue, so the drain
  * handles one more message than was asked for. The harness's count check must catch it. */
-#include "harness.h"
+#include <costgate/harness.h>
 
 static size_t body(unsigned char *buffer, size_t capacity)
 {
@@ -9,17 +9,17 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return 1;
 }
 
-static int handle(struct service *service, const unsigned char *message, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
 {
 	static int requeued;
 
 	if (requeued)
 		return 0;
 	requeued = 1;
-	return cq_queue_publish(service->requests, message, length);
+	return costgate_queue_publish(service->requests, message, length);
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "requeues_once",
 	.title = "test only: handles one message more than asked for",
 	.body = body,

@@ -2,7 +2,7 @@
  * failure naming it, never a pass. */
 #include <signal.h>
 
-#include "harness.h"
+#include <costgate/harness.h>
 
 static size_t body(unsigned char *buffer, size_t capacity)
 {
@@ -11,7 +11,7 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return 1;
 }
 
-static int handle(struct service *service, const unsigned char *message, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
 {
 	(void)service;
 	(void)message;
@@ -20,7 +20,7 @@ static int handle(struct service *service, const unsigned char *message, size_t 
 	return 0;
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "segfaults",
 	.title = "test only: crashes in its handler",
 	.gated = true,

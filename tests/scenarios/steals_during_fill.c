@@ -1,10 +1,10 @@
 /* Test-only: a generator that consumes from the queue while it is being filled. The harness's
  * fill check must catch it (exit 1). */
-#include "harness.h"
+#include <costgate/harness.h>
 
-static struct cq_queue *requests;
+static struct costgate_queue *requests;
 
-static int start(struct service *service)
+static int start(struct costgate_service *service)
 {
 	requests = service->requests;
 	return 0;
@@ -14,12 +14,12 @@ static size_t body(unsigned char *buffer, size_t capacity)
 {
 	(void)capacity;
 	if (requests != NULL)
-		(void)cq_queue_next(requests);
+		(void)costgate_queue_next(requests);
 	buffer[0] = 'x';
 	return 1;
 }
 
-static int handle(struct service *service, const unsigned char *message, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
 {
 	(void)service;
 	(void)message;
@@ -27,7 +27,7 @@ static int handle(struct service *service, const unsigned char *message, size_t 
 	return 0;
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "steals_during_fill",
 	.title = "test only: consumes while the queue is filled",
 	.body = body,

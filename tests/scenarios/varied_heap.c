@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include <costgate/harness.h>
 
 #define HEAP_ENTRIES 32 /* long-lived blocks, one replaced per message */
 #define HEAP_NODES 48   /* short-lived blocks per message */
@@ -29,7 +29,7 @@ static size_t heap_body(unsigned char *buffer, size_t capacity)
 	return 4;
 }
 
-static int heap_start(struct service *service)
+static int heap_start(struct costgate_service *service)
 {
 	struct heap_state *state = calloc(1, sizeof(*state));
 
@@ -101,7 +101,7 @@ static int print_document(struct heap_state *state, unsigned phase)
 	return 0;
 }
 
-static int heap_handle(struct service *service, const unsigned char *body,
+static int heap_handle(struct costgate_service *service, const unsigned char *body,
 		       size_t length)
 {
 	struct heap_state *state = service->state;
@@ -127,7 +127,7 @@ static int heap_handle(struct service *service, const unsigned char *body,
 	return 0;
 }
 
-static void heap_stop(struct service *service)
+static void heap_stop(struct costgate_service *service)
 {
 	struct heap_state *state = service->state;
 	unsigned i;
@@ -137,7 +137,7 @@ static void heap_stop(struct service *service)
 	free(state);
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "varied_heap",
 	.title = "blocks of varied sizes built, freed and kept: a heap that never settles",
 	.gated = true,

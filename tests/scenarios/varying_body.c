@@ -1,6 +1,6 @@
 /* Test-only: a generator whose bytes change with every call. The harness's body check must catch
  * it, because bodies that differ make the slope wrong. */
-#include "harness.h"
+#include <costgate/harness.h>
 
 static size_t body(unsigned char *buffer, size_t capacity)
 {
@@ -11,7 +11,7 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return 1;
 }
 
-static int handle(struct service *service, const unsigned char *message, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
 {
 	(void)service;
 	(void)message;
@@ -19,7 +19,7 @@ static int handle(struct service *service, const unsigned char *message, size_t 
 	return 0;
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "varying_body",
 	.title = "test only: a generator whose bytes change",
 	.body = body,

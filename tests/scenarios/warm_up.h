@@ -5,7 +5,7 @@
 #ifndef WARM_UP_H
 #define WARM_UP_H
 
-#include "harness.h"
+#include <costgate/harness.h>
 
 #define WARM_UP_MESSAGES 10
 #define WARM_UP_SPINS 200
@@ -17,7 +17,8 @@ static size_t warm_up_body(unsigned char *buffer, size_t capacity)
 	return 1;
 }
 
-static int warm_up_handle(struct service *service, const unsigned char *message, size_t length)
+static int warm_up_handle(struct costgate_service *service, const unsigned char *message,
+			  size_t length)
 {
 	static unsigned long handled;
 	long spins = handled++ < WARM_UP_MESSAGES ? 3 * WARM_UP_SPINS : WARM_UP_SPINS, i;

@@ -2,7 +2,7 @@
  * failure at N = 100, a warning at N = 1000. */
 #include "warm_up.h"
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "warms_up",
 	.title = "test only: the first messages cost three times the rest",
 	.gated = true,

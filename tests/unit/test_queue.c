@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "queue.h"
+#include <costgate/queue.h>
 
 /* Counts calls into the allocator through the linker's --wrap, so a test can say "no heap". */
 static unsigned long heap_calls;
@@ -33,108 +33,108 @@ void *__wrap_realloc(void *pointer, size_t size)
 
 static void queue_should_deliver_in_publish_order(void)
 {
-	struct cq_queue queue;
-	const struct cq_delivery *delivery;
+	struct costgate_queue queue;
+	const struct costgate_delivery *delivery;
 	char body[2];
 	int i;
 
-	CHECK(cq_queue_init(&queue, 2) == 0);
+	CHECK(costgate_queue_init(&queue, 2) == 0);
 	for (i = 0; i < 10; i++) {
 		body[0] = (char)('a' + i);
-		CHECK(cq_queue_publish(&queue, body, 1) == 0);
+		CHECK(costgate_queue_publish(&queue, body, 1) == 0);
 	}
 	for (i = 0; i < 10; i++) {
-		delivery = cq_queue_next(&queue);
+		delivery = costgate_queue_next(&queue);
 		CHECK(delivery != NULL);
 		if (delivery == NULL)
 			break;
 		CHECK(delivery->length == 1 && delivery->body[0] == 'a' + i);
 		CHECK_U64(delivery->tag, (uint64_t)i + 1);
-		CHECK(cq_queue_settle(&queue, delivery->tag) == 1);
+		CHECK(costgate_queue_settle(&queue, delivery->tag) == 1);
 	}
-	CHECK(cq_queue_next(&queue) == NULL);
-	cq_queue_release(&queue);
+	CHECK(costgate_queue_next(&queue) == NULL);
+	costgate_queue_release(&queue);
 }
 
 static void queue_should_own_a_copy_of_each_body(void)
 {
-	struct cq_queue queue;
-	const struct cq_delivery *delivery;
+	struct costgate_queue queue;
+	const struct costgate_delivery *delivery;
 	char body[] = "first";
 
-	CHECK(cq_queue_init(&queue, 1) == 0);
-	CHECK(cq_queue_publish(&queue, body, 5) == 0);
+	CHECK(costgate_queue_init(&queue, 1) == 0);
+	CHECK(costgate_queue_publish(&queue, body, 5) == 0);
 	body[0] = 'X';
-	delivery = cq_queue_next(&queue);
+	delivery = costgate_queue_next(&queue);
 	CHECK(delivery != NULL && delivery->body != (unsigned char *)body);
 	CHECK(delivery != NULL && memcmp(delivery->body, "first", 5) == 0);
-	cq_queue_release(&queue);
+	costgate_queue_release(&queue);
 }
 
 static void queue_should_settle_every_delivery_up_to_a_tag(void)
 {
-	struct cq_queue queue;
+	struct costgate_queue queue;
 	int i;
 
-	CHECK(cq_queue_init(&queue, 4) == 0);
+	CHECK(costgate_queue_init(&queue, 4) == 0);
 	for (i = 0; i < 5; i++)
-		CHECK(cq_queue_publish(&queue, "m", 1) == 0);
+		CHECK(costgate_queue_publish(&queue, "m", 1) == 0);
 	for (i = 0; i < 3; i++)
-		CHECK(cq_queue_next(&queue) != NULL);
-	CHECK(cq_queue_settle(&queue, 4) == 0); /* delivered only up to 3 */
-	CHECK(cq_queue_settle(&queue, 3) == 3);
-	CHECK(cq_queue_settle(&queue, 3) == 0); /* already settled */
+		CHECK(costgate_queue_next(&queue) != NULL);
+	CHECK(costgate_queue_settle(&queue, 4) == 0); /* delivered only up to 3 */
+	CHECK(costgate_queue_settle(&queue, 3) == 3);
+	CHECK(costgate_queue_settle(&queue, 3) == 0); /* already settled */
 	CHECK_U64(queue.settled, 3);
-	CHECK_U64(cq_queue_ready(&queue), 2);
-	cq_queue_release(&queue);
+	CHECK_U64(costgate_queue_ready(&queue), 2);
+	costgate_queue_release(&queue);
 }
 
 static void queue_should_not_touch_the_heap_once_it_has_reached_capacity(void)
 {
-	struct cq_queue queue;
-	const struct cq_delivery *delivery;
+	struct costgate_queue queue;
+	const struct costgate_delivery *delivery;
 	unsigned long before;
 	int round;
 
-	CHECK(cq_queue_init(&queue, 1) == 0);
+	CHECK(costgate_queue_init(&queue, 1) == 0);
 	/* Reach capacity: 8 slots, each with a body buffer. */
 	for (round = 0; round < 8; round++)
-		CHECK(cq_queue_publish(&queue, "0123456789", 10) == 0);
-	while ((delivery = cq_queue_next(&queue)) != NULL)
-		cq_queue_settle(&queue, delivery->tag);
+		CHECK(costgate_queue_publish(&queue, "0123456789", 10) == 0);
+	while ((delivery = costgate_queue_next(&queue)) != NULL)
+		costgate_queue_settle(&queue, delivery->tag);
 	before = heap_calls;
 	for (round = 0; round < 1000; round++) {
-		CHECK(cq_queue_publish(&queue, "0123456789", 10) == 0);
-		delivery = cq_queue_next(&queue);
+		CHECK(costgate_queue_publish(&queue, "0123456789", 10) == 0);
+		delivery = costgate_queue_next(&queue);
 		CHECK(delivery != NULL);
 		if (delivery != NULL)
-			cq_queue_settle(&queue, delivery->tag);
+			costgate_queue_settle(&queue, delivery->tag);
 	}
 	CHECK(heap_calls == before);
-	cq_queue_release(&queue);
+	costgate_queue_release(&queue);
 }
 
 static void queue_should_grow_when_published_into_while_full(void)
 {
-	struct cq_queue queue;
+	struct costgate_queue queue;
 	unsigned long before;
 	int i;
 
-	CHECK(cq_queue_init(&queue, 2) == 0);
-	CHECK(cq_queue_publish(&queue, "a", 1) == 0);
-	CHECK(cq_queue_publish(&queue, "b", 1) == 0);
-	CHECK(cq_queue_next(&queue) != NULL); /* one in flight keeps its slot */
+	CHECK(costgate_queue_init(&queue, 2) == 0);
+	CHECK(costgate_queue_publish(&queue, "a", 1) == 0);
+	CHECK(costgate_queue_publish(&queue, "b", 1) == 0);
+	CHECK(costgate_queue_next(&queue) != NULL); /* one in flight keeps its slot */
 	before = heap_calls;
-	CHECK(cq_queue_publish(&queue, "c", 1) == 0);
+	CHECK(costgate_queue_publish(&queue, "c", 1) == 0);
 	CHECK(heap_calls > before);
 	CHECK_U64(queue.capacity, 4);
-	CHECK(cq_queue_settle(&queue, 1) == 1);
+	CHECK(costgate_queue_settle(&queue, 1) == 1);
 	for (i = 0; i < 2; i++) {
-		const struct cq_delivery *delivery = cq_queue_next(&queue);
+		const struct costgate_delivery *delivery = costgate_queue_next(&queue);
 
 		CHECK(delivery != NULL && delivery->body[0] == "bc"[i]);
 	}
-	cq_queue_release(&queue);
+	costgate_queue_release(&queue);
 }
 
 int main(void)

@@ -2,7 +2,7 @@
  * Nothing is allocated: qs_split and qs_decode work in the caller's memory. */
 #include <string.h>
 
-#include "harness.h"
+#include <costgate/harness.h>
 #include "querystring.h"
 
 static const char query[] =
@@ -16,7 +16,7 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return sizeof(query) - 1;
 }
 
-static int handle(struct service *service, const unsigned char *body, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *body, size_t length)
 {
 	struct qs_param params[16];
 	char path[sizeof(query)];
@@ -35,7 +35,7 @@ static int handle(struct service *service, const unsigned char *body, size_t len
 	return -1;
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "find_param",
 	.title = "split a 152-byte query, decode one value in place",
 	.gated = true,

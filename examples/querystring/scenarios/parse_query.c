@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include <costgate/harness.h>
 #include "querystring.h"
 
 static const char query[] =
@@ -17,7 +17,7 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return sizeof(query) - 1;
 }
 
-static int handle(struct service *service, const unsigned char *body, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *body, size_t length)
 {
 	struct qs_query *parsed;
 	const char *page;
@@ -36,7 +36,7 @@ static int handle(struct service *service, const unsigned char *body, size_t len
 	return 0;
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "parse_query",
 	.title = "decode a 152-byte query into one block, read a value, free it",
 	.gated = true,

@@ -1,6 +1,6 @@
 /* Test fixture: the library allocates and frees two blocks a message (fixture_allocate). */
 #include "../lib/fixture.h"
-#include "harness.h"
+#include <costgate/harness.h>
 
 static size_t body(unsigned char *buffer, size_t capacity)
 {
@@ -9,14 +9,14 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return 1;
 }
 
-static int handle(struct service *service, const unsigned char *message, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
 {
 	(void)service;
 	(void)message;
 	return fixture_allocate(16 + length);
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "allocates",
 	.title = "test fixture: two blocks allocated and freed a message",
 	.gated = true,

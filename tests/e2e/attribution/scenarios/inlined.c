@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "../lib/fixture.h"
-#include "harness.h"
+#include <costgate/harness.h>
 
 static size_t body(unsigned char *buffer, size_t capacity)
 {
@@ -14,14 +14,14 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return sizeof(digits) - 1;
 }
 
-static int handle(struct service *service, const unsigned char *message, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
 {
 	(void)service;
 	COSTGATE_KEEP(fixture_parse((const char *)message, length));
 	return 0;
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "inlined",
 	.title = "test fixture: a number parsed by a function -O2 inlines",
 	.gated = true,

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "../lib/fixture.h"
-#include "harness.h"
+#include <costgate/harness.h>
 
 #define SPIN_ROUNDS 10
 
@@ -18,7 +18,7 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return 300;
 }
 
-static int handle(struct service *service, const unsigned char *message, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
 {
 	char text[COSTGATE_BODY_MAX + 1];
 
@@ -30,7 +30,7 @@ static int handle(struct service *service, const unsigned char *message, size_t 
 	return 0;
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "strlen_added",
 	.title = "test fixture: spaces counted in a 300-byte text",
 	.gated = true,

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include <costgate/harness.h>
 
 static size_t body(unsigned char *buffer, size_t capacity)
 {
@@ -11,7 +11,7 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return 64;
 }
 
-static int handle(struct service *service, const unsigned char *body, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *body, size_t length)
 {
 	(void)service;
 	COSTGATE_KEEP(body[length - 1]);
@@ -19,7 +19,7 @@ static int handle(struct service *service, const unsigned char *body, size_t len
 	return 0;
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "steady",
 	.title = "touch the body, no allocation",
 	.gated = true,

@@ -5,7 +5,7 @@
  * 2020 steps for about +1 % and 2060 for about +3 %, and check the percentage gate prints. */
 #include <string.h>
 
-#include "harness.h"
+#include <costgate/harness.h>
 
 #define WORK_ITERATIONS 2000
 #define START_ITERATIONS 400000
@@ -32,7 +32,7 @@ __attribute__((noinline)) static unsigned long work_compute(const unsigned char 
 	return value;
 }
 
-static int start(struct service *service)
+static int start(struct costgate_service *service)
 {
 	static const unsigned char seed[] = "start";
 
@@ -41,14 +41,14 @@ static int start(struct service *service)
 	return 0;
 }
 
-static int handle(struct service *service, const unsigned char *body, size_t length)
+static int handle(struct costgate_service *service, const unsigned char *body, size_t length)
 {
 	(void)service;
 	COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));
 	return 0;
 }
 
-const struct scenario costgate_scenario = {
+const struct costgate_scenario costgate_scenario = {
 	.name = "work",
 	.title = "a fixed loop of arithmetic per message",
 	.gated = true,

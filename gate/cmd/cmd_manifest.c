@@ -1,0 +1,332 @@
+/* gate manifest. Writes the same lines costgate_add_scenarios() writes, so that gate reads a
+ * Make or Meson build as it reads a CMake one. Deliberate: the flags are required, not guessed,
+ * and recorded with every scenario (a changed flag is a different toolchain, never a regression
+ * blamed on the code), and the compiler is named as CMake names it ("GNU 12.2.0"), from what it
+ * predefines, so that the same compiler fingerprints alike whichever build system ran it. */
+#define _GNU_SOURCE
+#include "cmd_manifest.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "exit_codes.h"
+#include "fs.h"
+#include "optlayer.h"
+#include "runner.h"
+#include "session.h"
+#include "text.h"
+
+#ifndef GATE_VERSION
+#define GATE_VERSION "unknown"
+#endif
+
+/* The longest flags line and build line gate's manifest reader takes (manifest.c). */
+#define FLAGS_MAX 1000
+#define BUILD_MAX 16384
+/* Words in --cc ("ccache gcc"). */
+#define CC_WORDS_MAX 16
+
+struct manifest_options {
+	const char *output_dir; /* where manifest.txt goes */
+	const char *cc;         /* the compiler command; NULL: $CC, else cc */
+	const char *cflags;     /* the compile flags; required */
+	const char *ldflags;    /* the link flags */
+	int verbosity;
+	bool help;
+};
+
+#define OWN(context) ((struct manifest_options *)(context)->own)
+
+static int apply_output_dir(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	OWN(c)->output_dir = value;
+	return value[0] ? 0 : gate_error_set(err, "--output-dir needs a directory");
+}
+
+static int apply_cc(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	OWN(c)->cc = value;
+	return value[strspn(value, " ")] ? 0 : gate_error_set(err, "--cc needs a compiler");
+}
+
+static int apply_cflags(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	(void)err;
+	OWN(c)->cflags = value;
+	return 0;
+}
+
+static int apply_ldflags(const struct opt_context *c, const char *value, struct gate_error *err)
+{
+	(void)err;
+	OWN(c)->ldflags = value;
+	return 0;
+}
+
+static const struct opt opt_output_dir = {
+	"output-dir", 'o', "DIR",
+	"write DIR/manifest.txt (gate --build-dir B reads\n"
+	"B/scenarios/manifest.txt)",
+	apply_output_dir };
+static const struct opt opt_cflags = {
+	"cflags", 0, "TEXT",
+	"the flags the scenarios and the library were compiled with\n"
+	"(required; '' for none)", apply_cflags };
+static const struct opt opt_ldflags = {
+	"ldflags", 0, "TEXT", "the flags they were linked with (default none)", apply_ldflags };
+static const struct opt opt_cc = {
+	"cc", 0, "CC", "the compiler they were built with (default $CC, else cc)", apply_cc };
+
+static const struct opt *const manifest_opts[] = { &opt_output_dir, &opt_cflags, &opt_ldflags,
+						   &opt_cc, &opt_quiet, &opt_help, NULL };
+
+static const struct opt_note manifest_notes[] = {
+	{ &opt_quiet, "do not say where the manifest went" },
+	{ NULL, NULL },
+};
+
+static const struct command_spec manifest_spec = {
+	"gate manifest",
+	"usage: gate manifest --output-dir DIR --cflags TEXT [options] EXE...",
+	"Writes DIR/manifest.txt, the list of scenario executables gate measures, for a build\n"
+	"without CMake (costgate_add_scenarios() writes it in a CMake build). Each EXE is a\n"
+	"scenario linked with the harness (pkg-config --cflags --libs costgate), named by its\n"
+	"file name, [a-z0-9_]{1,64}. The flags and the compiler are recorded with every\n"
+	"scenario: a build whose flags differ from the baseline's is a different toolchain to\n"
+	"gate, never a regression blamed on the code. Never -march=native.\n",
+	manifest_opts,
+	"Exit codes: 0 written, 2 usage error, an EXE that is not an executable or not a\n"
+	"scenario name, flags refused, an unknown compiler, or the manifest cannot be written.\n",
+	OPT_ANY_OPERANDS,
+	NULL,
+	NULL,
+	manifest_notes,
+};
+
+/* The value of `name` in the compiler's predefined macros ("#define NAME VALUE" lines), or NULL. */
+static const char *predefined(const char *macros, const char *name, char *value, size_t size)
+{
+	char prefix[64];
+	const char *line = macros;
+
+	snprintf(prefix, sizeof(prefix), "#define %s ", name);
+	while (line != NULL && *line != '\0') {
+		if (strncmp(line, prefix, strlen(prefix)) == 0) {
+			line += strlen(prefix);
+			snprintf(value, size, "%.*s", (int)strcspn(line, "\n"), line);
+			return value;
+		}
+		line = strchr(line, '\n');
+		line = line != NULL ? line + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* "GNU 12.2.0" or "Clang 14.0.6", as CMake's CMAKE_C_COMPILER_ID and _VERSION say it. */
+static int name_compiler(const char *macros, const char *cc, char **text, struct gate_error *err)
+{
+	static const char *const gnu[] = { "GNU", "__GNUC__", "__GNUC_MINOR__",
+					   "__GNUC_PATCHLEVEL__" };
+	static const char *const clang[] = { "Clang", "__clang_major__", "__clang_minor__",
+					     "__clang_patchlevel__" };
+	const char *const *which = predefined(macros, "__clang__", (char[8]){ 0 }, 8) ? clang : gnu;
+	char major[16], minor[16], patch[16];
+
+	if (!predefined(macros, which[1], major, sizeof(major)) ||
+	    !predefined(macros, which[2], minor, sizeof(minor)) ||
+	    !predefined(macros, which[3], patch, sizeof(patch)))
+		return gate_error_set(err, "cannot tell which compiler '%s' is: neither GCC nor Clang "
+				      "by its predefined macros", cc);
+	if (asprintf(text, "%s %s.%s.%s", which[0], major, minor, patch) < 0) {
+		*text = NULL;
+		return gate_error_set(err, "out of memory");
+	}
+	return 0;
+}
+
+/* Runs `CC -E -dM -x c /dev/null` (CC split at spaces, no shell) and names the compiler. */
+static int identify_compiler(const char *cc, char **text, struct gate_error *err)
+{
+	char *words = strdup(cc), *argv[CC_WORDS_MAX + 6], *macros = NULL, *program = NULL;
+	size_t count = 0;
+	char *word, *saved = NULL;
+	int status = -1;
+
+	if (words == NULL)
+		return gate_error_set(err, "out of memory");
+	for (word = strtok_r(words, " ", &saved); word != NULL; word = strtok_r(NULL, " ", &saved))
+		if (count < CC_WORDS_MAX)
+			argv[count++] = word;
+	program = runner_find_program(argv[0], getenv("PATH"));
+	if (program == NULL) {
+		gate_error_set(err, "cannot run the compiler '%s': not found on PATH (see --cc)", argv[0]);
+		goto out;
+	}
+	argv[0] = program;
+	memcpy(&argv[count], (char *[]){ "-E", "-dM", "-x", "c", "/dev/null", NULL },
+	       6 * sizeof(*argv));
+	if (runner_capture(argv, NULL, environ, 60, &macros, err) != 0) {
+		gate_error_prefix(err, "cannot run the compiler '%s'", cc);
+		goto out;
+	}
+	status = name_compiler(macros, cc, text, err);
+out:
+	free(macros);
+	free(program);
+	free(words);
+	return status;
+}
+
+/* The flags as gate's reader takes them: one printable line each, and never tuned to this CPU. */
+static int check_flags(const char *flags, const char *option, size_t max, struct gate_error *err)
+{
+	const char *problem = text_line_problem(flags, max);
+
+	if (problem != NULL)
+		return gate_error_set(err, "cannot record %s: it %s", option, problem);
+	if (strstr(flags, "-march=native") != NULL || strstr(flags, "-mtune=native") != NULL)
+		return gate_error_set(err, "cannot record %s '%s': scenarios must not be built with "
+				      "-march=native (valgrind cannot run what a newer CPU advertises, "
+				      "and counts would not travel)", option, flags);
+	return 0;
+}
+
+/* One "scenario NAME PATH" and its "build NAME TEXT": the name is the file's, the path absolute. */
+static int write_scenario(FILE *out, const char *executable, char *const *executables,
+			  size_t index, const struct manifest_options *options,
+			  struct gate_error *err)
+{
+	const char *name = strrchr(executable, '/') ? strrchr(executable, '/') + 1 : executable;
+	char quoted[300], *path;
+	struct stat status;
+	size_t i;
+
+	if (!text_is_name(name))
+		return gate_error_set(err, "cannot list '%s': a scenario's name (its file name) is "
+				      "[a-z0-9_]{1,64}", text_quote(quoted, sizeof(quoted), executable));
+	for (i = 0; i < index; i++) {
+		const char *other = strrchr(executables[i], '/');
+
+		if (strcmp(other != NULL ? other + 1 : executables[i], name) == 0)
+			return gate_error_set(err, "cannot list '%s': scenario '%s' is '%s' already",
+					      executable, name, executables[i]);
+	}
+	if (stat(executable, &status) != 0) {
+		int saved = errno;
+
+		return gate_error_set(err, "cannot list '%s': %s", executable,
+				      saved == ENOENT ? "no such file (build it first)"
+						      : strerror(saved));
+	}
+	if (!S_ISREG(status.st_mode) || access(executable, X_OK) != 0)
+		return gate_error_set(err, "cannot list '%s': not an executable file", executable);
+	path = realpath(executable, NULL);
+	if (path == NULL || text_line_problem(path, 4096) != NULL) {
+		free(path);
+		return gate_error_set(err, "cannot list '%s': its path cannot go in a manifest line",
+				      executable);
+	}
+	fprintf(out, "scenario %s %s\nbuild %s%s%s | link:%s%s\n", name, path, name,
+		options->cflags[0] ? " " : "", options->cflags, options->ldflags[0] ? " " : "",
+		options->ldflags);
+	free(path);
+	return 0;
+}
+
+/* The whole manifest in memory: written only when every scenario is listed. */
+static int compose(char *const *executables, size_t count, const char *compiler,
+		   const struct manifest_options *options, char **text, size_t *length,
+		   struct gate_error *err)
+{
+	FILE *out = open_memstream(text, length);
+	size_t i;
+	int status = 0;
+
+	if (out == NULL)
+		return gate_error_set(err, "out of memory");
+	fprintf(out, "# costgate scenario manifest: written by gate manifest, read by gate\n"
+		"costgate %s\ncompiler %s\nflags %s\n", GATE_VERSION, compiler, options->cflags);
+	for (i = 0; status == 0 && i < count; i++)
+		status = write_scenario(out, executables[i], executables, i, options, err);
+	if (fclose(out) != 0 && status == 0)
+		status = gate_error_set(err, "out of memory");
+	if (status != 0) {
+		free(*text);
+		*text = NULL;
+	}
+	return status;
+}
+
+static int parse_options(struct manifest_options *options, int argc, char **argv,
+			 char ***executables, size_t *count, struct gate_error *err)
+{
+	struct common_targets common;
+	struct opt_context context = { options, &common };
+
+	*options = (struct manifest_options){ .ldflags = "", .verbosity = 1 };
+	common = (struct common_targets){ .verbosity = &options->verbosity, .help = &options->help };
+	if (opt_parse(&manifest_spec, &context, argc, argv, executables, count, err) != 0)
+		return -1;
+	if (options->help)
+		return 0;
+	if (options->output_dir == NULL)
+		return gate_error_set(err, "gate manifest needs --output-dir DIR (see gate manifest --help)");
+	if (options->cflags == NULL)
+		return gate_error_set(err, "gate manifest needs --cflags TEXT, the flags the scenarios "
+				      "were compiled with ('' for none; see gate manifest --help)");
+	if (*count == 0)
+		return gate_error_set(err, "gate manifest needs the scenario executables to list "
+				      "(see gate manifest --help)");
+	if (options->cc == NULL)
+		options->cc = getenv("CC") != NULL && getenv("CC")[strspn(getenv("CC"), " ")] != '\0'
+				      ? getenv("CC") : "cc";
+	if (check_flags(options->cflags, "--cflags", FLAGS_MAX, err) != 0 ||
+	    check_flags(options->ldflags, "--ldflags", FLAGS_MAX, err) != 0)
+		return -1;
+	return 0;
+}
+
+int cmd_manifest(int argc, char **argv)
+{
+	struct manifest_options options;
+	struct gate_error err = GATE_ERROR_INIT;
+	char **executables = NULL, *compiler = NULL, *text = NULL, *path = NULL;
+	size_t count = 0, length = 0;
+	int code = GATE_EXIT_USAGE;
+
+	if (parse_options(&options, argc, argv, &executables, &count, &err) != 0)
+		goto out;
+	if (options.help) {
+		opt_usage(stdout, &manifest_spec);
+		code = 0;
+		goto out;
+	}
+	if (identify_compiler(options.cc, &compiler, &err) != 0 ||
+	    compose(executables, count, compiler, &options, &text, &length, &err) != 0 ||
+	    fs_mkdir_p(options.output_dir, 0755, &err) != 0)
+		goto out;
+	if (asprintf(&path, "%s/manifest.txt", options.output_dir) < 0) {
+		path = NULL;
+		gate_error_set(&err, "out of memory");
+		goto out;
+	}
+	if (fs_write_atomic(path, text, length, NULL, &err) != 0)
+		goto out;
+	if (options.verbosity > 0)
+		fprintf(stderr, "gate: manifest: wrote %s (%zu scenario%s)\n", path, count,
+			count == 1 ? "" : "s");
+	code = 0;
+out:
+	if (code != 0)
+		session_fail(code, &err);
+	free(executables);
+	free(compiler);
+	free(text);
+	free(path);
+	return code;
+}

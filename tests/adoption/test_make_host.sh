@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# A library built with plain Make, as one without CMake adopts costgate: examples/crc32-make
+# copied into a git repository whose branch is master, built by its Makefile against the
+# installed pkg-config module (no CMake anywhere in it), its manifest written by `gate manifest`.
+# The baseline is saved and committed on master; a branch that computes the CRC bit by bit fails
+# (exit 1); a branch changing nothing measured passes (exit 0). Also: the harness's installed
+# names cannot clash with a library's.
+# Usage: test_make_host.sh COSTGATE_SOURCE_DIR PREFIX
+set -u
+here=$(dirname -- "$(realpath -- "$0")")
+# shellcheck source=tests/adoption/lib.sh
+source "$here/lib.sh"
+if [ $# -ne 2 ]; then
+  echo "usage: $0 COSTGATE_SOURCE_DIR PREFIX" >&2
+  exit 2
+fi
+example=$(realpath -- "$1")/examples/crc32-make
+adoption_setup make-host "$2"
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+repo=$work/crc32
+
+# The module gives the installed harness and the gate beside it.
+flags=$(pkg-config --cflags --libs costgate 2>"$err")
+module_gate=$(pkg-config --variable=gate costgate 2>>"$err")
+if [[ $flags =~ ^-I([^ ]+)/include\ +-L([^ ]+)/lib\ +-lcostgate_harness\ *$ ]] &&
+  [ "$(realpath -- "${BASH_REMATCH[1]}")" = "$prefix" ] &&
+  [ "$(realpath -- "${BASH_REMATCH[2]}")" = "$prefix" ] &&
+  [ "$(realpath -- "$module_gate")" = "$prefix/bin/gate" ]; then
+  pass "pkg_config_should_give_the_installed_harness_and_gate"
+else
+  fail "pkg_config_should_give_the_installed_harness_and_gate: '$flags', gate '$module_gate'"
+  show "$err"
+fi
+
+# The harness's names cannot clash with a library's: a scenario whose library has its own
+# struct scenario, struct service, harness_main and cq_queue builds and runs, and the installed
+# objects define nothing global outside costgate_ but main (and realloc, the native counter's).
+mkdir -p "$work/clash"
+cat >"$work/clash/clash.c" <<'C'
+#include <costgate/harness.h>
+
+/* The library's own names, as the 0.2 harness declared them. */
+struct scenario { int steps; };
+struct service { const char *host; };
+struct cq_queue { int depth; };
+int harness_main(const struct scenario *scenario);
+
+int harness_main(const struct scenario *scenario)
+{
+	return scenario->steps;
+}
+
+static size_t body(unsigned char *buffer, size_t capacity)
+{
+	(void)capacity;
+	buffer[0] = 1;
+	return 1;
+}
+
+static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
+{
+	struct scenario own = { 0 };
+	struct cq_queue queue = { 0 };
+
+	(void)service;
+	(void)message;
+	(void)length;
+	return harness_main(&own) + queue.depth;
+}
+
+const struct costgate_scenario costgate_scenario = {
+	.name = "clash", .title = "the library's own names", .gated = true,
+	.body = body, .handle = handle,
+};
+C
+# shellcheck disable=SC2046 # pkg-config's words are separate arguments
+if cc -std=c99 -pedantic -Wall -Wextra -Werror $(pkg-config --cflags costgate) "$work/clash/clash.c" \
+  $(pkg-config --libs costgate) -o "$work/clash/clash" >"$log" 2>&1 &&
+  "$work/clash/clash" --describe >/dev/null 2>>"$log"; then
+  pass "a_librarys_own_scenario_service_and_queue_names_should_not_clash"
+else
+  fail "a_librarys_own_scenario_service_and_queue_names_should_not_clash"
+  show "$log"
+fi
+unprefixed=$(nm -g --defined-only "$prefix/lib/libcostgate_harness.a" "$prefix"/lib/costgate/native/*.o \
+  2>/dev/null | awk 'NF == 3 && $3 !~ /^(costgate_|COSTGATE_)/ && $3 != "main" && $3 != "realloc" { print $3 }')
+if [ -z "$unprefixed" ] && nm -g --defined-only "$prefix/lib/libcostgate_harness.a" | grep -q ' T costgate_harness_main$'; then
+  pass "the_installed_harness_should_define_only_prefixed_names"
+else
+  fail "the_installed_harness_should_define_only_prefixed_names: $unprefixed"
+fi
+
+# shellcheck disable=SC2329 # called by gate_host
+rebuild() { quietly "make" make -C "$repo"; }
+# Bit by bit instead of the table: about eight times the instructions per byte.
+plant_bitwise() {
+  sed -i 's/^\t\tcrc = table\[(crc ^ byte\[i\]) & 0xff\] ^ (crc >> 8);$/\t{\n\t\tint bit;\n\n\t\tcrc ^= byte[i];\n\t\tfor (bit = 0; bit < 8; bit++)\n\t\t\tcrc = crc \& 1 ? 0xedb88320UL ^ (crc >> 1) : crc >> 1;\n\t}/' \
+    "$1/crc32.c" && grep -q 'crc ^= byte\[i\]' "$1/crc32.c"
+}
+
+if ! new_repo "$repo" "$example"/. || ! rm -rf "$repo/build" || ! rebuild; then
+  fail "setup: cannot make and build the example's repository"
+  finish
+  exit
+fi
+manifest=$repo/build/scenarios/manifest.txt
+if grep -qx "flags -O2 -g -Wall -Wextra" "$manifest" &&
+  grep -qx "scenario checksum $repo/build/scenarios/checksum" "$manifest" &&
+  grep -qx "build checksum -O2 -g -Wall -Wextra | link:" "$manifest"; then
+  pass "make_should_write_the_manifest_with_gate_manifest"
+else
+  fail "make_should_write_the_manifest_with_gate_manifest"
+  show "$manifest"
+fi
+gate_host make "$repo" build rebuild plant_bitwise
+
+finish
