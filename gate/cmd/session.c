@@ -657,7 +657,9 @@ static void reproduce_command(const struct session *session, char *text, size_t 
 	used = written < 0 ? 0 : (size_t)written;
 	if (used < size)
 		used += (size_t)snprintf(text + used, size - used, " --messages %llu",
-					 (unsigned long long)session->messages);
+					 (unsigned long long)(session->messages != 0
+								      ? session->messages
+								      : options->messages));
 	if (options->baseline_ref != NULL && used < size)
 		used += (size_t)snprintf(text + used, size - used, " --baseline=%s", options->baseline_ref);
 	for (i = 0; i < options->scenario_count && used < size; i++)
