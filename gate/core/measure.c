@@ -1188,6 +1188,7 @@ void measurement_release(struct measurement *measurement)
 		return;
 	scenario_info_release(&measurement->info);
 	free(measurement->build);
+	free(measurement->source);
 	for (i = 0; i < measurement->function_count; i++)
 		free(measurement->functions[i].name);
 	free(measurement->functions);

@@ -61,6 +61,19 @@ if [ "$rows" -ge 1 ] && [ "$(count '<svg class="bar"')" -eq $((2 * rows)) ] &&
 else
   fail "code_table_should_render_its_bars_and_every_chart_a_table: $rows rows, $(count '<svg class="bar"') bars"
 fi
+# The rendered page opens with the verdict, then lists every scenario of the code section and of
+# the verdict, the failed one first and the regressed one next, each with its state.
+first=$(grep -o '<section id="[a-z]*" class="[a-z-]*"' "$work/dom.html" | head -n 1)
+order=$(grep -o '<tr class="scenario state-row-[a-z]*"><th scope="row">[a-z_]*' "$work/dom.html" |
+  sed 's/.*state-row-\([a-z]*\)"><th scope="row">/\1 /' | tr '\n' ',')
+if [ "$first" = '<section id="verdict" class="verdict-fail"' ] &&
+  grep -q '<p><strong>measurement failure: 1 failed (segfaults), 1 regressed (reply)</strong> (exit 3)' "$work/dom.html" &&
+  [ "${order%%,ok *}" = "failed segfaults,regressed reply" ] &&
+  [ "$(echo "$order" | tr ',' '\n' | grep -c .)" -eq $((rows + 1)) ]; then
+  pass "page_should_open_with_the_verdict_and_show_every_scenario_failed_first ($order)"
+else
+  fail "page_should_open_with_the_verdict_and_show_every_scenario_failed_first: first $first; rows $order"
+fi
 if [ -s "$work/dom.err" ] && ! console "$work/dom.err" >/dev/null; then
   pass "page_should_load_without_a_console_message"
 else
