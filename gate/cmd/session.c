@@ -1,6 +1,6 @@
 /* One run of gate, as named steps that main and the subcommands call in order: prepare,
  * acceptances, baseline, measure, make comparable, decide and report. Part of the executable,
- * not of the core library: these steps choose exit codes (DESIGN.md's table). */
+ * not of the core library: these steps choose exit codes (docs/design.md, exit codes). */
 #define _GNU_SOURCE
 #include "session.h"
 

@@ -15,7 +15,7 @@
 #include "slope.h"
 
 /* DHAT keeps this many frames: deep enough that the region frame of a deep handler's
- * allocation is never cut off (DESIGN.md rule 3). */
+ * allocation is never cut off (docs/design.md rule 3). */
 #define MEASURE_NUM_CALLERS 128
 
 /* Deadlines when --timeout is not given. A scenario's 1-delivery runs (start and one delivery,

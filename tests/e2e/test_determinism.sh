@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Counts repeat to the digit (DESIGN.md rules 5 and 6): two runs of gate give byte-identical
+# Counts repeat to the digit (docs/design.md rules 5 and 6): two runs of gate give byte-identical
 # "code" sections of results.json, and a third run with a 10 KB variable in gate's environment,
 # started from another working directory with other output paths, gives the same section too.
 # Usage: test_determinism.sh GATE BUILD_DIR

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measurement failures under real valgrind (DESIGN.md rules 7 and 8, exit 3): a scenario that
+# Measurement failures under real valgrind (docs/design.md rules 7 and 8, exit 3): a scenario that
 # crashes and one that never enters its region fail by name while a good one beside them is still
 # measured; a scenario whose executable is missing; valgrind missing from PATH; a scenario that
 # never ends is killed at --timeout.

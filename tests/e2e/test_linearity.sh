@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Linearity fails closed (DESIGN.md rule 7): warms_up's first ten messages cost three times the
+# Linearity fails closed (docs/design.md rule 7): warms_up's first ten messages cost three times the
 # rest. At N = 100 its slope from 1 to N is 16.6 % above the one from N to 2N: a measurement
 # failure (exit 3) naming the scenario and both slopes, which must equal the arithmetic on
 # callgrind_annotate's totals. warms_up_declared, the same code with a declared 25 % limit, only

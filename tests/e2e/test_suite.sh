@@ -2,7 +2,7 @@
 # The whole suite under real valgrind at N = 1000, then exactness: for consume_json, gate's
 # figures must equal what an independent reading of the raw files it kept gives
 # (callgrind_annotate's PROGRAM TOTALS for instructions; an awk count of DHAT's blocks under the
-# region frame for allocations), with the slope rule of DESIGN.md applied here in awk.
+# region frame for allocations), with the slope rule (docs/design.md rule 1) applied here in awk.
 # Usage: test_suite.sh GATE BUILD_DIR
 set -u
 gate=$1 build=$2

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Faults gate must fail closed on, end to end through the real gate binary (DESIGN.md rule 7):
+# Faults gate must fail closed on, end to end through the real gate binary (docs/design.md rule 7):
 # callgrind and DHAT output that is truncated, empty, garbage, overflowing, not JSON, missing or
 # mistyped keys, negative or huge counts, an empty pps; valgrind killed by SIGKILL mid-run, exiting
 # non-zero, unable to say its version, or unable to write its output; scenarios that abort, exit 1,

@@ -231,7 +231,7 @@ else
   fail "two_gates_writing_one_json_should_leave_one_whole_document: round $run, exit $first_code and $second_code, $(ls -A "$tmp/shared")"
 fi
 
-# --- every core busy with other work: the same counts to the digit (DESIGN.md: counts, not
+# --- every core busy with other work: the same counts to the digit (docs/design.md: counts, not
 # seconds). consume_json at N = 100, so that the runs are long enough to be preempted.
 heavier=(--build-dir "$build" --scenario consume_json --messages 100 --jobs 2 --quiet)
 run_gate quiet_machine "${heavier[@]}" --json "$tmp/quiet.json" --raw-dir "$tmp/quiet.raw"
