@@ -6,16 +6,11 @@
 # warns. At N = 1000 (1.65 %) warms_up warns: a line on stdout, in the Markdown summary and a
 # ::warning annotation.
 # Usage: test_linearity.sh GATE BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$(realpath -- "$1") build=$(realpath -- "$2")
-export LC_ALL=C
-failures=0 passed=0
 
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir linearity) || exit 2
 cd "$tmp" || exit 2
 
 mkdir -p "$tmp/build/scenarios"
@@ -84,5 +79,4 @@ else
   fail "warning_should_be_a_warning_annotation: $(cat "$tmp/1000.out")"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

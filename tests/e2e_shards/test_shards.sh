@@ -3,15 +3,11 @@
 # section, with the same verdict and Markdown; overlapping, missing and mismatched shards are
 # refused with exit 2.
 # Usage: test_shards.sh GATE BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$1 build=$2
-export LC_ALL=C
 unset GITHUB_ACTIONS GITHUB_STEP_SUMMARY
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
+work=$(temp_dir shards) || exit 2
 
 # The code section of a results document: from "code" to the costgate block.
 code_section() { sed -n '/^\t"code":/,/^\t"costgate":/p' "$1"; }
@@ -101,5 +97,4 @@ else
   fail "shard_should_refuse_3_of_2: $(cat "$work/err")"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

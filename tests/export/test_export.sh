@@ -4,17 +4,12 @@
 # xmllint against the JUnit XSD beside this script and its cases read with an XML parser, CSV
 # read with Python's csv module. Then the command line: -o, bad formats, malformed results.
 # Usage: test_export.sh GATE
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$(realpath -- "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 results=$here/results.json
-export LC_ALL=C
-work=$(mktemp -d "${TMPDIR:-/tmp}/costgate-export.XXXXXX") || exit 2
-trap 'rm -rf "$work"' EXIT
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-show() { sed 's/^/    | /' "$1"; }
+work=$(temp_dir export) || exit 2
 
 # Debian's python3 has python3-jsonschema (tools/install-deps.sh --tests); another python3 first
 # on PATH may not.
@@ -201,5 +196,4 @@ printf '{"schema": 3, "code": [' >"$work/truncated.json"
 expect export_of_malformed_results_should_exit_2_and_write_nothing "not JSON" \
   --format junit -o "$work/never" "$work/truncated.json"
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

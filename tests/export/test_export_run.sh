@@ -6,16 +6,11 @@
 # scenario's source file and the seconds of its runs, CSV one fact a row with its floor; the page
 # opens with the verdict.
 # Usage: test_export_run.sh GATE BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$(realpath -- "$1") build=$(realpath -- "$2")
 here=$(cd "$(dirname "$0")" && pwd)
-export LC_ALL=C
-work=$(mktemp -d "${TMPDIR:-/tmp}/costgate-export-run.XXXXXX") || exit 2
-trap 'rm -rf "$work"' EXIT
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-show() { sed 's/^/    | /' "$1"; }
+work=$(temp_dir export-run) || exit 2
 
 python=""
 for candidate in /usr/bin/python3 python3; do
@@ -126,5 +121,4 @@ else
   show "$work/page.err"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

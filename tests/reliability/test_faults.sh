@@ -13,7 +13,8 @@
 # take a fraction of a second each. A replay without damage must give the live figures exactly.
 # Process faults (SIGKILL, exit status, a missing output file) run the real valgrind.
 # Usage: test_faults.sh GATE BUILD_DIR C_COMPILER
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$1 build=$2 compiler=$3
 gate=$(realpath -- "$gate") build=$(realpath -- "$build")
 if [ ! -x "$gate" ] || [ ! -f "$build/scenarios/manifest.txt" ] ||
@@ -27,14 +28,8 @@ real_valgrind=$(command -v valgrind) || {
   echo "0 passed, 1 failed"
   exit 1
 }
-export LC_ALL=C
-failures=0 passed=0
 
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir faults) || exit 2
 cd "$tmp" || exit 2
 
 # run_gate NAME ARGS...: runs gate (with the stand-in valgrind when $tmp/bin/valgrind exists),
@@ -320,5 +315,4 @@ for entry in scenario_aborts:aborts scenario_exits_1:steals_during_fill describe
   fi
 done
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -13,19 +13,12 @@
 # line saying so (docs/reliability.md). Every measured run is consume_raw at N = 2: what is
 # tested is gate's handling of files, not the counts.
 # Usage: test_files.sh GATE BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$1 build=$2
-gate=$(realpath -- "$gate") build=$(realpath -- "$build")
-if [ ! -x "$gate" ] || [ ! -f "$build/scenarios/manifest.txt" ]; then
-  echo "FAIL setup: no gate at '$gate' or no manifest in '$build/scenarios' (build first)"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-export LC_ALL=C
-failures=0 passed=0 skipped=0
+setup_gate
+skipped=0
 
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
 # same_results A B: the two results documents are the same, but for the whole process's counts
 # (costgate.process_instructions), which start-up and exit move by a few instructions between
 # runs; every count of the code section must be the same to the digit.
@@ -331,5 +324,4 @@ else
 fi
 
 [ "$skipped" -eq 0 ] || echo "$skipped skipped: see the skip lines above"
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -5,16 +5,12 @@
 # the network into one, and a control page proves the check sees it), and a screenshot is kept
 # as a test artifact in the build directory.
 # Usage: test_report.sh GATE RESULTS_FIXTURE ARTIFACT_DIR RESULTS_CHECK
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$(realpath -- "$1") fixture=$(realpath -- "$2") artifacts=$3 check=$(realpath -- "$4")
-export LC_ALL=C
 mkdir -p "$artifacts"
 artifacts=$(realpath -- "$artifacts")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
+work=$(temp_dir report) || exit 2
 
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
@@ -123,5 +119,4 @@ else
   fail "report_should_refuse_a_malformed_document_and_write_no_page: exit $code: $err"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish
