@@ -28,15 +28,32 @@ finish() {
   [ "$failures" -eq 0 ]
 }
 
+# setup_fail WHY: ends the test as a failed set-up, as the suite's logs count it.
+setup_fail() {
+  echo "FAIL setup: $*"
+  echo "0 passed, 1 failed"
+  exit 1
+}
+
+# python_with MODULE: prints the first python3 that imports MODULE, or nothing. Debian's comes
+# first: its packages (tools/install-deps.sh --tests) are not those of another python3 on PATH.
+python_with() {
+  local candidate
+  for candidate in /usr/bin/python3 python3; do
+    if "$candidate" -c "import $1" 2>/dev/null; then
+      echo "$candidate"
+      return
+    fi
+  done
+}
+
 # setup_gate: makes $gate and $build (set from the test's arguments) absolute, since the cases may
 # run from another directory, or ends the test as a failed set-up when there is no gate or no
 # manifest of scenarios in the build.
 setup_gate() {
   gate=$(realpath -- "$gate") build=$(realpath -- "$build")
   if [ ! -x "$gate" ] || [ ! -f "$build/scenarios/manifest.txt" ]; then
-    echo "FAIL setup: no gate at '$gate' or no manifest in '$build/scenarios' (build first)"
-    echo "0 passed, 1 failed"
-    exit 1
+    setup_fail "no gate at '$gate' or no manifest in '$build/scenarios' (build first)"
   fi
 }
 

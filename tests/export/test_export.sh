@@ -11,19 +11,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 results=$here/results.json
 work=$(temp_dir export) || exit 2
 
-# Debian's python3 has python3-jsonschema (tools/install-deps.sh --tests); another python3 first
-# on PATH may not.
-python=""
-for candidate in /usr/bin/python3 python3; do
-  if "$candidate" -c 'import jsonschema' 2>/dev/null; then
-    python=$candidate
-    break
-  fi
-done
+python=$(python_with jsonschema)
 if [ -z "$python" ] || ! command -v xmllint >/dev/null; then
-  echo "FAIL setup: needs python3 with jsonschema and xmllint (tools/install-deps.sh --tests installs python3-jsonschema and libxml2-utils)"
-  echo "0 passed, 1 failed"
-  exit 1
+  setup_fail "needs python3 with jsonschema and xmllint (tools/install-deps.sh --tests installs python3-jsonschema and libxml2-utils)"
 fi
 
 "$gate" export --format bmf "$results" >"$work/bmf.json" 2>"$work/bmf.err"

@@ -12,17 +12,9 @@ gate=$(realpath -- "$1") build=$(realpath -- "$2")
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(temp_dir export-run) || exit 2
 
-python=""
-for candidate in /usr/bin/python3 python3; do
-  if "$candidate" -c 'import jsonschema' 2>/dev/null; then
-    python=$candidate
-    break
-  fi
-done
+python=$(python_with jsonschema)
 if [ -z "$python" ] || ! command -v xmllint >/dev/null; then
-  echo "FAIL setup: needs python3 with jsonschema and xmllint (tools/install-deps.sh --tests installs python3-jsonschema and libxml2-utils)"
-  echo "0 passed, 1 failed"
-  exit 1
+  setup_fail "needs python3 with jsonschema and xmllint (tools/install-deps.sh --tests installs python3-jsonschema and libxml2-utils)"
 fi
 
 results=$work/results.json

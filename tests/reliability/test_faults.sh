@@ -19,14 +19,10 @@ gate=$1 build=$2 compiler=$3
 gate=$(realpath -- "$gate") build=$(realpath -- "$build")
 if [ ! -x "$gate" ] || [ ! -f "$build/scenarios/manifest.txt" ] ||
   [ ! -x "$build/tests/scenarios/steals_during_fill" ]; then
-  echo "FAIL setup: no gate at '$gate' or no scenarios in '$build' (build first)"
-  echo "0 passed, 1 failed"
-  exit 1
+  setup_fail "no gate at '$gate' or no scenarios in '$build' (build first)"
 fi
 real_valgrind=$(command -v valgrind) || {
-  echo "FAIL setup: no valgrind on PATH"
-  echo "0 passed, 1 failed"
-  exit 1
+  setup_fail "no valgrind on PATH"
 }
 
 tmp=$(temp_dir faults) || exit 2

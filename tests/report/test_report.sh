@@ -14,9 +14,7 @@ work=$(temp_dir report) || exit 2
 
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
-  echo "FAIL setup: no chromium on PATH (tools/install-deps.sh installs Debian's chromium)"
-  echo "0 passed, 1 failed"
-  exit 1
+  setup_fail "no chromium on PATH (tools/install-deps.sh installs Debian's chromium)"
 fi
 # chrome FLAGS... URL: one headless run, sealed from the network and from any profile.
 chrome() {
