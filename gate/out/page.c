@@ -617,7 +617,11 @@ static void verdict_section(FILE *out, const struct results_verdict *verdict)
 {
 	static const char *const outcomes[] = { "pass", "regression", "usage or input error",
 						"measurement failure", "no comparable baseline" };
-	int code = verdict != NULL && verdict->has_exit_code ? (int)verdict->exit_code : -1;
+	/* A code outside 0..255 is no exit code: the document's, untrusted, never cast as it is. */
+	int code = verdict != NULL && verdict->has_exit_code && verdict->exit_code >= 0 &&
+			   verdict->exit_code <= 255 && verdict->exit_code == floor(verdict->exit_code)
+		   ? (int)verdict->exit_code
+		   : -1;
 
 	if (code < 0) {
 		fputs("<section id=\"verdict\" class=\"verdict-none\">\n<p><strong>No verdict</strong>"

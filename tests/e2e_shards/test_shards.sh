@@ -86,7 +86,8 @@ refused "merge_should_refuse_mismatched_fingerprints" "mismatched fingerprints.*
 first_of_two=$(code_section "$work/s2.json" | sed -n "s/^\t\t\t\"name\":\t\"\(.*\)\",$/\1/p" | head -n 1)
 first_of_one=$(code_section "$work/s1.json" | sed -n "s/^\t\t\t\"name\":\t\"\(.*\)\",$/\1/p" | head -n 1)
 sed -e "s/\"name\":\t\"$first_of_one\"/\"name\":\t\"$first_of_two\"/" \
-  -e "s/^\t\t\t\"$first_of_one\":\t\[/\t\t\t\"$first_of_two\":\t[/" "$work/s1.json" >"$work/s1-overlap.json"
+  -e "s/^\t\t\t\"$first_of_one\":\t\[/\t\t\t\"$first_of_two\":\t[/" \
+  -e "s/^\t\t\t\"$first_of_one\":\t{/\t\t\t\"$first_of_two\":\t{/" "$work/s1.json" >"$work/s1-overlap.json"
 refused "merge_should_refuse_overlapping_shards" "'$first_of_two' is in both|no shard has" \
   "$work/s1-overlap.json" "$work/s2.json"
 if "$gate" -q --shard 3/2 >/dev/null 2>"$work/err"; then

@@ -234,6 +234,9 @@ static void page_should_open_with_the_verdict(void)
 	page = render(document, &err); /* figures only */
 	CHECK_CONTAINS(page, "<section id=\"verdict\" class=\"verdict-none\">");
 	free(page);
+	page = render("{\"code\":[],\"costgate\":{\"verdict\":{\"exit_code\":1e300,\"rows\":[]}}}", &err);
+	CHECK_CONTAINS(page, "<section id=\"verdict\" class=\"verdict-none\">"); /* no exit code */
+	free(page);
 }
 
 static void page_should_show_every_scenario_failed_ones_first_with_state_baseline_and_change(void)
