@@ -1,5 +1,5 @@
-/* gate's exit codes: the API CI and people script against (DESIGN.md, the README's table). Every
- * command exits with one of these. */
+/* gate's exit codes: the API CI and people script against (docs/design.md, exit codes; the
+ * README's table). Every command exits with one of these. */
 #ifndef GATE_EXIT_CODES_H
 #define GATE_EXIT_CODES_H
 

@@ -54,11 +54,14 @@ static const struct command_spec export_spec = {
 	"usage: gate export --format FORMAT [options] [RESULTS]",
 	"Writes the figures of RESULTS (default build/gate/results.json) for another tool:\n"
 	"  bmf    Bencher Metric Format JSON: scenario -> measure -> {\"value\": ...}, measures\n"
-	"         per message for every metric it has (instructions, allocations, bytes, ...),\n"
-	"         then cold-instructions, cold-allocations, ... (for: bencher run --adapter json)\n"
-	"  junit  JUnit XML: one test case per scenario, failed with its breach\n"
-	"  csv    one row per scenario and measure: scenario, metric, value, baseline,\n"
-	"         change_percent, state\n",
+	"         per message for every metric it has (instructions, allocations, bytes,\n"
+	"         peak-bytes, ...), then cold-instructions, cold-allocations, ... (for: bencher\n"
+	"         run --adapter json)\n"
+	"  junit  JUnit XML: one test case per scenario, failed with its breach, with its\n"
+	"         source file and the seconds of its valgrind runs\n"
+	"  csv    one fact a row: scenario, measure, value, unit, baseline, change_percent,\n"
+	"         limit_percent, floor; each scenario's state is a row of its own (measure\n"
+	"         \"state\")\n",
 	export_opts,
 	"Exit codes: 0 written, 2 usage error, unreadable or malformed results, or the output\n"
 	"cannot be written.\n",

@@ -76,8 +76,9 @@ static const struct command_spec report_spec = {
 	"gate report",
 	"usage: gate report [options] [RESULTS]",
 	"Writes the results page of RESULTS (default build/gate/results.json): one HTML file\n"
-	"with nothing to fetch, charting the wall-clock pairs (gate time), the cost of the\n"
-	"code (gate) and the machine, each chart with a table of its numbers.\n",
+	"with nothing to fetch that opens with the verdict, then every scenario (failed ones\n"
+	"first) with its state, baseline and change, the wall-clock pairs (gate time) and the\n"
+	"machine, each chart with a table of its numbers.\n",
 	report_opts,
 	"Exit codes: 0 written, 2 usage error, unreadable or malformed results, or the page\n"
 	"cannot be written.\n",
@@ -112,29 +113,34 @@ out:
 	return status;
 }
 
-/* The document is read into the results module's view (every value checked: a malformed one
- * writes nothing), the page drawn from it in memory and written whole (fs.h). */
+/* The document is read into the results module's view and its verdict (every value checked: a
+ * malformed one writes nothing), the page drawn from them in memory and written whole (fs.h). */
 static int write_page(const cJSON *document, const struct history *history,
 		      const struct report_options *options, struct gate_error *err)
 {
 	struct results_view view;
+	struct results_verdict verdict;
 	char *text = NULL;
 	size_t length = 0;
-	FILE *out;
-	int status;
+	FILE *out = NULL;
+	int status = -1;
 
 	if (results_view_read(&view, document, options->input, err) != 0)
 		return -1;
+	if (results_verdict_read(&verdict, document, options->input, err) != 0)
+		goto out;
 	out = open_memstream(&text, &length);
 	if (out == NULL) {
-		results_view_release(&view);
-		return gate_error_set(err, "out of memory");
+		gate_error_set(err, "out of memory");
+		goto out;
 	}
-	page_write(out, &view, history, options->input);
+	page_write(out, &view, &verdict, history, options->input);
 	status = fclose(out) != 0 ? gate_error_set(err, "out of memory") : 0;
 	if (status == 0)
 		status = fs_write_atomic(options->output, text, length, NULL, err);
+out:
 	free(text);
+	results_verdict_release(&verdict);
 	results_view_release(&view);
 	return status;
 }

@@ -1,6 +1,6 @@
 /* One run of gate, as named steps that main and the subcommands call in order: prepare,
  * acceptances, baseline, measure, make comparable, decide and report. Part of the executable,
- * not of the core library: these steps choose exit codes (DESIGN.md's table). */
+ * not of the core library: these steps choose exit codes (docs/design.md, exit codes). */
 #define _GNU_SOURCE
 #include "session.h"
 
@@ -18,6 +18,7 @@
 
 #include "baseline.h"
 #include "crosscheck.h"
+#include "debuginfo.h"
 #include "exit_codes.h"
 #include "fs.h"
 #include "manifest.h"
@@ -341,6 +342,30 @@ static uint64_t messages_to_measure(const struct session *session)
 	return session->baseline.messages;
 }
 
+/* Each scenario's source file, from its executable's DWARF, for the exports (JUnit's `file`):
+ * relative to the repository when it is inside it, so the name means the same on every
+ * checkout. A scenario whose executable says nothing has none. */
+static int find_sources(struct session *session, struct gate_error *err)
+{
+	size_t root_length = session->root != NULL ? strlen(session->root) : 0, i;
+
+	for (i = 0; i < session->measurement_count; i++) {
+		struct measurement *measurement = &session->measurements[i];
+		char *file;
+
+		if (measurement->info.path == NULL)
+			continue;
+		if (debuginfo_variable_file(measurement->info.path, "costgate_scenario", &file) != 0)
+			return gate_error_set(err, "out of memory");
+		if (file != NULL && root_length > 0 && strncmp(file, session->root, root_length) == 0 &&
+		    file[root_length] == '/')
+			memmove(file, file + root_length + 1, strlen(file + root_length + 1) + 1);
+		free(measurement->source);
+		measurement->source = file;
+	}
+	return 0;
+}
+
 int session_measure(struct session *session, struct measure_options *measure_options)
 {
 	const struct gate_options *options = session->options;
@@ -388,7 +413,8 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 	session->debug_view.disabled = options->full_debug_info;
 	measure_options->debug_view = &session->debug_view;
 	clock_gettime(CLOCK_MONOTONIC, &started);
-	if (measure_scenarios(session->measurements, &session->manifest, measure_options, &err) != 0)
+	if (measure_scenarios(session->measurements, &session->manifest, measure_options, &err) != 0 ||
+	    find_sources(session, &err) != 0)
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
 	session->measured_here = true;
 	session->measure_options = *measure_options;
@@ -532,7 +558,8 @@ int session_match_messages(struct session *session, struct measure_options *meas
 	session->messages_first = session->messages;
 	session->messages = session->baseline.messages;
 	measure_options->messages = session->messages;
-	if (measure_scenarios(session->measurements, &session->manifest, measure_options, &err) != 0)
+	if (measure_scenarios(session->measurements, &session->manifest, measure_options, &err) != 0 ||
+	    find_sources(session, &err) != 0)
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
 	return 0;
 }

@@ -1,6 +1,6 @@
 /* Measuring: describe, then every valgrind run of every scenario in one pool (longest first),
  * then parse and compute. A failed scenario is recorded and the rest are still measured
- * (DESIGN.md rule 8); nothing that failed to measure is ever reported as a figure. */
+ * (docs/design.md rule 8); nothing that failed to measure is ever reported as a figure. */
 #define _GNU_SOURCE
 #include "measure.h"
 
@@ -1192,6 +1192,7 @@ void measurement_release(struct measurement *measurement)
 		return;
 	scenario_info_release(&measurement->info);
 	free(measurement->build);
+	free(measurement->source);
 	for (i = 0; i < measurement->function_count; i++)
 		free(measurement->functions[i].name);
 	free(measurement->functions);

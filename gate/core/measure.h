@@ -15,7 +15,7 @@
 #include "slope.h"
 
 /* DHAT keeps this many frames: deep enough that the region frame of a deep handler's
- * allocation is never cut off (DESIGN.md rule 3). */
+ * allocation is never cut off (docs/design.md rule 3). */
 #define MEASURE_NUM_CALLERS 128
 
 /* Deadlines when --timeout is not given. A scenario's 1-delivery runs (start and one delivery,
@@ -53,6 +53,8 @@ struct measurement {
 	char *build;               /* how it was built: the manifest's flags line, then the system
 				    * packages of the libraries it loads ("... | libraries: libc6
 				    * 2.36-9+deb12u9"); owned, NULL in documents that predate it */
+	char *source;              /* the file that declares the scenario (its DWARF), relative to
+				    * the repository when inside it; owned, NULL when unknown */
 	uint64_t messages;         /* N */
 	bool failed;               /* a measurement failure: `failure` says which run and why */
 	char failure[1024];

@@ -3,7 +3,7 @@
  * function that reads it; the runs, the slopes, results.json, the terminal table and the Markdown
  * report all follow the table.
  *
- * Every metric is counted under the region rules (DESIGN.md rule 3) at 1, N and 2N deliveries,
+ * Every metric is counted under the region rules (docs/design.md rule 3) at 1, N and 2N deliveries,
  * and has a per-message figure, (count(2N) - count(N)) / N, and a cold one, count(1). */
 #ifndef GATE_METRICS_H
 #define GATE_METRICS_H

@@ -258,6 +258,29 @@ static cJSON *process_object(const struct measurement *measurements, size_t coun
 	return object;
 }
 
+/* What one run of each scenario was, for the exports: the file that declares it and the wall
+ * time of its valgrind runs. Only in a run's document, never in a baseline: the seconds change
+ * from run to run and a committed file would change with them. */
+static cJSON *runs_object(const struct measurement *measurements, size_t count)
+{
+	cJSON *object = cJSON_CreateObject();
+	size_t i;
+
+	for (i = 0; object != NULL && i < count; i++) {
+		cJSON *run = cJSON_AddObjectToObject(object, measurements[i].info.name);
+
+		if (run == NULL ||
+		    (measurements[i].source != NULL &&
+		     cJSON_AddStringToObject(run, "source", measurements[i].source) == NULL) ||
+		    cJSON_AddNumberToObject(run, "valgrind_seconds",
+					    measurements[i].valgrind_seconds) == NULL) {
+			cJSON_Delete(object);
+			return NULL;
+		}
+	}
+	return object;
+}
+
 static cJSON *gate_block(const struct measurement *measurements, size_t count,
 			 const struct environment *environment, cJSON *verdict)
 {
@@ -271,7 +294,8 @@ static cJSON *gate_block(const struct measurement *measurements, size_t count,
 		 add(block, "process_instructions", process_object(measurements, count));
 
 	if (ok && verdict != NULL) {
-		ok = add(block, "verdict", verdict);
+		ok = add(block, "runs", runs_object(measurements, count)) &&
+		     add(block, "verdict", verdict);
 		verdict = NULL;
 	}
 	cJSON_Delete(verdict);
@@ -886,6 +910,50 @@ static int read_process(const struct results_reader *reader, const cJSON *object
 	return 0;
 }
 
+/* The measurement or failure of that name, or NULL. */
+static struct measurement *find_any(struct results *results, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < results->count; i++)
+		if (strcmp(results->measurements[i].info.name, name) == 0)
+			return &results->measurements[i];
+	for (i = 0; i < results->failure_count; i++)
+		if (strcmp(results->failures[i].info.name, name) == 0)
+			return &results->failures[i];
+	return NULL;
+}
+
+/* costgate.runs: optional (a baseline has none); each entry names a scenario of the document. */
+static int read_runs(const struct results_reader *reader, const cJSON *object, struct results *results)
+{
+	const cJSON *item;
+	char path[160];
+
+	if (object == NULL)
+		return 0;
+	if (!cJSON_IsObject(object))
+		return results_reader_bad(reader, "costgate.runs", "is not an object");
+	cJSON_ArrayForEach(item, object) {
+		struct measurement *measurement = find_any(results, item->string);
+		const cJSON *source = member(item, "source");
+		char seconds_path[200], source_path[200];
+
+		snprintf(path, sizeof(path), "costgate.runs.%.64s", item->string);
+		snprintf(seconds_path, sizeof(seconds_path), "%s.valgrind_seconds", path);
+		snprintf(source_path, sizeof(source_path), "%s.source", path);
+		if (measurement == NULL)
+			return results_reader_bad(reader, path, "names no scenario of the document");
+		if (!cJSON_IsObject(item))
+			return results_reader_bad(reader, path, "is not an object");
+		if (read_number(reader, member(item, "valgrind_seconds"), seconds_path, true,
+				&measurement->valgrind_seconds) != 0 ||
+		    (source != NULL && read_string(reader, source, source_path, &measurement->source) != 0))
+			return -1;
+	}
+	return 0;
+}
+
 int results_parse(struct results *results, const char *text, size_t length, const char *source,
 		  struct gate_error *err)
 {
@@ -922,6 +990,8 @@ int results_parse(struct results *results, const char *text, size_t length, cons
 	if (status == 0)
 		status = read_process(&reader, member(member(root, "costgate"), "process_instructions"),
 				      results);
+	if (status == 0)
+		status = read_runs(&reader, member(member(root, "costgate"), "runs"), results);
 out:
 	cJSON_Delete(root);
 	if (status != 0)

@@ -145,6 +145,7 @@ struct results_figures {
 
 struct results_verdict_row {
 	const char *name, *state;
+	const char *failure;           /* why a failed scenario failed, or NULL */
 	double limit_percent;
 	bool has_limit;
 	const char **breaches;         /* owned array of the document's strings */
@@ -160,6 +161,9 @@ struct results_verdict_row {
 struct results_verdict {
 	struct results_verdict_row *rows; /* owned */
 	size_t row_count;
+	const char *summary;              /* "pass: 6 scenarios within their limits", or NULL */
+	double exit_code;                 /* the run's exit code, when has_exit_code */
+	bool has_exit_code;
 };
 
 /* Reads costgate.verdict when the document has one (none: no rows, not an error); errors name

@@ -421,6 +421,7 @@ static int read_verdict_row(const struct results_reader *reader, const cJSON *it
 	row->has_limit = cJSON_GetObjectItemCaseSensitive(item, "limit_percent") != NULL;
 	return read_string(reader, item, "name", path, true, &row->name) != 0 ||
 			       read_string(reader, item, "state", path, true, &row->state) != 0 ||
+			       read_string(reader, item, "failure", path, false, &row->failure) != 0 ||
 			       read_number(reader, item, "limit_percent", path, false,
 					   &row->limit_percent) != 0 ||
 			       read_strings(reader, item, "breaches", path, NULL, &row->breaches,
@@ -460,6 +461,10 @@ int results_verdict_read(struct results_verdict *verdict, const cJSON *document,
 		return 0;
 	if (!cJSON_IsObject(object) || !cJSON_IsArray(rows))
 		return results_reader_bad(&reader, "costgate.verdict.rows", "is not an array");
+	verdict->has_exit_code = cJSON_GetObjectItemCaseSensitive(object, "exit_code") != NULL;
+	if (read_string(&reader, object, "summary", "costgate.verdict", false, &verdict->summary) != 0 ||
+	    read_number(&reader, object, "exit_code", "costgate.verdict", false, &verdict->exit_code) != 0)
+		return -1;
 	verdict->rows = calloc((size_t)cJSON_GetArraySize(rows) + 1, sizeof(*verdict->rows));
 	if (verdict->rows == NULL)
 		return gate_error_set(err, "out of memory");

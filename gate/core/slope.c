@@ -1,5 +1,5 @@
 /* Slope, cold start and linearity. Per message is a difference of two totals: the start-up,
- * loader and argv costs are the same in both runs and cancel (DESIGN.md rule 1). */
+ * loader and argv costs are the same in both runs and cancel (docs/design.md rule 1). */
 #include "slope.h"
 
 #include <inttypes.h>

@@ -1,5 +1,5 @@
 /* The arithmetic of a measurement: what one message costs in the steady state, from the runs at
- * N and 2N, and what starting costs, from the run at 1 (DESIGN.md rules 1 and 2). */
+ * N and 2N, and what starting costs, from the run at 1 (docs/design.md rules 1 and 2). */
 #ifndef GATE_SLOPE_H
 #define GATE_SLOPE_H
 

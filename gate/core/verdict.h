@@ -1,5 +1,6 @@
 /* The verdict: every scenario's head figures against its declared floors and, when there is
- * one, the baseline; one state per row and one exit code for the run (DESIGN.md gating rules). */
+ * one, the baseline; one state per row and one exit code for the run (docs/design.md, gating
+ * rules). */
 #ifndef GATE_VERDICT_H
 #define GATE_VERDICT_H
 

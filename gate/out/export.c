@@ -13,10 +13,13 @@
 
 void export_measure_name(char *name, size_t size, size_t measure)
 {
-	size_t metric = measure % METRIC_COUNT;
+	char *c;
 
-	snprintf(name, size, "%s%s", measure >= METRIC_COUNT ? "cold-" : "",
-		 metric_table[metric].key);
+	metric_figure_key(name, size, (enum metric_id)(measure % METRIC_COUNT),
+			  measure >= METRIC_COUNT);
+	for (c = name; *c != '\0'; c++)
+		if (*c == '_')
+			*c = '-';
 }
 
 /* Does the scenario have this measure: its metric has counts. */
@@ -120,34 +123,80 @@ static bool verdict_figures(const struct results_verdict_row *row, size_t measur
 	return true;
 }
 
+/* The floor the scenario declares on a measure: the allocation floors, and the optional ones
+ * the metric table names (declared when not 0). */
+static bool measure_floor(const struct measurement *measurement, size_t measure, double *floor)
+{
+	size_t metric = measure % METRIC_COUNT;
+	bool cold = measure >= METRIC_COUNT;
+	int optional = cold ? metric_table[metric].cold_floor : metric_table[metric].steady_floor;
+
+	if (metric == METRIC_ALLOCATIONS) {
+		*floor = cold ? (double)measurement->info.cold_floor : measurement->info.steady_floor;
+		return true;
+	}
+	if (optional < 0 || measurement->info.floors[optional] == 0)
+		return false;
+	*floor = measurement->info.floors[optional];
+	return true;
+}
+
+/* One row: the scenario, then the other fields as they are (numbers and names gate wrote). */
+static void csv_row(FILE *out, const char *scenario, const char *measure, const char *value,
+		    const char *unit, const char *baseline, const char *change, const char *limit,
+		    const char *floor)
+{
+	csv_field(out, scenario);
+	fprintf(out, ",%s,", measure);
+	csv_field(out, value);
+	fprintf(out, ",%s,%s,%s,%s,%s\r\n", unit, baseline, change, limit, floor);
+}
+
+/* The scenario's measures, one a row, with what the verdict and the scenario say of each. */
+static void csv_measures(FILE *out, const struct measurement *measurement,
+			 const struct results_verdict_row *row)
+{
+	size_t m;
+
+	for (m = 0; m < EXPORT_MEASURES; m++) {
+		char name[64], value[64], baseline[64] = "", change[64] = "", limit[64] = "",
+		     floor_text[64] = "";
+		double base, percent, floor;
+
+		if (!has_measure(measurement, m))
+			continue;
+		export_measure_name(name, sizeof(name), m);
+		json_number_text(value, sizeof(value), measure_value(measurement, m));
+		if (verdict_figures(row, m, &base, &percent)) {
+			json_number_text(baseline, sizeof(baseline), base);
+			snprintf(change, sizeof(change), "%.2f", percent);
+			if (row->has_limit)
+				json_number_text(limit, sizeof(limit), row->limit_percent);
+		}
+		if (measure_floor(measurement, m, &floor))
+			json_number_text(floor_text, sizeof(floor_text), floor);
+		csv_row(out, measurement->info.name, name, value, metric_table[m % METRIC_COUNT].unit,
+			baseline, change, limit, floor_text);
+	}
+}
+
+/* One fact a row: each measure of each scenario, and each scenario's state once (measure
+ * "state", the state as its value); a scenario that failed to measure has its state only. */
 static int write_csv(FILE *out, const struct results *results, const struct results_verdict *verdict)
 {
-	size_t i, m;
+	size_t i;
 
-	fputs("scenario,metric,value,baseline,change_percent,state\r\n", out);
+	fputs("scenario,measure,value,unit,baseline,change_percent,limit_percent,floor\r\n", out);
 	for (i = 0; i < results->count; i++) {
 		const struct measurement *measurement = &results->measurements[i];
 		const struct results_verdict_row *row = results_verdict_find(verdict, measurement->info.name);
-		const char *state = row != NULL ? row->state : NULL;
 
-		for (m = 0; m < EXPORT_MEASURES; m++) {
-			char name[64], value[64], baseline[64] = "", change[64] = "";
-			double base, percent;
-
-			if (!has_measure(measurement, m))
-				continue;
-			export_measure_name(name, sizeof(name), m);
-			json_number_text(value, sizeof(value), measure_value(measurement, m));
-			if (verdict_figures(row, m, &base, &percent)) {
-				json_number_text(baseline, sizeof(baseline), base);
-				json_number_text(change, sizeof(change), percent);
-			}
-			csv_field(out, measurement->info.name);
-			fprintf(out, ",%s,%s,%s,%s,", name, value, baseline, change);
-			csv_field(out, state != NULL ? state : "");
-			fputs("\r\n", out);
-		}
+		if (row != NULL)
+			csv_row(out, measurement->info.name, "state", row->state, "", "", "", "", "");
+		csv_measures(out, measurement, row);
 	}
+	for (i = 0; i < results->failure_count; i++)
+		csv_row(out, results->failures[i].info.name, "state", "failed", "", "", "", "", "");
 	return 0;
 }
 
@@ -223,22 +272,39 @@ static char *failure_message(const struct measurement *measurement,
 
 struct junit_counts {
 	size_t tests, failures, errors;
+	double seconds; /* every scenario's valgrind runs */
 };
 
 static struct junit_counts junit_count(const struct results *results, const struct results_verdict *verdict)
 {
 	struct junit_counts counts = { results->count + results->failure_count, 0,
-				       results->failure_count };
+				       results->failure_count, 0 };
 	size_t i;
 
+	for (i = 0; i < results->failure_count; i++)
+		counts.seconds += results->failures[i].valgrind_seconds;
 	for (i = 0; i < results->count; i++) {
 		const struct results_verdict_row *row =
 			results_verdict_find(verdict, results->measurements[i].info.name);
 		const char *state = row != NULL ? row->state : NULL;
 
+		counts.seconds += results->measurements[i].valgrind_seconds;
 		counts.failures += state != NULL && strcmp(state, "regressed") == 0;
 	}
 	return counts;
+}
+
+/* `<testcase ...` up to its closing bracket: the scenario's name, the file that declares it when
+ * the document says, and the seconds its valgrind runs took. */
+static void junit_case_open(FILE *out, const struct measurement *measurement)
+{
+	fputs("    <testcase classname=\"costgate\" name=\"", out);
+	chart_escape(out, measurement->info.name);
+	if (measurement->source != NULL) {
+		fputs("\" file=\"", out);
+		chart_escape(out, measurement->source);
+	}
+	fprintf(out, "\" time=\"%.3f\"", measurement->valgrind_seconds);
 }
 
 static int junit_case(FILE *out, const struct measurement *measurement, const struct results_verdict *verdict)
@@ -250,13 +316,12 @@ static int junit_case(FILE *out, const struct measurement *measurement, const st
 
 	bool regressed = state != NULL && strcmp(state, "regressed") == 0;
 
-	fputs("    <testcase classname=\"costgate\" name=\"", out);
-	chart_escape(out, measurement->info.name);
+	junit_case_open(out, measurement);
 	if (!regressed && (row == NULL || row->accepted_count == 0)) {
-		fputs("\" time=\"0\"/>\n", out);
+		fputs("/>\n", out);
 		return 0;
 	}
-	fputs("\" time=\"0\">\n", out);
+	fputs(">\n", out);
 	if (regressed) {
 		if ((message = failure_message(measurement, row)) == NULL)
 			return -1;
@@ -284,18 +349,18 @@ static int write_junit(FILE *out, const struct results *results, const struct re
 
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
 	fprintf(out, "<testsuites name=\"costgate\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
-		"time=\"0\">\n", counts.tests, counts.failures, counts.errors);
+		"time=\"%.3f\">\n", counts.tests, counts.failures, counts.errors, counts.seconds);
 	fprintf(out, "  <testsuite name=\"costgate\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
-		"skipped=\"0\" time=\"0\">\n", counts.tests, counts.failures, counts.errors);
+		"skipped=\"0\" time=\"%.3f\">\n", counts.tests, counts.failures, counts.errors,
+		counts.seconds);
 	fprintf(out, "    <properties>\n      <property name=\"messages\" value=\"%llu\"/>\n"
 		"    </properties>\n", (unsigned long long)results->messages);
 	for (i = 0; i < results->count; i++)
 		if (junit_case(out, &results->measurements[i], verdict) != 0)
 			return gate_error_set(err, "out of memory");
 	for (i = 0; i < results->failure_count; i++) {
-		fputs("    <testcase classname=\"costgate\" name=\"", out);
-		chart_escape(out, results->failures[i].info.name);
-		fputs("\" time=\"0\">\n      <error type=\"measurement\" message=\"", out);
+		junit_case_open(out, &results->failures[i]);
+		fputs(">\n      <error type=\"measurement\" message=\"", out);
 		chart_escape(out, results->failures[i].failure);
 		fputs("\">", out);
 		chart_escape(out, results->failures[i].failure);

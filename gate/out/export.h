@@ -15,11 +15,13 @@ enum export_format { EXPORT_BMF, EXPORT_JUNIT, EXPORT_CSV };
 int export_format_parse(const char *name, enum export_format *format);
 
 /* The measures: every metric per message (metric_table's order: "instructions", "allocations",
- * "bytes", ...), then each of the cold start ("cold-instructions", ...); a scenario has those of
- * the metrics it has counts of. */
+ * "bytes", "peak-bytes", ...), then each of the cold start ("cold-instructions", ...); a scenario
+ * has those of the metrics it has counts of. */
 #define EXPORT_MEASURES (2 * METRIC_COUNT)
 
-/* The name of measure `measure` (0 to EXPORT_MEASURES - 1). */
+/* The name of measure `measure` (0 to EXPORT_MEASURES - 1): the figure's key in the metric table
+ * (metric_figure_key: "peak_bytes", "cold_peak_bytes") with '-' for '_', so that every name is a
+ * Bencher measure slug, [a-z][a-z0-9-]*, whatever metric the table gains. */
 void export_measure_name(char *name, size_t size, size_t measure);
 
 /* Writes the export of `results` (as results_parse read it) to `out`, with the states and

@@ -20,7 +20,7 @@
 #define AXIS_HEIGHT 30
 #define ROW_HEIGHT 24
 #define GROUP_GAP 10
-#define BAR_PIXELS 140   /* the code table's inline bars */
+#define BAR_PIXELS 110   /* the code table's inline bars */
 
 /* Writing. Every string from the document goes through escape(). */
 static void escape(FILE *out, const char *text)
@@ -86,7 +86,7 @@ static const char style[] =
 	":root{--ink:#1d2430;--muted:#5b6472;--line:#d5d9e0;--raw:#7a8494;--harness:#2563c9;"
 	"--band:#e9eef6;--paper:#fff}\n"
 	"body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,"
-	"sans-serif;color:var(--ink);background:var(--paper);max-width:880px;margin:2rem auto;"
+	"sans-serif;color:var(--ink);background:var(--paper);max-width:960px;margin:2rem auto;"
 	"padding:0 1rem}\n"
 	"h1{font-size:1.6rem;margin:0 0 .3rem}h2{font-size:1.25rem;margin:2.2rem 0 .4rem;"
 	"border-bottom:1px solid var(--line);padding-bottom:.2rem}\n"
@@ -105,15 +105,29 @@ static const char style[] =
 	".legend{display:flex;flex-wrap:wrap;gap:.4rem 1.2rem;font-size:.85rem;color:var(--muted);"
 	"margin:.6rem 0}.legend svg{vertical-align:middle;margin-right:.3rem}\n"
 	"table{border-collapse:collapse;width:100%;font-size:.9rem;margin:.6rem 0}\n"
-	"th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid var(--line);"
+	"th,td{text-align:left;padding:.3rem .4rem;border-bottom:1px solid var(--line);"
 	"vertical-align:top}\n"
 	"td.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}\n"
 	"td.num svg{display:block;margin:.2rem 0 0 auto}.bar rect{fill:var(--harness)}"
 	".bar .track{fill:var(--band)}\n"
 	"details{margin:.6rem 0}summary{cursor:pointer;color:var(--harness)}\n"
 	"table.machine th{width:12rem;font-weight:500;color:var(--muted)}\n"
+	"#verdict{border-left:6px solid var(--muted);background:var(--band);padding:.5rem .9rem;"
+	"margin:.8rem 0;font-size:1.05rem}#verdict.verdict-pass{border-color:#1a7f37;"
+	"background:#e6f4ea}#verdict.verdict-fail{border-color:#c62828;background:#fdecea}\n"
+	".state span{font-weight:600}.state-failed,.state-regressed,.state-missing{color:#c62828}"
+	".state-improved{color:#1a7f37}.state-accepted{color:#b35c00}\n"
+	"td.failure{color:#c62828;overflow-wrap:anywhere}.wide{overflow-x:auto}"
+	"td.against div{white-space:nowrap}th .title{font-weight:400}\n"
 	".history-charts{display:flex;flex-wrap:wrap;gap:.5rem}.history-charts svg{max-width:100%;"
 	"height:auto}\n";
+
+static void intro(FILE *out)
+{
+	fputs("<p class=\"muted\">What a message costs: the instructions and allocations gate holds "
+	      "every change to, and wall clock against a hand-written raw loop (informational, never "
+	      "gated).</p>\n", out);
+}
 
 static void head(FILE *out)
 {
@@ -123,10 +137,7 @@ static void head(FILE *out)
 	      "style-src 'unsafe-inline'; img-src data:\">\n"
 	      "<title>costgate results</title>\n<style>\n", out);
 	fputs(style, out);
-	fputs("</style>\n</head>\n<body>\n<h1>costgate results</h1>\n"
-	      "<p class=\"muted\">What a message costs: wall clock against a hand-written raw loop "
-	      "(informational, never gated), and the instructions and allocations gate holds every "
-	      "change to.</p>\n", out);
+	fputs("</style>\n</head>\n<body>\n<h1>costgate results</h1>\n", out);
 }
 
 /* The axis of one pair: from the fastest best round to the slowest worst round, with zero and the
@@ -416,20 +427,142 @@ static void other_metrics(FILE *out, const struct results_code_row *row)
 	}
 }
 
-static void code_row(FILE *out, const struct results_code_row *row, double most_instructions,
+/* One scenario of the page: its code figures, its verdict row, or both. */
+struct page_scenario {
+	const char *name;
+	const struct results_code_row *code;           /* NULL: failed or missing */
+	const struct results_verdict_row *verdict_row; /* NULL: the document has no verdict */
+};
+
+/* Failed first, then missing, regressed, accepted, and the rest; by name within each. */
+static int state_rank(const struct page_scenario *scenario)
+{
+	static const char *const first[] = { "failed", "missing", "regressed", "accepted" };
+	const char *state = scenario->verdict_row != NULL ? scenario->verdict_row->state : NULL;
+	size_t i;
+
+	for (i = 0; state != NULL && i < sizeof(first) / sizeof(first[0]); i++)
+		if (strcmp(state, first[i]) == 0)
+			return (int)i;
+	return (int)(sizeof(first) / sizeof(first[0]));
+}
+
+static int compare_scenarios(const void *left, const void *right)
+{
+	const struct page_scenario *a = left, *b = right;
+	int order = state_rank(a) - state_rank(b);
+
+	return order != 0 ? order : strcmp(a->name, b->name);
+}
+
+/* Every scenario of the code section and of the verdict, once, failed ones first; NULL when out
+ * of memory. */
+static struct page_scenario *page_scenarios(const struct results_view *page,
+					    const struct results_verdict *verdict, size_t *count)
+{
+	size_t rows = verdict != NULL ? verdict->row_count : 0, i, j;
+	struct page_scenario *list = calloc(page->row_count + rows + 1, sizeof(*list));
+
+	*count = 0;
+	for (i = 0; list != NULL && i < page->row_count; i++)
+		list[(*count)++] = (struct page_scenario){
+			page->rows[i].name, &page->rows[i],
+			verdict != NULL ? results_verdict_find(verdict, page->rows[i].name) : NULL };
+	for (i = 0; list != NULL && i < rows; i++) {
+		for (j = 0; j < page->row_count && strcmp(page->rows[j].name, verdict->rows[i].name) != 0; j++)
+			;
+		if (j == page->row_count)
+			list[(*count)++] = (struct page_scenario){ verdict->rows[i].name, NULL,
+								   &verdict->rows[i] };
+	}
+	if (list != NULL && *count > 1)
+		qsort(list, *count, sizeof(*list), compare_scenarios);
+	return list;
+}
+
+/* The state's CSS class: a known state's name, else "other" (the text is the document's). */
+static const char *state_class(const char *state)
+{
+	static const char *const known[] = { "ok", "improved", "regressed", "accepted",
+					     "new", "missing", "failed" };
+	size_t i;
+
+	for (i = 0; state != NULL && i < sizeof(known) / sizeof(known[0]); i++)
+		if (strcmp(state, known[i]) == 0)
+			return known[i];
+	return "other";
+}
+
+static void state_cell(FILE *out, const struct page_scenario *scenario)
+{
+	const char *state = scenario->verdict_row != NULL ? scenario->verdict_row->state : NULL;
+
+	if (state == NULL) {
+		fputs("<td class=\"state\"></td>", out);
+		return;
+	}
+	fprintf(out, "<td class=\"state\"><span class=\"state-%s\">", state_class(state));
+	escape(out, state);
+	fputs("</span></td>", out);
+}
+
+/* Against the baseline: a line per figure of a metric gated at a limit that the verdict compared
+ * (the metric table names them), its change and the baseline figure it is from. */
+static void baseline_cell(FILE *out, const struct results_verdict_row *row)
+{
+	size_t metric;
+	bool any = false;
+	int cold;
+
+	fputs("<td class=\"num against\">", out);
+	for (metric = 0; row != NULL && metric < METRIC_COUNT; metric++) {
+		for (cold = 0; cold < 2; cold++) {
+			const struct results_figures *figures = &row->figures[metric][cold];
+
+			if (!row->has_figures[metric][cold] || !figures->has_baseline)
+				continue;
+			fputs("<div>", out);
+			if (cold || metric != METRIC_INSTRUCTIONS)
+				fprintf(out, "<span class=\"muted\">%s%s</span> ", cold ? "cold " : "",
+					metric_table[metric].title);
+			percent(out, figures->change_percent);
+			fputs(" <span class=\"muted\">from ", out);
+			number(out, figures->baseline, 3);
+			fputs("</span></div>", out);
+			any = true;
+		}
+	}
+	fputs(any ? "</td>" : "&#8212;</td>", out);
+}
+
+static void code_row(FILE *out, const struct page_scenario *scenario, double most_instructions,
 		     double most_allocations)
 {
-	fputs("<tr><th scope=\"row\">", out);
-	escape(out, row->name);
-	if (row->title != NULL) {
+	const struct results_code_row *row = scenario->code;
+
+	fprintf(out, "<tr class=\"scenario state-row-%s\"><th scope=\"row\">",
+		state_class(scenario->verdict_row != NULL ? scenario->verdict_row->state : NULL));
+	escape(out, scenario->name);
+	if (row != NULL && row->title != NULL) {
 		fputs("<div class=\"title\">", out);
 		escape(out, row->title);
 		fputs("</div>", out);
 	}
-	fputs("</th><td class=\"num\">", out);
+	fputs("</th>", out);
+	state_cell(out, scenario);
+	if (row == NULL) {
+		fputs("<td colspan=\"6\" class=\"failure\">", out);
+		escape(out, scenario->verdict_row->failure != NULL ? scenario->verdict_row->failure
+								   : "not measured");
+		fputs("</td></tr>\n", out);
+		return;
+	}
+	fputs("<td class=\"num\">", out);
 	number(out, row->instructions, 3);
 	bar(out, row->instructions, most_instructions, "instructions per message");
-	fputs("</td><td class=\"num\">", out);
+	fputs("</td>", out);
+	baseline_cell(out, scenario->verdict_row);
+	fputs("<td class=\"num\">", out);
 	number(out, row->allocations, 3);
 	bar(out, row->allocations, most_allocations, "allocations per message");
 	fputs("</td><td class=\"num\">", out);
@@ -441,35 +574,70 @@ static void code_row(FILE *out, const struct results_code_row *row, double most_
 	fprintf(out, "</td><td>%s</td></tr>\n", !row->has_gated ? "" : row->gated ? "yes" : "no");
 }
 
-static void code_section(FILE *out, const struct results_view *page)
+static void code_section(FILE *out, const struct results_view *page,
+			 const struct results_verdict *verdict)
 {
 	double most_instructions = 0, most_allocations = 0;
-	size_t i;
+	struct page_scenario *scenarios;
+	size_t i, count;
 
 	fputs("<section id=\"code\">\n<h2>Cost of the code</h2>\n", out);
-	if (page->row_count == 0) {
+	scenarios = page_scenarios(page, verdict, &count);
+	if (scenarios == NULL || count == 0) {
 		fputs("<p class=\"muted\">No code figures in this document: run <code>gate</code>."
 		      "</p>\n</section>\n", out);
+		free(scenarios);
 		return;
 	}
 	fputs("<p>Per message in the steady state, (count(2N) &#8722; count(N)) / N, from "
 	      "callgrind (instructions) and DHAT (heap allocations) inside the measured region. "
 	      "The cold start is the whole first run: starting the service and taking one delivery. "
-	      "Counts, not seconds: they repeat to the digit.</p>\n", out);
+	      "Counts, not seconds: they repeat to the digit. Failed scenarios come first; the "
+	      "baseline and the change are those of every figure gated at a limit.</p>\n", out);
 	for (i = 0; i < page->row_count; i++) {
 		if (page->rows[i].instructions > most_instructions)
 			most_instructions = page->rows[i].instructions;
 		if (page->rows[i].allocations > most_allocations)
 			most_allocations = page->rows[i].allocations;
 	}
-	fputs("<table class=\"code-table\">\n<thead><tr><th>Scenario</th>"
-	      "<th class=\"num\">Instructions / msg</th><th class=\"num\">Allocations / msg</th>"
-	      "<th class=\"num\">Cold start (instr. / alloc.)</th><th>Other metrics</th>"
+	fputs("<div class=\"wide\"><table class=\"code-table\">\n<thead><tr><th>Scenario</th>"
+	      "<th>State</th><th class=\"num\">Instructions / msg</th>"
+	      "<th class=\"num\">Against the baseline</th><th class=\"num\">Allocations / msg</th>"
+	      "<th class=\"num\">Cold start instr. / alloc.</th><th>Other metrics</th>"
 	      "<th>Gated</th></tr></thead>\n"
 	      "<tbody>\n", out);
-	for (i = 0; i < page->row_count; i++)
-		code_row(out, &page->rows[i], most_instructions, most_allocations);
-	fputs("</tbody></table>\n</section>\n", out);
+	for (i = 0; i < count; i++)
+		code_row(out, &scenarios[i], most_instructions, most_allocations);
+	fputs("</tbody></table></div>\n</section>\n", out);
+	free(scenarios);
+}
+
+/* The verdict first: what the run decided and its exit code, as gate wrote them. */
+static void verdict_section(FILE *out, const struct results_verdict *verdict)
+{
+	static const char *const outcomes[] = { "pass", "regression", "usage or input error",
+						"measurement failure", "no comparable baseline" };
+	/* A code outside 0..255 is no exit code: the document's, untrusted, never cast as it is. */
+	int code = verdict != NULL && verdict->has_exit_code && verdict->exit_code >= 0 &&
+			   verdict->exit_code <= 255 && verdict->exit_code == floor(verdict->exit_code)
+		   ? (int)verdict->exit_code
+		   : -1;
+
+	if (code < 0) {
+		fputs("<section id=\"verdict\" class=\"verdict-none\">\n<p><strong>No verdict</strong>"
+		      " in this document: it holds figures only (a baseline, or gate time's).</p>\n"
+		      "</section>\n", out);
+		return;
+	}
+	fprintf(out, "<section id=\"verdict\" class=\"verdict-%s\">\n<p><strong>",
+		code == 0 ? "pass" : "fail");
+	/* gate's summary names the outcome first ("pass: 6 scenarios within their limits") */
+	if (verdict->summary != NULL)
+		escape(out, verdict->summary);
+	else
+		fputs(code < (int)(sizeof(outcomes) / sizeof(outcomes[0])) ? outcomes[code] : "done",
+		      out);
+	fprintf(out, "</strong> (exit %d)</p>\n</section>\n", code);
 }
 
 static const char *machine_label(const char *key)
@@ -619,14 +787,16 @@ static void history_section(FILE *out, const struct history *history)
 	fputs("</section>\n", out);
 }
 
-void page_write(FILE *out, const struct results_view *page, const struct history *history,
-		const char *source)
+void page_write(FILE *out, const struct results_view *page, const struct results_verdict *verdict,
+		const struct history *history, const char *source)
 {
 	const char *base = strrchr(source, '/');
 
 	head(out);
+	verdict_section(out, verdict);
+	intro(out);
+	code_section(out, page, verdict);
 	wall_section(out, page);
-	code_section(out, page);
 	if (history != NULL)
 		history_section(out, history);
 	machine_section(out, page);

@@ -171,3 +171,56 @@ void debuginfo_release(struct debuginfo *info)
 	free(info->object);
 	*info = (struct debuginfo)DEBUGINFO_INIT;
 }
+
+/* The unit's top-level definition of `variable`, into *file; 1 found, 0 not, -1 out of memory. */
+static int debuginfo_unit_variable(Dwarf_Die *unit, const char *variable, char **file)
+{
+	Dwarf_Attribute attribute;
+	const char *directory = dwarf_formstring(dwarf_attr(unit, DW_AT_comp_dir, &attribute));
+	Dwarf_Die child;
+
+	if (dwarf_child(unit, &child) != 0)
+		return 0;
+	do {
+		const char *name, *declared;
+
+		if (dwarf_tag(&child) != DW_TAG_variable || dwarf_hasattr(&child, DW_AT_declaration))
+			continue;
+		name = dwarf_formstring(dwarf_attr_integrate(&child, DW_AT_name, &attribute));
+		declared = dwarf_decl_file(&child);
+		if (name == NULL || declared == NULL || strcmp(name, variable) != 0)
+			continue;
+		if (declared[0] == '/' || directory == NULL)
+			*file = strdup(declared);
+		else if (asprintf(file, "%s/%s", directory, declared) < 0)
+			*file = NULL;
+		return *file != NULL ? 1 : -1;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+int debuginfo_variable_file(const char *object, const char *variable, char **file)
+{
+	size_t header_size;
+	Dwarf_Off offset = 0, next;
+	Dwarf *dwarf;
+	int fd, found = 0;
+
+	*file = NULL;
+	fd = open(object, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	dwarf = dwarf_begin(fd, DWARF_C_READ);
+	while (dwarf != NULL && found == 0 &&
+	       dwarf_nextcu(dwarf, offset, &next, &header_size, NULL, NULL, NULL) == 0) {
+		Dwarf_Die unit;
+
+		if (dwarf_offdie(dwarf, offset + header_size, &unit) != NULL)
+			found = debuginfo_unit_variable(&unit, variable, file);
+		offset = next;
+	}
+	if (dwarf != NULL)
+		dwarf_end(dwarf);
+	close(fd);
+	return found < 0 ? -1 : 0;
+}

@@ -31,4 +31,10 @@ const char *debuginfo_owner(const struct debuginfo *info, const char *file, uint
 
 void debuginfo_release(struct debuginfo *info); /* NULL-safe */
 
+/* The source file that defines the global variable `variable` in `object` (DW_AT_decl_file, made
+ * absolute with the unit's directory) into *file (owned), or NULL when the object has no DWARF
+ * or no such definition. For a scenario, `costgate_scenario`: the file its author wrote. Returns
+ * -1 only when out of memory. */
+int debuginfo_variable_file(const char *object, const char *variable, char **file);
+
 #endif

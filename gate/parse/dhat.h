@@ -1,6 +1,6 @@
 /* Reads the JSON profile valgrind's DHAT writes and keeps only the allocations made under the
  * measured region. DHAT cannot be toggled like callgrind, so a program point counts when a frame
- * of the region function is on its stack (DESIGN.md, measurement rule 3). */
+ * of the region function is on its stack (docs/design.md, measurement rule 3). */
 #ifndef GATE_DHAT_H
 #define GATE_DHAT_H
 

@@ -2,7 +2,7 @@
  * queue. The harness owns main(): it parses the command line, fills the queue outside the
  * measured region and drains it inside, then checks the counts.
  *
- * Contract with gate (DESIGN.md rule 3): everything counted runs inside one function,
+ * Contract with gate (docs/design.md rule 3): everything counted runs inside one function,
  * COSTGATE_REGION_NAME, entered twice per run (service start, then the drain). It is never
  * inlined, cloned or tail-called, and nothing else in a scenario may carry that name.
  *

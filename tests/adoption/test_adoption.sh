@@ -8,9 +8,8 @@
 # measures the same figures, and against main's baseline gate re-measures main in a worktree
 # configured the same way. Nothing is written into costgate's own tree.
 # Usage: test_adoption.sh COSTGATE_SOURCE_DIR PREFIX
-set -u
-export LC_ALL=C
-
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 if [ $# -ne 2 ]; then
   echo "usage: $0 COSTGATE_SOURCE_DIR PREFIX" >&2
   exit 2
@@ -19,11 +18,10 @@ source_dir=$(realpath -- "$1") || exit 2
 prefix=$(realpath -- "$2") || exit 2
 example=$source_dir/examples/querystring
 messages=200
-passed=0 failures=0
 code=0
 
 # Git must not read the user's configuration (signing, hooks, templates) nor ask anything.
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_TERMINAL_PROMPT=0
+git_isolate
 export GIT_AUTHOR_DATE='2024-01-01T00:00:00Z' GIT_COMMITTER_DATE='2024-01-01T00:00:00Z'
 # The example is configured with the flags this test gives it, not the caller's.
 unset CFLAGS LDFLAGS CMAKE_PREFIX_PATH
@@ -41,14 +39,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-finish() {
-  echo "$passed passed, $failures failed"
-  [ "$failures" -eq 0 ]
-}
-show() { sed 's/^/    | /' "$1"; }
 
 # quietly NAME COMMAND...: runs COMMAND with its output in the log; shows the log on failure.
 quietly() {

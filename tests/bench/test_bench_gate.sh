@@ -3,14 +3,11 @@
 # round on one cheap scenario. It prints both sides, checks the counts and gives a ratio;
 # --max-ratio fails above it; bad usage and an unknown ref are exit 2.
 # Usage: test_bench_gate.sh SOURCE_DIR BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 source_dir=$(realpath -- "$1") build=$(realpath -- "$2")
 script="$source_dir/tools/bench-gate.sh"
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir bench-gate) || exit 2
 cd "$source_dir" || exit 1
 
 status=0
@@ -67,5 +64,4 @@ else
   pass "no_worktree_should_be_left"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -4,24 +4,15 @@
 # No case here runs valgrind: where gate looks for it first, a stand-in that is never run is put
 # on PATH. COSTGATE_UPDATE_GOLDEN=1 rewrites the expected files from what gate prints.
 # Usage: test_cli.sh GATE BUILD_DIR SOURCE_DIR PROJECT_VERSION
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$1 build=$2 source=$3 version=$4
 # Absolute: the cases run from a temporary directory.
-gate=$(realpath -- "$gate") build=$(realpath -- "$build") source=$(realpath -- "$source")
-if [ ! -x "$gate" ] || [ ! -f "$build/scenarios/manifest.txt" ]; then
-  echo "FAIL setup: no gate at '$gate' or no manifest in '$build/scenarios' (build first)"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
+source=$(realpath -- "$source")
+setup_gate
 expected=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/expected
-export LC_ALL=C
-failures=0 passed=0
 
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir cli) || exit 2
 # gate runs from here: outside any git checkout, so nothing of the repository is read.
 cd "$tmp" || exit 2
 
@@ -204,5 +195,4 @@ for args in "--messages 5" "--messages=5" "-n 5" "--timeout 5" "--shard 1/2"; do
   fi
 done
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -2,23 +2,13 @@
 # gate --scenario with a glob, under real valgrind at N = 2 (the smallest N gate takes): exactly
 # the matching scenarios are measured, tabled, written to results.json and to the raw dir.
 # Usage: test_cli_select.sh GATE BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$1 build=$2
 # Absolute: the cases run from a temporary directory.
-gate=$(realpath -- "$gate") build=$(realpath -- "$build")
-if [ ! -x "$gate" ] || [ ! -f "$build/scenarios/manifest.txt" ]; then
-  echo "FAIL setup: no gate at '$gate' or no manifest in '$build/scenarios' (build first)"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-export LC_ALL=C
-failures=0 passed=0
+setup_gate
 
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir cli-select) || exit 2
 cd "$tmp" || exit 2
 
 # The scenarios the build has that the glob matches, sorted as gate sorts its rows.
@@ -75,5 +65,4 @@ else
   fail "glob_should_keep_raw_files_of_only_the_matching_scenarios: have '$have', expected '$want'"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -4,16 +4,12 @@
 # gate reads (a baseline, a shard, an acceptance file) is refused naming the key and the file.
 # No case here may reach valgrind: a stand-in on PATH records it if one does.
 # Usage: test_inputs.sh GATE BUILD_DIR MAKE_RESULTS
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$(realpath -- "$1") build=$(realpath -- "$2") make_results=$(realpath -- "$3")
-export LC_ALL=C
 unset GITHUB_ACTIONS GITHUB_STEP_SUMMARY
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir inputs) || exit 2
 cd "$tmp" || exit 2
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
 
 mkdir -p "$tmp/fakebin"
 printf '#!/bin/sh\ntouch %s/valgrind-was-run\nexit 99\n' "$tmp" >"$tmp/fakebin/valgrind"
@@ -92,5 +88,4 @@ else
   fail "the_same_files_without_a_repeated_key_should_merge: $(cat "$tmp/err")"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -3,15 +3,11 @@
 # real scenario and on every kind of realloc; a scenario that allocates differently without
 # valgrind fails with exit 3 naming both figures; no native scenarios is exit 3.
 # Usage: test_crosscheck.sh GATE BUILD_DIR CROSSCHECK_BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$(realpath -- "$1") build=$(realpath -- "$2") own=$(realpath -- "$3")
-export LC_ALL=C
 unset GITHUB_ACTIONS GITHUB_STEP_SUMMARY
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
+work=$(temp_dir crosscheck) || exit 2
 
 # run NAME BUILD ARGS...: gate --cross-check, stdout and stderr kept under NAME.
 run() {
@@ -62,5 +58,4 @@ else
   fail "missing_native_scenarios_should_be_a_measurement_failure: exit $code: $(cat "$work/no_native.err")"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -9,17 +9,12 @@
 # - a malloc added beside another in a file where ten lines were inserted above every site shows
 #   exactly one site, changed, and none gone.
 # Usage: test_attribution.sh GATE COSTGATE_SOURCE_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$(realpath -- "$1") source_dir=$(realpath -- "$2")
-export LC_ALL=C
-failures=0 passed=0
 fixture=$source_dir/tests/e2e/attribution
 
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir attribution) || exit 2
 project=$tmp/project
 mkdir -p "$project"
 cp -r "$fixture/lib" "$fixture/scenarios" "$project/"
@@ -121,5 +116,4 @@ else
   sed 's/^/    | /' "$out"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

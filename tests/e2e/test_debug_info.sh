@@ -8,23 +8,13 @@
 # view and full, and a libc-internal function keeps its name when its debug file is installed; the
 # environment block says which way the runs went; nothing is left in TMPDIR.
 # Usage: test_debug_info.sh GATE BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$1 build=$2
-gate=$(realpath -- "$gate") build=$(realpath -- "$build")
-if [ ! -x "$gate" ] || [ ! -f "$build/scenarios/manifest.txt" ]; then
-  echo "FAIL setup: no gate at '$gate' or no manifest in '$build/scenarios' (build first)"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-export LC_ALL=C
-failures=0 passed=0
+setup_gate
 selection=(--scenario consume_json --messages 50 --quiet)
 
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir debug-info) || exit 2
 mkdir -p "$tmp/view" "$tmp/full" "$tmp/absent" "$tmp/empty" "$tmp/scratch"
 
 # field FILE EXPRESSION: a value of results.json, through python3's json module.
@@ -180,5 +170,4 @@ else
   echo "note: this system allows no private mount namespace; the case without debug files is not run"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -1,26 +1,16 @@
 #!/usr/bin/env bash
-# Counts repeat to the digit (DESIGN.md rules 5 and 6): two runs of gate give byte-identical
+# Counts repeat to the digit (docs/design.md rules 5 and 6): two runs of gate give byte-identical
 # "code" sections of results.json, and a third run with a 10 KB variable in gate's environment,
 # started from another working directory with other output paths, gives the same section too.
 # Usage: test_determinism.sh GATE BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$1 build=$2
 # Absolute: the cases run from a temporary directory.
-gate=$(realpath -- "$gate") build=$(realpath -- "$build")
-if [ ! -x "$gate" ] || [ ! -f "$build/scenarios/manifest.txt" ]; then
-  echo "FAIL setup: no gate at '$gate' or no manifest in '$build/scenarios' (build first)"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-export LC_ALL=C
-failures=0 passed=0
+setup_gate
 selection=(--scenario consume_json --scenario consume_raw --messages 1000 --quiet)
 
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir determinism) || exit 2
 mkdir -p "$tmp/first" "$tmp/second" "$tmp/elsewhere/with a space/deeper"
 
 # code_section FILE: the "code" array of a results.json, from its key to the next top-level key.
@@ -80,5 +70,4 @@ else
   fail "environment_and_working_directory_should_not_change_the_counts: exit $status: $(cat "$third/stderr")"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

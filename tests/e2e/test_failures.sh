@@ -1,26 +1,16 @@
 #!/usr/bin/env bash
-# Measurement failures under real valgrind (DESIGN.md rules 7 and 8, exit 3): a scenario that
+# Measurement failures under real valgrind (docs/design.md rules 7 and 8, exit 3): a scenario that
 # crashes and one that never enters its region fail by name while a good one beside them is still
 # measured; a scenario whose executable is missing; valgrind missing from PATH; a scenario that
 # never ends is killed at --timeout.
 # Usage: test_failures.sh GATE BUILD_DIR C_COMPILER
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$1 build=$2 compiler=$3
 # Absolute: the cases run from a temporary directory.
-gate=$(realpath -- "$gate") build=$(realpath -- "$build")
-if [ ! -x "$gate" ] || [ ! -f "$build/scenarios/manifest.txt" ]; then
-  echo "FAIL setup: no gate at '$gate' or no manifest in '$build/scenarios' (build first)"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-export LC_ALL=C
-failures=0 passed=0
+setup_gate
 
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir failures) || exit 2
 cd "$tmp" || exit 2
 
 # manifest DIR NAME=PATH...: a build dir of its own whose manifest lists just these executables.
@@ -172,5 +162,4 @@ else
   fi
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -1,21 +1,16 @@
 #!/usr/bin/env bash
-# Linearity fails closed (DESIGN.md rule 7): warms_up's first ten messages cost three times the
+# Linearity fails closed (docs/design.md rule 7): warms_up's first ten messages cost three times the
 # rest. At N = 100 its slope from 1 to N is 16.6 % above the one from N to 2N: a measurement
 # failure (exit 3) naming the scenario and both slopes, which must equal the arithmetic on
 # callgrind_annotate's totals. warms_up_declared, the same code with a declared 25 % limit, only
 # warns. At N = 1000 (1.65 %) warms_up warns: a line on stdout, in the Markdown summary and a
 # ::warning annotation.
 # Usage: test_linearity.sh GATE BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$(realpath -- "$1") build=$(realpath -- "$2")
-export LC_ALL=C
-failures=0 passed=0
 
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir linearity) || exit 2
 cd "$tmp" || exit 2
 
 mkdir -p "$tmp/build/scenarios"
@@ -84,5 +79,4 @@ else
   fail "warning_should_be_a_warning_annotation: $(cat "$tmp/1000.out")"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -5,15 +5,11 @@
 # first and last 64 KiB with a line saying how much was dropped; a gate killed with SIGKILL
 # takes its valgrind runs with it.
 # Usage: test_processes.sh GATE BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$(realpath -- "$1") build=$(realpath -- "$2")
-export LC_ALL=C
 unset GITHUB_ACTIONS GITHUB_STEP_SUMMARY
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir processes) || exit 2
 cd "$tmp" || exit 2
 
 manifest() { # manifest DIR NAME=PATH...
@@ -94,5 +90,4 @@ else
   for pid in $alive; do kill -KILL "$pid"; done
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -6,17 +6,12 @@
 # N, gate's figures must equal the arithmetic on callgrind_annotate's totals of the kept files,
 # and each sealed run must carry the malloc pin in GLIBC_TUNABLES.
 # Usage: test_steady_heap.sh GATE BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$(realpath -- "$1") build=$(realpath -- "$2")
-export LC_ALL=C
 scenario=roundtrip_json
-failures=0 passed=0
 
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir steady-heap) || exit 2
 cd "$tmp" || exit 2
 
 program_total() {
@@ -89,5 +84,4 @@ else
   fail "per_message_figures_should_be_measured_at_three_counts: ${figures[*]}"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -2,27 +2,17 @@
 # The whole suite under real valgrind at N = 1000, then exactness: for consume_json, gate's
 # figures must equal what an independent reading of the raw files it kept gives
 # (callgrind_annotate's PROGRAM TOTALS for instructions; an awk count of DHAT's blocks under the
-# region frame for allocations), with the slope rule of DESIGN.md applied here in awk.
+# region frame for allocations), with the slope rule (docs/design.md rule 1) applied here in awk.
 # Usage: test_suite.sh GATE BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$1 build=$2
 # Absolute: the cases run from a temporary directory.
-gate=$(realpath -- "$gate") build=$(realpath -- "$build")
-if [ ! -x "$gate" ] || [ ! -f "$build/scenarios/manifest.txt" ]; then
-  echo "FAIL setup: no gate at '$gate' or no manifest in '$build/scenarios' (build first)"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-export LC_ALL=C
-failures=0 passed=0
+setup_gate
 messages=1000
 exact=consume_json
 
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir suite) || exit 2
 cd "$tmp" || exit 2
 raw=$tmp/raw
 
@@ -174,5 +164,4 @@ else
   fi
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

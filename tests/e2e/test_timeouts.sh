@@ -3,15 +3,11 @@
 # 60 s and its N and 2N runs are never started; one that hangs only in its 2N run is killed at
 # the floor of what its 1 and N runs predict (60 s), not after 600 s. Both in about a minute.
 # Usage: test_timeouts.sh GATE BUILD_DIR C_COMPILER
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$(realpath -- "$1") build=$(realpath -- "$2") compiler=$3
-export LC_ALL=C
 unset GITHUB_ACTIONS GITHUB_STEP_SUMMARY
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir timeouts) || exit 2
 cd "$tmp" || exit 2
 
 # hangs_at_COUNT: describes itself, returns at once below COUNT deliveries, spins from COUNT on.
@@ -76,5 +72,4 @@ else
   fail "a_scenario_that_hangs_in_its_2n_run_should_be_killed_at_the_floor_not_the_ceiling: $(cat "$tmp/stdout")"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -4,9 +4,8 @@
 # The sourcing script is called as: SCRIPT GATE COSTGATE_SOURCE_DIR
 # shellcheck shell=bash
 
-set -u
-export LC_ALL=C
-
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 if [ $# -ne 2 ]; then
   echo "usage: $0 GATE COSTGATE_SOURCE_DIR" >&2
   exit 2
@@ -15,11 +14,10 @@ gate=$1
 costgate_source=$2
 project_template=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/project
 messages=200
-passed=0 failures=0
 code=0
 
 # Git must not read the user's configuration (signing, hooks, templates) nor ask anything.
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_TERMINAL_PROMPT=0
+git_isolate
 export GIT_AUTHOR_DATE='2024-01-01T00:00:00Z' GIT_COMMITTER_DATE='2024-01-01T00:00:00Z'
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/costgate-e2e-baseline.XXXXXX") || exit 2
@@ -35,16 +33,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-finish() {
-  echo "$passed passed, $failures failed"
-  [ "$failures" -eq 0 ]
-}
-
-# show FILE: the file indented, for a failure's context.
-show() { sed 's/^/    | /' "$1"; }
 
 # new_repo DIR: a git repository on main holding the demo project, one commit, not yet built.
 new_repo() {

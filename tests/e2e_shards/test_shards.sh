@@ -3,15 +3,11 @@
 # section, with the same verdict and Markdown; overlapping, missing and mismatched shards are
 # refused with exit 2.
 # Usage: test_shards.sh GATE BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$1 build=$2
-export LC_ALL=C
 unset GITHUB_ACTIONS GITHUB_STEP_SUMMARY
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
+work=$(temp_dir shards) || exit 2
 
 # The code section of a results document: from "code" to the costgate block.
 code_section() { sed -n '/^\t"code":/,/^\t"costgate":/p' "$1"; }
@@ -90,7 +86,8 @@ refused "merge_should_refuse_mismatched_fingerprints" "mismatched fingerprints.*
 first_of_two=$(code_section "$work/s2.json" | sed -n "s/^\t\t\t\"name\":\t\"\(.*\)\",$/\1/p" | head -n 1)
 first_of_one=$(code_section "$work/s1.json" | sed -n "s/^\t\t\t\"name\":\t\"\(.*\)\",$/\1/p" | head -n 1)
 sed -e "s/\"name\":\t\"$first_of_one\"/\"name\":\t\"$first_of_two\"/" \
-  -e "s/^\t\t\t\"$first_of_one\":\t\[/\t\t\t\"$first_of_two\":\t[/" "$work/s1.json" >"$work/s1-overlap.json"
+  -e "s/^\t\t\t\"$first_of_one\":\t\[/\t\t\t\"$first_of_two\":\t[/" \
+  -e "s/^\t\t\t\"$first_of_one\":\t{/\t\t\t\"$first_of_two\":\t{/" "$work/s1.json" >"$work/s1-overlap.json"
 refused "merge_should_refuse_overlapping_shards" "'$first_of_two' is in both|no shard has" \
   "$work/s1-overlap.json" "$work/s2.json"
 if "$gate" -q --shard 3/2 >/dev/null 2>"$work/err"; then
@@ -101,5 +98,4 @@ else
   fail "shard_should_refuse_3_of_2: $(cat "$work/err")"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -4,15 +4,11 @@
 # "scenario forked". The child would outlive its run: gate ends it with the run, so no late file
 # appears at all, and nothing the run left is touched.
 # Usage: test_fork.sh GATE BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$1 build=$2
-export LC_ALL=C
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir fork) || exit 2
 
 "$gate" --build-dir "$build/tests/evasion/forks" --messages 100 -j 2 --json "$tmp/results.json" \
   --raw-dir "$tmp/raw" >"$tmp/stdout" 2>"$tmp/stderr"
@@ -44,5 +40,4 @@ else
   fail "a_forked_child_should_end_with_its_run_and_write_nothing_late: $late late output files in $(ls "$tmp/raw")"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -4,15 +4,11 @@
 # client request (RUNNING_ON_VALGRIND) in the scenario, and CALLGRIND_TOGGLE_COLLECT in a shared
 # library the scenario loads from the build tree. The addresses are checked against nm's.
 # Usage: test_program_checks.sh GATE BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$1 build=$2
-export LC_ALL=C
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir program-checks) || exit 2
 own=$(realpath "$build/tests/evasion/own/scenarios")
 shared=$(realpath "$build/tests/evasion/libevasion_toggle.so")
 
@@ -75,5 +71,4 @@ else
   sed 's/^/    | /' "$tmp/stdout"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -3,15 +3,11 @@
 # gate merge --check-raw reads every count again from the raw files, so figures lowered in
 # results.json (by an edited gate or script in the pull request) are exit 3 naming the file.
 # Usage: test_second_opinion.sh GATE BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$1 build=$2
-export LC_ALL=C
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir second-opinion) || exit 2
 messages=100
 
 "$gate" --build-dir "$build" --scenario consume_raw --scenario reply --messages "$messages" -j 2 \
@@ -66,5 +62,4 @@ else
   sed 's/^/    | /' "$tmp/stdout"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -4,31 +4,16 @@
 # xmllint against the JUnit XSD beside this script and its cases read with an XML parser, CSV
 # read with Python's csv module. Then the command line: -o, bad formats, malformed results.
 # Usage: test_export.sh GATE
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$(realpath -- "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 results=$here/results.json
-export LC_ALL=C
-work=$(mktemp -d "${TMPDIR:-/tmp}/costgate-export.XXXXXX") || exit 2
-trap 'rm -rf "$work"' EXIT
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-show() { sed 's/^/    | /' "$1"; }
+work=$(temp_dir export) || exit 2
 
-# Debian's python3 has python3-jsonschema (tools/install-deps.sh --tests); another python3 first
-# on PATH may not.
-python=""
-for candidate in /usr/bin/python3 python3; do
-  if "$candidate" -c 'import jsonschema' 2>/dev/null; then
-    python=$candidate
-    break
-  fi
-done
+python=$(python_with jsonschema)
 if [ -z "$python" ] || ! command -v xmllint >/dev/null; then
-  echo "FAIL setup: needs python3 with jsonschema and xmllint (tools/install-deps.sh --tests installs python3-jsonschema and libxml2-utils)"
-  echo "0 passed, 1 failed"
-  exit 1
+  setup_fail "needs python3 with jsonschema and xmllint (tools/install-deps.sh --tests installs python3-jsonschema and libxml2-utils)"
 fi
 
 "$gate" export --format bmf "$results" >"$work/bmf.json" 2>"$work/bmf.err"
@@ -51,8 +36,9 @@ for entry in results["code"]:
     for metric in entry["counts"]:
         if metric not in ("instructions", "allocations"):
             counts = entry["counts"][metric]
-            expected[entry["name"]][metric] = (counts[2] - counts[1]) / entry["messages"]
-            expected[entry["name"]]["cold-" + metric] = counts[0]
+            slug = metric.replace("_", "-")  # a Bencher slug: [a-z][a-z0-9-]*
+            expected[entry["name"]][slug] = (counts[2] - counts[1]) / entry["messages"]
+            expected[entry["name"]]["cold-" + slug] = counts[0]
 got = {name: {measure: metric["value"] for measure, metric in measures.items()}
        for name, measures in document.items()}
 assert got == expected, (got, expected)
@@ -116,36 +102,44 @@ if [ "$code" -eq 0 ] && "$python" - "$work/export.csv" "$results" >"$work/csv.ch
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 results = json.load(open(sys.argv[2]))
+assert list(rows[0]) == ["scenario", "measure", "value", "unit", "baseline", "change_percent",
+                         "limit_percent", "floor"], list(rows[0])
 keys = {"instructions": ("framework", "instructions"), "allocations": ("framework", "allocations"),
         "cold-instructions": ("cold", "instructions"), "cold-allocations": ("cold", "allocations"),
         "bytes": ("bytes", "per_message"), "cold-bytes": ("bytes", "cold")}
-# One row per scenario and measure: per message and cold for each metric it has counts of.
-assert len(rows) == sum(2 * len(e["counts"]) for e in results["code"]), len(rows)
+facts = [r for r in rows if r["measure"] != "state"]
+states = {r["scenario"]: r["value"] for r in rows if r["measure"] == "state"}
+# One fact a row: each scenario's state once (the failed one too), then per message and cold for
+# each metric it has counts of.
+assert len(states) == len([r for r in rows if r["measure"] == "state"])
+assert states == {"reply": "regressed", "consume_json": "accepted", "segfaults": "failed"}, states
+assert len(facts) == sum(2 * len(e["counts"]) for e in results["code"]), len(facts)
 seen = set()
-for row in rows:
+for row in facts:
     entry = next(e for e in results["code"] if e["name"] == row["scenario"])
-    if row["metric"] in keys:
-        section, key = keys[row["metric"]]
+    if row["measure"] in keys:
+        section, key = keys[row["measure"]]
         figure = entry[section][key]
     else:  # another metric: from its counts
-        metric = row["metric"].removeprefix("cold-")
+        metric = row["measure"].removeprefix("cold-").replace("-", "_")
         counts = entry["counts"][metric]
-        figure = counts[0] if row["metric"].startswith("cold-") else \
+        figure = counts[0] if row["measure"].startswith("cold-") else \
             (counts[2] - counts[1]) / entry["messages"]
     assert float(row["value"]) == figure, row
-    seen.add((row["scenario"], row["metric"]))
-assert len(seen) == len(rows)
-reply = next(r for r in rows if r["scenario"] == "reply" and r["metric"] == "instructions")
-assert (reply["baseline"], reply["state"]) == ("18000", "regressed"), reply
-assert abs(float(reply["change_percent"]) - 100 / 9) < 1e-12, reply
-cycles = next(r for r in rows if r["scenario"] == "reply" and r["metric"] == "cycles")
-assert (cycles["value"], cycles["baseline"], cycles["state"]) == ("30600", "28000", "regressed"), cycles
-assert abs(float(cycles["change_percent"]) - 2600 / 280) < 1e-12, cycles
+    floor = {"allocations": "steady_allocations", "cold-allocations": "cold_allocations"}.get(row["measure"])
+    assert row["floor"] == ("%g" % entry["floors"][floor] if floor else ""), row
+    seen.add((row["scenario"], row["measure"]))
+assert len(seen) == len(facts)
+reply = next(r for r in facts if r["scenario"] == "reply" and r["measure"] == "instructions")
+assert (reply["baseline"], reply["change_percent"], reply["limit_percent"], reply["unit"]) == \
+    ("18000", "11.11", "5", "instructions"), reply
+cycles = next(r for r in facts if r["scenario"] == "reply" and r["measure"] == "cycles")
+assert (cycles["value"], cycles["baseline"], cycles["change_percent"]) == ("30600", "28000", "9.29"), cycles
 EOF
 then
-  pass "csv_should_read_back_one_row_per_scenario_and_metric_with_its_figure"
+  pass "csv_should_read_back_one_fact_a_row_with_its_figure_and_floor"
 else
-  fail "csv_should_read_back_one_row_per_scenario_and_metric_with_its_figure: exit $code"
+  fail "csv_should_read_back_one_fact_a_row_with_its_figure_and_floor: exit $code"
   show "$work/csv.check"
 fi
 
@@ -192,5 +186,4 @@ printf '{"schema": 3, "code": [' >"$work/truncated.json"
 expect export_of_malformed_results_should_exit_2_and_write_nothing "not JSON" \
   --format junit -o "$work/never" "$work/truncated.json"
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -2,13 +2,9 @@
 # The harness contract, on the real scenario executables: --describe, the usage errors, and the
 # internal checks (fill, count, same body bytes) that end in exit 1.
 # Usage: test_harness.sh SCENARIO_DIR TEST_SCENARIO_DIR DESCRIBE_CHECK
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 scenarios=$1 test_scenarios=$2 describe_check=$3
-export LC_ALL=C
-failures=0 passed=0
-
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
 
 # expect NAME CODE PATTERN -- COMMAND...: the command exits CODE and its stderr matches PATTERN.
 expect() {
@@ -82,5 +78,4 @@ expect "count_check_should_catch_an_extra_message" 1 'the count check.*10 reques
 expect "body_check_should_catch_bodies_that_change" 1 'the body check: the generator wrote different bytes' -- \
   "$test_scenarios/varying_body" 10
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

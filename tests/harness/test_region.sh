@@ -2,14 +2,10 @@
 # The measured region under real callgrind: collection toggled on the region counts the start and
 # the drain, grows with the deliveries, and leaves out the fill (the body generator and publish).
 # Usage: test_region.sh SCENARIO_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 scenarios=$1
-export LC_ALL=C
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
+work=$(temp_dir region) || exit 2
 
 # callgrind_total COUNT [EXTRA VALGRIND OPTIONS...]: the region's instructions for COUNT deliveries.
 callgrind() {
@@ -57,5 +53,4 @@ else
   fail "region_name_should_match_exactly_one_symbol ($matches match)"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -12,20 +12,11 @@
 # - gate built with one more metric table entry (GATE_TEST_METRIC) shows that metric in the
 #   table, the Markdown and results.json.
 # Usage: test_metrics.sh GATE GATE_TEST_METRIC BUILD_DIR SOURCE_DIR HARNESS_LIBRARY
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$1 test_gate=$2 build=$3 source=$4 harness=$5
-export LC_ALL=C
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-check() { # check NAME COMMAND...
-  local name=$1
-  shift
-  if "$@"; then pass "$name"; else fail "$name"; fi
-}
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir metrics) || exit 2
 
 field() {
   python3 -c 'import json, sys
@@ -252,5 +243,4 @@ check "and a metric in results.json with its counts" \
 check "gate without the entry has none of it" \
   test "$(field "$tmp/base/results.json" "'test_process_bytes' in d['code'][0]['metrics']")" = False
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

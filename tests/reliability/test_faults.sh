@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Faults gate must fail closed on, end to end through the real gate binary (DESIGN.md rule 7):
+# Faults gate must fail closed on, end to end through the real gate binary (docs/design.md rule 7):
 # callgrind and DHAT output that is truncated, empty, garbage, overflowing, not JSON, missing or
 # mistyped keys, negative or huge counts, an empty pps; valgrind killed by SIGKILL mid-run, exiting
 # non-zero, unable to say its version, or unable to write its output; scenarios that abort, exit 1,
@@ -13,28 +13,19 @@
 # take a fraction of a second each. A replay without damage must give the live figures exactly.
 # Process faults (SIGKILL, exit status, a missing output file) run the real valgrind.
 # Usage: test_faults.sh GATE BUILD_DIR C_COMPILER
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$1 build=$2 compiler=$3
 gate=$(realpath -- "$gate") build=$(realpath -- "$build")
 if [ ! -x "$gate" ] || [ ! -f "$build/scenarios/manifest.txt" ] ||
   [ ! -x "$build/tests/scenarios/steals_during_fill" ]; then
-  echo "FAIL setup: no gate at '$gate' or no scenarios in '$build' (build first)"
-  echo "0 passed, 1 failed"
-  exit 1
+  setup_fail "no gate at '$gate' or no scenarios in '$build' (build first)"
 fi
 real_valgrind=$(command -v valgrind) || {
-  echo "FAIL setup: no valgrind on PATH"
-  echo "0 passed, 1 failed"
-  exit 1
+  setup_fail "no valgrind on PATH"
 }
-export LC_ALL=C
-failures=0 passed=0
 
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir faults) || exit 2
 cd "$tmp" || exit 2
 
 # run_gate NAME ARGS...: runs gate (with the stand-in valgrind when $tmp/bin/valgrind exists),
@@ -320,5 +311,4 @@ for entry in scenario_aborts:aborts scenario_exits_1:steals_during_fill describe
   fi
 done
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

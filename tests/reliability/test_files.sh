@@ -13,25 +13,19 @@
 # line saying so (docs/reliability.md). Every measured run is consume_raw at N = 2: what is
 # tested is gate's handling of files, not the counts.
 # Usage: test_files.sh GATE BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$1 build=$2
-gate=$(realpath -- "$gate") build=$(realpath -- "$build")
-if [ ! -x "$gate" ] || [ ! -f "$build/scenarios/manifest.txt" ]; then
-  echo "FAIL setup: no gate at '$gate' or no manifest in '$build/scenarios' (build first)"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-export LC_ALL=C
-failures=0 passed=0 skipped=0
+setup_gate
+skipped=0
 
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
 # same_results A B: the two results documents are the same, but for the whole process's counts
 # (costgate.process_instructions), which start-up and exit move by a few instructions between
-# runs; every count of the code section must be the same to the digit.
+# runs, and the seconds the runs took (costgate.runs); every count of the code section must be
+# the same to the digit.
 same_results() {
-  cmp -s <(grep -vP '^\t\t\t"[a-z0-9_]+":\t\[[0-9]+, [0-9]+, [0-9]+\]$' "$1") \
-    <(grep -vP '^\t\t\t"[a-z0-9_]+":\t\[[0-9]+, [0-9]+, [0-9]+\]$' "$2")
+  cmp -s <(grep -vP '^\t\t\t"[a-z0-9_]+":\t\[[0-9]+, [0-9]+, [0-9]+\]$|"valgrind_seconds":' "$1") \
+    <(grep -vP '^\t\t\t"[a-z0-9_]+":\t\[[0-9]+, [0-9]+, [0-9]+\]$|"valgrind_seconds":' "$2")
 }
 skip() { echo "skip $*"; skipped=$((skipped + 1)); }
 
@@ -231,7 +225,7 @@ else
   fail "two_gates_writing_one_json_should_leave_one_whole_document: round $run, exit $first_code and $second_code, $(ls -A "$tmp/shared")"
 fi
 
-# --- every core busy with other work: the same counts to the digit (DESIGN.md: counts, not
+# --- every core busy with other work: the same counts to the digit (docs/design.md: counts, not
 # seconds). consume_json at N = 100, so that the runs are long enough to be preempted.
 heavier=(--build-dir "$build" --scenario consume_json --messages 100 --jobs 2 --quiet)
 run_gate quiet_machine "${heavier[@]}" --json "$tmp/quiet.json" --raw-dir "$tmp/quiet.raw"
@@ -331,5 +325,4 @@ else
 fi
 
 [ "$skipped" -eq 0 ] || echo "$skipped skipped: see the skip lines above"
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -3,14 +3,10 @@
 # kept beside the first, and a scenario whose work depends on the clock is a measurement failure
 # (exit 3) naming the scenario, the run and both counts.
 # Usage: test_verify.sh GATE BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$1 build=$2
-export LC_ALL=C
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
+work=$(temp_dir verify) || exit 2
 
 mkdir -p "$work/build/scenarios"
 {
@@ -56,5 +52,4 @@ else
   sed 's/^/    | /' "$work/once.out"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

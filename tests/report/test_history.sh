@@ -4,19 +4,14 @@
 # merged side branch), then gate history's figures, markers and drift checked exactly, its exit
 # codes, its JSON, and the history charts of gate report in headless Chromium, against the figures.
 # Usage: test_history.sh GATE SOURCE_DIR ARTIFACT_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$(realpath -- "$1") source_dir=$(realpath -- "$2") artifacts=$3
 here=$source_dir/tests/report
-export LC_ALL=C
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_TERMINAL_PROMPT=0
+git_isolate
 mkdir -p "$artifacts"
 artifacts=$(realpath -- "$artifacts")
-work=$(mktemp -d "${TMPDIR:-/tmp}/costgate-history.XXXXXX") || exit 2
-trap 'rm -rf "$work"' EXIT
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-show() { sed 's/^/    | /' "$1"; }
+work=$(temp_dir history) || exit 2
 
 repo=$work/repo
 git init -q -b main "$repo" && git -C "$repo" config user.name "costgate test" &&
@@ -269,5 +264,4 @@ else
   fail "report_should_refuse_a_history_that_does_not_read_and_write_no_page: exit $code: $err"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -1,5 +1,6 @@
-/* Unit tests of the results page: what it draws for each loop, what it refuses, and that nothing
- * in it reaches outside the file. */
+/* Unit tests of the results page: the verdict it opens with, every scenario with its state, failed
+ * ones first, what it draws for each loop, what it refuses, and that nothing in it reaches
+ * outside the file. */
 #define _GNU_SOURCE
 #include "check.h"
 #include "page.h"
@@ -33,6 +34,7 @@ static char *render(const char *text, struct gate_error *err)
 {
 	cJSON *parsed = cJSON_Parse(text);
 	struct results_view view;
+	struct results_verdict verdict;
 	char *page = NULL;
 	size_t size = 0;
 	FILE *out;
@@ -42,9 +44,15 @@ static char *render(const char *text, struct gate_error *err)
 		cJSON_Delete(parsed);
 		return NULL;
 	}
+	if (results_verdict_read(&verdict, parsed, "fixture.json", err) != 0) {
+		results_view_release(&view);
+		cJSON_Delete(parsed);
+		return NULL;
+	}
 	out = open_memstream(&page, &size);
-	page_write(out, &view, NULL, "fixture.json");
+	page_write(out, &view, &verdict, NULL, "fixture.json");
 	fclose(out);
+	results_verdict_release(&verdict);
 	results_view_release(&view);
 	cJSON_Delete(parsed);
 	return page;
@@ -195,6 +203,62 @@ static void page_should_show_the_metrics_gate_adds(void)
 	CHECK_CONTAINS(err.message, "code[0].metrics.cycles.per_message is not a number");
 }
 
+/* Three scenarios of a run with a verdict: one failed to measure (no code entry), one regressed
+ * against its baseline, one within its limits. */
+static const char with_verdict[] =
+	"{\"schema\":3,\"code\":["
+	"{\"name\":\"alpha\",\"framework\":{\"instructions\":100,\"allocations\":1},"
+	"\"cold\":{\"instructions\":900,\"allocations\":3},\"gated\":true},"
+	"{\"name\":\"reply\",\"framework\":{\"instructions\":20000,\"allocations\":2},"
+	"\"cold\":{\"instructions\":50000,\"allocations\":7},\"gated\":true}],"
+	"\"costgate\":{\"verdict\":{\"exit_code\":3,"
+	"\"summary\":\"measurement failure: 1 failed (zeta), 1 regressed (reply)\",\"rows\":["
+	"{\"name\":\"alpha\",\"state\":\"new\"},"
+	"{\"name\":\"reply\",\"state\":\"regressed\",\"limit_percent\":5,"
+	"\"instructions\":{\"head\":20000,\"baseline\":18000,\"change_percent\":11.111111111111111},"
+	"\"cold_instructions\":{\"head\":50000,\"baseline\":50000,\"change_percent\":0}},"
+	"{\"name\":\"zeta\",\"state\":\"failed\",\"failure\":\"exited with status 139 <segv>\"}]}}}";
+
+static void page_should_open_with_the_verdict(void)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	char *page = render(with_verdict, &err);
+	const char *verdict = page != NULL ? strstr(page, "<section id=\"verdict\"") : NULL;
+
+	CHECK_STR(err.message, "");
+	CHECK(verdict != NULL && verdict < strstr(page, "<section id=\"code\"") &&
+	      verdict < strstr(page, "<section id=\"wall\""));
+	CHECK_CONTAINS(page, "<section id=\"verdict\" class=\"verdict-fail\">\n<p><strong>measurement "
+			     "failure: 1 failed (zeta), 1 regressed (reply)</strong> (exit 3)</p>");
+	free(page);
+	page = render(document, &err); /* figures only */
+	CHECK_CONTAINS(page, "<section id=\"verdict\" class=\"verdict-none\">");
+	free(page);
+	page = render("{\"code\":[],\"costgate\":{\"verdict\":{\"exit_code\":1e300,\"rows\":[]}}}", &err);
+	CHECK_CONTAINS(page, "<section id=\"verdict\" class=\"verdict-none\">"); /* no exit code */
+	free(page);
+}
+
+static void page_should_show_every_scenario_failed_ones_first_with_state_baseline_and_change(void)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	char *page = render(with_verdict, &err);
+	const char *zeta = page != NULL ? strstr(page, "<tr class=\"scenario state-row-failed\"><th scope=\"row\">zeta") : NULL;
+	const char *reply = page != NULL ? strstr(page, "<th scope=\"row\">reply") : NULL;
+	const char *alpha = page != NULL ? strstr(page, "<th scope=\"row\">alpha") : NULL;
+
+	CHECK(zeta != NULL && reply != NULL && alpha != NULL && zeta < reply && reply < alpha);
+	CHECK(count(page, "<tr class=\"scenario") == 3);
+	CHECK_CONTAINS(page, "<td class=\"state\"><span class=\"state-failed\">failed</span></td>"
+			     "<td colspan=\"6\" class=\"failure\">exited with status 139 &lt;segv&gt;</td>");
+	CHECK_CONTAINS(page, "<span class=\"state-regressed\">regressed</span>");
+	CHECK_CONTAINS(page, "<div>+11.11&#8201;% <span class=\"muted\">from 18&#8239;000</span></div>");
+	CHECK_CONTAINS(page, "<div><span class=\"muted\">cold instructions</span> +0.00&#8201;% "
+			     "<span class=\"muted\">from 50&#8239;000</span></div>");
+	CHECK_CONTAINS(page, "<td class=\"num against\">&#8212;</td>"); /* no baseline figures */
+	free(page);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -206,5 +270,7 @@ int main(void)
 	RUN(page_should_read_a_schema_3_entry_without_median_or_loops);
 	RUN(page_should_refuse_a_malformed_document_naming_the_value);
 	RUN(page_should_show_the_metrics_gate_adds);
+	RUN(page_should_open_with_the_verdict);
+	RUN(page_should_show_every_scenario_failed_ones_first_with_state_baseline_and_change);
 	return CHECK_EXIT();
 }

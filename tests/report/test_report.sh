@@ -5,22 +5,16 @@
 # the network into one, and a control page proves the check sees it), and a screenshot is kept
 # as a test artifact in the build directory.
 # Usage: test_report.sh GATE RESULTS_FIXTURE ARTIFACT_DIR RESULTS_CHECK
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$(realpath -- "$1") fixture=$(realpath -- "$2") artifacts=$3 check=$(realpath -- "$4")
-export LC_ALL=C
 mkdir -p "$artifacts"
 artifacts=$(realpath -- "$artifacts")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
+work=$(temp_dir report) || exit 2
 
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
-  echo "FAIL setup: no chromium on PATH (tools/install-deps.sh installs Debian's chromium)"
-  echo "0 passed, 1 failed"
-  exit 1
+  setup_fail "no chromium on PATH (tools/install-deps.sh installs Debian's chromium)"
 fi
 # chrome FLAGS... URL: one headless run, sealed from the network and from any profile.
 chrome() {
@@ -60,6 +54,19 @@ if [ "$rows" -ge 1 ] && [ "$(count '<svg class="bar"')" -eq $((2 * rows)) ] &&
   pass "code_table_should_render_its_bars_and_every_chart_a_table ($rows rows)"
 else
   fail "code_table_should_render_its_bars_and_every_chart_a_table: $rows rows, $(count '<svg class="bar"') bars"
+fi
+# The rendered page opens with the verdict, then lists every scenario of the code section and of
+# the verdict, the failed one first and the regressed one next, each with its state.
+first=$(grep -o '<section id="[a-z]*" class="[a-z-]*"' "$work/dom.html" | head -n 1)
+order=$(grep -o '<tr class="scenario state-row-[a-z]*"><th scope="row">[a-z_]*' "$work/dom.html" |
+  sed 's/.*state-row-\([a-z]*\)"><th scope="row">/\1 /' | tr '\n' ',')
+if [ "$first" = '<section id="verdict" class="verdict-fail"' ] &&
+  grep -q '<p><strong>measurement failure: 1 failed (segfaults), 1 regressed (reply)</strong> (exit 3)' "$work/dom.html" &&
+  [ "${order%%,ok *}" = "failed segfaults,regressed reply" ] &&
+  [ "$(echo "$order" | tr ',' '\n' | grep -c .)" -eq $((rows + 1)) ]; then
+  pass "page_should_open_with_the_verdict_and_show_every_scenario_failed_first ($order)"
+else
+  fail "page_should_open_with_the_verdict_and_show_every_scenario_failed_first: first $first; rows $order"
 fi
 if [ -s "$work/dom.err" ] && ! console "$work/dom.err" >/dev/null; then
   pass "page_should_load_without_a_console_message"
@@ -110,5 +117,4 @@ else
   fail "report_should_refuse_a_malformed_document_and_write_no_page: exit $code: $err"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

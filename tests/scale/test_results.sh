@@ -4,15 +4,11 @@
 # verdict, table and code section as the whole, a regression among them found either way, in a
 # bounded time and memory.
 # Usage: test_results.sh GATE MAKE_RESULTS
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$1 make_results=$2
-export LC_ALL=C
 unset GITHUB_ACTIONS GITHUB_STEP_SUMMARY
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
+work=$(temp_dir results) || exit 2
 code_section() { sed -n '/^\t"code":/,/^\t"costgate":/p' "$1"; }
 
 # merge NAME FILE...: gate merge against the synthetic baseline; sets code, peak (KiB) and seconds.
@@ -94,5 +90,4 @@ else
   fail "a_committed_baseline_of_${size}_bytes_should_be_read_whole_from_git: exit $code: $(head -n 3 "$work/git.err")"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -5,15 +5,11 @@
 # whose results equal the whole run's. Prints gate's own figures (CPU share, peak memory, wall
 # time against the runs' sum over the jobs).
 # Usage: test_suite.sh GATE COSTGATE_SOURCE_DIR K
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$(realpath -- "$1") source=$(realpath -- "$2") count=$3
-export LC_ALL=C
 unset GITHUB_ACTIONS GITHUB_STEP_SUMMARY
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+work=$(temp_dir suite) || exit 2
 code_section() { sed -n '/^\t"code":/,/^\t"costgate":/p' "$1"; }
 
 if ! "$source/tests/scale/make_suite.sh" "$source" "$count" "$work/suite"; then
@@ -64,5 +60,4 @@ else
   diff <(code_section "$work/whole.json") <(code_section "$work/merged.json") | head -n 10
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -1,5 +1,5 @@
 /* Test-only: a handler whose work depends on the clock, which a gated scenario must never do
- * (DESIGN.md rule 5). gate --verify must catch it: two runs of the same count differ. */
+ * (docs/design.md rule 5). gate --verify must catch it: two runs of the same count differ. */
 #include <time.h>
 
 #include <costgate/harness.h>

@@ -2,14 +2,10 @@
 # gate profile end to end: gperftools' CPU profiler around the drain of a real native scenario,
 # google-pprof's text output, and the usage errors.
 # Usage: test_profile.sh GATE BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$(realpath -- "$1") build=$(realpath -- "$2")
-export LC_ALL=C
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
+work=$(temp_dir profile) || exit 2
 
 "$gate" profile consume_json --build-dir "$build" --seconds 0.3 --top 8 -o "$work/p/consume_json.prof" \
   >"$work/out" 2>"$work/err"
@@ -58,5 +54,4 @@ expect_error profile_should_need_a_scenario "needs a SCENARIO"
 expect_error profile_should_refuse_a_frequency_of_zero "--frequency must be an integer from 1" \
   consume_json --frequency 0
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -3,15 +3,11 @@
 # the scenarios section in schema 3's layout, a run of gate and a run of gate time each keeping
 # the section the other wrote, the selection, and the usage and run failures (exit 2 and 3).
 # Usage: test_time.sh GATE BUILD_DIR RESULTS_CHECK
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$(realpath -- "$1") build=$(realpath -- "$2") check=$(realpath -- "$3")
-export LC_ALL=C
 unset GITHUB_ACTIONS GITHUB_STEP_SUMMARY
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
+work=$(temp_dir time) || exit 2
 native=$build/scenarios/native
 
 # --- the native executable's --time mode, and the measured executable's contract unchanged
@@ -156,5 +152,4 @@ else
   fail "time_should_write_no_results_when_a_run_failed"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

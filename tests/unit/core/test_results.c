@@ -355,6 +355,77 @@ static void results_should_write_the_code_entries_in_name_order(void)
 	release_all(measurements, 2);
 }
 
+/* A run's document (one with a verdict) says where each scenario comes from and how long its
+ * valgrind runs took, failed ones too, and reads them back; a baseline (no verdict) has neither,
+ * since the seconds change from run to run. */
+static void results_should_keep_each_runs_source_and_seconds_out_of_baselines(void)
+{
+	struct measurement measurements[2];
+	struct environment environment;
+	struct results results = RESULTS_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	cJSON *document;
+	char *text;
+
+	fill_consume_json(&measurements[0]);
+	fill_broken(&measurements[1]);
+	measurements[0].source = strdup("scenarios/consume_json.c");
+	measurements[0].valgrind_seconds = 12.25;
+	measurements[1].valgrind_seconds = 0.5;
+	fill_environment(&environment);
+	document = results_document(measurements, 2, &environment, NULL);
+	CHECK(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(document, "costgate"),
+					       "runs") == NULL);
+	cJSON_Delete(document);
+	document = results_document(measurements, 2, &environment, cJSON_CreateObject());
+	text = cJSON_PrintUnformatted(document);
+	CHECK(results_parse(&results, text, strlen(text), "run.json", &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK(results.count == 1 && results.failure_count == 1);
+	if (results.count == 1 && results.failure_count == 1) {
+		CHECK_STR(results.measurements[0].source, "scenarios/consume_json.c");
+		CHECK(results.measurements[0].valgrind_seconds == 12.25);
+		CHECK(results.failures[0].source == NULL && results.failures[0].valgrind_seconds == 0.5);
+	}
+	results_release(&results);
+	free(text);
+	cJSON_Delete(document);
+	environment_release(&environment);
+	release_all(measurements, 2);
+}
+
+/* costgate.runs names scenarios of the document, each with its seconds as a number. */
+static void results_should_refuse_a_run_of_no_scenario(void)
+{
+	static const char *const runs[][2] = {
+		{ "{\"absent\": {\"valgrind_seconds\": 1}}", "costgate.runs.absent names no scenario" },
+		{ "{\"reply\": {\"valgrind_seconds\": \"1\"}}",
+		  "costgate.runs.reply.valgrind_seconds is not a non-negative number" },
+		{ "{\"reply\": {\"source\": 1, \"valgrind_seconds\": 1}}",
+		  "costgate.runs.reply.source is not a string" },
+	};
+	char *text = NULL, *edited = NULL, *at;
+	size_t length = 0, i;
+	FILE *file = fopen(fixture("valid.json"), "rb");
+
+	CHECK(file != NULL && getdelim(&text, &length, '\0', file) > 0);
+	if (file != NULL)
+		fclose(file);
+	at = text != NULL ? strstr(text, "\"failures\": []") : NULL;
+	CHECK(at != NULL);
+	for (i = 0; at != NULL && i < sizeof(runs) / sizeof(runs[0]); i++) {
+		struct results results = RESULTS_INIT;
+		struct gate_error err = GATE_ERROR_INIT;
+
+		CHECK(asprintf(&edited, "%.*s\"runs\": %s, %s", (int)(at - text), text, runs[i][0], at) > 0);
+		CHECK(results_parse(&results, edited, strlen(edited), "run.json", &err) == -1);
+		CHECK_CONTAINS(err.message, runs[i][1]);
+		results_release(&results);
+		free(edited);
+	}
+	free(text);
+}
+
 static void results_should_read_back_the_shard_it_was_marked_with(void)
 {
 	struct measurement measurement;
@@ -765,6 +836,8 @@ int main(void)
 	RUN(results_should_read_back_every_figure_it_wrote_exactly);
 	RUN(results_should_keep_the_reference_schema_keys_and_list_failures);
 	RUN(results_should_write_the_code_entries_in_name_order);
+	RUN(results_should_keep_each_runs_source_and_seconds_out_of_baselines);
+	RUN(results_should_refuse_a_run_of_no_scenario);
 	RUN(results_should_read_back_the_shard_it_was_marked_with);
 	RUN(results_should_read_a_committed_document);
 	RUN(results_should_refuse_a_truncated_file);

@@ -1,5 +1,5 @@
 /* Unit tests of the slope arithmetic: per message from the runs at N and 2N, cold from the run at
- * 1, the linearity check and the plausibility errors (DESIGN.md rules 1, 2 and 7). */
+ * 1, the linearity check and the plausibility errors (docs/design.md rules 1, 2 and 7). */
 #include "check.h"
 #include "slope.h"
 

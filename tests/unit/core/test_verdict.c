@@ -1,4 +1,4 @@
-/* Unit tests of the verdict (DESIGN.md gating rules and exit codes), on hand-made head
+/* Unit tests of the verdict (docs/design.md gating rules and exit codes), on hand-made head
  * measurements and a hand-made baseline: strict limits, declared limits, floors with and without
  * a baseline, new and missing scenarios, failures, acceptances, and the summary and JSON. */
 #include "check.h"

@@ -116,6 +116,28 @@ static void export_should_know_its_three_formats(void)
 	CHECK_STR(name, "cold-allocations");
 	export_measure_name(name, sizeof(name), METRIC_COUNT + METRIC_CYCLES);
 	CHECK_STR(name, "cold-cycles");
+	export_measure_name(name, sizeof(name), METRIC_PEAK_BYTES);
+	CHECK_STR(name, "peak-bytes");
+	export_measure_name(name, sizeof(name), METRIC_COUNT + METRIC_PEAK_BYTES);
+	CHECK_STR(name, "cold-peak-bytes");
+}
+
+/* Every measure of every metric the table has is a Bencher slug, [a-z][a-z0-9-]*, and no two are
+ * the same: a metric added to the table exports under a valid name without a line here. */
+static void export_should_name_every_measure_of_the_table_as_a_bencher_slug(void)
+{
+	char name[64], other[64];
+	size_t measure, before;
+
+	for (measure = 0; measure < EXPORT_MEASURES; measure++) {
+		export_measure_name(name, sizeof(name), measure);
+		CHECK(name[0] >= 'a' && name[0] <= 'z');
+		CHECK(strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(name));
+		for (before = 0; before < measure; before++) {
+			export_measure_name(other, sizeof(other), before);
+			CHECK(strcmp(name, other) != 0);
+		}
+	}
 }
 
 static void bmf_should_hold_every_measure_of_every_scenario(void)
@@ -152,10 +174,68 @@ static void csv_should_quote_names_and_defuse_formulas(void)
 		return;
 	rename_scenario(&loaded, "reply", "=1+1, \"x\"");
 	text = export(&loaded, EXPORT_CSV, &err);
-	CHECK(strncmp(text, "scenario,metric,value,baseline,change_percent,state\r\n", 53) == 0);
-	CHECK_U64(count(text, "\r\n"), 13); /* a header, 2 scenarios x 6 measures */
-	CHECK_CONTAINS(text, "\"'=1+1, \"\"x\"\"\",instructions,20000,,,\r\n");
-	CHECK_CONTAINS(text, "consume_json,cold-instructions,23632,,,\r\n");
+	CHECK(text != NULL &&
+	      strncmp(text, "scenario,measure,value,unit,baseline,change_percent,limit_percent,floor\r\n",
+		      73) == 0);
+	CHECK_U64(count(text, "\r\n"), 13); /* a header, 2 scenarios x 6 measures, no verdict */
+	CHECK_CONTAINS(text, "\"'=1+1, \"\"x\"\"\",instructions,20000,instructions,,,,\r\n");
+	CHECK_CONTAINS(text, "consume_json,cold-instructions,23632,instructions,,,,\r\n");
+	free(text);
+	unload(&loaded);
+}
+
+/* One fact a row: the state once per scenario, a measure with the baseline and the change the
+ * verdict gives it (two decimals of a percent), the floor the scenario declares on it, and a
+ * scenario that failed to measure as its state alone. */
+static void csv_should_give_one_fact_a_row_with_the_floor(void)
+{
+	struct loaded loaded = { RESULTS_INIT, NULL, NULL };
+	struct gate_error err = GATE_ERROR_INIT;
+	char *text;
+
+	if (load(&loaded, "\"failures\": []",
+		 "\"failures\": [{\"name\": \"segfaults\", \"failure\": \"killed\"}], \"verdict\": "
+		 "{\"exit_code\": 3, \"rows\": [{\"name\": \"reply\", \"state\": \"regressed\", "
+		 "\"limit_percent\": 5, \"instructions\": {\"head\": 20000, \"baseline\": 18000, "
+		 "\"change_percent\": 11.111111111111111}}]}") != 0)
+		return;
+	text = export(&loaded, EXPORT_CSV, &err);
+	CHECK_U64(count(text, "\r\n"), 15); /* a header, 12 measures, 2 states */
+	CHECK_U64(count(text, "regressed"), 1);
+	CHECK_CONTAINS(text, "\r\nreply,state,regressed,,,,,\r\nreply,instructions,20000,");
+	CHECK_CONTAINS(text, "reply,instructions,20000,instructions,18000,11.11,5,\r\n");
+	CHECK_CONTAINS(text, "reply,allocations,2,blocks,,,,2\r\n");
+	CHECK_CONTAINS(text, "reply,cold-allocations,7,blocks,,,,7\r\n");
+	CHECK_CONTAINS(text, "reply,bytes,64,bytes,,,,\r\n");
+	CHECK(text != NULL && strlen(text) > 31 &&
+	      strcmp(text + strlen(text) - 31, "\r\nsegfaults,state,failed,,,,,\r\n") == 0); /* last */
+	free(text);
+	unload(&loaded);
+}
+
+/* JUnit's time is the scenario's valgrind seconds and its file the source that declares it, from
+ * costgate.runs; a document without them says time 0 and no file. */
+static void junit_should_carry_the_source_file_and_the_valgrind_seconds(void)
+{
+	struct loaded loaded = { RESULTS_INIT, NULL, NULL };
+	struct gate_error err = GATE_ERROR_INIT;
+	char *text;
+
+	if (load(&loaded, "\"failures\": []",
+		 "\"failures\": [], \"runs\": {\"reply\": {\"source\": \"scenarios/reply.c\", "
+		 "\"valgrind_seconds\": 12.25}, \"consume_json\": {\"valgrind_seconds\": 0.5}}") != 0)
+		return;
+	text = export(&loaded, EXPORT_JUNIT, &err);
+	CHECK_CONTAINS(text, "<testcase classname=\"costgate\" name=\"reply\" "
+			     "file=\"scenarios/reply.c\" time=\"12.250\"/>");
+	CHECK_CONTAINS(text, "<testcase classname=\"costgate\" name=\"consume_json\" time=\"0.500\"/>");
+	CHECK_CONTAINS(text, "skipped=\"0\" time=\"12.750\">");
+	free(text);
+	unload(&loaded);
+	if (load(&loaded, NULL, NULL) != 0)
+		return;
+	text = export(&loaded, EXPORT_JUNIT, &err);
+	CHECK_CONTAINS(text, "name=\"reply\" time=\"0.000\"/>");
 	free(text);
 	unload(&loaded);
 }
@@ -195,7 +275,10 @@ int main(void)
 	setvbuf(stdout, NULL, _IONBF, 0);
 	RUN(export_should_know_its_three_formats);
 	RUN(bmf_should_hold_every_measure_of_every_scenario);
+	RUN(export_should_name_every_measure_of_the_table_as_a_bencher_slug);
 	RUN(csv_should_quote_names_and_defuse_formulas);
+	RUN(csv_should_give_one_fact_a_row_with_the_floor);
+	RUN(junit_should_carry_the_source_file_and_the_valgrind_seconds);
 	RUN(junit_should_escape_names_and_count_its_cases);
 	RUN(export_should_refuse_a_verdict_it_cannot_read);
 	return CHECK_EXIT();

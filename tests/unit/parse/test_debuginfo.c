@@ -4,6 +4,8 @@
 #include "debuginfo.h"
 
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 static int inlined_line; /* set inside inlined_helper, which -O2 inlines into its one caller */
 
@@ -25,6 +27,25 @@ static void debuginfo_should_name_the_function_that_holds_a_line(void)
 	CHECK(inlined_helper(here) == 3 * here);
 	CHECK_STR(debuginfo_owner(&info, __FILE__, (uint64_t)inlined_line), "inlined_helper");
 	debuginfo_release(&info);
+}
+
+/* The file that defines a global variable, as a scenario's `costgate_scenario` names its source. */
+int debuginfo_test_variable = 1;
+
+static void debuginfo_should_name_the_file_that_defines_a_variable(void)
+{
+	char *file = NULL;
+	size_t length;
+
+	CHECK(debuginfo_variable_file("/proc/self/exe", "debuginfo_test_variable", &file) == 0);
+	length = file != NULL ? strlen(file) : 0;
+	CHECK(file != NULL && file[0] == '/' && length > 28 &&
+	      strcmp(file + length - 28, "/unit/parse/test_debuginfo.c") == 0);
+	free(file);
+	CHECK(debuginfo_variable_file("/proc/self/exe", "no_such_variable", &file) == 0);
+	CHECK(file == NULL);
+	CHECK(debuginfo_variable_file("/nonexistent/object", "debuginfo_test_variable", &file) == 0);
+	CHECK(file == NULL);
 }
 
 static void debuginfo_should_match_a_file_by_its_trailing_path(void)
@@ -59,6 +80,7 @@ int main(void)
 {
 	RUN(debuginfo_should_name_the_function_that_holds_a_line);
 	RUN(debuginfo_should_match_a_file_by_its_trailing_path);
+	RUN(debuginfo_should_name_the_file_that_defines_a_variable);
 	RUN(debuginfo_should_give_nothing_for_an_object_without_dwarf);
 	return CHECK_EXIT();
 }

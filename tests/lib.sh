@@ -1,0 +1,71 @@
+# shellcheck shell=bash
+# The preamble every shell test shares (sourced, not run):
+#   # shellcheck source=tests/lib.sh
+#   source "$(dirname "$0")/../lib.sh"
+# It sets -u and LC_ALL=C, counts cases with pass and fail (one line each: "ok   NAME" or
+# "FAIL NAME: why"), and ends with finish: the "P passed, F failed" line the suite's logs show
+# and a status that fails when a case did.
+set -u
+export LC_ALL=C
+failures=0 passed=0
+
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+
+# check NAME COMMAND...: passes NAME when COMMAND succeeds, else fails it.
+check() {
+  local name=$1
+  shift
+  if "$@"; then pass "$name"; else fail "$name"; fi
+}
+
+# show FILE: the file indented under a failure.
+show() { sed 's/^/    | /' "$1"; }
+
+# finish: the summary line; the status is 0 only when no case failed.
+finish() {
+  echo "$passed passed, $failures failed"
+  [ "$failures" -eq 0 ]
+}
+
+# setup_fail WHY: ends the test as a failed set-up, as the suite's logs count it.
+setup_fail() {
+  echo "FAIL setup: $*"
+  echo "0 passed, 1 failed"
+  exit 1
+}
+
+# python_with MODULE: prints the first python3 that imports MODULE, or nothing. Debian's comes
+# first: its packages (tools/install-deps.sh --tests) are not those of another python3 on PATH.
+python_with() {
+  local candidate
+  for candidate in /usr/bin/python3 python3; do
+    if "$candidate" -c "import $1" 2>/dev/null; then
+      echo "$candidate"
+      return
+    fi
+  done
+}
+
+# setup_gate: makes $gate and $build (set from the test's arguments) absolute, since the cases may
+# run from another directory, or ends the test as a failed set-up when there is no gate or no
+# manifest of scenarios in the build.
+setup_gate() {
+  gate=$(realpath -- "$gate") build=$(realpath -- "$build")
+  if [ ! -x "$gate" ] || [ ! -f "$build/scenarios/manifest.txt" ]; then
+    setup_fail "no gate at '$gate' or no manifest in '$build/scenarios' (build first)"
+  fi
+}
+
+# temp_dir NAME: prints a new directory under $TMPDIR (costgate-PID-NAME.XXXXXX), removed with
+# everything in it when the test exits: VAR=$(temp_dir NAME) || exit 2. A test that sets its own
+# EXIT trap removes its directories itself.
+lib_temp_root=${TMPDIR:-/tmp}
+temp_dir() { mktemp -d "$lib_temp_root/costgate-$$-$1.XXXXXX"; }
+trap 'rm -rf "$lib_temp_root/costgate-$$-"*' EXIT
+
+# git_isolate: git that reads no system or user configuration and never prompts, so a test's
+# repositories behave the same on every machine.
+git_isolate() {
+  export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_TERMINAL_PROMPT=0
+}
