@@ -481,8 +481,10 @@ static int save_baseline(struct session *session)
 			return session_fail(GATE_EXIT_MEASUREMENT, &err);
 		}
 	}
-	if (asprintf(&directory, "%s/baselines", session->root ? session->root : ".") < 0 ||
-	    asprintf(&path, "%s/%s.json", directory, options->save_baseline) < 0) {
+	/* A branch release/2.x keeps its baseline in baselines/release/2.x.json. */
+	if (asprintf(&path, "%s/baselines/%s.json", session->root ? session->root : ".",
+		     options->save_baseline) < 0 ||
+	    (directory = strndup(path, (size_t)(strrchr(path, '/') - path))) == NULL) {
 		gate_error_set(&err, "out of memory");
 		goto out;
 	}
@@ -540,11 +542,16 @@ static int gate_command(const struct session *session, char *text, size_t size)
 	return snprintf(text, size, "%s --build-dir %s", program, build_dir);
 }
 
-/* What refreshes the baseline here: `make baseline` in costgate's own tree, else gate's own. */
+/* What refreshes the baseline here: `make baseline` in costgate's own tree, else gate's own, on
+ * the branch the baseline was read from (main when none was named). */
 static void refresh_command(const struct session *session, char *text, size_t size)
 {
+	const char *branch = session->options->baseline_ref != NULL
+				     ? baseline_branch_of(session->options->baseline_ref) : NULL;
 	int used;
 
+	if (branch == NULL)
+		branch = "main";
 	if (own_makefile(session->root)) {
 		snprintf(text, size, "make baseline, and commit baselines/main.json");
 		return;
@@ -552,7 +559,8 @@ static void refresh_command(const struct session *session, char *text, size_t si
 	used = gate_command(session, text, size);
 	if (used >= 0 && (size_t)used < size)
 		snprintf(text + used, size - (size_t)used,
-			 " --save-baseline main on main, and commit baselines/main.json");
+			 " --save-baseline %s on %s, and commit baselines/%s.json", branch, branch,
+			 branch);
 }
 
 /* The local command that repeats this run, for the Markdown report: build, then gate. */
