@@ -9,6 +9,8 @@ set -euo pipefail
 #            xmllint and python3-jsonschema, for the exports' tests; libc6-dbg, the C
 #            library's debug file valgrind's recommendation brings, for the test of what the
 #            runs read of it)
+# COSTGATE_APT_ARCHIVES=DIR keeps the downloaded packages in DIR (the action caches it), so a
+# later install finds them there instead of downloading them again.
 
 packages=(valgrind cmake gcc make pkg-config git libcjson-dev libgoogle-perftools-dev google-perftools
   libdw-dev)
@@ -56,5 +58,10 @@ fi
 
 echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+archives=()
+if [ -n "${COSTGATE_APT_ARCHIVES:-}" ]; then
+  mkdir -p "$COSTGATE_APT_ARCHIVES/partial"
+  archives=(-o "Dir::Cache::Archives=$COSTGATE_APT_ARCHIVES")
+fi
 "${sudo[@]}" apt-get update -q
-"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+"${sudo[@]}" apt-get install -y -q --no-install-recommends "${archives[@]}" "${missing[@]}"
