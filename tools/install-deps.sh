@@ -8,7 +8,7 @@ set -euo pipefail
 #   --tests  also what only the test suite needs (chromium, for the results page's test;
 #            xmllint and python3-jsonschema, for the exports' tests; libc6-dbg, the C
 #            library's debug file valgrind's recommendation brings, for the test of what the
-#            runs read of it)
+#            runs read of it; man-db, to render gate(1) in its test)
 # COSTGATE_APT_ARCHIVES=DIR keeps the downloaded packages in DIR (the action caches it), so a
 # later install finds them there instead of downloading them again.
 
@@ -18,7 +18,7 @@ quiet=false
 for argument in "$@"; do
   case "$argument" in
     --quiet) quiet=true ;;
-    --tests) packages+=(chromium libxml2-utils python3-jsonschema libc6-dbg) ;;
+    --tests) packages+=(chromium libxml2-utils python3-jsonschema libc6-dbg man-db) ;;
     *)
       echo "install-deps: error: unknown argument '$argument' (usage: install-deps.sh [--quiet] [--tests])" >&2
       exit 2

@@ -108,7 +108,7 @@ static const struct opt_note profile_notes[] = {
 	{ NULL, NULL },
 };
 
-static const struct command_spec profile_spec = {
+const struct command_spec profile_spec = {
 	"gate profile",
 	"usage: gate profile SCENARIO [options]",
 	"A CPU profile of SCENARIO's drain with gperftools' profiler, on its native variant\n"

@@ -247,12 +247,12 @@ static const char gate_exit_codes[] =
 	"     failed, output unparsable or implausible\n"
 	"  4  no comparable baseline could be had\n";
 
-static const struct command_spec gate_spec = {
+const struct command_spec gate_spec = {
 	"gate", "usage: gate [options]", gate_about, gate_opts, gate_exit_codes, 0, NULL, NULL,
 	gate_notes,
 };
 
-static const struct command_spec merge_spec = {
+const struct command_spec merge_spec = {
 	"gate merge",
 	"usage: gate merge [options] FILE...",
 	"Combines the results.json files of gate --shard K/M runs (every shard once) into the\n"

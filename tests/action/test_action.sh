@@ -111,6 +111,14 @@ else
   show "$GITHUB_OUTPUT"
   show "$GITHUB_ENV"
 fi
+installed=$RUNNER_TEMP/costgate/share
+if [ -s "$installed/bash-completion/completions/gate" ] &&
+  MANWIDTH=80 man -l "$installed/man/man1/gate.1" 2>&1 | grep -q -- '--messages N'; then
+  pass "install_should_put_the_man_page_and_the_completion_under_the_prefix"
+else
+  fail "install_should_put_the_man_page_and_the_completion_under_the_prefix"
+  find "$installed" | show /dev/stdin
+fi
 step install
 expect install_from_the_cache_should_exit_0 0 &&
   if grep -q "gate from the cache" "$log" && [ "$(out sha256)" = "$sha" ]; then

@@ -181,6 +181,20 @@ else
 fi
 usage_error missing_manifest_should_say_how_to_build --build-dir "$tmp/empty"
 
+# Did you mean: the nearest command, option or scenario to a mistyped one, only when it is near.
+usage_error unknown_option_should_suggest_the_nearest --mesages 1
+usage_error unknown_option_with_a_value_should_suggest_the_nearest --scenarios=alpha
+usage_error unknown_command_should_suggest_the_nearest tiem
+usage_error unknown_subcommand_option_should_suggest_the_nearest merge --chek-raw x y.json
+usage_error unknown_scenario_should_suggest_the_nearest --build-dir "$tmp/hand" --scenario alpah
+usage_error far_word_should_suggest_nothing compile
+run_gate --build-dir "$build" --scenario consume_jsn --json "$tmp/r.json" --raw-dir "$tmp/raw"
+if [ "$code" -eq 2 ] && grep -q "^gate: error: unknown scenario 'consume_jsn': did you mean 'consume_json'? (known: " "$tmp/stderr"; then
+  pass "unknown_built_scenario_should_suggest_the_nearest"
+else
+  fail "unknown_built_scenario_should_suggest_the_nearest: exit $code, stderr: $err"
+fi
+
 # gate merge: its own help, and usage errors before any file is read.
 run_gate merge --help
 if [ "$code" -ne 0 ]; then
