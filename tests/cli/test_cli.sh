@@ -134,6 +134,14 @@ elif [ "$out" != "gate $version" ]; then
 else
   pass "version_should_print_gate_and_the_project_version"
 fi
+# The version lives in CMakeLists.txt; the changelog has an entry for it, and the licence is there.
+if grep -qE "^## \[${version//./\\.}\] - [0-9]{4}-[0-9]{2}-[0-9]{2}\$" "$source/CHANGELOG.md" &&
+  grep -q '^MIT License$' "$source/LICENSE" &&
+  grep -q '^Copyright (c) [0-9]* costgate authors$' "$source/LICENSE"; then
+  pass "changelog_should_have_the_project_version_and_the_licence_should_be_mit"
+else
+  fail "changelog_should_have_the_project_version_and_the_licence_should_be_mit: no '## [$version] - DATE' in CHANGELOG.md, or LICENSE is not MIT"
+fi
 
 # Usage errors: each names the problem on one line and exits 2 before anything is measured.
 usage_error unknown_long_option_should_be_named --bogus
