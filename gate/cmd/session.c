@@ -277,7 +277,7 @@ int session_load_baseline(struct session *session)
 }
 
 /* How well the runs were packed onto the cores, and what gate itself cost: the figures the
- * README quotes. */
+ * docs/figures.md quotes. */
 static void report_speed(const struct session *session, const struct timespec *started)
 {
 	struct rusage self, children;
