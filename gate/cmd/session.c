@@ -276,7 +276,7 @@ int session_load_baseline(struct session *session)
 	return 0;
 }
 
-/* How well the runs were packed onto the cores, and what gate itself cost: the figures the
+/* How well the runs were packed onto the cores, and what gate itself cost: the figures
  * docs/figures.md quotes. */
 static void report_speed(const struct session *session, const struct timespec *started)
 {
