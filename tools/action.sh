@@ -7,7 +7,8 @@
 #   tools/action.sh keys      the cache keys: Debian packages, and gate by its source
 #   tools/action.sh deps      install the Debian packages gate needs (downloads kept for the cache)
 #   tools/action.sh install   build gate from this checkout into RUNNER_TEMP/costgate, unless the
-#                             cache restored that build; outputs its path and its SHA-256
+#                             cache restored that build; outputs its path and its SHA-256, and
+#                             this script's (the gate step checks both before running them)
 #   tools/action.sh build     the project's build command, in the working directory
 #   tools/action.sh gate      run gate: outputs exit-code, verdict, results
 #   tools/action.sh verify    decide again from a check's uploaded results and raw files
@@ -45,7 +46,9 @@ prefix() { printf '%s/costgate' "$RUNNER_TEMP"; }
 machine() {
   local id=unknown version=unknown
   if [ -r /etc/os-release ]; then
+    # shellcheck source=/dev/null
     id=$(. /etc/os-release && printf '%s' "${ID:-unknown}")
+    # shellcheck source=/dev/null
     version=$(. /etc/os-release && printf '%s' "${VERSION_ID:-unknown}")
   fi
   printf '%s-%s-%s' "$id" "$version" "$(uname -m)"
@@ -107,6 +110,7 @@ step_install() {
   sha=$(sha256sum "$directory/bin/gate" | cut -d' ' -f1) || die "cannot hash the gate binary"
   output gate "$directory/bin/gate"
   output sha256 "$sha"
+  output script-sha256 "$(sha256sum "$here/tools/action.sh" | cut -d' ' -f1)"
   printf 'CMAKE_PREFIX_PATH=%s%s\n' "$directory" "${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}" \
     >>"$GITHUB_ENV"
   printf 'PKG_CONFIG_PATH=%s/lib/pkgconfig%s\n' "$directory" \

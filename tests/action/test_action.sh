@@ -101,7 +101,7 @@ if ! expect install_should_build_gate 0; then
   finish
   exit
 fi
-gate=$(out gate) sha=$(out sha256)
+gate=$(out gate) sha=$(out sha256) script_sha=$(out script-sha256)
 if [ "$gate" = "$RUNNER_TEMP/costgate/bin/gate" ] && [ -x "$gate" ] &&
   [ "$sha" = "$(sha256sum "$gate" | cut -d' ' -f1)" ] &&
   grep -qx "CMAKE_PREFIX_PATH=$RUNNER_TEMP/costgate" "$GITHUB_ENV"; then
@@ -153,6 +153,27 @@ gate_step() {
   step gate COSTGATE_GATE_SHA256="$sha" WORKING_DIRECTORY="$repo" MESSAGES="$messages" "$@"
 }
 
+# The Gate step's own lines in action.yml (its run: block), which check this script's SHA-256
+# before running it; run with /bin/bash as its shell: line says, from an action directory that
+# holds a copy of the script.
+awk '/^    - name: Gate$/ { step = 1 } step && /^      run: \|$/ { block = 1; next }
+  block && /^    - name:/ { exit } block { sub(/^        /, ""); print }' "$source_dir/action.yml" \
+  >"$work/gate-step.sh"
+mkdir -p "$work/action/tools" && cp "$action" "$work/action/tools/action.sh"
+yml_gate_step() {
+  export GITHUB_OUTPUT=$work/output.yml
+  : >"$GITHUB_OUTPUT"
+  (
+    while IFS= read -r line; do
+      [ -n "$line" ] && export "${line?}"
+    done <"$GITHUB_ENV"
+    exec env GITHUB_ACTION_PATH="$work/action" MODE=check COSTGATE_GATE_SHA256="$sha" \
+      COSTGATE_SCRIPT_SHA256="$script_sha" WORKING_DIRECTORY="$repo" MESSAGES="$messages" "$@" \
+      /bin/bash --noprofile --norc -eo pipefail "$work/gate-step.sh"
+  ) >"$log" 2>&1
+  code=$?
+}
+
 # The baseline of master, saved through `args`, and committed there.
 : >"$GITHUB_STEP_SUMMARY"
 gate_step BASELINE= ARGS="--save-baseline master -j 2"
@@ -194,8 +215,9 @@ for program in fake-gate valgrind git sha256sum; do
   chmod +x "$planted/$program"
 done
 printf 'COSTGATE_GATE=%s\nPATH=%s:%s\n' "$planted/fake-gate" "$planted" "$PATH" >>"$GITHUB_ENV"
-gate_step BASELINE=master BASE_COMMIT="$base_sha" ARGS="-j 2" LD_PRELOAD="$planted/nothing.so"
-if expect planted_environment_should_be_ignored 0 &&
+yml_gate_step BASELINE=master BASE_COMMIT="$base_sha" ARGS="-j 2" LD_PRELOAD="$planted/nothing.so"
+if grep -qF "/usr/bin/sha256sum" "$work/gate-step.sh" &&
+  expect planted_environment_should_be_ignored 0 &&
   [ "$(out verdict)" = "pass: 2 scenarios within their limits" ] &&
   ! compgen -G "$planted/ran.*" >/dev/null && grep -q "ignoring COSTGATE_GATE='$planted/fake-gate'" "$log"; then
   pass "planted_costgate_gate_path_and_preload_should_be_ignored"
@@ -205,6 +227,17 @@ else
 fi
 : >"$GITHUB_ENV"
 printf 'CMAKE_PREFIX_PATH=%s\n' "$RUNNER_TEMP/costgate" >>"$GITHUB_ENV"
+
+# A build step that rewrites the action's own step script: the Gate step refuses it (exit 3).
+printf '#!/bin/bash\necho "pass: rewritten"\nexit 0\n' >"$work/action/tools/action.sh"
+yml_gate_step BASELINE=master BASE_COMMIT="$base_sha"
+if expect rewritten_step_script_should_exit_3 3 && [ "$(out exit-code)" = 3 ] &&
+  grep -q "is not the script the install step hashed" "$log" && ! grep -q "rewritten" "$log"; then
+  pass "rewritten_step_script_should_be_refused_and_not_run"
+else
+  fail "rewritten_step_script_should_be_refused_and_not_run"
+  show "$log"
+fi
 
 # A build step that overwrites the gate binary: refused, exit 3, and the binary never runs.
 cp "$gate" "$work/gate.saved"
