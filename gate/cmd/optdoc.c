@@ -106,6 +106,13 @@ void optdoc_man(FILE *out, const char *version, const struct command_spec *gate,
 		}
 		man_options(out, commands[i].spec);
 	}
+	fputs(".SH ENVIRONMENT\n.TP\n.B GITHUB_STEP_SUMMARY\nWhen set, the Markdown report is "
+	      "appended to this file as well.\n.TP\n.B GITHUB_ACTIONS\nWhen \\fBtrue\\fR, each breach "
+	      "is also a GitHub \\fB::error\\fR annotation.\n.TP\n.B PATH\nWhere valgrind, git and "
+	      "the other programs gate runs are looked for. The measured runs themselves get "
+	      "\\fBPATH=/usr/bin:/bin\\fR and nothing else of the environment but what they need.\n"
+	      ".TP\n.B TMPDIR\nWhere the temporary worktree of a re-measure and the runs' debug view go "
+	      "(default /tmp).\n", out);
 	fputs(".SH EXIT STATUS\n.nf\n", out);
 	roff(out, gate->epilogue != NULL ? gate->epilogue : "", true);
 	fputs(".fi\n.SH SEE ALSO\n.BR valgrind (1),\n.BR callgrind_annotate (1),\n"
@@ -113,11 +120,27 @@ void optdoc_man(FILE *out, const char *version, const struct command_spec *gate,
 	      "reliability, the threat model.\n", out);
 }
 
+enum value_kind { VALUE_NONE, VALUE_FILE, VALUE_DIR, VALUE_SCENARIO, VALUE_OTHER };
+
+/* What an option's value is, for the completion: by its argument's name in --help. */
+static enum value_kind value_kind(const struct opt *opt)
+{
+	if (opt->argument == NULL)
+		return VALUE_NONE;
+	if (strcmp(opt->argument, "FILE") == 0 || strcmp(opt->argument, "F") == 0)
+		return VALUE_FILE;
+	if (strcmp(opt->argument, "DIR") == 0)
+		return VALUE_DIR;
+	if (strcmp(opt->name, "scenario") == 0)
+		return VALUE_SCENARIO;
+	return VALUE_OTHER;
+}
+
 /* One command's case in the completion: its options, and those whose value is a file, a
- * directory, or another word (nothing is offered for those). */
+ * directory, a scenario's name, or another word (nothing is offered for those). */
 static void bash_case(FILE *out, const char *name, const struct command_spec *spec)
 {
-	static const char *const kinds[] = { "options", "files", "dirs", "values" };
+	static const char *const kinds[] = { "options", "files", "dirs", "scenarios", "values" };
 	size_t kind, i;
 
 	fprintf(out, "  %s)\n", name);
@@ -125,13 +148,8 @@ static void bash_case(FILE *out, const char *name, const struct command_spec *sp
 		fprintf(out, "    %s=' ", kinds[kind]);
 		for (i = 0; spec->opts[i] != NULL; i++) {
 			const struct opt *opt = spec->opts[i];
-			const char *argument = opt->argument;
-			bool file = argument != NULL && (strcmp(argument, "FILE") == 0 ||
-							 strcmp(argument, "F") == 0);
-			bool dir = argument != NULL && strcmp(argument, "DIR") == 0;
 
-			if ((kind == 1 && !file) || (kind == 2 && !dir) ||
-			    (kind == 3 && (argument == NULL || file || dir)))
+			if (kind > 0 && value_kind(opt) != (enum value_kind)kind)
 				continue;
 			fprintf(out, "--%s ", opt->name);
 			if (opt->letter)
@@ -148,9 +166,20 @@ void optdoc_bash(FILE *out, const struct command_spec *gate, const struct optdoc
 	size_t i;
 
 	fputs("# bash completion for gate(1), written from gate's option table when gate was built.\n"
+	      "\n"
+	      "# The scenarios the build listed (--build-dir DIR earlier on the line, else build).\n"
+	      "_gate_scenarios() {\n"
+	      "  local build=build i\n"
+	      "  for ((i = 1; i < COMP_CWORD - 1; i++)); do\n"
+	      "    [ \"${COMP_WORDS[i]}\" = --build-dir ] && build=${COMP_WORDS[i + 1]}\n"
+	      "  done\n"
+	      "  [ -r \"$build/scenarios/manifest.txt\" ] &&\n"
+	      "    sed -n 's/^scenario \\([a-z0-9_]*\\) .*/\\1/p' \"$build/scenarios/manifest.txt\"\n"
+	      "}\n"
+	      "\n"
 	      "_gate() {\n"
 	      "  local cur=${COMP_WORDS[COMP_CWORD]} prev='' command=gate\n"
-	      "  local options files dirs values subcommands='", out);
+	      "  local options files dirs scenarios values subcommands='", out);
 	for (i = 0; i < count; i++)
 		fprintf(out, "%s%s", i ? " " : "", commands[i].name);
 	fputs("'\n"
@@ -170,6 +199,9 @@ void optdoc_bash(FILE *out, const struct command_spec *gate, const struct optdoc
 	      "  elif [[ $dirs == *\" $prev \"* ]]; then\n"
 	      "    compopt -o filenames 2>/dev/null\n"
 	      "    mapfile -t COMPREPLY < <(compgen -d -- \"$cur\")\n"
+	      "  elif [[ $scenarios == *\" $prev \"* ]] ||\n"
+	      "    { [ \"$command\" = profile ] && [ \"$COMP_CWORD\" -eq 2 ] && [[ $cur != -* ]]; }; then\n"
+	      "    mapfile -t COMPREPLY < <(compgen -W \"$(_gate_scenarios)\" -- \"$cur\")\n"
 	      "  elif [[ $values == *\" $prev \"* ]]; then\n"
 	      "    return 0\n"
 	      "  elif [[ $cur == -* ]]; then\n"

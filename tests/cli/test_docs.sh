@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # gate(1) and the bash completion that the build writes from gate's option tables: the page
 # renders with man -l (no roff warnings), names every option each command's --help lists, and
-# the completion offers exactly those options, the subcommands, files after a FILE option and
-# nothing after a value such as N.
+# the completion offers exactly those options, the subcommands, files after a FILE option, the
+# built scenarios after --scenario, and nothing after a value such as N.
 # Usage: test_docs.sh GATE MAN_PAGE COMPLETION
 set -u
 export LC_ALL=C
@@ -80,6 +80,14 @@ expect_completion completion_should_offer_a_subcommand_s_options --check-raw gat
 expect_completion completion_should_offer_files_after_a_file_option "results.json results.md resultsdir" gate --json res
 expect_completion completion_should_offer_directories_after_a_dir_option resultsdir gate --raw-dir res
 expect_completion completion_should_offer_nothing_after_a_count "" gate --messages 1
+mkdir -p "$tmp/build/scenarios" "$tmp/other/scenarios"
+printf 'compiler GNU 12\nscenario consume_json %s/a\nscenario consume_raw %s/b\nscenario reply %s/c\n' \
+  "$tmp" "$tmp" "$tmp" >"$tmp/build/scenarios/manifest.txt"
+printf 'scenario consume_other %s/d\n' "$tmp" >"$tmp/other/scenarios/manifest.txt"
+expect_completion completion_should_offer_the_built_scenarios "consume_json consume_raw" gate --scenario con
+expect_completion completion_should_read_the_build_dir_given "consume_other" \
+  gate --build-dir other -s con
+expect_completion completion_should_offer_scenarios_to_profile reply gate profile re
 
 echo "$passed passed, $failures failed"
 [ "$failures" -eq 0 ]
