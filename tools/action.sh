@@ -226,7 +226,16 @@ step_verify() {
   export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0="$PWD"
   if ! git cat-file -e "$HEAD_SHA^{commit}" 2>/dev/null; then
     [[ ${PR_NUMBER:-} =~ ^[0-9]{1,10}$ ]] || die "the head commit $HEAD_SHA is not here and no pull request number says where it is"
-    git fetch --no-tags origin "+refs/pull/$PR_NUMBER/head:refs/costgate/head" ||
+    # The checkout kept no credentials; a private repository's pull request needs the token,
+    # given to this one git command through its environment (not an argv).
+    (
+      if [ -n "${FETCH_TOKEN:-}" ] && [ -n "${GITHUB_SERVER_URL:-}" ]; then
+        export GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_1="http.$GITHUB_SERVER_URL/.extraheader"
+        GIT_CONFIG_VALUE_1="AUTHORIZATION: basic $(printf 'x-access-token:%s' "$FETCH_TOKEN" | base64 -w0)"
+        export GIT_CONFIG_VALUE_1
+      fi
+      exec git fetch --no-tags origin "+refs/pull/$PR_NUMBER/head:refs/costgate/head"
+    ) ||
       die "cannot fetch pull request #$PR_NUMBER"
     [ "$(git rev-parse refs/costgate/head)" = "$HEAD_SHA" ] ||
       die "pull request #$PR_NUMBER's head is no longer $HEAD_SHA"

@@ -94,7 +94,13 @@ expect keys_should_exit_0 0 &&
   fi
 
 step deps
-expect deps_should_exit_0 0 && [ -n "$(out downloaded)" ] && pass "deps_should_install_what_is_missing"
+if expect deps_should_exit_0 0; then
+  if [[ $(out downloaded) =~ ^(true|false)$ ]]; then
+    pass "deps_should_install_what_is_missing_and_say_whether_it_downloaded"
+  else
+    fail "deps_should_install_what_is_missing_and_say_whether_it_downloaded: '$(out downloaded)'"
+  fi
+fi
 
 step install
 if ! expect install_should_build_gate 0; then
@@ -256,6 +262,8 @@ cp "$work/gate.saved" "$gate"
 # A dearer head: exit 1 and the verdict line names the scenario.
 sed -i 's|^\t(void)service;$|\t(void)service;\n\t{ volatile unsigned spin = 0; unsigned k; for (k = 0; k < 400; k++) spin += k; }|' \
   "$repo/scenarios/find_param.c"
+grep -q 'volatile unsigned spin' "$repo/scenarios/find_param.c" ||
+  fail "setup: find_param.c has no '(void)service;' line to make dearer"
 git -C "$repo" commit -q -am "find_param spins"
 step build BUILD_COMMAND="$build_command" WORKING_DIRECTORY="$repo"
 expect dearer_build 0
@@ -282,6 +290,34 @@ else
   fail "verify_should_decide_again_from_the_raw_files"
   show "$GITHUB_OUTPUT"
 fi
+# The base commit's checkout as actions/checkout leaves it: only the base branch, so the head
+# is fetched from the pull request's ref on origin.
+git -C "$repo" update-ref refs/pull/7/head "$head_sha"
+git clone -q --no-local --single-branch --branch master "$repo" "$work/base-checkout" &&
+  git -C "$work/base-checkout" checkout -q "$base_sha"
+if git -C "$work/base-checkout" cat-file -e "$head_sha^{commit}" 2>/dev/null; then
+  fail "setup: the base checkout already has the head commit"
+fi
+verify_step ARTIFACT_DIR="$work/artifact" BASE_CHECKOUT="$work/base-checkout" PR_NUMBER=7
+if expect verify_should_fetch_the_head_from_the_pull_request_s_ref 0; then
+  if [ "$(git -C "$work/base-checkout" rev-parse -q --verify refs/costgate/head)" = "$head_sha" ]; then
+    pass "verify_should_fetch_the_head_from_the_pull_request_s_ref"
+  else
+    fail "verify_should_fetch_the_head_from_the_pull_request_s_ref: no refs/costgate/head"
+  fi
+fi
+git -C "$repo" update-ref refs/pull/7/head "$base_sha"
+verify_step ARTIFACT_DIR="$work/artifact" BASE_CHECKOUT="$work/base-checkout" PR_NUMBER=7 \
+  HEAD_SHA=0123456789abcdef0123456789abcdef01234567
+if expect verify_should_refuse_a_head_that_moved 2; then
+  if grep -q "is no longer" "$log"; then
+    pass "verify_should_refuse_a_pull_request_whose_head_moved"
+  else
+    fail "verify_should_refuse_a_pull_request_whose_head_moved"
+    show "$log"
+  fi
+fi
+
 cp -R "$work/artifact" "$work/forged"
 # find_param's instructions lowered by 100 a message, consistently, as a forger would.
 python3 - "$work/forged/results.json" "$messages" <<'PY'
@@ -297,8 +333,13 @@ for entry in document["code"]:
 json.dump(document, open(path, "w"), indent="\t")
 PY
 verify_step ARTIFACT_DIR="$work/forged"
-if expect verify_should_refuse_forged_results 3 && [ "$(out exit-code)" = 3 ]; then
-  pass "verify_should_refuse_results_that_disagree_with_their_raw_files"
+if expect verify_should_refuse_forged_results 3; then
+  if [ "$(out exit-code)" = 3 ] && grep -q "disagree with the raw files" "$log"; then
+    pass "verify_should_refuse_results_that_disagree_with_their_raw_files"
+  else
+    fail "verify_should_refuse_results_that_disagree_with_their_raw_files"
+    show "$log"
+  fi
 fi
 
 # --- the comment's warning: which changed files it names ---------------------------------------
