@@ -8,7 +8,10 @@ set -euo pipefail
 #   --tests  also what only the test suite needs (chromium, for the results page's test;
 #            xmllint and python3-jsonschema, for the exports' tests; libc6-dbg, the C
 #            library's debug file valgrind's recommendation brings, for the test of what the
-#            runs read of it; meson and ninja-build, for the Meson host's adoption test)
+#            runs read of it; meson and ninja-build, for the Meson host's adoption test; man-db,
+#            to render gate(1) in its test)
+# COSTGATE_APT_ARCHIVES=DIR keeps the downloaded packages in DIR (the action caches it), so a
+# later install finds them there instead of downloading them again.
 
 packages=(valgrind cmake gcc make pkg-config git libcjson-dev libgoogle-perftools-dev google-perftools
   libdw-dev)
@@ -16,7 +19,7 @@ quiet=false
 for argument in "$@"; do
   case "$argument" in
     --quiet) quiet=true ;;
-    --tests) packages+=(chromium libxml2-utils python3-jsonschema libc6-dbg meson ninja-build) ;;
+    --tests) packages+=(chromium libxml2-utils python3-jsonschema libc6-dbg meson ninja-build man-db) ;;
     *)
       echo "install-deps: error: unknown argument '$argument' (usage: install-deps.sh [--quiet] [--tests])" >&2
       exit 2
@@ -56,5 +59,10 @@ fi
 
 echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+archives=()
+if [ -n "${COSTGATE_APT_ARCHIVES:-}" ]; then
+  mkdir -p "$COSTGATE_APT_ARCHIVES/partial"
+  archives=(-o "Dir::Cache::Archives=$COSTGATE_APT_ARCHIVES")
+fi
 "${sudo[@]}" apt-get update -q
-"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+"${sudo[@]}" apt-get install -y -q --no-install-recommends "${archives[@]}" "${missing[@]}"

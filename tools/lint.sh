@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks what no compiler checks: every workflow file and action.yml against the GitHub Actions
-# schemas (with @action-validator/cli from npm, installed into a cache directory on first use)
-# and every shell script with shellcheck.
+# schemas (with @action-validator/cli from npm, installed into a cache directory on first use),
+# the action's JavaScript with node --check, and every shell script with shellcheck.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +21,17 @@ for workflow in .github/workflows/*.yml action.yml; do
   else
     "$validator" "$workflow" || true
     echo "FAIL workflow $workflow"
+    status=1
+  fi
+done
+
+# The JavaScript the action's github-script steps load (tools/verified.js): it must parse.
+mapfile -t javascript < <(git ls-files '*.js')
+for file in "${javascript[@]}"; do
+  if node --check "$file"; then
+    echo "ok   javascript $file"
+  else
+    echo "FAIL javascript $file"
     status=1
   fi
 done

@@ -49,7 +49,7 @@ static const struct opt opt_export_output = {
 static const struct opt *const export_opts[] = { &opt_format, &opt_export_output, &opt_help,
 						 NULL };
 
-static const struct command_spec export_spec = {
+const struct command_spec export_spec = {
 	"gate export",
 	"usage: gate export --format FORMAT [options] [RESULTS]",
 	"Writes the figures of RESULTS (default build/gate/results.json) for another tool:\n"

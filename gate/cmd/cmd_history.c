@@ -81,7 +81,7 @@ static const struct opt *const history_opts[] = {
 	&opt_ref, &opt_history_scenario, &opt_since, &opt_history_json, &opt_svg, &opt_help, NULL,
 };
 
-static const struct command_spec history_spec = {
+const struct command_spec history_spec = {
 	"gate history",
 	"usage: gate history [options]",
 	"Prints the history of the branch's committed baseline (baselines/REF.json on the\n"

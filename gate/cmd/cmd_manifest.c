@@ -90,7 +90,7 @@ static const struct opt_note manifest_notes[] = {
 	{ NULL, NULL },
 };
 
-static const struct command_spec manifest_spec = {
+const struct command_spec manifest_spec = {
 	"gate manifest",
 	"usage: gate manifest --output-dir DIR --cflags TEXT [options] EXE...",
 	"Writes DIR/manifest.txt, the list of scenario executables gate measures, for a build\n"

@@ -18,6 +18,7 @@
 #include "optlayer.h"
 #include "runner.h"
 #include "session.h"
+#include "suggest.h"
 #include "verdict.h"
 
 #define SECONDS_MAX 600.0
@@ -108,7 +109,7 @@ static const struct opt_note profile_notes[] = {
 	{ NULL, NULL },
 };
 
-static const struct command_spec profile_spec = {
+const struct command_spec profile_spec = {
 	"gate profile",
 	"usage: gate profile SCENARIO [options]",
 	"A CPU profile of SCENARIO's drain with gperftools' profiler, on its native variant\n"
@@ -217,6 +218,21 @@ static int record(const struct profile_options *options, const char *path, const
 	return status;
 }
 
+/* "unknown scenario 'consume_jsn': did you mean 'consume_json'?" when a native scenario is near. */
+static int unknown_scenario(const struct manifest *native, const char *name, struct gate_error *err)
+{
+	const char *names[256];
+	const char *nearest;
+	size_t count = 0, i;
+
+	for (i = 0; i < native->entry_count && count < sizeof(names) / sizeof(names[0]); i++)
+		names[count++] = native->entries[i].name;
+	nearest = suggest_nearest(name, names, count);
+	if (nearest != NULL)
+		return gate_error_set(err, "unknown scenario '%s': did you mean '%s'?", name, nearest);
+	return gate_error_set(err, "unknown scenario '%s'", name);
+}
+
 /* google-pprof --text, cut after the `top` busiest functions. */
 static int print_top(const struct profile_options *options, const char *path, const char *output,
 		     struct gate_error *err)
@@ -266,7 +282,7 @@ static int run(const struct profile_options *options)
 		if (strcmp(native.entries[i].name, options->scenario) == 0)
 			entry = &native.entries[i];
 	if (entry == NULL) {
-		gate_error_set(&err, "unknown scenario '%s'", options->scenario);
+		unknown_scenario(&native, options->scenario, &err);
 		goto out;
 	}
 	if ((output = absolute_output(options->output, &err)) == NULL)

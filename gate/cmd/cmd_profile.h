@@ -4,8 +4,13 @@
 #ifndef GATE_CMD_PROFILE_H
 #define GATE_CMD_PROFILE_H
 
+#include "optlayer.h"
+
 /* argv[0] is "profile". Returns the exit code: 0, 2 (usage, unknown scenario), 3 (the run or
  * google-pprof failed, or google-pprof is missing). */
 int cmd_profile(int argc, char **argv);
+
+/* Its options, for gate(1) and the completion (optdoc.h). */
+extern const struct command_spec profile_spec;
 
 #endif

@@ -72,7 +72,7 @@ static const struct opt_note report_notes[] = {
 	{ NULL, NULL },
 };
 
-static const struct command_spec report_spec = {
+const struct command_spec report_spec = {
 	"gate report",
 	"usage: gate report [options] [RESULTS]",
 	"Writes the results page of RESULTS (default build/gate/results.json): one HTML file\n"

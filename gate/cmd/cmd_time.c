@@ -147,7 +147,7 @@ static const struct opt_note time_notes[] = {
 	{ NULL, NULL },
 };
 
-static const struct command_spec time_spec = {
+const struct command_spec time_spec = {
 	"gate time",
 	"usage: gate time [options]",
 	"Times every scenario that declares a raw counterpart against that raw loop, natively\n"

@@ -2,6 +2,7 @@
  * measure, decide, report. The subcommands (`gate time`, `gate merge`, ...) are a table of their
  * own, one cmd_*.c each. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +17,11 @@
 #include "cmd_time.h"
 #include "debugview.h"
 #include "exit_codes.h"
+#include "optdoc.h"
 #include "options.h"
 #include "runner.h"
 #include "session.h"
+#include "suggest.h"
 #include "worktree.h"
 
 #ifndef GATE_VERSION
@@ -73,22 +76,25 @@ static void handle_termination(void)
 		sigaction(signals[i], &action, NULL);
 }
 
-/* gate's subcommands: the word after gate, what --help says of it, and its entry point. */
+/* gate's subcommands: the word after gate, what --help says of it, its entry point and its
+ * options (for the manual page and the completion). */
 struct command {
 	const char *name;
 	const char *about;
 	int (*run)(int argc, char **argv);
+	const struct command_spec *spec;
 };
 
 static const struct command commands[] = {
-	{ "time", "wall clock against the raw loops", cmd_time },
-	{ "profile", "a CPU profile of one scenario (gate profile SCENARIO)", cmd_profile },
-	{ "report", "the results page (gate report [FILE])", cmd_report },
-	{ "merge", "shards, or one run decided again (gate merge FILE...)", cmd_merge },
-	{ "history", "every figure over the branch's commits", cmd_history },
-	{ "export", "one run for other tools (--format bmf|junit|csv)", cmd_export },
+	{ "time", "wall clock against the raw loops", cmd_time, &time_spec },
+	{ "profile", "a CPU profile of one scenario (gate profile SCENARIO)", cmd_profile,
+	  &profile_spec },
+	{ "report", "the results page (gate report [FILE])", cmd_report, &report_spec },
+	{ "merge", "shards, or one run decided again (gate merge FILE...)", cmd_merge, &merge_spec },
+	{ "history", "every figure over the branch's commits", cmd_history, &history_spec },
+	{ "export", "one run for other tools (--format bmf|junit|csv)", cmd_export, &export_spec },
 	{ "manifest", "list scenarios built without CMake (gate manifest --output-dir DIR EXE...)",
-	  cmd_manifest },
+	  cmd_manifest, &manifest_spec },
 };
 
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))
@@ -110,6 +116,48 @@ static void print_usage(void)
 	free(text);
 }
 
+/* The build's step `gate --generate man|bash FILE`: gate(1) or the bash completion, from the
+ * option tables. Not an option of gate's: nothing a user types. */
+static int generate(const char *format, const char *path)
+{
+	struct optdoc_command documented[COMMAND_COUNT];
+	FILE *out;
+	size_t i;
+	int saved;
+
+	if (strcmp(format, "man") != 0 && strcmp(format, "bash") != 0) {
+		fprintf(stderr, "gate: error: --generate writes 'man' or 'bash', not '%s'\n", format);
+		return GATE_EXIT_USAGE;
+	}
+	for (i = 0; i < COMMAND_COUNT; i++)
+		documented[i] = (struct optdoc_command){ commands[i].name, commands[i].about,
+							 commands[i].spec };
+	out = fopen(path, "w");
+	if (out != NULL) {
+		if (format[0] == 'm')
+			optdoc_man(out, GATE_VERSION, &gate_spec, documented, COMMAND_COUNT);
+		else
+			optdoc_bash(out, &gate_spec, documented, COMMAND_COUNT);
+		if (fclose(out) == 0)
+			return 0;
+	}
+	saved = errno;
+	fprintf(stderr, "gate: error: cannot write '%s': %s\n", path, strerror(saved));
+	return GATE_EXIT_USAGE;
+}
+
+/* A first word that is no subcommand but near one: "gate tiem". NULL when it is not near any (it
+ * is then an unexpected argument, as any word where gate takes none). */
+static const char *nearest_command(const char *word)
+{
+	const char *names[COMMAND_COUNT];
+	size_t i;
+
+	for (i = 0; i < COMMAND_COUNT; i++)
+		names[i] = commands[i].name;
+	return word[0] == '-' ? NULL : suggest_nearest(word, names, COMMAND_COUNT);
+}
+
 int main(int argc, char **argv)
 {
 	struct gate_options options;
@@ -121,6 +169,13 @@ int main(int argc, char **argv)
 	for (i = 0; argc > 1 && i < COMMAND_COUNT; i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].run(argc - 1, argv + 1);
+	if (argc == 4 && strcmp(argv[1], "--generate") == 0)
+		return generate(argv[2], argv[3]);
+	if (argc > 1 && nearest_command(argv[1]) != NULL) {
+		fprintf(stderr, "gate: error: unknown command '%s': did you mean '%s'? (see gate "
+			"--help)\n", argv[1], nearest_command(argv[1]));
+		return GATE_EXIT_USAGE;
+	}
 	if (options_parse(&options, argc, argv, &err) != 0) {
 		options_release(&options);
 		return session_fail(GATE_EXIT_USAGE, &err);

@@ -8,21 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "baseline.h"
 #include "optlayer.h"
 
 /* Upper bounds that keep a run sane: 2N deliveries must fit the harness's COUNT limit. */
 /* DHAT holds every block the queue has filled: at 2N = 200,000 deliveries consume_json_kilobyte
  * peaked at 669 MiB, which two runs at once on a 2-core runner can afford (a million took 1.8 GB). */
 
-
-/* NAME for baselines/NAME.json: no path separators, no leading dot. */
-static int check_baseline_name(const char *name, const char *option, struct gate_error *err)
-{
-	if (name[0] == '\0' || name[0] == '.' || strchr(name, '/') != NULL)
-		return gate_error_set(err, "%s needs a plain name (it becomes baselines/NAME.json), "
-				      "not '%s'", option, name);
-	return 0;
-}
 
 /* K/M with 1 <= K <= M <= 64. */
 static int parse_shard(struct gate_options *options, const char *text, struct gate_error *err)
@@ -72,7 +64,7 @@ static int apply_raw_dir(const struct opt_context *c, const char *value, struct 
 static int apply_baseline(const struct opt_context *c, const char *value, struct gate_error *err)
 {
 	OWN(c)->baseline_ref = value;
-	return value[0] ? 0 : gate_error_set(err, "--baseline needs a branch name");
+	return baseline_check_branch_name(value, "--baseline", true, err);
 }
 
 static int apply_base_commit(const struct opt_context *c, const char *value, struct gate_error *err)
@@ -94,7 +86,7 @@ static int apply_save_baseline(const struct opt_context *c, const char *value,
 			       struct gate_error *err)
 {
 	OWN(c)->save_baseline = value;
-	return check_baseline_name(value, "--save-baseline", err);
+	return baseline_check_branch_name(value, "--save-baseline", false, err);
 }
 
 static int apply_accepted(const struct opt_context *c, const char *value, struct gate_error *err)
@@ -173,8 +165,9 @@ static const struct opt opt_raw_dir = {
 	apply_raw_dir };
 static const struct opt opt_baseline = {
 	"baseline", 0, "NAME",
-	"compare with baselines/NAME.json as committed on branch NAME:\n"
-	"refs/remotes/origin/NAME, else refs/heads/NAME (never a tag),\n"
+	"compare with baselines/NAME.json as committed on branch NAME\n"
+	"(main, master, release/2.x): refs/remotes/origin/NAME, else\n"
+	"the one other remote's, else refs/heads/NAME (never a tag),\n"
 	"never the working tree's copy", apply_baseline };
 static const struct opt opt_base_commit = {
 	"base-commit", 0, "SHA",
@@ -186,7 +179,9 @@ static const struct opt opt_baseline_optional = {
 	"baseline-optional", 0, NULL, "when no baseline can be had, say so and check floors only",
 	apply_baseline_optional };
 static const struct opt opt_save_baseline = {
-	"save-baseline", 0, "NAME", "measure and write baselines/NAME.json", apply_save_baseline };
+	"save-baseline", 0, "NAME",
+	"measure and write baselines/NAME.json, the baseline of\n"
+	"branch NAME (commit it there)", apply_save_baseline };
 static const struct opt opt_accepted = {
 	"accepted", 0, "FILE", "accepted regressions (default baselines/accepted.json)",
 	apply_accepted };
@@ -258,12 +253,12 @@ static const char gate_exit_codes[] =
 	"     failed, output unparsable or implausible\n"
 	"  4  no comparable baseline could be had\n";
 
-static const struct command_spec gate_spec = {
+const struct command_spec gate_spec = {
 	"gate", "usage: gate [options]", gate_about, gate_opts, gate_exit_codes, 0, NULL, NULL,
 	gate_notes,
 };
 
-static const struct command_spec merge_spec = {
+const struct command_spec merge_spec = {
 	"gate merge",
 	"usage: gate merge [options] FILE...",
 	"Combines the results.json files of gate --shard K/M runs (every shard once) into the\n"

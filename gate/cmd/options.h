@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "optlayer.h"
 
 /* The largest N --messages takes. */
 #define MESSAGES_MAX 100000ULL
@@ -64,5 +65,8 @@ void options_usage(FILE *out, const char *subcommands);
 void options_merge_usage(FILE *out);
 
 void options_release(struct gate_options *options);
+
+/* gate's and gate merge's options, for gate(1) and the completion (optdoc.h). */
+extern const struct command_spec gate_spec, merge_spec;
 
 #endif

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "suggest.h"
+
 #define HELP_COLUMN 26 /* where an option's help text starts in --help */
 #define TIMEOUT_MAX 86400
 #define JOBS_MAX 256
@@ -206,6 +208,28 @@ static const char *typed_option(const struct opt_table *table, int value, char *
 	return text;
 }
 
+/* An unknown long option, with the command's own option nearest to it when one is:
+ * "unknown option '--mesages': did you mean '--messages'? (see gate --help)". */
+static int unknown_long_option(const struct opt_table *table, const struct command_spec *spec,
+			       const char *typed, struct gate_error *err)
+{
+	const char *names[128];
+	char word[130];
+	const char *nearest = NULL;
+	size_t i, count = 0;
+
+	if (strncmp(typed, "--", 2) == 0) {
+		snprintf(word, sizeof(word), "%.*s", (int)strcspn(typed + 2, "="), typed + 2);
+		for (i = 0; i < table->own_count && count < sizeof(names) / sizeof(names[0]); i++)
+			names[count++] = table->all[i]->name;
+		nearest = suggest_nearest(word, names, count);
+	}
+	if (nearest != NULL)
+		return gate_error_set(err, "unknown option '%s': did you mean '--%s'? (see %s --help)",
+				      typed, nearest, spec->name);
+	return gate_error_set(err, "unknown option '%s' (see %s --help)", typed, spec->name);
+}
+
 int opt_parse(const struct command_spec *spec, const struct opt_context *context, int argc,
 	      char **argv, char ***operands, size_t *operand_count, struct gate_error *err)
 {
@@ -230,8 +254,7 @@ int opt_parse(const struct command_spec *spec, const struct opt_context *context
 			goto out;
 		}
 		if (value == '?') {
-			gate_error_set(err, "unknown option '%s' (see %s --help)", argv[optind - 1],
-				       spec->name);
+			unknown_long_option(&table, spec, argv[optind - 1], err);
 			goto out;
 		}
 		if (value == ':') {

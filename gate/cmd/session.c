@@ -278,8 +278,8 @@ int session_load_baseline(struct session *session)
 	return 0;
 }
 
-/* How well the runs were packed onto the cores, and what gate itself cost: the figures the
- * README quotes. */
+/* How well the runs were packed onto the cores, and what gate itself cost: the figures
+ * docs/figures.md quotes. */
 static void report_speed(const struct session *session, const struct timespec *started)
 {
 	struct rusage self, children;
@@ -580,8 +580,10 @@ static int save_baseline(struct session *session)
 			return session_fail(GATE_EXIT_MEASUREMENT, &err);
 		}
 	}
-	if (asprintf(&directory, "%s/baselines", session->root ? session->root : ".") < 0 ||
-	    asprintf(&path, "%s/%s.json", directory, options->save_baseline) < 0) {
+	/* A branch release/2.x keeps its baseline in baselines/release/2.x.json. */
+	if (asprintf(&path, "%s/baselines/%s.json", session->root ? session->root : ".",
+		     options->save_baseline) < 0 ||
+	    (directory = strndup(path, (size_t)(strrchr(path, '/') - path))) == NULL) {
 		gate_error_set(&err, "out of memory");
 		goto out;
 	}
@@ -640,16 +642,19 @@ static int gate_command(const struct session *session, char *text, size_t size)
 }
 
 /* What refreshes the baseline here: `make baseline` in costgate's own tree, else gate's own, as
- * a user pastes it at the repository's top: `gate`, never the path it was run by, and the build
- * directory relative to the top when it is inside it. */
+ * a user pastes it at the repository's top: `gate`, never the path it was run by, the build
+ * directory relative to the top when it is inside it, and the branch the baseline was read from
+ * (main when none was named). */
 static void refresh_command(const struct session *session, char *text, size_t size)
 {
-	const char *branch = session->options->baseline_ref != NULL ? session->options->baseline_ref
-								     : "main";
+	const char *branch = session->options->baseline_ref != NULL
+				     ? baseline_branch_of(session->options->baseline_ref) : NULL;
 	const char *build_dir = session->options->build_dir;
 	char *absolute = realpath(build_dir, NULL);
 	size_t root_length = session->root != NULL ? strlen(session->root) : 0;
 
+	if (branch == NULL)
+		branch = "main";
 	if (own_makefile(session->root)) {
 		snprintf(text, size, "make baseline, and commit baselines/main.json");
 		free(absolute);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "suggest.h"
 #include "text.h"
 
 static int compare_entries(const void *left, const void *right)
@@ -256,9 +257,23 @@ static int matches_any(const char *name, char *const *patterns, size_t pattern_c
 	return 0;
 }
 
+/* The built scenario nearest to a name that matched none, for "did you mean"; NULL for a glob. */
+static const char *nearest_name(const struct manifest *manifest, const char *pattern)
+{
+	const char *names[256];
+	size_t count = 0, i;
+
+	if (strpbrk(pattern, "*?[") != NULL)
+		return NULL;
+	for (i = 0; i < manifest->entry_count && count < sizeof(names) / sizeof(names[0]); i++)
+		names[count++] = manifest->entries[i].name;
+	return suggest_nearest(pattern, names, count);
+}
+
 static int unknown_pattern(const struct manifest *manifest, const char *pattern,
 			   struct gate_error *err)
 {
+	const char *nearest = nearest_name(manifest, pattern);
 	char known[700] = "";
 	size_t used = 0, i;
 
@@ -270,6 +285,9 @@ static int unknown_pattern(const struct manifest *manifest, const char *pattern,
 			break;
 		used += (size_t)written;
 	}
+	if (nearest != NULL)
+		return gate_error_set(err, "unknown scenario '%s': did you mean '%s'? (known: %s)",
+				      pattern, nearest, known);
 	return gate_error_set(err, "unknown scenario '%s' (known: %s)", pattern, known);
 }
 

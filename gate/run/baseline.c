@@ -85,15 +85,60 @@ static char *peel_to_commit(const char *root, const char *object)
 	return output;
 }
 
-/* A branch name that can only be read one way: no revision syntax, no leading '-' or '.', no
- * path tricks. Fully qualified names (refs/heads/x, refs/remotes/origin/x) are allowed. */
-static bool is_plain_ref_name(const char *name)
+/* One component of a branch name: not empty, no leading '.', no ".lock" ending (git's own
+ * check-ref-format rules, within a character set that has no revision syntax). */
+static bool is_plain_component(const char *component, size_t length)
 {
-	return name[0] != '\0' && name[0] != '-' && name[0] != '.' && name[0] != '/' &&
-	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-") ==
-		       strlen(name) &&
-	       strstr(name, "..") == NULL && strstr(name, "//") == NULL &&
-	       name[strlen(name) - 1] != '/' && strlen(name) <= 200;
+	return length > 0 && component[0] != '.' &&
+	       !(length >= 5 && memcmp(component + length - 5, ".lock", 5) == 0);
+}
+
+/* A branch name that can only be read one way: letters, digits, '.', '_', '-' and '/' between
+ * components, no leading '-', no "..", not HEAD nor under refs/, at most 200 characters. */
+static bool is_plain_branch_name(const char *name)
+{
+	size_t length = strlen(name), at = 0;
+
+	if (length == 0 || length > 200 || name[0] == '-' || name[length - 1] == '.' ||
+	    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-") != length ||
+	    strstr(name, "..") != NULL || strcmp(name, "HEAD") == 0 || strncmp(name, "refs/", 5) == 0)
+		return false;
+	while (at <= length) {
+		size_t component = strcspn(name + at, "/");
+
+		if (!is_plain_component(name + at, component))
+			return false;
+		at += component + 1;
+	}
+	return true;
+}
+
+const char *baseline_branch_of(const char *name)
+{
+	const char *slash;
+
+	if (strncmp(name, "refs/heads/", 11) == 0)
+		return name + 11;
+	if (strncmp(name, "refs/remotes/", 13) == 0 && (slash = strchr(name + 13, '/')) != NULL &&
+	    slash > name + 13)
+		return slash + 1;
+	return strncmp(name, "refs/", 5) == 0 ? NULL : name;
+}
+
+int baseline_check_branch_name(const char *name, const char *option, bool qualified,
+			       struct gate_error *err)
+{
+	const char *branch = qualified ? baseline_branch_of(name) : name;
+
+	if (strncmp(name, "refs/tags/", 10) == 0)
+		return gate_error_set(err, "%s needs a branch, not the tag '%.80s': a tag is never a "
+				      "baseline", option, name);
+	if (branch == NULL || !is_plain_branch_name(branch))
+		return gate_error_set(err, "%s needs a branch name (letters, digits, '.', '_', '-', "
+				      "'/' between parts; it becomes baselines/NAME.json%s), not "
+				      "'%.80s'", option, qualified ? "; or refs/heads/NAME, "
+				      "refs/remotes/REMOTE/NAME" : "", name);
+	return 0;
 }
 
 /* The refs that could be branch `name`, from `git for-each-ref`: the remote-tracking refs
@@ -265,8 +310,8 @@ int baseline_resolve(const char *root, const char *name, const char *base_commit
 		}
 		return 0;
 	}
-	if (!is_plain_ref_name(name))
-		return gate_error_set(err, "no baseline: '%.80s' is not a branch name", name);
+	if (baseline_check_branch_name(name, "--baseline", true, err) != 0)
+		return -1;
 	if (strncmp(name, "refs/", 5) == 0) {
 		*commit = exact_ref(root, name);
 		if (*commit == NULL)
@@ -282,14 +327,6 @@ int baseline_resolve(const char *root, const char *name, const char *base_commit
 	return resolve_branch(root, name, commit, ref, err);
 }
 
-/* baselines/NAME.json for a fully qualified or plain branch NAME: its last component. */
-static const char *file_name(const char *name)
-{
-	const char *slash = strrchr(name, '/');
-
-	return slash != NULL ? slash + 1 : name;
-}
-
 enum baseline_status baseline_load_ref(struct results *baseline, const char *root,
 				       const char *name, const char *commit, const char *ref,
 				       char **source, struct gate_error *err)
@@ -298,9 +335,13 @@ enum baseline_status baseline_load_ref(struct results *baseline, const char *roo
 	const char *arguments[] = { "show", NULL, NULL };
 	enum baseline_status status = BASELINE_ABSENT;
 
-	name = file_name(name);
 	*source = NULL;
 	*baseline = (struct results)RESULTS_INIT;
+	name = baseline_branch_of(name);
+	if (name == NULL) {
+		gate_error_set(err, "no baseline: '%s' is not a branch", ref);
+		return BASELINE_ABSENT;
+	}
 	if (asprintf(&object, "%s:baselines/%s.json", commit, name) < 0 ||
 	    asprintf(source, "baselines/%s.json at %s (%.12s)", name, ref, commit) < 0) {
 		*source = NULL;

@@ -4,6 +4,8 @@
 #ifndef GATE_BASELINE_H
 #define GATE_BASELINE_H
 
+#include <stdbool.h>
+
 #include "error.h"
 #include "results.h"
 
@@ -23,7 +25,18 @@ char *baseline_repository_root(void);
 int baseline_resolve(const char *root, const char *name, const char *base_commit, char **commit,
 		     char **ref, struct gate_error *err);
 
-/* Reads baselines/NAME.json (NAME's last path component) as committed in `commit`, which `ref`
+/* The branch a --baseline NAME stands for: NAME, or the part after refs/heads/ or
+ * refs/remotes/REMOTE/; NULL for any other refs/ name. baselines/BRANCH.json is its file. */
+const char *baseline_branch_of(const char *name);
+
+/* Checks a branch name given to `option`: a plain branch name (git's ref rules, within
+ * [A-Za-z0-9._/-]: no revision syntax, no leading '-' or '.', no "..", no ".lock"), or with
+ * `qualified` also refs/heads/NAME and refs/remotes/REMOTE/NAME; never a tag. Returns 0, or -1
+ * with err naming the option and the name (a usage error: exit 2). */
+int baseline_check_branch_name(const char *name, const char *option, bool qualified,
+			       struct gate_error *err);
+
+/* Reads baselines/BRANCH.json (BRANCH as baseline_branch_of() gives it) as committed in `commit`, which `ref`
  * resolved to. On success *source says what was read, e.g. "baselines/main.json at
  * refs/heads/main (1a2b3c4d5e6f)" (owned). */
 enum baseline_status baseline_load_ref(struct results *baseline, const char *root,

@@ -125,6 +125,14 @@ elif [ "$out" != "gate $version" ]; then
 else
   pass "version_should_print_gate_and_the_project_version"
 fi
+# The version lives in CMakeLists.txt; the changelog has an entry for it, and the licence is there.
+if grep -qE "^## \[${version//./\\.}\] - [0-9]{4}-[0-9]{2}-[0-9]{2}\$" "$source/CHANGELOG.md" &&
+  grep -q '^MIT License$' "$source/LICENSE" &&
+  grep -q '^Copyright (c) [0-9]* costgate authors$' "$source/LICENSE"; then
+  pass "changelog_should_have_the_project_version_and_the_licence_should_be_mit"
+else
+  fail "changelog_should_have_the_project_version_and_the_licence_should_be_mit: no '## [$version] - DATE' in CHANGELOG.md, or LICENSE is not MIT"
+fi
 
 # Usage errors: each names the problem on one line and exits 2 before anything is measured.
 usage_error unknown_long_option_should_be_named --bogus
@@ -171,6 +179,20 @@ else
   pass "unknown_scenario_should_list_every_built_scenario"
 fi
 usage_error missing_manifest_should_say_how_to_build --build-dir "$tmp/empty"
+
+# Did you mean: the nearest command, option or scenario to a mistyped one, only when it is near.
+usage_error unknown_option_should_suggest_the_nearest --mesages 1
+usage_error unknown_option_with_a_value_should_suggest_the_nearest --scenarios=alpha
+usage_error unknown_command_should_suggest_the_nearest tiem
+usage_error unknown_subcommand_option_should_suggest_the_nearest merge --chek-raw x y.json
+usage_error unknown_scenario_should_suggest_the_nearest --build-dir "$tmp/hand" --scenario alpah
+usage_error far_word_should_suggest_nothing compile
+run_gate --build-dir "$build" --scenario consume_jsn --json "$tmp/r.json" --raw-dir "$tmp/raw"
+if [ "$code" -eq 2 ] && grep -q "^gate: error: unknown scenario 'consume_jsn': did you mean 'consume_json'? (known: " "$tmp/stderr"; then
+  pass "unknown_built_scenario_should_suggest_the_nearest"
+else
+  fail "unknown_built_scenario_should_suggest_the_nearest: exit $code, stderr: $err"
+fi
 
 # gate merge: its own help, and usage errors before any file is read.
 run_gate merge --help

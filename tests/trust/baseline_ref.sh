@@ -85,6 +85,6 @@ run_gate "$repo" --baseline=refs/remotes/upstream/main
 check "fully_qualified_ref_should_be_taken_exactly" 1 \
   "^baseline: baselines/main\.json at refs/remotes/upstream/main \(${main_commit:0:12}\)\$"
 run_gate "$repo" --baseline='main~1'
-check "revision_syntax_should_exit_4" 4 "err:'main~1' is not a branch name" "!."
+check "revision_syntax_should_exit_2" 2 "err:--baseline needs a branch name .*not 'main~1'" "!."
 
 finish

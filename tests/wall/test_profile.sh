@@ -49,7 +49,9 @@ expect_error() {
     fail "$name: exit $code: $stderr"
   fi
 }
-expect_error profile_should_reject_an_unknown_scenario "unknown scenario 'nope'" nope
+expect_error profile_should_reject_an_unknown_scenario "unknown scenario 'nope'$" nope
+expect_error profile_should_suggest_the_nearest_scenario \
+  "unknown scenario 'consume_jsn': did you mean 'consume_json'\?" consume_jsn
 expect_error profile_should_need_a_scenario "needs a SCENARIO"
 expect_error profile_should_refuse_a_frequency_of_zero "--frequency must be an integer from 1" \
   consume_json --frequency 0

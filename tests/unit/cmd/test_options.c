@@ -221,17 +221,42 @@ static void options_should_refuse_an_empty_baseline_ref(void)
 	check_refused(argv, ARGC(argv), "--baseline", NULL);
 }
 
-static void options_should_refuse_a_baseline_name_that_is_a_path(void)
+static void options_should_refuse_a_baseline_name_that_is_not_a_branch(void)
 {
 	char *slash[] = { "gate", "--save-baseline", "../main", NULL };
-	char *inner[] = { "gate", "--save-baseline", "a/b", NULL };
+	char *inner[] = { "gate", "--save-baseline", "a/../b", NULL };
 	char *dot[] = { "gate", "--save-baseline", ".hidden", NULL };
 	char *empty[] = { "gate", "--save-baseline=", NULL };
+	char *qualified[] = { "gate", "--save-baseline", "refs/heads/main", NULL };
+	char *revision[] = { "gate", "--baseline", "main~1", NULL };
+	char *tag[] = { "gate", "--baseline", "refs/tags/v1", NULL };
 
 	check_refused(slash, ARGC(slash), "--save-baseline", "'../main'");
-	check_refused(inner, ARGC(inner), "--save-baseline", "'a/b'");
+	check_refused(inner, ARGC(inner), "--save-baseline", "'a/../b'");
 	check_refused(dot, ARGC(dot), "--save-baseline", "'.hidden'");
 	check_refused(empty, ARGC(empty), "--save-baseline", NULL);
+	check_refused(qualified, ARGC(qualified), "--save-baseline", "'refs/heads/main'");
+	check_refused(revision, ARGC(revision), "--baseline", "'main~1'");
+	check_refused(tag, ARGC(tag), "--baseline", "a tag is never a baseline");
+}
+
+static void options_should_take_any_branch_name(void)
+{
+	char *save[] = { "gate", "--save-baseline", "release/2.x", NULL };
+	char *read[] = { "gate", "--baseline=master", NULL };
+	char *qualified[] = { "gate", "--baseline", "refs/remotes/upstream/trunk", NULL };
+	struct gate_options options;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(options_parse(&options, ARGC(save), save, &err) == 0);
+	CHECK_STR(options.save_baseline, "release/2.x");
+	options_release(&options);
+	CHECK(options_parse(&options, ARGC(read), read, &err) == 0);
+	CHECK_STR(options.baseline_ref, "master");
+	options_release(&options);
+	CHECK(options_parse(&options, ARGC(qualified), qualified, &err) == 0);
+	CHECK_STR(options.baseline_ref, "refs/remotes/upstream/trunk");
+	options_release(&options);
 }
 
 static void options_should_read_a_shard(void)
@@ -365,7 +390,8 @@ int main(void)
 	RUN(options_should_refuse_an_extra_argument);
 	RUN(options_should_refuse_a_baseline_ref_and_file_together);
 	RUN(options_should_refuse_an_empty_baseline_ref);
-	RUN(options_should_refuse_a_baseline_name_that_is_a_path);
+	RUN(options_should_refuse_a_baseline_name_that_is_not_a_branch);
+	RUN(options_should_take_any_branch_name);
 	RUN(options_should_read_a_shard);
 	RUN(options_should_refuse_a_shard_that_is_not_k_of_m);
 	RUN(options_should_refuse_exact_without_a_baseline);
