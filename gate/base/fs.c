@@ -95,13 +95,34 @@ static int write_all(int fd, const char *text, size_t length)
 	return 0;
 }
 
+static int write_in_place(const char *path, const char *text, size_t length, struct gate_error *err)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0 || write_all(fd, text, length) != 0) {
+		int saved = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return gate_error_set(err, "cannot write '%s': %s", path, strerror(saved));
+	}
+	if (close(fd) != 0)
+		return gate_error_set(err, "cannot write '%s': %s", path, strerror(errno));
+	return 0;
+}
+
 int fs_write_atomic(const char *path, const char *text, size_t length, const char *temporary_dir,
 		    struct gate_error *err)
 {
 	const char *name = strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 : path;
 	char *temporary = NULL;
 	int fd = -1, status = -1, made;
+	struct stat existing;
 
+	/* A device or a pipe (/dev/stdout, /dev/full) is written in place: renaming a file over it
+	 * would replace the device. */
+	if (stat(path, &existing) == 0 && !S_ISREG(existing.st_mode) && !S_ISDIR(existing.st_mode))
+		return write_in_place(path, text, length, err);
 	made = temporary_dir != NULL
 		       ? asprintf(&temporary, "%s/.%s.tmp.XXXXXX", temporary_dir, name)
 		       : asprintf(&temporary, "%s.tmp.XXXXXX", path);

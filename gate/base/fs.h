@@ -22,7 +22,8 @@ int fs_read_file(const char *path, size_t limit, char **text, size_t *length);
 /* Writes `length` bytes of `text` to `path` whole: a temporary file in `temporary_dir` (NULL:
  * beside `path`), flushed to disk, mode 0644, renamed over `path`. Returns 0; -1 with err set
  * ("cannot write 'F': ..."), the temporary file removed; or 1 when the rename crossed file
- * systems (only with a `temporary_dir`: nothing written, err untouched, write beside instead). */
+ * systems (only with a `temporary_dir`: nothing written, err untouched, write beside instead).
+ * A `path` that is a device or a pipe (/dev/stdout) is opened and written in place. */
 int fs_write_atomic(const char *path, const char *text, size_t length, const char *temporary_dir,
 		    struct gate_error *err);
 

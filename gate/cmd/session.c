@@ -71,6 +71,8 @@ static int check_output_file(const char *path, const char *option, struct gate_e
 	else if (stat(path, &status) == 0 && access(path, W_OK) != 0)
 		result = gate_error_set(err, "%s '%s': the file cannot be written: %s", option, path,
 					strerror(errno));
+	else if (stat(path, &status) == 0 && !S_ISREG(status.st_mode))
+		; /* a device or a pipe is written in place: its directory is not written */
 	else if (stat(directory, &status) != 0)
 		result = gate_error_set(err, "%s '%s': the directory '%s' does not exist", option,
 					path, directory);
@@ -651,35 +653,14 @@ static bool baseline_is_exact(const struct verdict *verdict, const char *refresh
 	return exact;
 }
 
-int session_decide_and_report(struct session *session)
+/* results.json with the verdict: 0, or -1 with err saying what could not be written. */
+static int write_results(struct session *session, const struct verdict *verdict,
+			 struct gate_error *err)
 {
 	const struct gate_options *options = session->options;
-	struct gate_error err = GATE_ERROR_INIT;
-	struct verdict verdict = VERDICT_INIT;
-	bool whole_suite = !session->partial;
-	char refresh[1024];
-	cJSON *document = NULL, *verdict_json;
-	int code;
+	cJSON *verdict_json = verdict_to_json(verdict), *document;
+	int status = -1;
 
-	if (verdict_decide(&verdict, session->measurements, session->measurement_count,
-			   session->have_baseline ? &session->baseline : NULL, &session->acceptance,
-			   whole_suite, &err) != 0)
-		return session_fail(GATE_EXIT_MEASUREMENT, &err);
-	verdict.baseline_source = session->baseline_source;
-	verdict.remeasured = session->remeasured;
-	refresh_command(session, refresh, sizeof(refresh));
-	verdict.refresh_command = refresh;
-	if (verdict_explain(&verdict, options->explain, &err) != 0)
-		return session_fail(GATE_EXIT_MEASUREMENT, &err);
-	table_print(stdout, &verdict, refresh);
-	code = verdict.exit_code;
-	if (options->exact && session->have_baseline && !baseline_is_exact(&verdict, refresh) &&
-	    code == GATE_EXIT_PASS)
-		code = GATE_EXIT_REGRESSION;
-	if (write_pull_request_reports(session, &verdict) != 0)
-		code = GATE_EXIT_USAGE;
-	fflush(stdout);
-	verdict_json = verdict_to_json(&verdict);
 	document = verdict_json == NULL ? NULL
 					: results_document(session->measurements,
 							   session->measurement_count,
@@ -695,18 +676,69 @@ int session_decide_and_report(struct session *session)
 		cJSON_Delete(document);
 		document = NULL;
 	}
-	if (document == NULL || make_json_directory(options, &err) != 0 ||
-	    results_write_file(document, options->json_path, &err) != 0) {
-		if (document == NULL)
-			gate_error_set(&err, "out of memory");
-		code = session_fail(GATE_EXIT_USAGE, &err);
-	}
+	if (document == NULL)
+		gate_error_set(err, "out of memory");
+	else if (make_json_directory(options, err) == 0 &&
+		 results_write_file(document, options->json_path, err) == 0)
+		status = 0;
 	cJSON_Delete(document);
-	verdict_release(&verdict);
-	if (code == GATE_EXIT_PASS || code == GATE_EXIT_REGRESSION) {
-		if (options->save_baseline != NULL && save_baseline(session) != 0)
-			code = GATE_EXIT_MEASUREMENT;
+	return status;
+}
+
+/* Every file is written before the verdict line is printed, so no "pass" stands above an error:
+ * when one cannot be written, the verdict line says that instead, and the exit code is 2. */
+int session_decide_and_report(struct session *session)
+{
+	const struct gate_options *options = session->options;
+	struct gate_error err = GATE_ERROR_INIT;
+	struct verdict verdict = VERDICT_INIT;
+	bool whole_suite = !session->partial, written = true;
+	char refresh[1024], summary[sizeof(err.message) + 64];
+	int code;
+
+	if (verdict_decide(&verdict, session->measurements, session->measurement_count,
+			   session->have_baseline ? &session->baseline : NULL, &session->acceptance,
+			   whole_suite, &err) != 0)
+		return session_fail(GATE_EXIT_MEASUREMENT, &err);
+	verdict.baseline_source = session->baseline_source;
+	verdict.remeasured = session->remeasured;
+	refresh_command(session, refresh, sizeof(refresh));
+	verdict.refresh_command = refresh;
+	if (verdict_explain(&verdict, options->explain, &err) != 0)
+		return session_fail(GATE_EXIT_MEASUREMENT, &err);
+	code = verdict.exit_code;
+	if (write_results(session, &verdict, &err) != 0) {
+		session_fail(GATE_EXIT_USAGE, &err);
+		snprintf(summary, sizeof(summary), "fail: results not written: %s", err.message);
+		written = false;
 	}
+	if (write_pull_request_reports(session, &verdict) != 0) {
+		if (written)
+			snprintf(summary, sizeof(summary), "fail: a report could not be written "
+				 "(see the error above)");
+		written = false;
+	}
+	if (written && (code == GATE_EXIT_PASS || code == GATE_EXIT_REGRESSION) &&
+	    options->save_baseline != NULL && save_baseline(session) != 0) {
+		snprintf(summary, sizeof(summary), "fail: the baseline was not written (see the "
+			 "error above)");
+		written = false;
+		code = GATE_EXIT_MEASUREMENT;
+	} else if (!written) {
+		code = GATE_EXIT_USAGE;
+	}
+	fflush(stderr);
+	if (written) {
+		table_print(stdout, &verdict, refresh);
+	} else {
+		table_print_body(stdout, &verdict, refresh);
+		printf("%s\n", summary);
+	}
+	if (written && options->exact && session->have_baseline &&
+	    !baseline_is_exact(&verdict, refresh) && code == GATE_EXIT_PASS)
+		code = GATE_EXIT_REGRESSION;
+	fflush(stdout);
+	verdict_release(&verdict);
 	return code;
 }
 

@@ -1047,9 +1047,14 @@ static double measure_budget(const struct runner_job *job, void *context)
 static void measure_progress(const struct runner_job *job, size_t remaining, void *context)
 {
 	const struct measure_context *measuring = context;
+	const struct run *run = job->context;
 
-	if (job->context != NULL)
-		report_progress(job, remaining, (void *)measuring->options);
+	if (run == NULL)
+		return;
+	/* A run skipped because its --describe failed is reported under the scenario's name:
+	 * concluding (once) records the failure and the name from the manifest. */
+	conclude_describe(&measuring->describes[run->measurement - measuring->measurements]);
+	report_progress(job, remaining, (void *)measuring->options);
 }
 
 int measure_scenarios(struct measurement *measurements, const struct manifest *manifest,
