@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -179,4 +180,51 @@ int fs_mkdir_p(const char *path, mode_t mode, struct gate_error *err)
 	}
 	free(copy);
 	return status;
+}
+
+/* The pid written in a lock file, 0 when there is none yet (its holder is about to write it). */
+static long lock_holder(int fd)
+{
+	char text[32];
+	ssize_t got;
+	int tries;
+
+	for (tries = 0; tries < 50; tries++) {
+		got = pread(fd, text, sizeof(text) - 1, 0);
+		if (got > 0) {
+			text[got] = '\0';
+			return strtol(text, NULL, 10);
+		}
+		usleep(10000);
+	}
+	return 0;
+}
+
+int fs_lock(const char *path, long *holder, struct gate_error *err)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	char text[32];
+	int length;
+
+	*holder = 0;
+	if (fd < 0)
+		return gate_error_set(err, "cannot lock '%s': %s", path, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		int saved = errno;
+
+		if (saved == EWOULDBLOCK)
+			*holder = lock_holder(fd);
+		close(fd);
+		gate_error_set(err, "cannot lock '%s': %s", path, strerror(saved));
+		errno = saved;
+		return -1;
+	}
+	length = snprintf(text, sizeof(text), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) != 0 || pwrite(fd, text, (size_t)length, 0) != length) {
+		int saved = errno;
+
+		close(fd);
+		return gate_error_set(err, "cannot lock '%s': %s", path, strerror(saved));
+	}
+	return fd;
 }

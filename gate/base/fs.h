@@ -31,4 +31,10 @@ int fs_write_atomic(const char *path, const char *text, size_t length, const cha
  * name the directory that could not be made. */
 int fs_mkdir_p(const char *path, mode_t mode, struct gate_error *err);
 
+/* Takes an exclusive lock (flock) on the file at `path`, made when missing, and writes this
+ * process's pid into it. Returns the descriptor that holds the lock until it is closed or the
+ * process ends; -1 with err set, and when another process holds the lock errno EWOULDBLOCK and
+ * *holder its pid as it wrote it (0 when it has not yet). */
+int fs_lock(const char *path, long *holder, struct gate_error *err);
+
 #endif

@@ -330,6 +330,57 @@ static int cross_check(struct session *session)
 	return 0;
 }
 
+/* One gate per output: `path`, a lock file, is held until gate ends. A second gate that would
+ * write the same files is a usage error before it touches any (exit 2). */
+static int lock_output(struct session *session, const char *path, const char *what,
+		       const char *subject)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	long holder = 0;
+	int fd = fs_lock(path, &holder, &err);
+
+	if (fd >= 0) {
+		session->locks[session->lock_count++] = fd;
+		return 0;
+	}
+	if (errno == EWOULDBLOCK && holder > 0)
+		gate_error_set(&err, "%s '%s' is in use by another gate (pid %ld): give each gate its "
+			       "own --raw-dir and --json", what, subject, holder);
+	else if (errno == EWOULDBLOCK)
+		gate_error_set(&err, "%s '%s' is in use by another gate: give each gate its own "
+			       "--raw-dir and --json", what, subject);
+	return session_fail(GATE_EXIT_USAGE, &err);
+}
+
+/* The raw directory's lock, then the results file's (beside it, hidden; none for a device). */
+static int lock_outputs(struct session *session)
+{
+	const char *json = session->options->json_path;
+	struct gate_error err = GATE_ERROR_INIT;
+	char *path = NULL, *copy = NULL;
+	struct stat status;
+	int code = GATE_EXIT_USAGE;
+
+	if (asprintf(&path, "%s/.gate.lock", session->raw_dir) < 0)
+		return session_fail(GATE_EXIT_USAGE, &err);
+	code = lock_output(session, path, "the raw directory", session->raw_dir);
+	free(path);
+	path = NULL;
+	if (code != 0 || (stat(json, &status) == 0 && !S_ISREG(status.st_mode)))
+		return code;
+	copy = strdup(json);
+	if (copy == NULL || make_json_directory(session->options, &err) != 0 ||
+	    asprintf(&path, "%s/.%s.lock", dirname(copy), strrchr(json, '/') ? strrchr(json, '/') + 1
+									  : json) < 0) {
+		free(copy);
+		return session_fail(GATE_EXIT_USAGE, &err);
+	}
+	code = lock_output(session, path, "the results file", json);
+	free(path);
+	free(copy);
+	return code;
+}
+
 int session_measure(struct session *session, struct measure_options *measure_options)
 {
 	const struct gate_options *options = session->options;
@@ -345,6 +396,8 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 		gate_error_set(&err, "cannot use '%s': %s", options->raw_dir, strerror(saved));
 		return session_fail(GATE_EXIT_USAGE, &err);
 	}
+	if (lock_outputs(session) != 0)
+		return GATE_EXIT_USAGE;
 	*measure_options = (struct measure_options){
 		.messages = options->messages,
 		.jobs = options->jobs,
@@ -763,5 +816,7 @@ void session_release(struct session *session)
 	free(session->root);
 	free(session->raw_dir);
 	debugview_release(&session->debug_view);
+	for (i = 0; i < session->lock_count; i++)
+		close(session->locks[i]);
 }
 

@@ -39,6 +39,8 @@ struct session {
 					* scenario not measured here is not "missing" */
 	char *raw_dir;                 /* --raw-dir made absolute: the runs have their own cwd */
 	struct debugview debug_view;   /* what the runs see of /usr/lib/debug */
+	int locks[2];                  /* held on the raw directory and the results file */
+	size_t lock_count;
 };
 
 /* Prints "gate: error: MESSAGE" and returns code. */
