@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "cmd_merge.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,8 @@
 #include "callgrind.h"
 #include "dhat.h"
 #include "exit_codes.h"
+#include "fs.h"
+#include "seal.h"
 #include "runner.h"
 #include "session.h"
 
@@ -229,6 +232,42 @@ static int check_raw(const struct session *session, const char *directory, struc
 	return 0;
 }
 
+/* --check-build: the programs a whole run measured (costgate.sealed of its results.json) are
+ * the programs of the build in `build_dir`, made by trusted hands from the same sources. */
+static int check_build(const struct session *session, const char *results_path,
+		       const char *build_dir, struct gate_error *err)
+{
+	char *text = NULL;
+	size_t length = 0, i;
+	cJSON *document = NULL;
+	const cJSON *scenarios;
+	int status = -1;
+
+	if (fs_read_file(results_path, FS_READ_LIMIT, &text, &length) != 0)
+		return gate_error_set(err, "cannot read results '%s': %s", results_path, strerror(errno));
+	document = cJSON_ParseWithLength(text, length);
+	scenarios = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(document, "costgate"),
+						 "sealed"),
+		"scenarios");
+	if (document == NULL) {
+		gate_error_set(err, "cannot read results '%s': not JSON", results_path);
+		goto out;
+	}
+	for (i = 0; i < session->measurement_count; i++) {
+		const char *name = session->measurements[i].info.name;
+
+		if (seal_compare(cJSON_GetObjectItemCaseSensitive(scenarios, name), name, build_dir,
+				 err) != 0)
+			goto out;
+	}
+	status = 0;
+out:
+	cJSON_Delete(document);
+	free(text);
+	return status;
+}
+
 static int read_shards(struct results *shards, const struct gate_options *options,
 		       struct gate_error *err)
 {
@@ -279,6 +318,16 @@ static int merge(const struct gate_options *options)
 	measure_options.raw_dir = session.raw_dir;
 	measure_options.valgrind = session.valgrind;
 	if (options->check_raw != NULL && check_raw(&session, options->check_raw, &err) != 0) {
+		code = session_fail(GATE_EXIT_MEASUREMENT, &err);
+		goto out;
+	}
+	if (options->check_build != NULL && options->input_count != 1) {
+		gate_error_set(&err, "--check-build reads one whole run's results, not shards");
+		code = session_fail(GATE_EXIT_USAGE, &err);
+		goto out;
+	}
+	if (options->check_build != NULL &&
+	    check_build(&session, options->inputs[0], options->check_build, &err) != 0) {
 		code = session_fail(GATE_EXIT_MEASUREMENT, &err);
 		goto out;
 	}

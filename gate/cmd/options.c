@@ -122,6 +122,14 @@ static int apply_check_raw(const struct opt_context *c, const char *value, struc
 	return 0;
 }
 
+static int apply_check_build(const struct opt_context *c, const char *value,
+			     struct gate_error *err)
+{
+	(void)err;
+	OWN(c)->check_build = value;
+	return 0;
+}
+
 /* A flag: the bool at `offset` in struct gate_options becomes true. */
 #define FLAG(function, field)                                                                    \
 	static int function(const struct opt_context *c, const char *value,                     \
@@ -207,6 +215,13 @@ static const struct opt opt_check_raw = {
 	"read every count again from the raw files in DIR; one that\n"
 	"differs from the results is a measurement failure (exit 3)", apply_check_raw };
 
+static const struct opt opt_check_build = {
+	"check-build", 0, "DIR",
+	"hash the scenario programs of the build in DIR (made from\n"
+	"the same sources at the same path) and compare them with\n"
+	"the programs the results measured: one that differs is a\n"
+	"measurement failure (exit 3)", apply_check_build };
+
 /* How gate itself describes the shared options it takes. */
 static const struct opt_note gate_notes[] = {
 	{ &opt_timeout, "kill every run after this long (default: scaled: 60 s for\n"
@@ -229,7 +244,8 @@ static const struct opt *const gate_opts[] = {
 static const struct opt *const merge_opts[] = {
 	&opt_build_dir, &opt_json, &opt_raw_dir, &opt_baseline, &opt_base_commit,
 	&opt_baseline_file, &opt_baseline_optional, &opt_accepted, &opt_markdown, &opt_explain,
-	&opt_exact, &opt_check_raw, &opt_verbose, &opt_quiet, &opt_help, &opt_version, NULL,
+	&opt_exact, &opt_check_raw, &opt_check_build, &opt_verbose, &opt_quiet, &opt_help,
+	&opt_version, NULL,
 };
 
 static const struct opt *const merge_refused[] = {

@@ -35,6 +35,7 @@ struct gate_options {
 				   * require DHAT's figures */
 	bool exact;               /* the baseline must hold exactly these counts (a refresh check) */
 	const char *check_raw;    /* gate merge: re-read every count from the raw files here */
+	const char *check_build;  /* gate merge: compare the sealed programs with this build's */
 	int verbosity;            /* 0 quiet, 1 default, 2 verbose */
 	unsigned shard_index;     /* --shard K/M: K (1-based); 0/0 without sharding */
 	unsigned shard_count;     /* M */

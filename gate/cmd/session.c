@@ -706,6 +706,46 @@ static bool baseline_is_exact(const struct verdict *verdict, const char *refresh
 	return exact;
 }
 
+/* costgate.sealed: each scenario's programs as hashed when the build was read (seal.h), and
+ * whether the runs saw them read-only. Nothing when no scenario was sealed (merged shards). */
+static int add_seals(const struct session *session, cJSON *document)
+{
+	cJSON *block = cJSON_GetObjectItemCaseSensitive(document, "costgate"), *sealed, *scenarios;
+	char *build_dir = realpath(session->options->build_dir, NULL);
+	bool read_only = true, any = false;
+	size_t i;
+	int status = -1;
+
+	for (i = 0; i < session->measurement_count; i++) {
+		any = any || session->measurements[i].seal.count > 0;
+		read_only = read_only && session->measurements[i].sealed_read_only;
+	}
+	if (!any) {
+		free(build_dir);
+		return 0;
+	}
+	sealed = cJSON_AddObjectToObject(block, "sealed");
+	if (sealed == NULL || cJSON_AddBoolToObject(sealed, "read_only", read_only) == NULL ||
+	    (scenarios = cJSON_AddObjectToObject(sealed, "scenarios")) == NULL)
+		goto out;
+	for (i = 0; i < session->measurement_count; i++) {
+		const struct measurement *measurement = &session->measurements[i];
+		cJSON *files;
+
+		if (measurement->seal.count == 0)
+			continue;
+		files = seal_to_json(&measurement->seal, build_dir);
+		if (files == NULL || !cJSON_AddItemToObject(scenarios, measurement->info.name, files)) {
+			cJSON_Delete(files);
+			goto out;
+		}
+	}
+	status = 0;
+out:
+	free(build_dir);
+	return status;
+}
+
 /* results.json with the verdict: 0, or -1 with err saying what could not be written. */
 static int write_results(struct session *session, const struct verdict *verdict,
 			 struct gate_error *err)
@@ -722,6 +762,10 @@ static int write_results(struct session *session, const struct verdict *verdict,
 	    results_add_shard(document, options->shard_index, options->shard_count,
 			      (const char *const *)session->selected, session->selected_count,
 			      options->scenario_count > 0) != 0) {
+		cJSON_Delete(document);
+		document = NULL;
+	}
+	if (document != NULL && add_seals(session, document) != 0) {
 		cJSON_Delete(document);
 		document = NULL;
 	}

@@ -12,6 +12,7 @@
 #include "manifest.h"
 #include "metrics.h"
 #include "scenario.h"
+#include "seal.h"
 #include "slope.h"
 
 /* DHAT keeps this many frames: deep enough that the region frame of a deep handler's
@@ -76,6 +77,9 @@ struct measurement {
 	size_t site_count;
 
 	char *raw_files[TOOL_COUNT][SLOPE_RUNS]; /* output file names inside the raw directory */
+	struct seal seal;            /* the executable and its project libraries, hashed when the
+				      * build was read and checked around every run (seal.h) */
+	bool sealed_read_only;       /* the runs saw those files' directories read-only */
 	double valgrind_seconds;     /* wall time of this scenario's valgrind runs, summed */
 	double valgrind_cpu_seconds; /* their CPU time, summed */
 };
