@@ -1096,6 +1096,26 @@ static void measure_progress(const struct runner_job *job, size_t remaining, voi
 	report_progress(job, remaining, (void *)measuring->options);
 }
 
+/* Every object the runs' outputs say was loaded is checked as the executable was (program.h):
+ * a library opened with dlopen is read once valgrind has seen it. */
+static void check_reported_objects(struct measurement *measurement, run_table runs,
+				   const struct measure_options *options)
+{
+	const char *outputs[2 * TOOL_COUNT * SLOPE_RUNS];
+	struct gate_error err = GATE_ERROR_INIT;
+	size_t count = 0, repeat, tool, which;
+
+	for (repeat = 0; repeat < (options->verify ? 2u : 1u); repeat++)
+		for (tool = 0; tool < TOOL_COUNT; tool++)
+			for (which = 0; which < SLOPE_RUNS; which++)
+				if (runs[repeat][tool][which]->job.started &&
+				    access(runs[repeat][tool][which]->output_path, R_OK) == 0)
+					outputs[count++] = runs[repeat][tool][which]->output_path;
+	if (program_check_reported(measurement->info.path, outputs, count, measurement->info.region,
+				   &err) != 0)
+		record_failure(measurement, "scenario '%s': %s", measurement->info.name, err.message);
+}
+
 /* Seals every scenario (seal.h) and, where the system lets a run have its own mount namespace,
  * gives the runs the sealed files' directories read-only (sealed->read_only; NULL otherwise,
  * and the hashes alone hold). A scenario that cannot be sealed has failed. */
@@ -1250,6 +1270,9 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 			collect_outputs(&runs[i], &listing, options);
 	}
 	for (i = 0; i < count; i++) {
+		if (measurements[i].failed)
+			continue;
+		check_reported_objects(&measurements[i], table[i], options);
 		if (measurements[i].failed)
 			continue;
 		if (conclude(&measurements[i], table[i][0], options) != 0) {
