@@ -13,7 +13,7 @@
 /* Upper bounds that keep a run sane: 2N deliveries must fit the harness's COUNT limit. */
 /* DHAT holds every block the queue has filled: at 2N = 200,000 deliveries consume_json_kilobyte
  * peaked at 669 MiB, which two runs at once on a 2-core runner can afford (a million took 1.8 GB). */
-#define MESSAGES_MAX 100000ULL
+#define MESSAGES_MAX OPTIONS_MESSAGES_MAX
 
 /* NAME for baselines/NAME.json: no path separators, no leading dot. */
 static int check_baseline_name(const char *name, const char *option, struct gate_error *err)
@@ -147,11 +147,17 @@ FLAG(apply_verify, verify)
 FLAG(apply_cross_check, cross_check)
 FLAG(apply_full_debug_info, full_debug_info)
 FLAG(apply_all_metrics, all_metrics)
+FLAG(apply_vary_n, vary_n)
 
 static const struct opt opt_messages = {
 	"messages", 'n', "N",
 	"N deliveries (default 1000, at most 100000); per message =\n"
 	"(count(2N) - count(N)) / N", apply_messages };
+static const struct opt opt_vary_n = {
+	"vary-n", 0, NULL,
+	"measure each scenario at its own N, drawn from --messages + 1\n"
+	"to 2 x --messages (at most 100000) with the head commit as\n"
+	"the seed: a program cannot know N in advance", apply_vary_n };
 static const struct opt opt_scenario = {
 	"scenario", 's', "NAME", "measure only NAME (a name or a glob); may repeat", apply_scenario };
 static const struct opt opt_verify = {
@@ -233,7 +239,7 @@ static const struct opt_note gate_notes[] = {
 };
 
 static const struct opt *const gate_opts[] = {
-	&opt_messages, &opt_scenario, &opt_jobs, &opt_timeout, &opt_verify,
+	&opt_messages, &opt_vary_n, &opt_scenario, &opt_jobs, &opt_timeout, &opt_verify,
 	&opt_cross_check, &opt_full_debug_info, &opt_all_metrics, &opt_build_dir, &opt_json,
 	&opt_raw_dir, &opt_baseline, &opt_base_commit, &opt_baseline_file, &opt_baseline_optional,
 	&opt_save_baseline, &opt_accepted, &opt_markdown, &opt_explain, &opt_exact, &opt_shard,
@@ -249,7 +255,7 @@ static const struct opt *const merge_opts[] = {
 };
 
 static const struct opt *const merge_refused[] = {
-	&opt_messages, &opt_scenario, &opt_jobs, &opt_timeout, &opt_save_baseline,
+	&opt_messages, &opt_vary_n, &opt_scenario, &opt_jobs, &opt_timeout, &opt_save_baseline,
 	&opt_shard, &opt_verify, &opt_cross_check, &opt_all_metrics, &opt_full_debug_info, NULL,
 };
 

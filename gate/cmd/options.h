@@ -9,6 +9,9 @@
 
 #include "error.h"
 
+/* The most deliveries a run may have: DHAT at 200,000 deliveries of 1 KB needed 669 MiB. */
+#define OPTIONS_MESSAGES_MAX 100000ULL
+
 struct gate_options {
 	uint64_t messages;        /* N: the runs are at 1, N and 2N deliveries */
 	char **scenarios;         /* names or globs (point into argv); owned array */
@@ -31,6 +34,7 @@ struct gate_options {
 	bool verify;              /* measure every run twice and require the same counts */
 	bool all_metrics;         /* opt-in metrics (estimated cycles) for every scenario */
 	bool full_debug_info;     /* runs read the system's debug files whole (debugview.h) */
+	bool vary_n;              /* each scenario's N drawn above --messages (session.c) */
 	bool cross_check;         /* count allocations again natively (tcmalloc's hooks) and
 				   * require DHAT's figures */
 	bool exact;               /* the baseline must hold exactly these counts (a refresh check) */

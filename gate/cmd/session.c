@@ -24,6 +24,7 @@
 #include "native_runs.h"
 #include "report.h"
 #include "runner.h"
+#include "sha256.h"
 #include "table.h"
 #include "wallclock.h"
 #include "worktree.h"
@@ -381,6 +382,48 @@ static int lock_outputs(struct session *session)
 	return code;
 }
 
+/* --vary-n: each scenario's N, drawn from (--messages, 2 x --messages] (at most the largest
+ * --messages) by the SHA-256 of the head commit and the scenario's name: a program cannot know
+ * its N in advance, and a rerun of the same commit draws the same. The figures are slopes over
+ * N and 2N, so a scenario whose work does not depend on N measures the same. */
+static int draw_messages(struct session *session, struct gate_error *err)
+{
+	const char *arguments[] = { "rev-parse", "--verify", "HEAD^{commit}", NULL };
+	uint64_t messages = session->options->messages;
+	size_t i;
+
+	session->vary_lowest = messages + 1;
+	session->vary_highest = 2 * messages < OPTIONS_MESSAGES_MAX ? 2 * messages
+								     : OPTIONS_MESSAGES_MAX;
+	if (session->vary_lowest > session->vary_highest)
+		return gate_error_set(err, "--vary-n draws N above --messages, and --messages %" PRIu64
+				      " leaves no room below %llu", messages, OPTIONS_MESSAGES_MAX);
+	if (session->root == NULL ||
+	    baseline_git(session->root, arguments, &session->vary_seed, err) != 0)
+		return gate_error_prefix(err, "--vary-n needs the head commit as its seed");
+	session->vary_seed[strcspn(session->vary_seed, "\n")] = '\0';
+	session->messages_each = calloc(session->manifest.entry_count + 1, sizeof(uint64_t));
+	if (session->messages_each == NULL)
+		return gate_error_set(err, "out of memory");
+	for (i = 0; i < session->manifest.entry_count; i++) {
+		struct sha256 hash;
+		char digest[SHA256_HEX_SIZE], word[17];
+
+		sha256_init(&hash);
+		sha256_update(&hash, session->vary_seed, strlen(session->vary_seed));
+		sha256_update(&hash, "\n", 1);
+		sha256_update(&hash, session->manifest.entries[i].name,
+			      strlen(session->manifest.entries[i].name));
+		sha256_final(&hash, digest);
+		memcpy(word, digest, 16);
+		word[16] = '\0';
+		session->messages_each[i] = session->vary_lowest +
+					    strtoull(word, NULL, 16) %
+						    (session->vary_highest - session->vary_lowest + 1);
+	}
+	return 0;
+}
+
 int session_measure(struct session *session, struct measure_options *measure_options)
 {
 	const struct gate_options *options = session->options;
@@ -410,13 +453,21 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 		.every_metric = options->all_metrics,
 		.verbosity = options->verbosity,
 	};
+	if (options->vary_n && draw_messages(session, &err) != 0)
+		return session_fail(GATE_EXIT_USAGE, &err);
+	measure_options->messages_each = session->messages_each;
 	session->measurement_count = session->manifest.entry_count;
 	session->measurements = calloc(session->manifest.entry_count + 1, sizeof(*session->measurements));
 	if (session->measurements == NULL) {
 		gate_error_set(&err, "out of memory");
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
 	}
-	if (options->verbosity > 0)
+	if (options->verbosity > 0 && options->vary_n)
+		fprintf(stderr, "gate: measuring %zu scenario%s at 1, N and 2N deliveries, each its own N "
+			"from %" PRIu64 " to %" PRIu64 " (seed %.12s), %u at once\n",
+			session->manifest.entry_count, session->manifest.entry_count == 1 ? "" : "s",
+			session->vary_lowest, session->vary_highest, session->vary_seed, options->jobs);
+	else if (options->verbosity > 0)
 		fprintf(stderr, "gate: measuring %zu scenario%s at 1, %llu and %llu deliveries, %u at once\n",
 			session->manifest.entry_count, session->manifest.entry_count == 1 ? "" : "s",
 			(unsigned long long)options->messages, 2ULL * options->messages, options->jobs);
@@ -503,6 +554,7 @@ int session_make_comparable(struct session *session, const struct measure_option
 	}
 	baseline_options.raw_dir = raw_dir;
 	baseline_options.estimates = NULL; /* the baseline they came from is gone */
+	baseline_options.messages_each = NULL; /* drawn for the head's scenarios; slopes compare */
 	baseline_options.estimate_count = 0;
 	status = worktree_measure(&session->baseline, session->root, session->baseline_commit,
 				  session->baseline_ref, session->options->build_dir, &baseline_options,
@@ -626,8 +678,9 @@ static void reproduce_command(const struct session *session, char *text, size_t 
 	}
 	used = written < 0 ? 0 : (size_t)written;
 	if (used < size)
-		used += (size_t)snprintf(text + used, size - used, " --messages %llu",
-					 (unsigned long long)options->messages);
+		used += (size_t)snprintf(text + used, size - used, " --messages %llu%s",
+					 (unsigned long long)options->messages,
+					 options->vary_n ? " --vary-n" : "");
 	if (options->baseline_ref != NULL && used < size)
 		used += (size_t)snprintf(text + used, size - used, " --baseline=%s", options->baseline_ref);
 	for (i = 0; i < options->scenario_count && used < size; i++)
@@ -746,6 +799,20 @@ out:
 	return status;
 }
 
+/* costgate.vary_n: the seed and the range each scenario's N (code[].messages) was drawn from. */
+static int add_vary_n(const struct session *session, cJSON *document)
+{
+	cJSON *block = cJSON_GetObjectItemCaseSensitive(document, "costgate"), *vary;
+
+	if (session->messages_each == NULL)
+		return 0;
+	vary = cJSON_AddObjectToObject(block, "vary_n");
+	return vary != NULL && cJSON_AddStringToObject(vary, "seed", session->vary_seed) != NULL &&
+			       cJSON_AddNumberToObject(vary, "lowest", (double)session->vary_lowest) != NULL &&
+			       cJSON_AddNumberToObject(vary, "highest", (double)session->vary_highest) != NULL
+		       ? 0 : -1;
+}
+
 /* results.json with the verdict: 0, or -1 with err saying what could not be written. */
 static int write_results(struct session *session, const struct verdict *verdict,
 			 struct gate_error *err)
@@ -765,7 +832,7 @@ static int write_results(struct session *session, const struct verdict *verdict,
 		cJSON_Delete(document);
 		document = NULL;
 	}
-	if (document != NULL && add_seals(session, document) != 0) {
+	if (document != NULL && (add_seals(session, document) != 0 || add_vary_n(session, document) != 0)) {
 		cJSON_Delete(document);
 		document = NULL;
 	}
@@ -862,5 +929,7 @@ void session_release(struct session *session)
 	debugview_release(&session->debug_view);
 	for (i = 0; i < session->lock_count; i++)
 		close(session->locks[i]);
+	free(session->messages_each);
+	free(session->vary_seed);
 }
 

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "acceptance.h"
 #include "environment.h"
@@ -39,6 +40,9 @@ struct session {
 					* scenario not measured here is not "missing" */
 	char *raw_dir;                 /* --raw-dir made absolute: the runs have their own cwd */
 	struct debugview debug_view;   /* what the runs see of /usr/lib/debug */
+	uint64_t *messages_each;       /* --vary-n: each scenario's N, by manifest entry; owned */
+	char *vary_seed;               /* --vary-n: the head commit they were drawn from; owned */
+	uint64_t vary_lowest, vary_highest; /* --vary-n: the range they were drawn from */
 	int locks[2];                  /* held on the raw directory and the results file */
 	size_t lock_count;
 };

@@ -803,7 +803,8 @@ static int plan_describe(struct describe *describe, struct measurement *measurem
 	describe->entry = entry;
 	describe->manifest_flags = manifest->flags;
 	memset(measurement, 0, sizeof(*measurement));
-	measurement->messages = options->messages;
+	measurement->messages = options->messages_each != NULL ? options->messages_each[index]
+							       : options->messages;
 	describe->argv[0] = entry->path;
 	describe->argv[1] = "--describe";
 	describe->directory = strdup(entry->path);

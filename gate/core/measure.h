@@ -95,6 +95,8 @@ struct measure_options {
 	bool verify;              /* run everything twice; any count that differs is a failure */
 	/* Figures of an earlier measurement (the baseline), sorted by name, for the order the runs
 	 * start in; NULL: none. Never read for a verdict. */
+	const uint64_t *messages_each; /* N of each manifest entry (--vary-n), or NULL: `messages`
+					* for every scenario */
 	const struct measurement *estimates;
 	size_t estimate_count;
 	struct debugview *debug_view; /* what the runs see of /usr/lib/debug (debugview.h), grown
