@@ -1131,7 +1131,12 @@ static int seal_scenarios(struct measurement *measurements, const struct manifes
 	for (i = 0; i < manifest->entry_count; i++) {
 		struct gate_error failure = GATE_ERROR_INIT;
 
-		if (seal_make(&measurements[i].seal, manifest->entries[i].path, &failure) != 0)
+		/* A missing executable fails as its --describe would have, in the same words. */
+		if (access(manifest->entries[i].path, F_OK) != 0)
+			record_failure(&measurements[i], "scenario '%s': --describe failed: cannot run "
+				       "'%s': %s", manifest->entries[i].name, manifest->entries[i].path,
+				       strerror(errno));
+		else if (seal_make(&measurements[i].seal, manifest->entries[i].path, &failure) != 0)
 			record_failure(&measurements[i], "scenario '%s': %s", manifest->entries[i].name,
 				       failure.message);
 		else if (seal_directories(&measurements[i].seal, &directories, &count) != 0)
