@@ -3,6 +3,7 @@
 #include "fs.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,31 +201,58 @@ static long lock_holder(int fd)
 	return 0;
 }
 
+/* Whether `fd` is still the file at `path`: a holder that ended may have removed it between the
+ * open and the lock (fs_unlock), and a lock on a removed file guards nothing. */
+static bool still_there(int fd, const char *path)
+{
+	struct stat opened, named;
+
+	return fstat(fd, &opened) == 0 && lstat(path, &named) == 0 &&
+	       opened.st_dev == named.st_dev && opened.st_ino == named.st_ino;
+}
+
 int fs_lock(const char *path, long *holder, struct gate_error *err)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	char text[32];
-	int length;
+	int fd = -1, length, tries;
 
 	*holder = 0;
-	if (fd < 0)
-		return gate_error_set(err, "cannot lock '%s': %s", path, strerror(errno));
-	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		int saved = errno;
+	for (tries = 0; tries < 8; tries++) {
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+		if (fd < 0)
+			return gate_error_set(err, "cannot lock '%s': %s", path, strerror(errno));
+		if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+			int saved = errno;
 
-		if (saved == EWOULDBLOCK)
-			*holder = lock_holder(fd);
+			if (saved == EWOULDBLOCK)
+				*holder = lock_holder(fd);
+			close(fd);
+			gate_error_set(err, "cannot lock '%s': %s", path, strerror(saved));
+			errno = saved;
+			return -1;
+		}
+		if (still_there(fd, path))
+			break;
 		close(fd);
-		gate_error_set(err, "cannot lock '%s': %s", path, strerror(saved));
-		errno = saved;
-		return -1;
+		fd = -1;
 	}
+	if (fd < 0)
+		return gate_error_set(err, "cannot lock '%s': it keeps being removed", path);
+	/* The pid is for the message of a gate that finds the lock held; on a full disk it is not
+	 * written, and the lock holds all the same. */
 	length = snprintf(text, sizeof(text), "%ld\n", (long)getpid());
-	if (ftruncate(fd, 0) != 0 || pwrite(fd, text, (size_t)length, 0) != length) {
-		int saved = errno;
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, text, (size_t)length, 0) != length) {
+		int emptied = ftruncate(fd, 0); /* a part of a pid would name another process */
 
-		close(fd);
-		return gate_error_set(err, "cannot lock '%s': %s", path, strerror(saved));
+		(void)emptied;
 	}
 	return fd;
+}
+
+void fs_unlock(const char *path, int fd)
+{
+	if (fd < 0)
+		return;
+	unlink(path);
+	close(fd);
 }

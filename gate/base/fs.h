@@ -37,4 +37,9 @@ int fs_mkdir_p(const char *path, mode_t mode, struct gate_error *err);
  * *holder its pid as it wrote it (0 when it has not yet). */
 int fs_lock(const char *path, long *holder, struct gate_error *err);
 
+/* Removes the lock file at `path` and releases the lock fs_lock returned as `fd`: nothing is left
+ * beside the outputs. A gate that waits for the lock never sees the removed file held
+ * (fs_lock checks the file it locked is still the one at the path). */
+void fs_unlock(const char *path, int fd);
+
 #endif

@@ -341,13 +341,18 @@ static int lock_output(struct session *session, const char *path, const char *wh
 	int fd = fs_lock(path, &holder, &err);
 
 	if (fd >= 0) {
+		session->lock_paths[session->lock_count] = strdup(path);
 		session->locks[session->lock_count++] = fd;
 		return 0;
 	}
-	if (errno == EWOULDBLOCK && holder > 0)
+	/* A lock file that cannot be made (a full or read-only disk) guards nothing, and the
+	 * outputs' own writes say what is wrong with the disk: go on without it. */
+	if (errno != EWOULDBLOCK)
+		return 0;
+	if (holder > 0)
 		gate_error_set(&err, "%s '%s' is in use by another gate (pid %ld): give each gate its "
 			       "own --raw-dir and --json", what, subject, holder);
-	else if (errno == EWOULDBLOCK)
+	else
 		gate_error_set(&err, "%s '%s' is in use by another gate: give each gate its own "
 			       "--raw-dir and --json", what, subject);
 	return session_fail(GATE_EXIT_USAGE, &err);
@@ -927,8 +932,13 @@ void session_release(struct session *session)
 	free(session->root);
 	free(session->raw_dir);
 	debugview_release(&session->debug_view);
-	for (i = 0; i < session->lock_count; i++)
-		close(session->locks[i]);
+	for (i = 0; i < session->lock_count; i++) {
+		if (session->lock_paths[i] != NULL)
+			fs_unlock(session->lock_paths[i], session->locks[i]);
+		else
+			close(session->locks[i]);
+		free(session->lock_paths[i]);
+	}
 	free(session->messages_each);
 	free(session->vary_seed);
 }

@@ -44,6 +44,7 @@ struct session {
 	char *vary_seed;               /* --vary-n: the head commit they were drawn from; owned */
 	uint64_t vary_lowest, vary_highest; /* --vary-n: the range they were drawn from */
 	int locks[2];                  /* held on the raw directory and the results file */
+	char *lock_paths[2];           /* their files, removed at the end; owned */
 	size_t lock_count;
 };
 

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "seal.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,24 @@
 
 #include "callgrind.h"
 #include "packages.h"
+
+/* A program that is not an ELF file (a script: its interpreter is the system's) is sealed alone. */
+static int seal_file_alone(struct seal *seal, const char *executable, struct gate_error *err)
+{
+	seal->files = calloc(1, sizeof(*seal->files));
+	if (seal->files == NULL)
+		return gate_error_set(err, "out of memory");
+	seal->files[0].path = realpath(executable, NULL);
+	if (seal->files[0].path == NULL ||
+	    sha256_file(seal->files[0].path, seal->files[0].sha256, err) != 0) {
+		if (seal->files[0].path == NULL)
+			gate_error_set(err, "cannot read '%s': %s", executable, strerror(errno));
+		seal_release(seal);
+		return gate_error_prefix(err, "cannot seal '%s'", executable);
+	}
+	seal->count = 1;
+	return 0;
+}
 
 int seal_make(struct seal *seal, const char *executable, struct gate_error *err)
 {
@@ -18,7 +37,7 @@ int seal_make(struct seal *seal, const char *executable, struct gate_error *err)
 
 	*seal = (struct seal)SEAL_INIT;
 	if (packages_objects(executable, &objects, &count, err) != 0)
-		return gate_error_prefix(err, "cannot seal '%s'", executable);
+		return seal_file_alone(seal, executable, err);
 	seal->files = calloc(count + 1, sizeof(*seal->files));
 	if (seal->files == NULL) {
 		gate_error_set(err, "out of memory");
