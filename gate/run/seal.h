@@ -34,7 +34,8 @@ int seal_make(struct seal *seal, const char *executable, struct gate_error *err)
 int seal_check(const struct seal *seal, const char *moment, struct gate_error *err);
 
 /* Adds the directory of every sealed file to `directories` (absolute, owned, each once; the
- * array grows, NULL-terminated). Returns 0, or -1 when out of memory. */
+ * array grows, NULL-terminated), but for / and the temporary directory (TMPDIR, /tmp), which
+ * valgrind writes in. Returns 0, or -1 when out of memory. */
 int seal_directories(const struct seal *seal, char ***directories, size_t *count);
 
 /* The files as JSON, [{ "path": ..., "sha256": ... }, ...]: a path inside `build_dir` (real,
