@@ -42,6 +42,7 @@ struct check {
 	size_t path_count;
 	struct region_found found[MAX_REPORTED];
 	size_t found_count;
+	bool list_only;           /* program_objects: find the objects, check nothing */
 	struct gate_error *err;
 };
 
@@ -542,9 +543,11 @@ static int check_object(struct check *check, const char *path)
 
 	if (open_elf(&elf, path, check->err) != 0)
 		goto out;
-	each_symbol(&elf, visit_region, &visit);
-	if (check_preamble(&elf, check->err) != 0)
-		goto out;
+	if (!check->list_only) {
+		each_symbol(&elf, visit_region, &visit);
+		if (check_preamble(&elf, check->err) != 0)
+			goto out;
+	}
 	read_dynamic(&elf, &dynamic);
 	for (i = 0; i < dynamic.needed_count; i++) {
 		char *library = NULL;
@@ -625,6 +628,36 @@ out:
 int program_check(const char *path, const char *region, struct gate_error *err)
 {
 	return check_all(path, NULL, region, err);
+}
+
+int program_objects(const char *path, char ***objects, size_t *count, struct gate_error *err)
+{
+	struct check check = { .region = "", .list_only = true, .err = err };
+	char *first = strdup(path);
+	size_t i;
+	int status = -1;
+
+	*objects = NULL;
+	*count = 0;
+	if (first == NULL)
+		return gate_error_set(err, "out of memory");
+	if (visit_object(&check, first) != 0)
+		goto out;
+	*objects = calloc(check.path_count + 1, sizeof(**objects));
+	if (*objects == NULL) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < check.path_count; i++) {
+		(*objects)[i] = check.paths[i];
+		check.paths[i] = NULL;
+	}
+	*count = check.path_count;
+	status = 0;
+out:
+	for (i = 0; i < check.path_count; i++)
+		free(check.paths[i]);
+	return status;
 }
 
 /* Adds `object` (length bytes) to the list unless it is the system's or listed already. */

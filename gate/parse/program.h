@@ -23,6 +23,11 @@
  * naming the file and the symbol or address (a measurement failure). */
 int program_check(const char *path, const char *region, struct gate_error *err);
 
+/* The objects program_check reads for the executable at `path` (itself first; real paths,
+ * owned, in *objects), without checking them: what the seal hashes beside what the loader maps
+ * at start. Returns 0, or -1 with err (a file that cannot be read or is not ELF). */
+int program_objects(const char *path, char ***objects, size_t *count, struct gate_error *err);
+
 /* After the runs: every object valgrind reports the program loaded (callgrind's ob= and cob=
  * lines, DHAT's frames' objects, in the files `outputs`; NULL entries skipped) that is not the
  * system's is checked as program_check checks the executable's, together with it: a library

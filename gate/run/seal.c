@@ -10,6 +10,7 @@
 
 #include "callgrind.h"
 #include "packages.h"
+#include "program.h"
 
 /* A program that is not an ELF file (a script: its interpreter is the system's) is sealed alone. */
 static int seal_file_alone(struct seal *seal, const char *executable, struct gate_error *err)
@@ -27,6 +28,44 @@ static int seal_file_alone(struct seal *seal, const char *executable, struct gat
 	}
 	seal->count = 1;
 	return 0;
+}
+
+/* Adds what the program could dlopen from the project (every library of its run path, program.h)
+ * and the loader does not map at start, so a --describe cannot swap one in either. */
+static int add_loadable(struct seal *seal, const char *executable, struct gate_error *err)
+{
+	struct gate_error ignored = GATE_ERROR_INIT;
+	char **paths = NULL;
+	size_t count = 0, i, k;
+	int status = 0;
+
+	/* One that cannot be read fails where the program is checked, in its own words. */
+	if (program_objects(executable, &paths, &count, &ignored) != 0)
+		return 0;
+	for (i = 0; i < count && status == 0; i++) {
+		struct seal_file *grown;
+
+		for (k = 0; k < seal->count && strcmp(seal->files[k].path, paths[i]) != 0; k++)
+			;
+		if (k < seal->count || cg_object_is_system(paths[i]))
+			continue;
+		grown = realloc(seal->files, (seal->count + 1) * sizeof(*grown));
+		if (grown == NULL) {
+			status = gate_error_set(err, "out of memory");
+			break;
+		}
+		seal->files = grown;
+		if (sha256_file(paths[i], grown[seal->count].sha256, err) != 0) {
+			status = -1;
+			break;
+		}
+		grown[seal->count++].path = paths[i];
+		paths[i] = NULL;
+	}
+	for (i = 0; i < count; i++)
+		free(paths[i]);
+	free(paths);
+	return status;
 }
 
 int seal_make(struct seal *seal, const char *executable, struct gate_error *err)
@@ -55,7 +94,7 @@ int seal_make(struct seal *seal, const char *executable, struct gate_error *err)
 		objects[i].path = NULL;
 		seal->count++;
 	}
-	status = 0;
+	status = add_loadable(seal, executable, err);
 out:
 	packages_objects_release(objects, count);
 	if (status != 0)

@@ -25,8 +25,8 @@ struct seal {
 
 #define SEAL_INIT { 0 }
 
-/* Hashes `executable` and every object it loads (packages_objects) that is not installed under
- * /usr or /lib. Returns 0, or -1 with err. */
+/* Hashes `executable` and every object it loads (packages_objects) or could dlopen from its run
+ * path (program_objects) that is not installed under /usr or /lib. Returns 0, or -1 with err. */
 int seal_make(struct seal *seal, const char *executable, struct gate_error *err);
 
 /* Hashes every sealed file again. Returns 0 when each is as sealed; -1 with err naming the first
