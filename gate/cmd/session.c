@@ -811,6 +811,11 @@ static int add_vary_n(const struct session *session, cJSON *document)
 
 	if (session->messages_each == NULL)
 		return 0;
+	/* costgate.messages stays --messages, the N a merge of shards compares and re-measures a
+	 * baseline at; each scenario's own is code[].messages. */
+	if (!cJSON_ReplaceItemInObjectCaseSensitive(
+		    block, "messages", cJSON_CreateNumber((double)session->options->messages)))
+		return -1;
 	vary = cJSON_AddObjectToObject(block, "vary_n");
 	return vary != NULL && cJSON_AddStringToObject(vary, "seed", session->vary_seed) != NULL &&
 			       cJSON_AddNumberToObject(vary, "lowest", (double)session->vary_lowest) != NULL &&
