@@ -533,6 +533,56 @@ static int visit_object(struct check *check, char *path)
 	return check_object(check, real);
 }
 
+/* The file named by the object's .gnu_debuglink where valgrind looks for it in the object's own
+ * directory and its .debug subdirectory, owned; NULL when there is none (a system directory's
+ * is not the project's). valgrind reads the symbol table of that file too. */
+static char *debug_link(const struct elf_file *elf, const char *path)
+{
+	const Elf64_Shdr *names = elf->header->e_shstrndx < elf->section_count
+					  ? &elf->sections[elf->header->e_shstrndx] : NULL;
+	const char *slash = strrchr(path, '/');
+	size_t i;
+
+	for (i = 0; names != NULL && i < elf->section_count; i++) {
+		const char *name = string_at(elf, elf->header->e_shstrndx, elf->sections[i].sh_name);
+		const char *link = section_bytes(elf, &elf->sections[i]);
+		char *candidate = NULL;
+		int round;
+
+		if (name == NULL || strcmp(name, ".gnu_debuglink") != 0 || link == NULL ||
+		    memchr(link, '\0', elf->sections[i].sh_size) == NULL || strchr(link, '/') != NULL)
+			continue;
+		for (round = 0; round < 2; round++) {
+			if (asprintf(&candidate, "%.*s%s%s", slash ? (int)(slash - path) : 1,
+				     slash ? path : ".", round == 0 ? "/" : "/.debug/", link) < 0)
+				return NULL;
+			if (access(candidate, R_OK) == 0 && !cg_object_is_system(candidate))
+				return candidate;
+			free(candidate);
+		}
+	}
+	return NULL;
+}
+
+/* Region definitions in the object's separate debug file, if it has one of the project's: with
+ * the object's own `visit`, so that the one definition both list counts once. */
+static int check_debug_file(struct region_visit *visit, const struct elf_file *elf,
+			    const char *path)
+{
+	char *debug = debug_link(elf, path);
+	struct elf_file file;
+	int status;
+
+	if (debug == NULL)
+		return 0;
+	status = open_elf(&file, debug, visit->check->err);
+	if (status == 0)
+		each_symbol(&file, visit_region, visit);
+	close_elf(&file);
+	free(debug);
+	return status;
+}
+
 static int check_object(struct check *check, const char *path)
 {
 	struct elf_file elf;
@@ -545,7 +595,7 @@ static int check_object(struct check *check, const char *path)
 		goto out;
 	if (!check->list_only) {
 		each_symbol(&elf, visit_region, &visit);
-		if (check_preamble(&elf, check->err) != 0)
+		if (check_debug_file(&visit, &elf, path) != 0 || check_preamble(&elf, check->err) != 0)
 			goto out;
 	}
 	read_dynamic(&elf, &dynamic);

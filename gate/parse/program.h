@@ -4,7 +4,8 @@
  * (code that knows it runs under valgrind can skip or hide work). The executable is read, and
  * every shared library it may load from outside the system's directories: its DT_NEEDED ones
  * (by an absolute path too), every library in its run path's directories (dlopen by soname
- * finds them there), and after the runs every object valgrind reports. */
+ * finds them there), and after the runs every object valgrind reports. The region's name is
+ * looked for in every symbol table valgrind reads: .symtab, .dynsym and a separate debug file's. */
 #ifndef GATE_PROGRAM_H
 #define GATE_PROGRAM_H
 
