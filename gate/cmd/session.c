@@ -367,8 +367,10 @@ static int lock_outputs(struct session *session)
 	struct stat status;
 	int code = GATE_EXIT_USAGE;
 
-	if (asprintf(&path, "%s/.gate.lock", session->raw_dir) < 0)
+	if (asprintf(&path, "%s/.gate.lock", session->raw_dir) < 0) {
+		gate_error_set(&err, "out of memory");
 		return session_fail(GATE_EXIT_USAGE, &err);
+	}
 	code = lock_output(session, path, "the raw directory", session->raw_dir);
 	free(path);
 	path = NULL;
@@ -378,6 +380,8 @@ static int lock_outputs(struct session *session)
 	if (copy == NULL || make_json_directory(session->options, &err) != 0 ||
 	    asprintf(&path, "%s/.%s.lock", dirname(copy), strrchr(json, '/') ? strrchr(json, '/') + 1
 									  : json) < 0) {
+		if (err.message[0] == '\0')
+			gate_error_set(&err, "out of memory");
 		free(copy);
 		return session_fail(GATE_EXIT_USAGE, &err);
 	}
