@@ -5,7 +5,8 @@
 #   tools/ci-check.sh deps              install what the machine lacks
 #   tools/ci-check.sh build             configure and build into build/
 #   tools/ci-check.sh gate [K/M]        gate --baseline=main (one shard of M when K/M is given)
-#   tools/ci-check.sh merge FILE...     gate merge --baseline=main over shard results
+#   tools/ci-check.sh merge FILE...     gate merge --baseline=main over shard results, their
+#                                       programs compared with this build's (--check-build)
 #   tools/ci-check.sh baseline-current  fail when baselines/main.json is not what this tree measures
 #   tools/ci-check.sh all               deps, build, gate, then the same as two shards and a merge
 #
@@ -60,10 +61,13 @@ step_gate() {
   fi
 }
 
+# The merge job builds the same sources at the same path (step_build): the programs the shards
+# measured must be the programs it built (--check-build compares their SHA-256).
 step_merge() {
   ensure_main_ref
   mkdir -p "$OUT"
-  "$GATE" merge "${baseline_args[@]}" --json "$OUT/results.json" --markdown "$OUT/summary.md" "$@"
+  "$GATE" merge "${baseline_args[@]}" --check-build "$BUILD" --json "$OUT/results.json" \
+    --markdown "$OUT/summary.md" "$@"
 }
 
 step_baseline_current() {

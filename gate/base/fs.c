@@ -3,10 +3,12 @@
 #include "fs.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -95,13 +97,34 @@ static int write_all(int fd, const char *text, size_t length)
 	return 0;
 }
 
+static int write_in_place(const char *path, const char *text, size_t length, struct gate_error *err)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0 || write_all(fd, text, length) != 0) {
+		int saved = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return gate_error_set(err, "cannot write '%s': %s", path, strerror(saved));
+	}
+	if (close(fd) != 0)
+		return gate_error_set(err, "cannot write '%s': %s", path, strerror(errno));
+	return 0;
+}
+
 int fs_write_atomic(const char *path, const char *text, size_t length, const char *temporary_dir,
 		    struct gate_error *err)
 {
 	const char *name = strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 : path;
 	char *temporary = NULL;
 	int fd = -1, status = -1, made;
+	struct stat existing;
 
+	/* A device or a pipe (/dev/stdout, /dev/full) is written in place: renaming a file over it
+	 * would replace the device. */
+	if (stat(path, &existing) == 0 && !S_ISREG(existing.st_mode) && !S_ISDIR(existing.st_mode))
+		return write_in_place(path, text, length, err);
 	made = temporary_dir != NULL
 		       ? asprintf(&temporary, "%s/.%s.tmp.XXXXXX", temporary_dir, name)
 		       : asprintf(&temporary, "%s.tmp.XXXXXX", path);
@@ -158,4 +181,78 @@ int fs_mkdir_p(const char *path, mode_t mode, struct gate_error *err)
 	}
 	free(copy);
 	return status;
+}
+
+/* The pid written in a lock file, 0 when there is none yet (its holder is about to write it). */
+static long lock_holder(int fd)
+{
+	char text[32];
+	ssize_t got;
+	int tries;
+
+	for (tries = 0; tries < 50; tries++) {
+		got = pread(fd, text, sizeof(text) - 1, 0);
+		if (got > 0) {
+			text[got] = '\0';
+			return strtol(text, NULL, 10);
+		}
+		usleep(10000);
+	}
+	return 0;
+}
+
+/* Whether `fd` is still the file at `path`: a holder that ended may have removed it between the
+ * open and the lock (fs_unlock), and a lock on a removed file guards nothing. */
+static bool still_there(int fd, const char *path)
+{
+	struct stat opened, named;
+
+	return fstat(fd, &opened) == 0 && lstat(path, &named) == 0 &&
+	       opened.st_dev == named.st_dev && opened.st_ino == named.st_ino;
+}
+
+int fs_lock(const char *path, long *holder, struct gate_error *err)
+{
+	char text[32];
+	int fd = -1, length, tries;
+
+	*holder = 0;
+	for (tries = 0; tries < 8; tries++) {
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+		if (fd < 0)
+			return gate_error_set(err, "cannot lock '%s': %s", path, strerror(errno));
+		if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+			int saved = errno;
+
+			if (saved == EWOULDBLOCK)
+				*holder = lock_holder(fd);
+			close(fd);
+			gate_error_set(err, "cannot lock '%s': %s", path, strerror(saved));
+			errno = saved;
+			return -1;
+		}
+		if (still_there(fd, path))
+			break;
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0)
+		return gate_error_set(err, "cannot lock '%s': it keeps being removed", path);
+	/* The pid is for the message of a gate that finds the lock held; on a full disk it is not
+	 * written, and the lock holds all the same. */
+	length = snprintf(text, sizeof(text), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, text, (size_t)length, 0) != length) {
+		int emptied = ftruncate(fd, 0); /* a part of a pid would name another process */
+
+		(void)emptied;
+	}
+	return fd;
+}
+
+void fs_unlock(const char *path, int fd)
+{
+	if (fd < 0)
+		return;
+	unlink(path);
+	close(fd);
 }

@@ -22,12 +22,24 @@ int fs_read_file(const char *path, size_t limit, char **text, size_t *length);
 /* Writes `length` bytes of `text` to `path` whole: a temporary file in `temporary_dir` (NULL:
  * beside `path`), flushed to disk, mode 0644, renamed over `path`. Returns 0; -1 with err set
  * ("cannot write 'F': ..."), the temporary file removed; or 1 when the rename crossed file
- * systems (only with a `temporary_dir`: nothing written, err untouched, write beside instead). */
+ * systems (only with a `temporary_dir`: nothing written, err untouched, write beside instead).
+ * A `path` that is a device or a pipe (/dev/stdout) is opened and written in place. */
 int fs_write_atomic(const char *path, const char *text, size_t length, const char *temporary_dir,
 		    struct gate_error *err);
 
 /* Makes `path` and every missing parent (mode `mode`); an existing directory is fine. Errors
  * name the directory that could not be made. */
 int fs_mkdir_p(const char *path, mode_t mode, struct gate_error *err);
+
+/* Takes an exclusive lock (flock) on the file at `path`, made when missing, and writes this
+ * process's pid into it. Returns the descriptor that holds the lock until it is closed or the
+ * process ends; -1 with err set, and when another process holds the lock errno EWOULDBLOCK and
+ * *holder its pid as it wrote it (0 when it has not yet). */
+int fs_lock(const char *path, long *holder, struct gate_error *err);
+
+/* Removes the lock file at `path` and releases the lock fs_lock returned as `fd`: nothing is left
+ * beside the outputs. A gate that waits for the lock never sees the removed file held
+ * (fs_lock checks the file it locked is still the one at the path). */
+void fs_unlock(const char *path, int fd);
 
 #endif

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "cmd_merge.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,8 @@
 #include "callgrind.h"
 #include "dhat.h"
 #include "exit_codes.h"
+#include "fs.h"
+#include "seal.h"
 #include "runner.h"
 #include "session.h"
 
@@ -229,6 +232,68 @@ static int check_raw(const struct session *session, const char *directory, struc
 	return 0;
 }
 
+/* costgate.sealed.scenarios of the results file at `path`, parsed into *document (owned). */
+static const cJSON *sealed_scenarios(const char *path, cJSON **document, struct gate_error *err)
+{
+	char *text = NULL;
+	size_t length = 0;
+
+	*document = NULL;
+	if (fs_read_file(path, FS_READ_LIMIT, &text, &length) != 0) {
+		gate_error_set(err, "cannot read results '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	*document = cJSON_ParseWithLength(text, length);
+	free(text);
+	if (*document == NULL) {
+		gate_error_set(err, "cannot read results '%s': not JSON", path);
+		return NULL;
+	}
+	return cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(*document, "costgate"), "sealed"),
+		"scenarios");
+}
+
+/* --check-build: the programs the run (or its shards) measured, costgate.sealed of each results
+ * file, are the programs of the build in `build_dir`, made from the same sources. */
+static int check_build(const struct session *session, char *const *paths, size_t path_count,
+		       const char *build_dir, struct gate_error *err)
+{
+	cJSON **documents = calloc(path_count + 1, sizeof(*documents));
+	const cJSON **sealed = calloc(path_count + 1, sizeof(*sealed));
+	size_t i, k;
+	int status = -1;
+
+	if (documents == NULL || sealed == NULL) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	for (k = 0; k < path_count; k++) {
+		sealed[k] = sealed_scenarios(paths[k], &documents[k], err);
+		if (documents[k] == NULL)
+			goto out;
+	}
+	for (i = 0; i < session->measurement_count; i++) {
+		const char *name = session->measurements[i].info.name;
+		const cJSON *files = NULL;
+
+		if (session->measurements[i].failed)
+			continue;
+		for (k = 0; k < path_count && files == NULL; k++)
+			files = cJSON_GetObjectItemCaseSensitive(sealed[k], name);
+		if (seal_compare(files, name, build_dir, err) != 0)
+			goto out;
+	}
+	status = 0;
+out:
+	for (k = 0; documents != NULL && k < path_count; k++)
+		cJSON_Delete(documents[k]);
+	free(documents);
+	free(sealed);
+	return status;
+}
+
 static int read_shards(struct results *shards, const struct gate_options *options,
 		       struct gate_error *err)
 {
@@ -279,6 +344,12 @@ static int merge(const struct gate_options *options)
 	measure_options.raw_dir = session.raw_dir;
 	measure_options.valgrind = session.valgrind;
 	if (options->check_raw != NULL && check_raw(&session, options->check_raw, &err) != 0) {
+		code = session_fail(GATE_EXIT_MEASUREMENT, &err);
+		goto out;
+	}
+	if (options->check_build != NULL &&
+	    check_build(&session, options->inputs, options->input_count, options->check_build,
+			&err) != 0) {
 		code = session_fail(GATE_EXIT_MEASUREMENT, &err);
 		goto out;
 	}

@@ -37,7 +37,7 @@ static int parse_shard(struct gate_options *options, const char *text, struct ga
 static int apply_messages(const struct opt_context *c, const char *value, struct gate_error *err)
 {
 	OWN(c)->messages_given = true;
-	return opt_parse_unsigned(value, 2, MESSAGES_MAX, "--messages", &OWN(c)->messages, err);
+	return opt_parse_unsigned(value, 2, OPTIONS_MESSAGES_MAX, "--messages", &OWN(c)->messages, err);
 }
 
 static int apply_scenario(const struct opt_context *c, const char *value, struct gate_error *err)
@@ -115,6 +115,14 @@ static int apply_check_raw(const struct opt_context *c, const char *value, struc
 	return 0;
 }
 
+static int apply_check_build(const struct opt_context *c, const char *value,
+			     struct gate_error *err)
+{
+	(void)err;
+	OWN(c)->check_build = value;
+	return 0;
+}
+
 /* A flag: the bool at `offset` in struct gate_options becomes true. */
 #define FLAG(function, field)                                                                    \
 	static int function(const struct opt_context *c, const char *value,                     \
@@ -133,11 +141,17 @@ FLAG(apply_verify, verify)
 FLAG(apply_cross_check, cross_check)
 FLAG(apply_full_debug_info, full_debug_info)
 FLAG(apply_all_metrics, all_metrics)
+FLAG(apply_vary_n, vary_n)
 
 static const struct opt opt_messages = {
 	"messages", 'n', "N",
 	"N deliveries (default: the baseline's N, else 1000; at most\n"
 	"100000); per message = (count(2N) - count(N)) / N", apply_messages };
+static const struct opt opt_vary_n = {
+	"vary-n", 0, NULL,
+	"measure each scenario at its own N, drawn from --messages + 1\n"
+	"to 2 x --messages (at most 100000) with the head commit as\n"
+	"the seed: a program cannot know N in advance", apply_vary_n };
 static const struct opt opt_scenario = {
 	"scenario", 's', "NAME", "measure only NAME (a name or a glob); may repeat", apply_scenario };
 static const struct opt opt_verify = {
@@ -208,6 +222,13 @@ static const struct opt opt_check_raw = {
 	"read every count again from the raw files in DIR; one that\n"
 	"differs from the results is a measurement failure (exit 3)", apply_check_raw };
 
+static const struct opt opt_check_build = {
+	"check-build", 0, "DIR",
+	"hash the scenario programs of the build in DIR (made from\n"
+	"the same sources at the same path) and compare them with\n"
+	"the programs the results measured: one that differs is a\n"
+	"measurement failure (exit 3)", apply_check_build };
+
 /* How gate itself describes the shared options it takes. */
 static const struct opt_note gate_notes[] = {
 	{ &opt_timeout, "kill every run after this long (default: scaled: 60 s for\n"
@@ -219,7 +240,7 @@ static const struct opt_note gate_notes[] = {
 };
 
 static const struct opt *const gate_opts[] = {
-	&opt_messages, &opt_scenario, &opt_jobs, &opt_timeout, &opt_verify,
+	&opt_messages, &opt_vary_n, &opt_scenario, &opt_jobs, &opt_timeout, &opt_verify,
 	&opt_cross_check, &opt_full_debug_info, &opt_all_metrics, &opt_build_dir, &opt_json,
 	&opt_raw_dir, &opt_baseline, &opt_base_commit, &opt_baseline_file, &opt_baseline_optional,
 	&opt_save_baseline, &opt_accepted, &opt_markdown, &opt_explain, &opt_no_wall_check,
@@ -230,11 +251,12 @@ static const struct opt *const gate_opts[] = {
 static const struct opt *const merge_opts[] = {
 	&opt_build_dir, &opt_json, &opt_raw_dir, &opt_baseline, &opt_base_commit,
 	&opt_baseline_file, &opt_baseline_optional, &opt_accepted, &opt_markdown, &opt_explain,
-	&opt_exact, &opt_check_raw, &opt_verbose, &opt_quiet, &opt_help, &opt_version, NULL,
+	&opt_exact, &opt_check_raw, &opt_check_build, &opt_verbose, &opt_quiet, &opt_help,
+	&opt_version, NULL,
 };
 
 static const struct opt *const merge_refused[] = {
-	&opt_messages, &opt_scenario, &opt_jobs, &opt_timeout, &opt_save_baseline,
+	&opt_messages, &opt_vary_n, &opt_scenario, &opt_jobs, &opt_timeout, &opt_save_baseline,
 	&opt_shard, &opt_verify, &opt_cross_check, &opt_all_metrics, &opt_full_debug_info, NULL,
 };
 

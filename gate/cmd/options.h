@@ -10,8 +10,9 @@
 #include "error.h"
 #include "optlayer.h"
 
-/* The largest N --messages takes. */
-#define MESSAGES_MAX 100000ULL
+
+/* The most deliveries a run may have: DHAT at 200,000 deliveries of 1 KB needed 669 MiB. */
+#define OPTIONS_MESSAGES_MAX 100000ULL
 
 struct gate_options {
 	uint64_t messages;        /* N: the runs are at 1, N and 2N deliveries */
@@ -37,10 +38,12 @@ struct gate_options {
 	bool verify;              /* measure every run twice and require the same counts */
 	bool all_metrics;         /* opt-in metrics (estimated cycles) for every scenario */
 	bool full_debug_info;     /* runs read the system's debug files whole (debugview.h) */
+	bool vary_n;              /* each scenario's N drawn above --messages (session.c) */
 	bool cross_check;         /* count allocations again natively (tcmalloc's hooks) and
 				   * require DHAT's figures */
 	bool exact;               /* the baseline must hold exactly these counts (a refresh check) */
 	const char *check_raw;    /* gate merge: re-read every count from the raw files here */
+	const char *check_build;  /* gate merge: compare the sealed programs with this build's */
 	int verbosity;            /* 0 quiet, 1 default, 2 verbose */
 	unsigned shard_index;     /* --shard K/M: K (1-based); 0/0 without sharding */
 	unsigned shard_count;     /* M */

@@ -25,6 +25,7 @@
 #include "native_runs.h"
 #include "report.h"
 #include "runner.h"
+#include "sha256.h"
 #include "table.h"
 #include "wall_check.h"
 #include "wallclock.h"
@@ -73,6 +74,8 @@ static int check_output_file(const char *path, const char *option, struct gate_e
 	else if (stat(path, &status) == 0 && access(path, W_OK) != 0)
 		result = gate_error_set(err, "%s '%s': the file cannot be written: %s", option, path,
 					strerror(errno));
+	else if (stat(path, &status) == 0 && !S_ISREG(status.st_mode))
+		; /* a device or a pipe is written in place: its directory is not written */
 	else if (stat(directory, &status) != 0)
 		result = gate_error_set(err, "%s '%s': the directory '%s' does not exist", option,
 					path, directory);
@@ -337,7 +340,7 @@ static uint64_t messages_to_measure(const struct session *session)
 	const struct gate_options *options = session->options;
 
 	if (options->messages_given || !session->have_baseline || session->baseline.messages < 2 ||
-	    session->baseline.messages > MESSAGES_MAX)
+	    session->baseline.messages > OPTIONS_MESSAGES_MAX)
 		return options->messages;
 	return session->baseline.messages;
 }
@@ -362,6 +365,106 @@ static int find_sources(struct session *session, struct gate_error *err)
 			memmove(file, file + root_length + 1, strlen(file + root_length + 1) + 1);
 		free(measurement->source);
 		measurement->source = file;
+}
+
+/* One gate per output: `path`, a lock file, is held until gate ends. A second gate that would
+ * write the same files is a usage error before it touches any (exit 2). */
+static int lock_output(struct session *session, const char *path, const char *what,
+		       const char *subject)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	long holder = 0;
+	int fd = fs_lock(path, &holder, &err);
+
+	if (fd >= 0) {
+		session->lock_paths[session->lock_count] = strdup(path);
+		session->locks[session->lock_count++] = fd;
+		return 0;
+	}
+	/* A lock file that cannot be made (a full or read-only disk) guards nothing, and the
+	 * outputs' own writes say what is wrong with the disk: go on without it. */
+	if (errno != EWOULDBLOCK)
+		return 0;
+	if (holder > 0)
+		gate_error_set(&err, "%s '%s' is in use by another gate (pid %ld): give each gate its "
+			       "own --raw-dir and --json", what, subject, holder);
+	else
+		gate_error_set(&err, "%s '%s' is in use by another gate: give each gate its own "
+			       "--raw-dir and --json", what, subject);
+	return session_fail(GATE_EXIT_USAGE, &err);
+}
+
+/* The raw directory's lock, then the results file's (beside it, hidden; none for a device). */
+static int lock_outputs(struct session *session)
+{
+	const char *json = session->options->json_path;
+	struct gate_error err = GATE_ERROR_INIT;
+	char *path = NULL, *copy = NULL;
+	struct stat status;
+	int code = GATE_EXIT_USAGE;
+
+	if (asprintf(&path, "%s/.gate.lock", session->raw_dir) < 0) {
+		gate_error_set(&err, "out of memory");
+		return session_fail(GATE_EXIT_USAGE, &err);
+	}
+	code = lock_output(session, path, "the raw directory", session->raw_dir);
+	free(path);
+	path = NULL;
+	if (code != 0 || (stat(json, &status) == 0 && !S_ISREG(status.st_mode)))
+		return code;
+	copy = strdup(json);
+	if (copy == NULL || make_json_directory(session->options, &err) != 0 ||
+	    asprintf(&path, "%s/.%s.lock", dirname(copy), strrchr(json, '/') ? strrchr(json, '/') + 1
+									  : json) < 0) {
+		if (err.message[0] == '\0')
+			gate_error_set(&err, "out of memory");
+		free(copy);
+		return session_fail(GATE_EXIT_USAGE, &err);
+	}
+	code = lock_output(session, path, "the results file", json);
+	free(path);
+	free(copy);
+	return code;
+}
+
+/* --vary-n: each scenario's N, drawn from (--messages, 2 x --messages] (at most the largest
+ * --messages) by the SHA-256 of the head commit and the scenario's name: a program cannot know
+ * its N in advance, and a rerun of the same commit draws the same. The figures are slopes over
+ * N and 2N, so a scenario whose work does not depend on N measures the same. */
+static int draw_messages(struct session *session, struct gate_error *err)
+{
+	const char *arguments[] = { "rev-parse", "--verify", "HEAD^{commit}", NULL };
+	uint64_t messages = session->messages;
+	size_t i;
+
+	session->vary_lowest = messages + 1;
+	session->vary_highest = 2 * messages < OPTIONS_MESSAGES_MAX ? 2 * messages
+								     : OPTIONS_MESSAGES_MAX;
+	if (session->vary_lowest > session->vary_highest)
+		return gate_error_set(err, "--vary-n draws N above --messages, and --messages %" PRIu64
+				      " leaves no room below %llu", messages, OPTIONS_MESSAGES_MAX);
+	if (session->root == NULL ||
+	    baseline_git(session->root, arguments, &session->vary_seed, err) != 0)
+		return gate_error_prefix(err, "--vary-n needs the head commit as its seed");
+	session->vary_seed[strcspn(session->vary_seed, "\n")] = '\0';
+	session->messages_each = calloc(session->manifest.entry_count + 1, sizeof(uint64_t));
+	if (session->messages_each == NULL)
+		return gate_error_set(err, "out of memory");
+	for (i = 0; i < session->manifest.entry_count; i++) {
+		struct sha256 hash;
+		char digest[SHA256_HEX_SIZE], word[17];
+
+		sha256_init(&hash);
+		sha256_update(&hash, session->vary_seed, strlen(session->vary_seed));
+		sha256_update(&hash, "\n", 1);
+		sha256_update(&hash, session->manifest.entries[i].name,
+			      strlen(session->manifest.entries[i].name));
+		sha256_final(&hash, digest);
+		memcpy(word, digest, 16);
+		word[16] = '\0';
+		session->messages_each[i] = session->vary_lowest +
+					    strtoull(word, NULL, 16) %
+						    (session->vary_highest - session->vary_lowest + 1);
 	}
 	return 0;
 }
@@ -381,6 +484,8 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 		gate_error_set(&err, "cannot use '%s': %s", options->raw_dir, strerror(saved));
 		return session_fail(GATE_EXIT_USAGE, &err);
 	}
+	if (lock_outputs(session) != 0)
+		return GATE_EXIT_USAGE;
 	session->messages = messages_to_measure(session);
 	*measure_options = (struct measure_options){
 		.messages = session->messages,
@@ -394,13 +499,21 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 		.every_metric = options->all_metrics,
 		.verbosity = options->verbosity,
 	};
+	if (options->vary_n && draw_messages(session, &err) != 0)
+		return session_fail(GATE_EXIT_USAGE, &err);
+	measure_options->messages_each = session->messages_each;
 	session->measurement_count = session->manifest.entry_count;
 	session->measurements = calloc(session->manifest.entry_count + 1, sizeof(*session->measurements));
 	if (session->measurements == NULL) {
 		gate_error_set(&err, "out of memory");
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
 	}
-	if (options->verbosity > 0)
+	if (options->verbosity > 0 && options->vary_n)
+		fprintf(stderr, "gate: measuring %zu scenario%s at 1, N and 2N deliveries, each its own N "
+			"from %" PRIu64 " to %" PRIu64 " (seed %.12s), %u at once\n",
+			session->manifest.entry_count, session->manifest.entry_count == 1 ? "" : "s",
+			session->vary_lowest, session->vary_highest, session->vary_seed, options->jobs);
+	else if (options->verbosity > 0)
 		fprintf(stderr, "gate: measuring %zu scenario%s at 1, %llu and %llu deliveries, %u at "
 			"once%s\n", session->manifest.entry_count,
 			session->manifest.entry_count == 1 ? "" : "s",
@@ -492,6 +605,7 @@ int session_make_comparable(struct session *session, const struct measure_option
 	}
 	baseline_options.raw_dir = raw_dir;
 	baseline_options.estimates = NULL; /* the baseline they came from is gone */
+	baseline_options.messages_each = NULL; /* drawn for the head's scenarios; slopes compare */
 	baseline_options.estimate_count = 0;
 	status = worktree_measure(&session->baseline, session->root, session->baseline_commit,
 				  session->baseline_ref, session->options->build_dir, &baseline_options,
@@ -543,7 +657,7 @@ int session_match_messages(struct session *session, struct measure_options *meas
 	size_t i;
 
 	if (!session->have_baseline || session->baseline.messages == session->messages ||
-	    session->baseline.messages < 2 || session->baseline.messages > MESSAGES_MAX)
+	    session->baseline.messages < 2 || session->baseline.messages > OPTIONS_MESSAGES_MAX)
 		return 0;
 	name = nonlinear_scenario(session, &percent);
 	if (name == NULL)
@@ -688,10 +802,11 @@ static void reproduce_command(const struct session *session, char *text, size_t 
 	}
 	used = written < 0 ? 0 : (size_t)written;
 	if (used < size)
-		used += (size_t)snprintf(text + used, size - used, " --messages %llu",
+		used += (size_t)snprintf(text + used, size - used, " --messages %llu%s",
 					 (unsigned long long)(session->messages != 0
 								      ? session->messages
-								      : options->messages));
+								      : options->messages),
+					 options->vary_n ? " --vary-n" : "");
 	if (options->baseline_ref != NULL && used < size)
 		used += (size_t)snprintf(text + used, size - used, " --baseline=%s", options->baseline_ref);
 	for (i = 0; i < options->scenario_count && used < size; i++)
@@ -792,14 +907,110 @@ static int time_regressions(const struct session *session, struct verdict *verdi
 	return 0;
 }
 
+/* costgate.sealed: each scenario's programs as hashed when the build was read (seal.h), and
+ * whether the runs saw them read-only. Nothing when no scenario was sealed (merged shards). */
+static int add_seals(const struct session *session, cJSON *document)
+{
+	cJSON *block = cJSON_GetObjectItemCaseSensitive(document, "costgate"), *sealed, *scenarios;
+	char *build_dir = realpath(session->options->build_dir, NULL);
+	bool read_only = true, any = false;
+	size_t i;
+	int status = -1;
+
+	for (i = 0; i < session->measurement_count; i++) {
+		any = any || session->measurements[i].seal.count > 0;
+		read_only = read_only && session->measurements[i].sealed_read_only;
+	}
+	if (!any) {
+		free(build_dir);
+		return 0;
+	}
+	sealed = cJSON_AddObjectToObject(block, "sealed");
+	if (sealed == NULL || cJSON_AddBoolToObject(sealed, "read_only", read_only) == NULL ||
+	    (scenarios = cJSON_AddObjectToObject(sealed, "scenarios")) == NULL)
+		goto out;
+	for (i = 0; i < session->measurement_count; i++) {
+		const struct measurement *measurement = &session->measurements[i];
+		cJSON *files;
+
+		if (measurement->seal.count == 0)
+			continue;
+		files = seal_to_json(&measurement->seal, build_dir);
+		if (files == NULL || !cJSON_AddItemToObject(scenarios, measurement->info.name, files)) {
+			cJSON_Delete(files);
+			goto out;
+		}
+	}
+	status = 0;
+out:
+	free(build_dir);
+	return status;
+}
+
+/* costgate.vary_n: the seed and the range each scenario's N (code[].messages) was drawn from. */
+static int add_vary_n(const struct session *session, cJSON *document)
+{
+	cJSON *block = cJSON_GetObjectItemCaseSensitive(document, "costgate"), *vary;
+
+	if (session->messages_each == NULL)
+		return 0;
+	/* costgate.messages stays --messages, the N a merge of shards compares and re-measures a
+	 * baseline at; each scenario's own is code[].messages. */
+	if (!cJSON_ReplaceItemInObjectCaseSensitive(
+		    block, "messages", cJSON_CreateNumber((double)session->options->messages)))
+		return -1;
+	vary = cJSON_AddObjectToObject(block, "vary_n");
+	return vary != NULL && cJSON_AddStringToObject(vary, "seed", session->vary_seed) != NULL &&
+			       cJSON_AddNumberToObject(vary, "lowest", (double)session->vary_lowest) != NULL &&
+			       cJSON_AddNumberToObject(vary, "highest", (double)session->vary_highest) != NULL
+		       ? 0 : -1;
+}
+
+/* results.json with the verdict: 0, or -1 with err saying what could not be written. */
+static int write_results(struct session *session, const struct verdict *verdict,
+			 struct gate_error *err)
+{
+	const struct gate_options *options = session->options;
+	cJSON *verdict_json = verdict_to_json(verdict), *document;
+	int status = -1;
+
+	document = verdict_json == NULL ? NULL
+					: results_document(session->measurements,
+							   session->measurement_count,
+							   &session->environment, verdict_json);
+	if (document != NULL && options->shard_count > 1 &&
+	    results_add_shard(document, options->shard_index, options->shard_count,
+			      (const char *const *)session->selected, session->selected_count,
+			      options->scenario_count > 0) != 0) {
+		cJSON_Delete(document);
+		document = NULL;
+	}
+	if (document != NULL && (add_seals(session, document) != 0 || add_vary_n(session, document) != 0)) {
+		cJSON_Delete(document);
+		document = NULL;
+	}
+	if (document != NULL && results_keep_scenarios(document, options->json_path) != 0) {
+		cJSON_Delete(document);
+		document = NULL;
+	}
+	if (document == NULL)
+		gate_error_set(err, "out of memory");
+	else if (make_json_directory(options, err) == 0 &&
+		 results_write_file(document, options->json_path, err) == 0)
+		status = 0;
+	cJSON_Delete(document);
+	return status;
+}
+
+/* Every file is written before the verdict line is printed, so no "pass" stands above an error:
+ * when one cannot be written, the verdict line says that instead, and the exit code is 2. */
 int session_decide_and_report(struct session *session)
 {
 	const struct gate_options *options = session->options;
 	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict = VERDICT_INIT;
-	bool whole_suite = !session->partial;
-	char refresh[1024];
-	cJSON *document = NULL, *verdict_json;
+	bool whole_suite = !session->partial, written = true;
+	char refresh[1024], summary[sizeof(err.message) + 64];
 	int code;
 
 	if (verdict_decide(&verdict, session->measurements, session->measurement_count,
@@ -816,42 +1027,39 @@ int session_decide_and_report(struct session *session)
 		verdict_release(&verdict);
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
 	}
-	table_print(stdout, &verdict, refresh);
 	code = verdict.exit_code;
-	if (options->exact && session->have_baseline && !baseline_is_exact(&verdict, refresh) &&
-	    code == GATE_EXIT_PASS)
-		code = GATE_EXIT_REGRESSION;
-	if (write_pull_request_reports(session, &verdict) != 0)
+	if (write_results(session, &verdict, &err) != 0) {
+		session_fail(GATE_EXIT_USAGE, &err);
+		snprintf(summary, sizeof(summary), "fail: results not written: %s", err.message);
+		written = false;
+	}
+	if (write_pull_request_reports(session, &verdict) != 0) {
+		if (written)
+			snprintf(summary, sizeof(summary), "fail: a report could not be written "
+				 "(see the error above)");
+		written = false;
+	}
+	if (written && (code == GATE_EXIT_PASS || code == GATE_EXIT_REGRESSION) &&
+	    options->save_baseline != NULL && save_baseline(session) != 0) {
+		snprintf(summary, sizeof(summary), "fail: the baseline was not written (see the "
+			 "error above)");
+		written = false;
+		code = GATE_EXIT_MEASUREMENT;
+	} else if (!written) {
 		code = GATE_EXIT_USAGE;
+	}
+	fflush(stderr);
+	if (written) {
+		table_print(stdout, &verdict, refresh);
+	} else {
+		table_print_body(stdout, &verdict, refresh);
+		printf("%s\n", summary);
+	}
+	if (written && options->exact && session->have_baseline &&
+	    !baseline_is_exact(&verdict, refresh) && code == GATE_EXIT_PASS)
+		code = GATE_EXIT_REGRESSION;
 	fflush(stdout);
-	verdict_json = verdict_to_json(&verdict);
-	document = verdict_json == NULL ? NULL
-					: results_document(session->measurements,
-							   session->measurement_count,
-							   &session->environment, verdict_json);
-	if (document != NULL && options->shard_count > 1 &&
-	    results_add_shard(document, options->shard_index, options->shard_count,
-			      (const char *const *)session->selected, session->selected_count,
-			      options->scenario_count > 0) != 0) {
-		cJSON_Delete(document);
-		document = NULL;
-	}
-	if (document != NULL && results_keep_scenarios(document, options->json_path) != 0) {
-		cJSON_Delete(document);
-		document = NULL;
-	}
-	if (document == NULL || make_json_directory(options, &err) != 0 ||
-	    results_write_file(document, options->json_path, &err) != 0) {
-		if (document == NULL)
-			gate_error_set(&err, "out of memory");
-		code = session_fail(GATE_EXIT_USAGE, &err);
-	}
-	cJSON_Delete(document);
 	verdict_release(&verdict);
-	if (code == GATE_EXIT_PASS || code == GATE_EXIT_REGRESSION) {
-		if (options->save_baseline != NULL && save_baseline(session) != 0)
-			code = GATE_EXIT_MEASUREMENT;
-	}
 	return code;
 }
 
@@ -876,5 +1084,14 @@ void session_release(struct session *session)
 	free(session->root);
 	free(session->raw_dir);
 	debugview_release(&session->debug_view);
+	for (i = 0; i < session->lock_count; i++) {
+		if (session->lock_paths[i] != NULL)
+			fs_unlock(session->lock_paths[i], session->locks[i]);
+		else
+			close(session->locks[i]);
+		free(session->lock_paths[i]);
+	}
+	free(session->messages_each);
+	free(session->vary_seed);
 }
 

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "acceptance.h"
 #include "environment.h"
@@ -44,6 +45,12 @@ struct session {
 	uint64_t messages_first;       /* the N measured first when the head was measured again at
 					* the baseline's (session_match_messages); else 0 */
 	struct debugview debug_view;   /* what the runs see of /usr/lib/debug */
+	uint64_t *messages_each;       /* --vary-n: each scenario's N, by manifest entry; owned */
+	char *vary_seed;               /* --vary-n: the head commit they were drawn from; owned */
+	uint64_t vary_lowest, vary_highest; /* --vary-n: the range they were drawn from */
+	int locks[2];                  /* held on the raw directory and the results file */
+	char *lock_paths[2];           /* their files, removed at the end; owned */
+	size_t lock_count;
 };
 
 /* Prints "gate: error: MESSAGE" and returns code. */

@@ -807,7 +807,8 @@ static int plan_describe(struct describe *describe, struct measurement *measurem
 	describe->entry = entry;
 	describe->manifest_flags = manifest->flags;
 	memset(measurement, 0, sizeof(*measurement));
-	measurement->messages = options->messages;
+	measurement->messages = options->messages_each != NULL ? options->messages_each[index]
+							       : options->messages;
 	describe->argv[0] = entry->path;
 	describe->argv[1] = "--describe";
 	describe->directory = strdup(entry->path);
@@ -1006,7 +1007,46 @@ struct measure_context {
 	const struct measure_options *options;
 	struct describe *describes;
 	struct measurement *measurements;
+	size_t count; /* scenarios */
 };
+
+/* The seal (seal.h) before a run, or after the last when `run` is NULL: a scenario whose files
+ * changed is a measurement failure, and its other runs are not started. */
+static int check_seal(struct measurement *measurement, const struct run *run)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	char moment[128] = "after its runs";
+
+	if (run != NULL)
+		snprintf(moment, sizeof(moment), "before its %s run at %" PRIu64 "%s",
+			 tool_names(run->tool), count_of(measurement, run->which),
+			 run->again ? " (again)" : "");
+	if (seal_check(&measurement->seal, moment, &err) == 0)
+		return 0;
+	record_failure(measurement, "scenario '%s': %s", measurement->info.name, err.message);
+	return -1;
+}
+
+/* A --describe starts only when its scenario is sealed, and its files are as sealed. */
+static int prepare_describe(const struct measure_context *measuring, struct runner_job *job)
+{
+	size_t i = 0;
+	struct measurement *measurement;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	while (i < measuring->count && measuring->describes[i].job != job)
+		i++;
+	if (i == measuring->count)
+		return 0;
+	measurement = &measuring->measurements[i];
+	if (measurement->failed)
+		return -1;
+	if (seal_check(&measurement->seal, "before its --describe", &err) == 0)
+		return 0;
+	record_failure(measurement, "scenario '%s': %s", measuring->describes[i].entry->name,
+		       err.message);
+	return -1;
+}
 
 /* The runner's prepare: a run's scenario is concluded (declaration read, build described,
  * executable checked) before its first run starts, while the runs of others go on. */
@@ -1017,10 +1057,10 @@ static int prepare_run(struct runner_job *job, void *context)
 	struct measurement *measurement;
 
 	if (run == NULL)
-		return 0; /* a --describe */
+		return prepare_describe(measuring, job);
 	measurement = run->measurement;
 	conclude_describe(&measuring->describes[measurement - measuring->measurements]);
-	if (measurement->failed)
+	if (measurement->failed || check_seal(measurement, run) != 0)
 		return -1;
 	/* An opt-in tool's runs (the cache simulation) only for the scenarios that want them: the
 	 * first is dropped here, and the others follow it. */
@@ -1051,9 +1091,85 @@ static double measure_budget(const struct runner_job *job, void *context)
 static void measure_progress(const struct runner_job *job, size_t remaining, void *context)
 {
 	const struct measure_context *measuring = context;
+	const struct run *run = job->context;
 
-	if (job->context != NULL)
-		report_progress(job, remaining, (void *)measuring->options);
+	if (run == NULL)
+		return;
+	/* A run skipped because its --describe failed is reported under the scenario's name:
+	 * concluding (once) records the failure and the name from the manifest. */
+	conclude_describe(&measuring->describes[run->measurement - measuring->measurements]);
+	report_progress(job, remaining, (void *)measuring->options);
+}
+
+/* Every object the runs' outputs say was loaded is checked as the executable was (program.h):
+ * a library opened with dlopen is read once valgrind has seen it. */
+static void check_reported_objects(struct measurement *measurement, run_table runs,
+				   const struct measure_options *options)
+{
+	const char *outputs[2 * TOOL_COUNT * SLOPE_RUNS];
+	struct gate_error err = GATE_ERROR_INIT;
+	size_t count = 0, repeat, tool, which;
+
+	for (repeat = 0; repeat < (options->verify ? 2u : 1u); repeat++)
+		for (tool = 0; tool < TOOL_COUNT; tool++)
+			for (which = 0; which < SLOPE_RUNS; which++)
+				if (runs[repeat][tool][which]->job.started &&
+				    access(runs[repeat][tool][which]->output_path, R_OK) == 0)
+					outputs[count++] = runs[repeat][tool][which]->output_path;
+	if (program_check_reported(measurement->info.path, outputs, count, measurement->info.region,
+				   &err) != 0)
+		record_failure(measurement, "scenario '%s': %s", measurement->info.name, err.message);
+}
+
+/* Seals every scenario (seal.h) and, where the system lets a run have its own mount namespace,
+ * gives the runs the sealed files' directories read-only (sealed->read_only; NULL otherwise,
+ * and the hashes alone hold). A scenario that cannot be sealed has failed. */
+static int seal_scenarios(struct measurement *measurements, const struct manifest *manifest,
+			  struct debugview_sealed *sealed, const struct measure_options *options,
+			  struct gate_error *err)
+{
+	char **directories = NULL;
+	size_t count = 0, i;
+	int refused;
+
+	for (i = 0; i < manifest->entry_count; i++) {
+		struct gate_error failure = GATE_ERROR_INIT;
+
+		/* A missing executable fails as its --describe would have, in the same words. */
+		if (access(manifest->entries[i].path, F_OK) != 0)
+			record_failure(&measurements[i], "scenario '%s': --describe failed: cannot run "
+				       "'%s': %s", manifest->entries[i].name, manifest->entries[i].path,
+				       strerror(errno));
+		else if (seal_make(&measurements[i].seal, manifest->entries[i].path, &failure) != 0)
+			record_failure(&measurements[i], "scenario '%s': %s", manifest->entries[i].name,
+				       failure.message);
+		else if (seal_directories(&measurements[i].seal, &directories, &count) != 0)
+			goto no_memory;
+	}
+	if (directories == NULL)
+		return 0;
+	sealed->read_only = directories;
+	refused = debugview_probe_sealed(sealed);
+	if (refused != 0) {
+		sealed->read_only = NULL;
+		for (i = 0; i < count; i++)
+			free(directories[i]);
+		free(directories);
+	}
+	for (i = 0; i < manifest->entry_count; i++)
+		measurements[i].sealed_read_only = refused == 0;
+	if (options->verbosity > 0 && refused == 0)
+		fprintf(stderr, "gate: the build: %zu director%s read-only to the runs, its files "
+			"hashed around every run\n", count, count == 1 ? "y" : "ies");
+	else if (options->verbosity > 0)
+		fprintf(stderr, "gate: the build: writable to the runs (no private mount namespace: "
+			"%s), its files hashed around every run\n", strerror(refused));
+	return 0;
+no_memory:
+	for (i = 0; i < count; i++)
+		free(directories[i]);
+	free(directories);
+	return gate_error_set(err, "out of memory");
 }
 
 int measure_scenarios(struct measurement *measurements, const struct manifest *manifest,
@@ -1065,8 +1181,9 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 	struct runner_job *jobs = calloc(most + count, sizeof(*jobs));
 	struct describe *describes = calloc(count + 1, sizeof(*describes));
 	run_table *table = calloc(count + 1, sizeof(*table));
-	struct measure_context measuring = { options, describes, measurements };
+	struct measure_context measuring = { options, describes, measurements, count };
 	struct listing listing = { 0 };
+	struct debugview_sealed sealed = { NULL, options->raw_dir };
 	struct runner_options runner = {
 		.parallel = options->jobs,
 		.timeout_seconds = options->timeout_seconds,
@@ -1092,6 +1209,10 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 			goto out;
 		}
 	}
+	if (seal_scenarios(measurements, manifest, &sealed, options, err) != 0)
+		goto out;
+	if (sealed.read_only != NULL)
+		runner.sealed = &sealed;
 	/* What the runs see of the system's debug files: before the first run starts. */
 	if (options->debug_view != NULL) {
 		char **executables = calloc(count + 1, sizeof(*executables));
@@ -1144,8 +1265,11 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 	job_count = run_count + count;
 	if (runner_run(jobs, job_count, &runner, err) != 0)
 		goto out;
-	for (i = 0; i < count; i++)
+	for (i = 0; i < count; i++) {
 		conclude_describe(&describes[i]);
+		if (!measurements[i].failed)
+			check_seal(&measurements[i], NULL);
+	}
 	if (listing_read(&listing, options->raw_dir) != 0) {
 		gate_error_set(err, "cannot read '%s': %s", options->raw_dir, strerror(errno));
 		goto out;
@@ -1156,6 +1280,9 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 			collect_outputs(&runs[i], &listing, options);
 	}
 	for (i = 0; i < count; i++) {
+		if (measurements[i].failed)
+			continue;
+		check_reported_objects(&measurements[i], table[i], options);
 		if (measurements[i].failed)
 			continue;
 		if (conclude(&measurements[i], table[i][0], options) != 0) {
@@ -1181,6 +1308,9 @@ out:
 	free(jobs);
 	free(describes);
 	free(table);
+	for (i = 0; sealed.read_only != NULL && sealed.read_only[i] != NULL; i++)
+		free(sealed.read_only[i]);
+	free((char **)sealed.read_only);
 	return status;
 }
 
@@ -1191,6 +1321,7 @@ void measurement_release(struct measurement *measurement)
 	if (measurement == NULL)
 		return;
 	scenario_info_release(&measurement->info);
+	seal_release(&measurement->seal);
 	free(measurement->build);
 	free(measurement->source);
 	for (i = 0; i < measurement->function_count; i++)

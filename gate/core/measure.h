@@ -12,6 +12,7 @@
 #include "manifest.h"
 #include "metrics.h"
 #include "scenario.h"
+#include "seal.h"
 #include "slope.h"
 
 /* DHAT keeps this many frames: deep enough that the region frame of a deep handler's
@@ -78,6 +79,9 @@ struct measurement {
 	size_t site_count;
 
 	char *raw_files[TOOL_COUNT][SLOPE_RUNS]; /* output file names inside the raw directory */
+	struct seal seal;            /* the executable and its project libraries, hashed when the
+				      * build was read and checked around every run (seal.h) */
+	bool sealed_read_only;       /* the runs saw those files' directories read-only */
 	double valgrind_seconds;     /* wall time of this scenario's valgrind runs, summed */
 	double valgrind_cpu_seconds; /* their CPU time, summed */
 };
@@ -93,6 +97,8 @@ struct measure_options {
 	bool verify;              /* run everything twice; any count that differs is a failure */
 	/* Figures of an earlier measurement (the baseline), sorted by name, for the order the runs
 	 * start in; NULL: none. Never read for a verdict. */
+	const uint64_t *messages_each; /* N of each manifest entry (--vary-n), or NULL: `messages`
+					* for every scenario */
 	const struct measurement *estimates;
 	size_t estimate_count;
 	struct debugview *debug_view; /* what the runs see of /usr/lib/debug (debugview.h), grown

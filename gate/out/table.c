@@ -603,8 +603,16 @@ void table_print_notes(FILE *out, const struct verdict *verdict, const char *ref
 
 void table_print(FILE *out, const struct verdict *verdict, const char *refresh_command)
 {
-	struct table table = { .row_count = verdict->row_count };
 	char summary[512];
+
+	table_print_body(out, verdict, refresh_command);
+	verdict_summary(verdict, summary, sizeof(summary));
+	fprintf(out, "%s\n", summary);
+}
+
+void table_print_body(FILE *out, const struct verdict *verdict, const char *refresh_command)
+{
+	struct table table = { .row_count = verdict->row_count };
 	size_t i;
 
 	bool shown[METRIC_COUNT] = { false };
@@ -621,6 +629,4 @@ void table_print(FILE *out, const struct verdict *verdict, const char *refresh_c
 	print_rows(out, &table);
 	free(table.cells);
 	table_print_notes(out, verdict, refresh_command, true);
-	verdict_summary(verdict, summary, sizeof(summary));
-	fprintf(out, "%s\n", summary);
 }

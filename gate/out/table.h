@@ -12,6 +12,9 @@
  * (shown with improvements), e.g. "make baseline". */
 void table_print(FILE *out, const struct verdict *verdict, const char *refresh_command);
 
+/* table_print without its last line, the verdict (for a caller that says why there is none). */
+void table_print_body(FILE *out, const struct verdict *verdict, const char *refresh_command);
+
 /* The notes under the table: baseline source, then each row's sentences (and, when asked, its
  * attribution), then stale acceptances. One sentence a line. */
 void table_print_notes(FILE *out, const struct verdict *verdict, const char *refresh_command,

@@ -14,22 +14,71 @@
 
 extern char **environ;
 
+/* What git may not take from anywhere a build can write: replace refs (`git replace` planted at
+ * configure time would make the base commit's baseline the pull request's), grafts, the system's
+ * and the user's configuration, and every GIT_* variable of gate's own environment (GIT_DIR,
+ * GIT_OBJECT_DIRECTORY, ...). The repository's own configuration cannot be switched off: the
+ * options in git_options neutralise what of it runs commands during gate's calls. */
+static const char *const git_settings[] = {
+	"GIT_NO_REPLACE_OBJECTS=1", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+	"GIT_GRAFT_FILE=/dev/null", "GIT_ATTR_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0",
+	"GIT_OPTIONAL_LOCKS=0", NULL,
+};
+
+static const char *const git_options[] = {
+	"--no-replace-objects", "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false",
+	"-c", "core.attributesFile=/dev/null", NULL,
+};
+
+char *const *baseline_git_environment(void)
+{
+	static char **environment;
+	size_t count = 0, used = 0, i;
+
+	if (environment != NULL)
+		return environment;
+	while (environ[count] != NULL)
+		count++;
+	environment = calloc(count + sizeof(git_settings) / sizeof(git_settings[0]), sizeof(char *));
+	if (environment == NULL)
+		return NULL;
+	for (i = 0; i < count; i++)
+		if (strncmp(environ[i], "GIT_", 4) != 0)
+			environment[used++] = environ[i];
+	for (i = 0; git_settings[i] != NULL; i++)
+		environment[used++] = (char *)git_settings[i];
+	environment[used] = NULL;
+	return environment;
+}
+
 int baseline_git(const char *root, const char *const *arguments, char **output,
 		 struct gate_error *err)
 {
+	char *const *environment = baseline_git_environment();
 	char *git = runner_find_program("git", getenv("PATH"));
-	char *argv[16];
-	size_t argc = 0;
+	char *argv[32], *safe = NULL;
+	size_t argc = 0, i;
 	int status;
 
 	*output = NULL;
 	if (git == NULL)
 		return gate_error_set(err, "cannot run git: not found on PATH");
+	if (environment == NULL || asprintf(&safe, "safe.directory=%s", root) < 0) {
+		free(git);
+		return gate_error_set(err, "out of memory");
+	}
 	argv[argc++] = git;
+	for (i = 0; git_options[i] != NULL; i++)
+		argv[argc++] = (char *)git_options[i];
+	/* Without the user's configuration, the one directory gate reads is named safe here (a
+	 * checkout owned by another user, as in a CI container). */
+	argv[argc++] = "-c";
+	argv[argc++] = safe;
 	while (*arguments != NULL && argc < sizeof(argv) / sizeof(argv[0]) - 1)
 		argv[argc++] = (char *)*arguments++;
 	argv[argc] = NULL;
-	status = runner_capture(argv, root, environ, 120, output, err);
+	status = runner_capture(argv, root, environment, 120, output, err);
+	free(safe);
 	free(git);
 	return status;
 }
@@ -327,6 +376,34 @@ int baseline_resolve(const char *root, const char *name, const char *base_commit
 	return resolve_branch(root, name, commit, ref, err);
 }
 
+/* Whether `object` (COMMIT:PATH) is committed, and small enough to read: a baseline above
+ * RUNNER_CAPTURE_MAX is a malformed input (exit 2), not a missing one. */
+static enum baseline_status committed_size(const char *root, const char *object,
+					   const char *source, struct gate_error *err)
+{
+	const char *arguments[] = { "cat-file", "-s", "--end-of-options", object, NULL };
+	struct gate_error ignored = GATE_ERROR_INIT;
+	char *output = NULL, *end = NULL;
+	unsigned long long size;
+	enum baseline_status status = BASELINE_ABSENT;
+
+	if (baseline_git(root, arguments, &output, &ignored) != 0)
+		goto out;
+	errno = 0;
+	size = strtoull(output, &end, 10);
+	status = BASELINE_MALFORMED;
+	if (errno != 0 || end == output || (*end != '\n' && *end != '\0'))
+		gate_error_set(err, "cannot read the size of %s from git: '%.40s'", source, output);
+	else if (size > RUNNER_CAPTURE_MAX)
+		gate_error_set(err, "%s is %llu bytes, more than " RUNNER_CAPTURE_LIMIT_TEXT
+			       " (gate's limit for a baseline)", source, size);
+	else
+		status = BASELINE_FOUND;
+out:
+	free(output);
+	return status;
+}
+
 enum baseline_status baseline_load_ref(struct results *baseline, const char *root,
 				       const char *name, const char *commit, const char *ref,
 				       char **source, struct gate_error *err)
@@ -350,10 +427,16 @@ enum baseline_status baseline_load_ref(struct results *baseline, const char *roo
 		goto out;
 	}
 	arguments[1] = object;
-	if (baseline_git(root, arguments, &text, err) != 0) {
+	status = committed_size(root, object, *source, err);
+	if (status == BASELINE_ABSENT)
 		gate_error_set(err, "no baseline: baselines/%s.json is not committed on %s (%.12s) "
 			       "(create it on %s with gate --save-baseline %s, and commit it)",
 			       name, ref, commit, name, name);
+	if (status != BASELINE_FOUND)
+		goto out;
+	status = BASELINE_MALFORMED; /* it is there: from here on, what fails is the file */
+	if (baseline_git(root, arguments, &text, err) != 0) {
+		gate_error_prefix(err, "cannot read %s", *source);
 		goto out;
 	}
 	status = results_parse(baseline, text, strlen(text), *source, err) == 0 ? BASELINE_FOUND

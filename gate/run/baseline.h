@@ -47,8 +47,14 @@ enum baseline_status baseline_load_ref(struct results *baseline, const char *roo
 enum baseline_status baseline_load_file(struct results *baseline, const char *path,
 					char **source, struct gate_error *err);
 
-/* Runs git with `arguments` (NULL-terminated, without "git") in `root`, capturing stdout. */
+/* Runs git with `arguments` (NULL-terminated, without "git") in `root`, capturing stdout: with
+ * replace refs, grafts, hooks and every configuration but the repository's own off, in
+ * baseline_git_environment(). */
 int baseline_git(const char *root, const char *const *arguments, char **output,
 		 struct gate_error *err);
+
+/* gate's environment without GIT_* variables, with GIT_NO_REPLACE_OBJECTS=1, no system or user
+ * configuration and no grafts: every git gate runs gets it. Made once; NULL when out of memory. */
+char *const *baseline_git_environment(void);
 
 #endif

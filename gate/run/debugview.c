@@ -64,9 +64,20 @@ static size_t identity_map(char *text, unsigned id)
 	return length;
 }
 
-int debugview_enter(const char *directory, unsigned uid, unsigned gid)
+/* Async-signal-safe: `directory` mounted over itself read-only, what is mounted below it as it
+ * was (MS_REC), so a writable directory bound inside stays writable. */
+static int bind_read_only(const char *directory)
+{
+	if (mount(directory, directory, "none", MS_BIND | MS_REC, NULL) != 0)
+		return -1;
+	return mount("none", directory, "none", MS_BIND | MS_REMOUNT | MS_RDONLY, NULL);
+}
+
+int debugview_enter(const char *directory, const struct debugview_sealed *sealed, unsigned uid,
+		    unsigned gid)
 {
 	char map[48];
+	size_t i;
 
 	if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
 		return -1;
@@ -79,8 +90,19 @@ int debugview_enter(const char *directory, unsigned uid, unsigned gid)
 	/* Private first, so that the bind mount cannot travel back to the system's namespace. The
 	 * kernel ignores the type of both; "none" rather than NULL keeps memcheck quiet. */
 	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0 ||
-	    mount(directory, DEBUGVIEW_SYSTEM_DIRECTORY, "none", MS_BIND | MS_REC, NULL) != 0)
+	    (directory != NULL &&
+	     mount(directory, DEBUGVIEW_SYSTEM_DIRECTORY, "none", MS_BIND | MS_REC, NULL) != 0))
 		return -1;
+	if (sealed == NULL)
+		return 0;
+	/* The writable directory (the raw files) is a mount of its own before the directories
+	 * around it become read-only, so it stays writable inside them. */
+	if (sealed->writable != NULL &&
+	    mount(sealed->writable, sealed->writable, "none", MS_BIND, NULL) != 0)
+		return -1;
+	for (i = 0; sealed->read_only != NULL && sealed->read_only[i] != NULL; i++)
+		if (bind_read_only(sealed->read_only[i]) != 0)
+			return -1;
 	return 0;
 }
 
@@ -112,7 +134,7 @@ static int make_directory(const char *path)
 }
 
 /* Does a child manage to enter the namespaces with the view mounted? errno of the failure. */
-static int probe(const char *directory)
+static int probe(const char *directory, const struct debugview_sealed *sealed)
 {
 	int status = 0, report[2], child_errno = 0;
 	pid_t pid;
@@ -131,7 +153,7 @@ static int probe(const char *directory)
 		int code = 0;
 
 		close(report[0]);
-		if (debugview_enter(directory, (unsigned)getuid(), (unsigned)getgid()) != 0) {
+		if (debugview_enter(directory, sealed, (unsigned)getuid(), (unsigned)getgid()) != 0) {
 			code = errno;
 			if (write(report[1], &code, sizeof(code)) < 0)
 				_exit(1);
@@ -195,7 +217,7 @@ static int open_view(struct debugview *view, struct gate_error *err)
 		return set_mode(view, err, "full debug files (cannot make a directory in %s: %s)", base,
 				strerror(saved));
 	}
-	failure = probe(directory);
+	failure = probe(directory, NULL);
 	if (failure != 0) {
 		remove_tree(directory);
 		free(directory);
@@ -207,6 +229,11 @@ static int open_view(struct debugview *view, struct gate_error *err)
 	if (strlen(directory) < sizeof(abandon_path))
 		memcpy(abandon_path, directory, strlen(directory) + 1);
 	return 0;
+}
+
+int debugview_probe_sealed(const struct debugview_sealed *sealed)
+{
+	return probe(NULL, sealed);
 }
 
 void debugview_abandon(void)

@@ -39,10 +39,23 @@ struct debugview {
 int debugview_add(struct debugview *view, char *const *executables, size_t count,
 		  struct gate_error *err);
 
+/* The build tree as a run sees it: the directories of the sealed programs read-only (a
+ * scenario cannot replace its own executable or a library between the checks of its hashes),
+ * and the one directory the runs write (the raw files) writable even inside one of them. */
+struct debugview_sealed {
+	char *const *read_only; /* absolute directories, NULL-terminated */
+	const char *writable;   /* absolute, or NULL */
+};
+
 /* In a child about to exec (async-signal-safe calls only): enters new user and mount namespaces,
- * mapping the caller's own uid and gid, and mounts `directory` over /usr/lib/debug. Returns 0, or
- * -1 with errno set. */
-int debugview_enter(const char *directory, unsigned uid, unsigned gid);
+ * mapping the caller's own uid and gid, mounts `directory` over /usr/lib/debug (unless NULL) and
+ * makes `sealed`'s directories read-only (unless NULL). Returns 0, or -1 with errno set. */
+int debugview_enter(const char *directory, const struct debugview_sealed *sealed, unsigned uid,
+		    unsigned gid);
+
+/* Whether a child can enter the namespaces with `sealed` mounted: 0, or the errno of the
+ * failure (unprivileged user namespaces refused, say). */
+int debugview_probe_sealed(const struct debugview_sealed *sealed);
 
 /* For a signal handler (async-signal-safe calls only): removes the view's directory, if one is
  * made, with rm -rf. */

@@ -351,6 +351,7 @@ struct child_setup {
 	int errors;        /* becomes stderr */
 	bool no_randomize;
 	const char *debug_view; /* debugview_enter's directory, or NULL */
+	const struct debugview_sealed *sealed; /* and its read-only build tree, or NULL */
 	bool limit_output;      /* stdout is a file: cap its size at RUNNER_CAPTURE_MAX */
 	unsigned uid, gid;      /* gate's, mapped onto themselves in the child's user namespace */
 	const sigset_t *mask; /* the signal mask the child gets back */
@@ -368,8 +369,8 @@ static void become_child(const struct child_setup *setup, int report)
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != setup->parent)
 		goto failed;
 	/* New credentials may clear the death signal: set again, and check gate is still there. */
-	if (setup->debug_view != NULL &&
-	    (debugview_enter(setup->debug_view, setup->uid, setup->gid) != 0 ||
+	if ((setup->debug_view != NULL || setup->sealed != NULL) &&
+	    (debugview_enter(setup->debug_view, setup->sealed, setup->uid, setup->gid) != 0 ||
 	     prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != setup->parent))
 		goto failed;
 	setsid();
@@ -485,6 +486,7 @@ static void launch(struct pool *pool, struct runner_job *job)
 		.environment = pool->options->environment,
 		.no_randomize = pool->options->no_randomize,
 		.debug_view = pool->options->debug_view,
+		.sealed = pool->options->sealed,
 		.uid = (unsigned)getuid(),
 		.gid = (unsigned)getgid(),
 		.mask = &pool->old_mask,

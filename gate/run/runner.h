@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "debugview.h"
 #include "error.h"
 
 /* Most jobs one job may come after. */
@@ -56,6 +57,8 @@ struct runner_options {
 	bool no_randomize;          /* turn address-space randomization off in the child */
 	const char *debug_view;     /* mounted over /usr/lib/debug in the child's own namespaces
 				     * (debugview.h); NULL: the system's as it is */
+	const struct debugview_sealed *sealed; /* the build tree read-only in the child's own
+						* namespaces (debugview.h); NULL: as it is */
 	/* Called once per finished job, with how many remain to finish. May be NULL. */
 	void (*progress)(const struct runner_job *job, size_t remaining, void *progress_context);
 	void *progress_context;

@@ -25,6 +25,7 @@ static struct {
 	char *root;
 	char *remove_argv[8];
 	char *prune_argv[4];
+	char *const *environment; /* git's (baseline_git_environment), made before any signal */
 } active;
 
 static int remove_entry(const char *path, const struct stat *status, int type, struct FTW *walk)
@@ -37,12 +38,13 @@ static int remove_entry(const char *path, const struct stat *status, int type, s
 
 static void run_and_wait(char *const *argv, const char *directory)
 {
+	char *const *environment = active.environment;
 	pid_t pid = fork();
 
 	if (pid == 0) {
 		if (chdir(directory) != 0)
 			_exit(127);
-		execve(argv[0], argv, environ);
+		execve(argv[0], argv, environment != NULL ? environment : environ);
 		_exit(127);
 	}
 	if (pid > 0)
@@ -81,6 +83,7 @@ static int create(const char *root, const char *commit, struct gate_error *err)
 
 	active.git = runner_find_program("git", getenv("PATH"));
 	active.root = strdup(root);
+	active.environment = baseline_git_environment();
 	if (active.git == NULL || active.root == NULL ||
 	    asprintf(&active.parent, "%s/costgate-worktree-XXXXXX", temporary) < 0)
 		return gate_error_set(err, "cannot make a worktree: git not found or out of memory");

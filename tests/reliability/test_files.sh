@@ -4,7 +4,7 @@
 # while writing results.json or saving a baseline (the old file stays byte-identical and nothing
 # is left beside it), raw files on a full disk (exit 3), paths with spaces and quotes (they work:
 # the same bytes as anywhere else), two gates at once in one tree (each results.json whole and the
-# same as a lone run's), and baseline and acceptance files that are truncated, not JSON, of the
+# same as a lone run's; two on one results.json: the second exits 2 naming the first), and baseline and acceptance files that are truncated, not JSON, of the
 # wrong schema or with values of the wrong type (exit 2, naming the file and the key), or that
 # carry keys gate does not know (ignored: the readers look up the keys they need, so a newer
 # writer's additions do not break an older reader).
@@ -22,10 +22,11 @@ skipped=0
 # same_results A B: the two results documents are the same, but for the whole process's counts
 # (costgate.process_instructions), which start-up and exit move by a few instructions between
 # runs, and the seconds the runs took (costgate.runs); every count of the code section must be
-# the same to the digit.
+# the same to the digit. The sealed programs' paths are left out too: relative inside the build,
+# absolute outside it.
 same_results() {
-  cmp -s <(grep -vP '^\t\t\t"[a-z0-9_]+":\t\[[0-9]+, [0-9]+, [0-9]+\]$|"valgrind_seconds":' "$1") \
-    <(grep -vP '^\t\t\t"[a-z0-9_]+":\t\[[0-9]+, [0-9]+, [0-9]+\]$|"valgrind_seconds":' "$2")
+  cmp -s <(grep -vP '^\t\t\t"[a-z0-9_]+":\t\[[0-9]+, [0-9]+, [0-9]+\]$|"valgrind_seconds":|^\t+"path":\t"' "$1") \
+    <(grep -vP '^\t\t\t"[a-z0-9_]+":\t\[[0-9]+, [0-9]+, [0-9]+\]$|"valgrind_seconds":|^\t+"path":\t"' "$2")
 }
 skip() { echo "skip $*"; skipped=$((skipped + 1)); }
 
@@ -202,27 +203,36 @@ if [ "$first_code" -eq 0 ] && [ "$second_code" -eq 0 ] && same_results "$tmp/ref
 else
   fail "two_gates_with_their_own_outputs_should_not_touch_each_others_files: exit $first_code and $second_code"
 fi
+# Two gates that would write one results.json: the second to lock it exits 2 at once, naming the
+# first's pid (or, when the first is done before the second starts, both pass). One whole
+# document is left, and nothing beside it (the lock file is removed with its lock).
 mkdir -p "$tmp/shared"
+outcome=""
 for run in 1 2 3; do
-  "$gate" "${selection[@]}" --json "$tmp/shared/results.json" --raw-dir "$tmp/one.raw" >/dev/null 2>&1 &
+  "$gate" "${selection[@]}" --json "$tmp/shared/results.json" --raw-dir "$tmp/one.raw" >/dev/null 2>"$tmp/one.err" &
   first=$!
-  "$gate" "${selection[@]}" --json "$tmp/shared/results.json" --raw-dir "$tmp/two.raw" >/dev/null 2>&1 &
+  "$gate" "${selection[@]}" --json "$tmp/shared/results.json" --raw-dir "$tmp/two.raw" >/dev/null 2>"$tmp/two.err" &
   second=$!
   wait "$first"
   first_code=$?
   wait "$second"
   second_code=$?
-  if [ "$first_code" -ne 0 ] || [ "$second_code" -ne 0 ] ||
-    ! same_results "$tmp/reference.json" "$tmp/shared/results.json" ||
+  case "$first_code $second_code" in
+  "0 0") outcome=ok ;;
+  "0 2") grep -q "is in use by another gate (pid $first)" "$tmp/two.err" && outcome=ok || outcome=bad ;;
+  "2 0") grep -q "is in use by another gate (pid $second)" "$tmp/one.err" && outcome=ok || outcome=bad ;;
+  *) outcome=bad ;;
+  esac
+  if [ "$outcome" != ok ] || ! same_results "$tmp/reference.json" "$tmp/shared/results.json" ||
     [ "$(ls -A "$tmp/shared")" != results.json ]; then
+    outcome=bad
     break
   fi
 done
-if [ "$first_code" -eq 0 ] && [ "$second_code" -eq 0 ] &&
-  same_results "$tmp/reference.json" "$tmp/shared/results.json" && [ "$(ls -A "$tmp/shared")" = results.json ]; then
+if [ "$outcome" = ok ]; then
   pass "two_gates_writing_one_json_should_leave_one_whole_document (3 rounds)"
 else
-  fail "two_gates_writing_one_json_should_leave_one_whole_document: round $run, exit $first_code and $second_code, $(ls -A "$tmp/shared")"
+  fail "two_gates_writing_one_json_should_leave_one_whole_document: round $run, exit $first_code and $second_code, $(ls -A "$tmp/shared") $(cat "$tmp/one.err" "$tmp/two.err")"
 fi
 
 # --- every core busy with other work: the same counts to the digit (docs/design.md: counts, not

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -121,6 +122,60 @@ static void json_read_should_take_only_exact_counts(void)
 	cJSON_Delete(numbers);
 }
 
+/* A second lock on the same file is refused at once, naming the holder's pid. The holder here
+ * is a child, since flock locks belong to an open file and one process may open it twice. */
+static void fs_lock_should_refuse_a_second_holder_naming_the_first(void)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	char *path = path_in("outputs.lock");
+	int ready[2], release[2], fd;
+	long holder = 0;
+	pid_t child;
+	char byte = 0;
+
+	CHECK(pipe(ready) == 0 && pipe(release) == 0);
+	child = fork();
+	if (child == 0) {
+		struct gate_error ignored = GATE_ERROR_INIT;
+		long none = 0;
+
+		fd = fs_lock(path, &none, &ignored);
+		if (write(ready[1], "x", 1) != 1 || read(release[0], &byte, 1) != 1)
+			_exit(1);
+		_exit(fd >= 0 ? 0 : 1);
+	}
+	CHECK(read(ready[0], &byte, 1) == 1);
+	CHECK(fs_lock(path, &holder, &err) == -1);
+	CHECK(errno == EWOULDBLOCK);
+	CHECK_U64((uint64_t)holder, (uint64_t)child);
+	CHECK(write(release[1], "x", 1) == 1);
+	waitpid(child, NULL, 0);
+	fd = fs_lock(path, &holder, &err);
+	CHECK(fd >= 0);
+	close(fd);
+	close(ready[0]);
+	close(ready[1]);
+	close(release[0]);
+	close(release[1]);
+	free(path);
+}
+
+/* A path that is a device is written in place, never replaced by a renamed file. */
+static void fs_should_write_a_device_in_place(void)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	char *link = path_in("full");
+	struct stat info;
+
+	CHECK(symlink("/dev/full", link) == 0);
+	CHECK(fs_write_atomic(link, "x", 1, NULL, &err) == -1);
+	CHECK_CONTAINS(err.message, "No space left on device");
+	CHECK(lstat(link, &info) == 0 && S_ISLNK(info.st_mode));
+	CHECK(fs_write_atomic("/dev/null", "x", 1, NULL, &err) == 0);
+	CHECK(stat("/dev/null", &info) == 0 && S_ISCHR(info.st_mode));
+	free(link);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -132,6 +187,8 @@ int main(void)
 	RUN(fs_should_make_a_directory_with_its_parents);
 	RUN(json_read_should_take_one_document_with_unique_keys);
 	RUN(json_read_should_take_only_exact_counts);
+	RUN(fs_lock_should_refuse_a_second_holder_naming_the_first);
+	RUN(fs_should_write_a_device_in_place);
 	{
 		char *command = NULL;
 

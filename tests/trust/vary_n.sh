@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# N the program cannot guess: a change whose scenario does the cheap old work only when the
+# delivery count is one gate uses by default (1, N and 2N of the usual --messages) passes at those
+# counts and fails (exit 1) with --vary-n, which draws each scenario's N above --messages with the
+# head commit as the seed. An honest tree's region figures do not move (they are slopes), and a
+# rerun of the same commit draws the same N, recorded in results.json.
+# Usage: vary_n.sh GATE COSTGATE_SOURCE_DIR
+# shellcheck source=tests/e2e_baseline/common.sh
+source "$(dirname "$0")/../e2e_baseline/common.sh"
+
+repo=$work/repo
+
+if ! new_repo "$repo" || ! build "$repo"; then
+  fail "setup: cannot make and build the demo repository"
+  finish
+  exit
+fi
+run_gate "$repo" --save-baseline main
+if [ "$code" -ne 0 ] || ! commit "$repo" "baseline of main"; then
+  fail "setup: no baseline on main (exit $code)"
+  show "$err"
+  finish
+  exit
+fi
+base=$(git -C "$repo" rev-parse main)
+
+# drawn FILE: "name=N" for each scenario of results FILE.
+drawn() { tr -d ' \t\n' <"$1" | grep -oE '"name":"[a-z_]+","messages":[0-9]+' | sed 's/"name":"//; s/","messages":/=/'; }
+
+# The region's figures of an honest tree do not move with N. (The whole process's may: the
+# harness's queue grows by doubling while it is filled, and what that costs a message depends on
+# where N falls between two powers of two; the demo's `steady` does little else.)
+run_gate "$repo" --baseline=main --base-commit "$base" --vary-n --json "$work/honest.json" -v
+if grep -qE '^work +18058\.000 +18058\.000 +\+0\.00 %' "$out" &&
+  grep -qE '^steady +47\.000 +47\.000 +\+0\.00 %' "$out" &&
+  grep -qE "each its own N from $((messages + 1)) to $((2 * messages)) \(seed ${base:0:12}\)" "$err"; then
+  pass "an_honest_tree_s_region_figures_should_not_notice_vary_n"
+else
+  fail "an_honest_tree_s_region_figures_should_not_notice_vary_n (exit $code)"
+  show "$out"
+fi
+first=$(drawn "$work/honest.json")
+run_gate "$repo" --baseline=main --base-commit "$base" --vary-n --json "$work/again.json"
+if [ -n "$first" ] && [ "$first" = "$(drawn "$work/again.json")" ] &&
+  tr -d ' \t\n' <"$work/again.json" | grep -q "\"vary_n\":{\"seed\":\"$base\"" &&
+  ! drawn "$work/again.json" | grep -q "=$messages\$"; then
+  pass "a_rerun_should_draw_the_same_n_and_record_it"
+else
+  fail "a_rerun_should_draw_the_same_n_and_record_it: '$first' then '$(drawn "$work/again.json")'"
+fi
+
+# The change: 3 % dearer per message, except at the delivery counts gate is known to use.
+git -C "$repo" checkout -q -b known_counts main
+set_iterations "$repo" 2060
+cat >>"$repo/scenarios/work.c" <<'C'
+
+#include <stdlib.h>
+
+static int known_count;
+
+__attribute__((constructor)) static void read_count(int argc, char **argv)
+{
+	long count = argc > 1 ? atol(argv[1]) : 0;
+
+	known_count = count == 1 || count == 200 || count == 400 || count == 1000 || count == 2000;
+}
+C
+sed -i 's|COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));|COSTGATE_KEEP(work_compute(body, length, known_count ? 2000 : WORK_ITERATIONS));|' \
+  "$repo/scenarios/work.c"
+sed -i 's|^static int handle(|static int known_count;\n\nstatic int handle(|' "$repo/scenarios/work.c"
+sed -i '0,/^static int known_count;$/!{/^static int known_count;$/d}' "$repo/scenarios/work.c"
+if ! grep -q 'known_count ? 2000' "$repo/scenarios/work.c" || ! commit "$repo" "cheap at known counts" ||
+  ! build "$repo"; then
+  fail "setup: cannot build the change"
+  finish
+  exit
+fi
+
+run_gate "$repo" --baseline=main --base-commit "$base" -s work
+check "work_skipped_at_the_known_counts_passes_at_those_counts" 0 \
+  "^pass: 1 scenario within its limits"
+run_gate "$repo" --baseline=main --base-commit "$base" -s work --vary-n
+check "vary_n_should_catch_work_skipped_at_the_known_counts" 1 "^fail: 1 regressed \(work\)\$"
+
+finish
