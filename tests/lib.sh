@@ -69,3 +69,24 @@ trap 'rm -rf "$lib_temp_root/costgate-$$-"*' EXIT
 git_isolate() {
   export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_TERMINAL_PROMPT=0
 }
+
+# program_total FILE: callgrind_annotate's PROGRAM TOTALS (Ir) of a callgrind file, digits only.
+program_total() {
+  callgrind_annotate "$1" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(/,/, "", $1); print $1; exit }'
+}
+
+# allocator_total FILE: the inclusive Ir of glibc's allocator entry points (malloc, calloc,
+# realloc, free, posix_memalign, aligned_alloc, memalign) in callgrind_annotate --inclusive=yes:
+# the allocator's instructions, for a program none of whose entry points calls another.
+allocator_total() {
+  callgrind_annotate --inclusive=yes --threshold=100 "$1" 2>/dev/null |
+    awk '/:(malloc|calloc|realloc|free|posix_memalign|aligned_alloc|memalign) \[/ {
+      gsub(/,/, "", $1); sum += $1 } END { print sum + 0 }'
+}
+
+# program_own FILE: the program's own instructions by hand, the total less the allocator's.
+program_own() {
+  local total allocator
+  total=$(program_total "$1") allocator=$(allocator_total "$1")
+  [ -n "$total" ] && echo $((total - allocator))
+}

@@ -365,6 +365,8 @@ static int find_sources(struct session *session, struct gate_error *err)
 			memmove(file, file + root_length + 1, strlen(file + root_length + 1) + 1);
 		free(measurement->source);
 		measurement->source = file;
+	}
+	return 0;
 }
 
 /* One gate per output: `path`, a lock file, is held until gate ends. A second gate that would

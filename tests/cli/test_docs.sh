@@ -76,7 +76,7 @@ touch "$tmp/results.json" "$tmp/results.md"
 mkdir -p "$tmp/resultsdir"
 expect_completion completion_should_finish_an_option --messages gate --mes
 expect_completion completion_should_offer_subcommands time gate ti
-expect_completion completion_should_offer_a_subcommand_s_options --check-raw gate merge --che
+expect_completion completion_should_offer_a_subcommand_s_options "--check-build --check-raw" gate merge --che
 expect_completion completion_should_offer_files_after_a_file_option "results.json results.md resultsdir" gate --json res
 expect_completion completion_should_offer_directories_after_a_dir_option resultsdir gate --raw-dir res
 expect_completion completion_should_offer_nothing_after_a_count "" gate --messages 1

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The whole suite under real valgrind at N = 1000, then exactness: for consume_json, gate's
 # figures must equal what an independent reading of the raw files it kept gives
-# (callgrind_annotate's PROGRAM TOTALS for instructions; an awk count of DHAT's blocks under the
-# region frame for allocations), with the slope rule (docs/design.md rule 1) applied here in awk.
+# (callgrind_annotate's PROGRAM TOTALS less the inclusive cost of malloc and free for the
+# program's own instructions, and the two added up for the region's; an awk count of DHAT's
+# blocks under the region frame for allocations), with the slope rule (docs/design.md rule 1)
+# applied here in awk.
 # Usage: test_suite.sh GATE BUILD_DIR
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh"
@@ -31,10 +33,6 @@ code_names() {
     inside && /^\t\t\t"name":/ { print }' "$1" | sed 's/.*"name":[[:space:]]*"\([^"]*\)".*/\1/'
 }
 
-# program_total FILE: callgrind_annotate's PROGRAM TOTALS (Ir), digits only.
-program_total() {
-  callgrind_annotate "$1" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(/,/, "", $1); print $1; exit }'
-}
 
 # region_blocks FILE REGION: blocks of every DHAT program point with a REGION frame on its stack.
 # Two passes over the file: the frame table (after "ftbl") first, then the points' "tbk" and "fs".
@@ -106,9 +104,9 @@ for run in 1 "$messages" "$twice"; do
     fail "raw_files_should_be_kept: no callgrind/dhat file of $exact at $run in $raw"
   fi
 done
-cold=$(program_total "$raw/callgrind.out.$exact.1")
-at_n=$(program_total "$raw/callgrind.out.$exact.$messages")
-at_2n=$(program_total "$raw/callgrind.out.$exact.$twice")
+cold=$(program_own "$raw/callgrind.out.$exact.1")
+at_n=$(program_own "$raw/callgrind.out.$exact.$messages")
+at_2n=$(program_own "$raw/callgrind.out.$exact.$twice")
 if [ -z "$cold" ] || [ -z "$at_n" ] || [ -z "$at_2n" ]; then
   fail "callgrind_annotate_should_read_the_raw_files: '$cold' '$at_n' '$at_2n'"
 else
@@ -132,6 +130,20 @@ else
     pass "results_json_counts_should_equal_the_annotated_totals"
   else
     fail "results_json_counts_should_equal_the_annotated_totals: '$counts', annotate '$cold,$at_n,$at_2n'"
+  fi
+  # The program's and the allocator's add up to the region's, to the digit.
+  allocator=$(awk -v name="$exact" '
+    /^\t\t\t"name":/ { current = index($0, "\"" name "\"") > 0 }
+    current && /^\t\t\t\t"allocator_instructions":[[:space:]]*\[/ { print; exit }' "$tmp/results.json" |
+    sed 's/.*\[\(.*\)\].*/\1/; s/[[:space:]]//g')
+  totals=$(for run in 1 "$messages" "$twice"; do program_total "$raw/callgrind.out.$exact.$run"; done |
+    paste -sd,)
+  summed=$(paste -d' ' <(tr ',' '\n' <<<"$counts") <(tr ',' '\n' <<<"$allocator") |
+    awk '{ print $1 + $2 }' | paste -sd,)
+  if [ -n "$allocator" ] && [ "$summed" = "$totals" ]; then
+    pass "program_and_allocator_should_add_up_to_the_region ($totals)"
+  else
+    fail "program_and_allocator_should_add_up_to_the_region: '$counts' + '$allocator', annotate '$totals'"
   fi
 fi
 

@@ -28,16 +28,6 @@ spread() {
 # below VALUE LIMIT: VALUE < LIMIT, as numbers.
 below() { awk -v v="$1" -v l="$2" 'BEGIN { exit !(v != "" && v + 0 < l + 0) }'; }
 
-# program_total FILE / allocator_entries FILE: callgrind_annotate's PROGRAM TOTALS, and the
-# inclusive cost of malloc, calloc, realloc and free (varied_heap calls no entry from another).
-program_total() {
-  callgrind_annotate "$1" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(/,/, "", $1); print $1; exit }'
-}
-allocator_entries() {
-  callgrind_annotate --inclusive=yes --threshold=100 "$1" 2>/dev/null |
-    awk '/:(malloc|calloc|realloc|free) \[/ { gsub(/,/, "", $1); sum += $1 } END { print sum + 0 }'
-}
-
 write_chain() {
   cat >"$1/scenarios/chain.c" <<'EOF'
 /* chain: every message walks 64 steps. With CHAIN_TABLE 1 each step loads the next index from
@@ -172,7 +162,7 @@ for n in 200 1000 4000; do
     own=$(json "$work/heap$n.json" "d['code'][0]['counts']['instructions'][$index]")
     allocator=$(json "$work/heap$n.json" "d['code'][0]['counts']['allocator_instructions'][$index]")
     total=$(program_total "$file")
-    by_hand=$(allocator_entries "$file")
+    by_hand=$(allocator_total "$file") # varied_heap calls no entry from another
     if [ "$((own + allocator))" != "$total" ] || [ "$allocator" != "$by_hand" ]; then
       exact=false
       echo "    at $run of N = $n: gate $own + $allocator, callgrind_annotate $total in all, $by_hand in the allocator"
