@@ -29,9 +29,9 @@ print(eval(sys.argv[2], {"d": document}))' "$1" "$2"
 variant() {
   local dir=$tmp/$1 extra=${5:--DNO_EXTRA}
   mkdir -p "$dir/scenarios"
-  gcc -O2 -g -std=gnu11 -I"$source/scenarios" -DWALK_STRIDE="$2" -DWALK_GATE_CYCLES="$3" \
+  gcc -O2 -g -std=gnu11 -I"$source/include" -I"$source/scenarios" -DWALK_STRIDE="$2" -DWALK_GATE_CYCLES="$3" \
     "$source/tests/scenarios/list_walk.c" "$harness" -o "$dir/scenarios/list_walk" &&
-    gcc -O2 -g -std=gnu11 -I"$source/scenarios" -DBLOCK_BYTES="$4" "$extra" \
+    gcc -O2 -g -std=gnu11 -I"$source/include" -I"$source/scenarios" -DBLOCK_BYTES="$4" "$extra" \
       "$source/tests/scenarios/bytes_tenfold.c" "$harness" -o "$dir/scenarios/bytes_tenfold" ||
     return 1
   { sed -n '/^costgate /p; /^compiler /p; /^flags /p' "$build/scenarios/manifest.txt"
