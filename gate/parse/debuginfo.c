@@ -187,7 +187,11 @@ static int debuginfo_unit_variable(Dwarf_Die *unit, const char *variable, char *
 		if (dwarf_tag(&child) != DW_TAG_variable || dwarf_hasattr(&child, DW_AT_declaration))
 			continue;
 		name = dwarf_formstring(dwarf_attr_integrate(&child, DW_AT_name, &attribute));
-		declared = dwarf_decl_file(&child);
+		/* A definition that follows an extern declaration (the harness header's) carries
+		 * only DW_AT_specification and its location: it is defined in the unit's own file,
+		 * not where the declaration it points to was made. */
+		declared = dwarf_hasattr(&child, DW_AT_decl_file) ? dwarf_decl_file(&child)
+								  : dwarf_diename(unit);
 		if (name == NULL || declared == NULL || strcmp(name, variable) != 0)
 			continue;
 		if (declared[0] == '/' || directory == NULL)

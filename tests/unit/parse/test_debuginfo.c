@@ -1,6 +1,7 @@
 /* Unit tests of debuginfo on this test executable's own DWARF (built -O2 -g like every target):
  * a line belongs to the function whose definition holds it, inlined or not. */
 #include "check.h"
+#include "debuginfo_declared.h"
 #include "debuginfo.h"
 
 #include <stdint.h>
@@ -31,6 +32,7 @@ static void debuginfo_should_name_the_function_that_holds_a_line(void)
 
 /* The file that defines a global variable, as a scenario's `costgate_scenario` names its source. */
 int debuginfo_test_variable = 1;
+int debuginfo_declared_variable = 2; /* declared in debuginfo_declared.h */
 
 static void debuginfo_should_name_the_file_that_defines_a_variable(void)
 {
@@ -46,6 +48,12 @@ static void debuginfo_should_name_the_file_that_defines_a_variable(void)
 	CHECK(file == NULL);
 	CHECK(debuginfo_variable_file("/nonexistent/object", "debuginfo_test_variable", &file) == 0);
 	CHECK(file == NULL);
+	/* Declared in a header first: the definition's file, not the declaration's. */
+	CHECK(debuginfo_variable_file("/proc/self/exe", "debuginfo_declared_variable", &file) == 0);
+	length = file != NULL ? strlen(file) : 0;
+	CHECK(file != NULL && length > 28 &&
+	      strcmp(file + length - 28, "/unit/parse/test_debuginfo.c") == 0);
+	free(file);
 }
 
 static void debuginfo_should_match_a_file_by_its_trailing_path(void)
