@@ -218,7 +218,11 @@ static int run_scenario(const struct costgate_scenario *scenario, uint64_t count
 	struct run run = { .scenario = scenario, .count = count };
 	int status = 1;
 
-	if (costgate_queue_init(&run.requests, 1) != 0 || costgate_queue_init(&run.replies, 1) != 0) {
+	/* The request ring holds every message from the start: growing it while filling copies the
+	 * ring log2(count) times, a cost per message that depends on where count falls between two
+	 * powers of two, and the whole process's figure would move with N (gate --vary-n). */
+	if (costgate_queue_init(&run.requests, scenario->raw ? 1 : (size_t)count) != 0 ||
+	    costgate_queue_init(&run.replies, 1) != 0) {
 		fail(&run, "out of memory for the queues");
 		goto out;
 	}

@@ -195,7 +195,12 @@ step_gate() {
   output dir "$out"
   output results "$results"
   stdout=$out/stdout.txt
-  env -u COSTGATE_GATE "$gate" --build-dir "${BUILD_DIR:-build}" --messages "${MESSAGES:-1000}" "${baseline[@]}" \
+  # No messages: gate measures at the baseline's N. A pull request's N is drawn (--vary-n).
+  [ -z "${MESSAGES:-}" ] || extra=(--messages "$MESSAGES" "${extra[@]}")
+  case "${VARY_N:-true}:${EVENT_NAME:-}" in
+  true:pull_request | true:pull_request_target) extra=(--vary-n "${extra[@]}") ;;
+  esac
+  env -u COSTGATE_GATE "$gate" --build-dir "${BUILD_DIR:-build}" "${baseline[@]}" \
     --json "$results" --markdown "$out/summary.md" --raw-dir "$out/raw" "${extra[@]}" \
     >"$stdout" || code=$?
   cat "$stdout"

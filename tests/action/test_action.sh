@@ -211,6 +211,23 @@ else
 fi
 cp -R "$check_dir" "$work/artifact"
 
+# The action's defaults on a pull request: no messages (the baseline's N, 200) and --vary-n, each
+# scenario at its own N from 201 to 400: an unchanged head passes.
+gate_step BASELINE=master BASE_COMMIT="$base_sha" ARGS="-j 2" MESSAGES= VARY_N=true \
+  EVENT_NAME=pull_request
+results=$(out results)
+if expect defaults_on_a_pull_request_should_pass 0 &&
+  python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+ns = [c["messages"] for c in d["code"]]
+sys.exit(not (d["costgate"]["vary_n"]["lowest"] == 201 and d["costgate"]["vary_n"]["highest"] == 400
+              and all(201 <= n <= 400 for n in ns)))' "$results"; then
+  pass "defaults_should_measure_above_the_baseline_n_with_vary_n"
+else
+  fail "defaults_should_measure_above_the_baseline_n_with_vary_n"
+  show "$log"
+fi
+
 # What a build step can leave for the gate step: COSTGATE_GATE, a PATH with its own valgrind and
 # git first, LD_PRELOAD. None of them runs.
 planted=$work/planted
