@@ -615,6 +615,8 @@ cJSON *verdict_to_json(const struct verdict *verdict)
 	     cJSON_AddStringToObject(object, "baseline", verdict->baseline_source) == NULL) ||
 	    cJSON_AddBoolToObject(object, "remeasured", verdict->remeasured) == NULL ||
 	    cJSON_AddBoolToObject(object, "messages_differ", verdict->messages_differ) == NULL ||
+	    (verdict->messages_first != 0 &&
+	     cJSON_AddNumberToObject(object, "messages_first", (double)verdict->messages_first) == NULL) ||
 	    !cJSON_AddItemToObject(object, "stale_acceptances", stale_array(verdict)))
 		goto failed;
 	for (i = 0; i < verdict->row_count; i++) {
