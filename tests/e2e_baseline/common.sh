@@ -50,6 +50,24 @@ new_repo() {
     git -C "$repo" add -A && git -C "$repo" commit -q -m "demo project"
 }
 
+# repo_with_baseline DIR: the demo repository made and built, its baseline of main saved and
+# committed; a step that fails ends the test as a failed set-up.
+repo_with_baseline() {
+  local repo=$1
+  if ! new_repo "$repo" || ! build "$repo"; then
+    fail "setup: cannot make and build the demo repository"
+    finish
+    exit
+  fi
+  run_gate "$repo" --save-baseline main
+  if [ "$code" -ne 0 ] || ! commit "$repo" "baseline of main"; then
+    fail "setup: no baseline on main (exit $code)"
+    show "$err"
+    finish
+    exit
+  fi
+}
+
 # build DIR: configures and builds DIR/build; prints the log on failure.
 build() {
   local repo=$1
