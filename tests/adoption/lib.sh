@@ -2,7 +2,9 @@
 # branch the baseline is saved on, gate run as a user runs it, and checks that report ok/FAIL.
 # shellcheck shell=bash
 
-export LC_ALL=C
+# pass, fail, finish, show, LC_ALL=C: the suite's own preamble.
+# shellcheck source=tests/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 # Git must not read the user's configuration (signing, hooks, templates) nor ask anything.
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_TERMINAL_PROMPT=0
 export GIT_AUTHOR_DATE='2024-01-01T00:00:00Z' GIT_COMMITTER_DATE='2024-01-01T00:00:00Z'
@@ -13,15 +15,7 @@ unset CFLAGS LDFLAGS CC CMAKE_PREFIX_PATH PKG_CONFIG_PATH MAKEFLAGS
 # not main.
 base_branch=master
 messages=200
-passed=0 failures=0 code=0
-
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-finish() {
-  echo "$passed passed, $failures failed"
-  [ "$failures" -eq 0 ]
-}
-show() { sed 's/^/    | /' "$1"; }
+code=0
 
 # adoption_setup NAME PREFIX: $work, removed at exit unless COSTGATE_E2E_KEEP is set, and
 # $prefix, the shared install, with gate in it.
