@@ -442,7 +442,10 @@ void table_print_wall(FILE *out, const struct verdict_row *row)
 	if (wall == NULL)
 		return;
 	if (!wall->timed) {
-		fprintf(out, "%s: wall clock not compared: %s\n", row->name, wall->why_not);
+		/* The reason can quote a run's error, which a pull request's program wrote. */
+		fprintf(out, "%s: wall clock not compared: ", row->name);
+		text_terminal(out, wall->why_not);
+		fputc('\n', out);
 		return;
 	}
 	fprintf(out, "%s: wall clock head %.2f s, baseline %.2f s over %u rounds (%+.0f %%): "

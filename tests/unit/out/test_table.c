@@ -409,6 +409,44 @@ static void table_should_format_figures_exactly(void)
 	CHECK_STR(text, "+0.00 %");
 }
 
+/* The wall clock beside a regression: the line, and a reason for none that a pull request's
+ * program may have written, escaped. */
+static void table_should_print_the_wall_clock_and_escape_why_there_is_none(void)
+{
+	struct example example;
+	struct verdict_row *row = NULL;
+	char *text;
+	size_t i;
+
+	decide_example(&example);
+	for (i = 0; i < example.verdict.row_count; i++)
+		if (strcmp(example.verdict.rows[i].name, "zeta") == 0)
+			row = &example.verdict.rows[i];
+	CHECK(row != NULL);
+	if (row == NULL)
+		return;
+	row->wall = calloc(1, sizeof(*row->wall));
+	CHECK(row->wall != NULL);
+	if (row->wall == NULL)
+		return;
+	*row->wall = (struct verdict_wall){ .timed = true, .messages = 1000, .rounds = 5,
+					    .head_seconds = 0.58, .baseline_seconds = 0.79,
+					    .change_percent = -26.58, .head_fastest = 0.55,
+					    .head_slowest = 0.60, .baseline_fastest = 0.75,
+					    .baseline_slowest = 0.83 };
+	text = print(&example.verdict);
+	CHECK_CONTAINS(text, "\nzeta: wall clock head 0.58 s, baseline 0.79 s over 5 rounds (-27 %): "
+			     "instructions up, time down\n");
+	free(text);
+	*row->wall = (struct verdict_wall){ .timed = false };
+	snprintf(row->wall->why_not, sizeof(row->wall->why_not), "a native drain failed: \033[2J");
+	text = print(&example.verdict);
+	CHECK_CONTAINS(text, "\nzeta: wall clock not compared: a native drain failed: ");
+	CHECK(strchr(text, '\033') == NULL);
+	free(text);
+	verdict_release(&example.verdict);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0); /* keep the case lines if a sanitizer aborts */
@@ -425,5 +463,6 @@ int main(void)
 	RUN(table_should_name_a_dropped_or_raised_optional_floor);
 	RUN(table_should_warn_when_the_cost_per_message_is_not_constant);
 	RUN(table_should_format_figures_exactly);
+	RUN(table_should_print_the_wall_clock_and_escape_why_there_is_none);
 	return CHECK_EXIT();
 }
