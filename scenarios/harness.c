@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #ifdef COSTGATE_NATIVE
 #include "native.h"
@@ -17,6 +20,9 @@
  * stays sane. */
 #define COUNT_MAX 100000000ULL
 
+/* Most snapshots one run takes (--snapshots): gate takes two, at 1 and N deliveries. */
+#define SNAPSHOT_MAX 8
+
 enum region_phase { PHASE_START, PHASE_DRAIN };
 
 struct run {
@@ -24,10 +30,15 @@ struct run {
 	struct costgate_service service;
 	struct costgate_queue requests;
 	struct costgate_queue replies;
-	unsigned char *raw_bodies;           /* raw scenarios: count bodies back to back */
+	unsigned char *raw_bodies;           /* raw scenarios: the phase's bodies back to back */
+	uint64_t raw_count;                  /* bodies in raw_bodies */
+	unsigned char *raw_phases[SNAPSHOT_MAX + 1]; /* every phase's raw_bodies, kept to the end
+						      * as a queue keeps its slots' buffers */
+	size_t raw_phase_count;
 	size_t body_length;                  /* every body has this length (one generator) */
 	const struct costgate_delivery **batch;    /* batch scenarios: the batch being assembled */
 	uint64_t count;                      /* deliveries requested on the command line */
+	uint64_t filled;                     /* messages published (raw: bodies written) so far */
 	uint64_t handled;                    /* bodies the handler returned from successfully */
 	uint64_t replies_handled;            /* replies the reply handler took */
 	const char *failure;                 /* the internal check that failed, or NULL */
@@ -129,7 +140,7 @@ static int drain_raw(struct run *run)
 {
 	uint64_t i;
 
-	for (i = 0; i < run->count; i++)
+	for (i = 0; i < run->raw_count; i++)
 		if (handle_one(run, run->raw_bodies + i * run->body_length, run->body_length) != 0)
 			return -1;
 	return 0;
@@ -168,11 +179,13 @@ REGION_ATTRIBUTES int costgate_measured_region(struct run *run, enum region_phas
 	return status;
 }
 
-/* Fills the queue (or the raw loop's array) with count bodies from the generator, checking
- * that every one is the same bytes as the first. */
-static int fill(struct run *run)
+/* Fills the queue (or a new array for the raw loop) up to `upto` bodies from the generator,
+ * checking that every one is the same bytes as the first. Whatever a phase fills is held to the
+ * end of the run, as it was when every count had its own process: the heap at a snapshot holds
+ * the bodies of the deliveries so far, never those of the phases still to come. */
+static int fill(struct run *run, uint64_t upto)
 {
-	unsigned char first[COSTGATE_BODY_MAX];
+	static unsigned char first[COSTGATE_BODY_MAX];
 	unsigned char body[COSTGATE_BODY_MAX];
 	bool check_each = true; /* every body from the generator, the same bytes as the first */
 	uint64_t i;
@@ -180,25 +193,31 @@ static int fill(struct run *run)
 #ifdef COSTGATE_NATIVE
 	check_each = !costgate_native_timing();
 #endif
-	run->body_length = run->scenario->body(first, sizeof(first));
-	if (run->body_length == 0 || run->body_length > sizeof(first))
-		return fail(run, "the body check: the generator returned a bad length");
+	if (run->filled == 0) {
+		run->body_length = run->scenario->body(first, sizeof(first));
+		if (run->body_length == 0 || run->body_length > sizeof(first))
+			return fail(run, "the body check: the generator returned a bad length");
+	}
 	if (run->scenario->raw) {
-		run->raw_bodies = malloc(run->count * run->body_length);
+		run->raw_count = upto - run->filled;
+		run->raw_bodies = malloc(run->raw_count * run->body_length);
 		if (run->raw_bodies == NULL)
 			return fail(run, "out of memory for the bodies");
+		run->raw_phases[run->raw_phase_count++] = run->raw_bodies;
 	}
-	for (i = 0; i < run->count; i++) {
+	for (i = run->filled; i < upto; i++) {
 		size_t length = i == 0 || !check_each ? run->body_length
 						      : run->scenario->body(body, sizeof(body));
 
 		if (i > 0 && check_each && (length != run->body_length || memcmp(body, first, length) != 0))
 			return fail(run, "the body check: the generator wrote different bytes");
 		if (run->scenario->raw)
-			memcpy(run->raw_bodies + i * run->body_length, first, run->body_length);
+			memcpy(run->raw_bodies + (i - run->filled) * run->body_length, first,
+			       run->body_length);
 		else if (costgate_queue_publish(&run->requests, first, run->body_length) != 0)
 			return fail(run, "out of memory while filling the queue");
 	}
+	run->filled = upto;
 	return 0;
 }
 
@@ -213,27 +232,96 @@ static int check_counts(struct run *run)
 	return 0;
 }
 
-static int run_scenario(const struct costgate_scenario *scenario, uint64_t count)
+/* The line a snapshot prints on stderr, made before the first phase: what a snapshot costs the
+ * whole process's count is the same in every phase, and small (docs/design.md rule 9). */
+struct snapshot_line {
+	char text[64];
+	size_t length;
+};
+
+/* A snapshot of the run so far, taken between two drains (outside the region): a child made
+ * here exits at once, and valgrind writes its output with the counts up to there, while this
+ * process goes on (docs/design.md rule 9). vfork, _exit and write: no atfork handler, no
+ * stdio, nothing of the scenario's runs in the child. The line on stderr tells gate's deadline
+ * that the run got this far. */
+static int snapshot(struct run *run, const struct snapshot_line *line)
+{
+	pid_t child;
+	int status;
+
+	child = vfork();
+	if (child < 0)
+		return fail(run, "cannot fork the snapshot");
+	if (child == 0)
+		_exit(0);
+	while (waitpid(child, &status, 0) < 0)
+		if (errno != EINTR)
+			return fail(run, "cannot wait for the snapshot");
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return fail(run, "the snapshot's process did not exit 0");
+	if (write(STDERR_FILENO, line->text, line->length) < 0)
+		return fail(run, "cannot report the snapshot");
+	return 0;
+}
+
+/* Drains the queue in phases: up to each of `snapshots` (increasing, at most count) and on to
+ * count, with a snapshot after each phase that ends at one of them. Each phase fills the queue
+ * with its own messages, outside the region, and checks that nothing was consumed while it
+ * filled. */
+static int run_phases(struct run *run, const uint64_t *snapshots, size_t snapshot_count)
+{
+	struct snapshot_line lines[SNAPSHOT_MAX];
+	size_t phase;
+
+	for (phase = 0; phase < snapshot_count; phase++) {
+		int length = snprintf(lines[phase].text, sizeof(lines[phase].text),
+				      "costgate: snapshot at %llu deliveries\n",
+				      (unsigned long long)snapshots[phase]);
+
+		lines[phase].length = length > 0 ? (size_t)length : 0;
+	}
+	for (phase = 0; run->handled < run->count; phase++) {
+		uint64_t from = run->handled;
+		uint64_t upto = phase < snapshot_count ? snapshots[phase] : run->count;
+
+		/* The ring for the rest of the run at once, once the first phase is over: a ring
+		 * that grows while filling copies itself log2(count) times, and the whole process's
+		 * figure would move with N (gate --vary-n). The first phase's ring is the first
+		 * phase's size, so the cold figures do not depend on N. */
+		if (phase == 1 && !run->scenario->raw &&
+		    costgate_queue_reserve(&run->requests, (size_t)run->count) != 0)
+			return fail(run, "out of memory for the queue");
+		if (fill(run, upto) != 0)
+			return -1;
+		if (run->handled != from ||
+		    (!run->scenario->raw && (run->requests.delivered != from ||
+					     costgate_queue_ready(&run->requests) != upto - from)))
+			return fail(run, "the fill check: a message was consumed while the queue was filled");
+		if (costgate_measured_region(run, PHASE_DRAIN) != 0)
+			return -1;
+		if (run->handled != upto)
+			return fail(run, "the count check: the drain did not handle exactly COUNT messages");
+		if (phase < snapshot_count && snapshot(run, &lines[phase]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int run_scenario(const struct costgate_scenario *scenario, uint64_t count,
+			const uint64_t *snapshots, size_t snapshot_count)
 {
 	struct run run = { .scenario = scenario, .count = count };
 	int status = 1;
+	/* The request ring holds the first phase's messages (run_phases reserves the rest). */
+	uint64_t first_phase = snapshot_count > 0 ? snapshots[0] : count;
 
-	/* The request ring holds every message from the start: growing it while filling copies the
-	 * ring log2(count) times, a cost per message that depends on where count falls between two
-	 * powers of two, and the whole process's figure would move with N (gate --vary-n). */
-	if (costgate_queue_init(&run.requests, scenario->raw ? 1 : (size_t)count) != 0 ||
+	if (costgate_queue_init(&run.requests, scenario->raw ? 1 : (size_t)first_phase) != 0 ||
 	    costgate_queue_init(&run.replies, 1) != 0) {
 		fail(&run, "out of memory for the queues");
 		goto out;
 	}
-	if (costgate_measured_region(&run, PHASE_START) != 0 || fill(&run) != 0)
-		goto out;
-	if (run.handled != 0 || run.requests.delivered != 0 ||
-	    (!run.scenario->raw && costgate_queue_ready(&run.requests) != count)) {
-		fail(&run, "the fill check: a message was consumed while the queue was filled");
-		goto out;
-	}
-	if (costgate_measured_region(&run, PHASE_DRAIN) != 0 || check_counts(&run) != 0)
+	if (costgate_measured_region(&run, PHASE_START) != 0 ||
+	    run_phases(&run, snapshots, snapshot_count) != 0 || check_counts(&run) != 0)
 		goto out;
 	status = 0;
 out:
@@ -250,7 +338,8 @@ out:
 	if (scenario->stop != NULL)
 		scenario->stop(&run.service);
 	free(run.batch);
-	free(run.raw_bodies);
+	while (run.raw_phase_count > 0)
+		free(run.raw_phases[--run.raw_phase_count]);
 	costgate_queue_release(&run.requests);
 	costgate_queue_release(&run.replies);
 	return status;
@@ -338,6 +427,9 @@ static int describe(const struct costgate_scenario *scenario)
 	put_number(out, scenario->batch_size > 1 ? (double)scenario->batch_size : 1);
 	put_key(out, "raw");
 	fputs(scenario->raw ? "true" : "false", out);
+	/* This harness takes --snapshots: gate runs it once per tool (docs/design.md rule 9). */
+	put_key(out, "snapshots");
+	fputs("true", out);
 	if (scenario->limit_percent > 0) {
 		put_key(out, "limit_percent");
 		put_number(out, scenario->limit_percent);
@@ -365,8 +457,12 @@ static int usage(const char *name, const char *problem)
 	fprintf(stderr,
 		"%s: error: %s\n"
 		"usage: %s COUNT      run COUNT deliveries (1..%llu) through the measured region\n"
+		"       %s --snapshots K1[,K2...] COUNT\n"
+		"                     the same, drained in phases: after K1, K2, ... deliveries\n"
+		"                     (increasing, up to COUNT, at most %d) a forked child exits at once,\n"
+		"                     so that valgrind writes the counts up to there\n"
 		"       %s --describe print the scenario's declaration as JSON\n",
-		name, problem, name, COUNT_MAX, name);
+		name, problem, name, COUNT_MAX, name, SNAPSHOT_MAX, name);
 #ifdef COSTGATE_NATIVE
 	costgate_native_usage(stderr, name);
 #endif
@@ -389,33 +485,61 @@ static int parse_count(const char *text, uint64_t *count)
 	return 0;
 }
 
+/* K1,K2,...: increasing counts, none above `count`, at most SNAPSHOT_MAX. */
+static int parse_snapshots(const char *text, uint64_t count, uint64_t *snapshots, size_t *used)
+{
+	char item[32];
+
+	*used = 0;
+	while (*text != '\0') {
+		size_t length = strcspn(text, ",");
+
+		if (length == 0 || length >= sizeof(item) || *used == SNAPSHOT_MAX)
+			return -1;
+		memcpy(item, text, length);
+		item[length] = '\0';
+		if (parse_count(item, &snapshots[*used]) != 0 || snapshots[*used] > count ||
+		    (*used > 0 && snapshots[*used] <= snapshots[*used - 1]))
+			return -1;
+		(*used)++;
+		text += length;
+		if (*text == ',' && *++text == '\0')
+			return -1;
+	}
+	return *used > 0 ? 0 : -1;
+}
+
 int costgate_harness_main(const struct costgate_scenario *scenario, int argc, char **argv)
 {
-	uint64_t count;
+	uint64_t count, snapshots[SNAPSHOT_MAX];
+	size_t snapshot_count = 0;
+	char problem[256];
 
 #ifdef COSTGATE_NATIVE
-	char native_problem[256];
-
-	switch (costgate_native_parse(argc, argv, COUNT_MAX, &count, native_problem,
-				      sizeof(native_problem))) {
+	switch (costgate_native_parse(argc, argv, COUNT_MAX, &count, problem, sizeof(problem))) {
 	case 1:
-		return run_scenario(scenario, count) != 0 ? 1 : costgate_native_report(scenario->name);
+		return run_scenario(scenario, count, NULL, 0) != 0 ? 1
+								   : costgate_native_report(scenario->name);
 	case -1:
-		return usage(scenario->name, native_problem);
-	}
-#endif
-	if (argc != 2)
-		return usage(scenario->name, "expected exactly one argument");
-	if (strcmp(argv[1], "--describe") == 0)
-		return describe(scenario);
-	if (parse_count(argv[1], &count) != 0) {
-		char problem[256];
-
-		snprintf(problem, sizeof(problem), "COUNT must be a positive integer up to %llu, not '%s'",
-			 COUNT_MAX, argv[1]);
 		return usage(scenario->name, problem);
 	}
-	return run_scenario(scenario, count);
+#endif
+	if (argc == 2 && strcmp(argv[1], "--describe") == 0)
+		return describe(scenario);
+	if (argc != 2 && !(argc == 4 && strcmp(argv[1], "--snapshots") == 0))
+		return usage(scenario->name, "expected COUNT, --snapshots K1[,K2...] COUNT or --describe");
+	if (parse_count(argv[argc - 1], &count) != 0) {
+		snprintf(problem, sizeof(problem), "COUNT must be a positive integer up to %llu, not '%s'",
+			 COUNT_MAX, argv[argc - 1]);
+		return usage(scenario->name, problem);
+	}
+	if (argc == 4 && parse_snapshots(argv[2], count, snapshots, &snapshot_count) != 0) {
+		snprintf(problem, sizeof(problem), "--snapshots takes increasing counts up to COUNT "
+			 "(%llu), at most %d, separated by commas, not '%.100s'",
+			 (unsigned long long)count, SNAPSHOT_MAX, argv[2]);
+		return usage(scenario->name, problem);
+	}
+	return run_scenario(scenario, count, snapshots, snapshot_count);
 }
 
 int main(int argc, char **argv)

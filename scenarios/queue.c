@@ -25,11 +25,11 @@ int costgate_queue_init(struct costgate_queue *queue, size_t capacity)
 	return 0;
 }
 
-/* Doubles the ring, moving the live slots to the front in FIFO order. The free slots keep their
- * body buffers, so nothing already allocated is lost. */
-static int grow(struct costgate_queue *queue)
+/* Re-lays the ring into `capacity` slots (a power of two, at least the live ones), moving the
+ * live slots to the front in FIFO order. The free slots keep their body buffers, so nothing
+ * already allocated is lost. */
+static int relayout(struct costgate_queue *queue, size_t capacity)
 {
-	size_t capacity = queue->capacity == 0 ? 1 : queue->capacity * 2;
 	struct costgate_delivery *slots = calloc(capacity, sizeof(*slots));
 	size_t i;
 
@@ -42,6 +42,18 @@ static int grow(struct costgate_queue *queue)
 	queue->capacity = capacity;
 	queue->head = 0;
 	return 0;
+}
+
+/* Doubles the ring. */
+static int grow(struct costgate_queue *queue)
+{
+	return relayout(queue, queue->capacity == 0 ? 1 : queue->capacity * 2);
+}
+
+int costgate_queue_reserve(struct costgate_queue *queue, size_t capacity)
+{
+	capacity = round_up_to_power_of_two(capacity == 0 ? 1 : capacity);
+	return capacity <= queue->capacity ? 0 : relayout(queue, capacity);
 }
 
 int costgate_queue_publish(struct costgate_queue *queue, const void *body, size_t length)

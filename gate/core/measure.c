@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <inttypes.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,23 +27,39 @@
 
 #define tool_names(tool) (tool_table[tool].name)
 
-/* A run of one tool at one count: argv storage, the job, and what it belongs to. */
+/* The processes of one run: a snapshot after 1, N and 2N deliveries (by slope_run), and the
+ * run itself at its end (MEASURE_END): its exit and what came before it, for the whole
+ * process's figure. */
+#define MEASURE_END SLOPE_RUNS
+#define MEASURE_PROCESSES (SLOPE_RUNS + 1)
+
+/* The one run of one tool: 2N deliveries drained in phases, a snapshot after each count
+ * (docs/design.md rule 9). Each of its processes writes an output, read in the order of their
+ * counts. */
 struct run {
 	struct measurement *measurement;
 	enum metric_tool tool;
-	enum slope_run which;
-	bool again;      /* --verify's second run of the same count */
+	bool again;      /* --verify's second run */
 	int clear_error; /* errno when an earlier run's output file could not be removed */
-	char *argv[20];
-	char *owned[6]; /* the argv strings built here */
-	char *output_path;
-	char *log_path;
+	char *argv[24];
+	char *owned[8]; /* the argv strings built here */
+	char *output_paths[MEASURE_PROCESSES]; /* each process's output once read, by slope_run */
+	char *written[MEASURE_PROCESSES];      /* the outputs as valgrind named them (PREFIX<pid>) */
+	long pids[MEASURE_PROCESSES];          /* their pids */
+	size_t written_count;
+	long log_pids[MEASURE_PROCESSES]; /* valgrind's own logs not yet put in place (settle_logs) */
+	size_t log_count;
+	char *log_paths[MEASURE_PROCESSES]; /* valgrind's log of each process (settle_logs) */
+	char *log_path;      /* log_paths[SLOPE_TWICE_N]: also what the program printed */
 	char *output_prefix; /* basename before the pid: valgrind writes PREFIX<pid> (%p) */
 	char *log_prefix;    /* likewise valgrind's own log, one per process */
 	char *directory;
-	struct run *after[4]; /* same tool's earlier counts first, then the other tool's */
 	struct runner_job job;
 };
+
+/* What the harness prints on stderr once a snapshot is taken (scenarios/harness.c): each one
+ * moves the run's deadline (run_budget). */
+#define MEASURE_SNAPSHOT_MARK "costgate: snapshot at "
 
 /* LD_BIND_NOW: the dynamic linker resolves every symbol at load time, outside the region. Lazy
  * binding would resolve each function at its first call, inside the region, in the cold run and
@@ -194,50 +211,90 @@ static void merge_log(const char *from, const char *into)
 		fclose(in);
 }
 
-/* After a run: more than one process under valgrind (the scenario forked) is a measurement
- * failure, and every file stays as evidence; one process's output gets the run's plain name. */
+/* Puts valgrind's log of each of a run's processes in place: the one whose output was read as
+ * `which` under its name (log_paths), the 2N snapshot's into the run's log (which holds what the
+ * program printed), and with which = MEASURE_PROCESSES every one left into the run's log, so one
+ * file per count tells what happened. */
+static void settle_logs(struct run *run, long pid, size_t which,
+			const struct measure_options *options)
+{
+	char from[PATH_MAX];
+	size_t i = 0;
+
+	while (i < run->log_count) {
+		if (which < MEASURE_PROCESSES && run->log_pids[i] != pid) {
+			i++;
+			continue;
+		}
+		snprintf(from, sizeof(from), "%s/%s%ld", options->raw_dir, run->log_prefix,
+			 run->log_pids[i]);
+		if (which == MEASURE_PROCESSES || which == SLOPE_TWICE_N ||
+		    rename(from, run->log_paths[which]) != 0)
+			merge_log(from, run->log_path);
+		run->log_pids[i] = run->log_pids[--run->log_count];
+	}
+}
+
+/* After a run: the harness makes MEASURE_PROCESSES processes (a snapshot at each count and the
+ * run); more is a process the scenario forked, a measurement failure, and every file stays as
+ * evidence. The outputs are kept by their names for read_outputs; a run that failed has every
+ * log appended to its own at once. */
 static void collect_outputs(struct run *run, const struct listing *listing,
 			    const struct measure_options *options)
 {
 	struct measurement *measurement = run->measurement;
-	long logs[4], outputs[4];
-	size_t log_count = pid_files(listing, run->log_prefix, logs, 4);
-	size_t output_count = pid_files(listing, run->output_prefix, outputs, 4);
-	char path[PATH_MAX];
+	long logs[MEASURE_PROCESSES + 1], outputs[MEASURE_PROCESSES + 1];
+	size_t log_count = pid_files(listing, run->log_prefix, logs, MEASURE_PROCESSES + 1);
+	size_t output_count = pid_files(listing, run->output_prefix, outputs, MEASURE_PROCESSES + 1);
+	size_t i;
 
-	if (log_count > 1 || output_count > 1) {
+	if (log_count > MEASURE_PROCESSES || output_count > MEASURE_PROCESSES) {
+		bool by_log = log_count > MEASURE_PROCESSES;
+
 		record_failure(measurement, "%s run at %" PRIu64 ": scenario forked: %zu processes ran "
-			       "under valgrind (pids %ld and %ld; their logs and outputs are %s/%s<pid> "
-			       "and %s/%s<pid>)", tool_names(run->tool), count_of(measurement, run->which),
-			       log_count > output_count ? log_count : output_count,
-			       log_count > 1 ? logs[0] : outputs[0], log_count > 1 ? logs[1] : outputs[1],
-			       options->raw_dir, run->log_prefix, options->raw_dir, run->output_prefix);
+			       "under valgrind where the harness makes %d (pids %ld, %ld, %ld, %ld and "
+			       "%ld; their logs and outputs are %s/%s<pid> and %s/%s<pid>)",
+			       tool_names(run->tool), count_of(measurement, SLOPE_TWICE_N),
+			       by_log ? log_count : output_count, MEASURE_PROCESSES,
+			       by_log ? logs[0] : outputs[0], by_log ? logs[1] : outputs[1],
+			       by_log ? logs[2] : outputs[2], by_log ? logs[3] : outputs[3],
+			       by_log ? logs[4] : outputs[4], options->raw_dir, run->log_prefix,
+			       options->raw_dir, run->output_prefix);
 		return;
 	}
-	if (log_count == 1) {
-		snprintf(path, sizeof(path), "%s/%s%ld", options->raw_dir, run->log_prefix, logs[0]);
-		merge_log(path, run->log_path);
+	memcpy(run->log_pids, logs, log_count * sizeof(*logs));
+	run->log_count = log_count;
+	for (i = 0; i < output_count; i++) {
+		if (asprintf(&run->written[run->written_count], "%s/%s%ld", options->raw_dir,
+			     run->output_prefix, outputs[i]) < 0)
+			continue;
+		run->pids[run->written_count++] = outputs[i];
 	}
-	if (output_count == 1) {
-		snprintf(path, sizeof(path), "%s/%s%ld", options->raw_dir, run->output_prefix, outputs[0]);
-		if (rename(path, run->output_path) != 0)
-			record_failure(measurement, "%s run at %" PRIu64 ": cannot rename '%s': %s",
-				       tool_names(run->tool), count_of(measurement, run->which), path,
-				       strerror(errno));
-	}
+	if (!runner_job_succeeded(&run->job))
+		settle_logs(run, 0, MEASURE_PROCESSES, options);
 }
 
 /* The run's files, known before its scenario has described itself. */
 static int plan_paths(struct run *run, const struct manifest_entry *entry,
 		      const struct measure_options *options)
 {
-	uint64_t count = count_of(run->measurement, run->which);
+	size_t which;
 
-	if (asprintf(&run->output_path, "%s/%s.out.%s.%" PRIu64 "%s", options->raw_dir,
-		     tool_names(run->tool), entry->name, count, run->again ? ".again" : "") < 0 ||
-	    asprintf(&run->log_path, "%s/%s.log.%s.%" PRIu64 "%s", options->raw_dir,
-		     tool_names(run->tool), entry->name, count, run->again ? ".again" : "") < 0 ||
-	    asprintf(&run->output_prefix, "%s.", basename(run->output_path)) < 0 ||
+	/* The run's end: its 2N's names and ".end". */
+	for (which = 0; which < MEASURE_PROCESSES; which++) {
+		enum slope_run count = which == MEASURE_END ? SLOPE_TWICE_N : (enum slope_run)which;
+
+		if (asprintf(&run->output_paths[which], "%s/%s.out.%s.%" PRIu64 "%s%s",
+			     options->raw_dir, tool_names(run->tool), entry->name,
+			     count_of(run->measurement, count), run->again ? ".again" : "",
+			     which == MEASURE_END ? ".end" : "") < 0 ||
+		    asprintf(&run->log_paths[which], "%s/%s.log.%s.%" PRIu64 "%s%s", options->raw_dir,
+			     tool_names(run->tool), entry->name, count_of(run->measurement, count),
+			     run->again ? ".again" : "", which == MEASURE_END ? ".end" : "") < 0)
+			return -1;
+	}
+	run->log_path = run->log_paths[SLOPE_TWICE_N];
+	if (asprintf(&run->output_prefix, "%s.", basename(run->output_paths[SLOPE_TWICE_N])) < 0 ||
 	    asprintf(&run->log_prefix, "%s.", basename(run->log_path)) < 0 ||
 	    (run->directory = strdup(entry->path)) == NULL)
 		return -1;
@@ -249,8 +306,12 @@ static int plan_paths(struct run *run, const struct manifest_entry *entry,
 static void clear_outputs(struct run *run, const struct listing *listing,
 			  const struct measure_options *options)
 {
-	if (unlink(run->output_path) != 0 && errno != ENOENT)
-		run->clear_error = errno;
+	size_t which;
+
+	for (which = 0; which < MEASURE_PROCESSES; which++)
+		if ((unlink(run->output_paths[which]) != 0 && errno != ENOENT) ||
+		    (which != SLOPE_TWICE_N && unlink(run->log_paths[which]) != 0 && errno != ENOENT))
+			run->clear_error = errno;
 	if (remove_pid_files(listing, options->raw_dir, run->output_prefix) != 0 ||
 	    remove_pid_files(listing, options->raw_dir, run->log_prefix) != 0)
 		run->clear_error = run->clear_error ? run->clear_error : errno;
@@ -260,7 +321,7 @@ static void clear_outputs(struct run *run, const struct listing *listing,
 static int build_run(struct run *run, const struct measure_options *options)
 {
 	struct measurement *measurement = run->measurement;
-	uint64_t count = count_of(measurement, run->which);
+	uint64_t count = count_of(measurement, SLOPE_TWICE_N);
 	size_t argc = 0, i;
 	char *program;
 
@@ -274,15 +335,18 @@ static int build_run(struct run *run, const struct measure_options *options)
 		run->argv[argc++] = (char *)tool_table[run->tool].options[i];
 	if (tool_table[run->tool].parser == TOOL_PARSE_CALLGRIND) {
 		if (asprintf(&run->owned[1], "--toggle-collect=%s", measurement->info.region) < 0 ||
-		    asprintf(&run->owned[2], "--callgrind-out-file=%s.%%p", run->output_path) < 0)
+		    asprintf(&run->owned[2], "--callgrind-out-file=%s.%%p",
+			     run->output_paths[SLOPE_TWICE_N]) < 0)
 			return -1;
 	} else {
 		if (asprintf(&run->owned[1], "--num-callers=%d", MEASURE_NUM_CALLERS) < 0 ||
-		    asprintf(&run->owned[2], "--dhat-out-file=%s.%%p", run->output_path) < 0)
+		    asprintf(&run->owned[2], "--dhat-out-file=%s.%%p",
+			     run->output_paths[SLOPE_TWICE_N]) < 0)
 			return -1;
 	}
-	/* Files named by pid (%p): a process the scenario forks writes its own, never this run's,
-	 * and valgrind opens the child's log at the fork, so a fork shows before the child ends. */
+	/* Files named by pid (%p): each snapshot's process writes its own, and so would a process
+	 * the scenario forks (one too many: collect_outputs); valgrind opens a child's log at the
+	 * fork, so a fork shows before the child ends. */
 	if (asprintf(&run->owned[4], "--log-file=%s.%%p", run->log_path) < 0)
 		return -1;
 	run->argv[argc++] = run->owned[1];
@@ -293,8 +357,12 @@ static int build_run(struct run *run, const struct measure_options *options)
 	/* Fixed argv: run from the executable's directory as ./NAME, so the path a checkout
 	 * lives at never reaches the program's stack. */
 	run->argv[argc++] = program;
-	if (asprintf(&run->owned[3], "%" PRIu64, count) < 0)
+	if (asprintf(&run->owned[3], "%" PRIu64, count) < 0 ||
+	    asprintf(&run->owned[5], "%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+		     count_of(measurement, SLOPE_ONE), count_of(measurement, SLOPE_N), count) < 0)
 		return -1;
+	run->argv[argc++] = "--snapshots";
+	run->argv[argc++] = run->owned[5];
 	run->argv[argc++] = run->owned[3];
 	run->argv[argc] = NULL;
 	run->job.argv = run->argv;
@@ -309,8 +377,11 @@ static void release_run(struct run *run)
 
 	for (i = 0; i < sizeof(run->owned) / sizeof(run->owned[0]); i++)
 		free(run->owned[i]);
-	free(run->output_path);
-	free(run->log_path);
+	for (i = 0; i < MEASURE_PROCESSES; i++) {
+		free(run->output_paths[i]);
+		free(run->log_paths[i]);
+		free(run->written[i]);
+	}
 	free(run->output_prefix);
 	free(run->log_prefix);
 	free(run->directory);
@@ -331,23 +402,25 @@ static void print_command(const struct run *run)
 	fputc('\n', stderr);
 }
 
-/* The deadline of a run (MEASURE_BUDGET_*); job->after holds the same tool's 1 and N runs
- * first. */
+/* The deadline of a run, from its start (MEASURE_BUDGET_*), asked again at each snapshot the
+ * harness reports (job->marks): the floor until the first delivery is done, the ceiling for the
+ * phase to N, then what that phase took, times the factor, for the phase to 2N. */
 static double run_budget(const struct runner_job *job, void *context)
 {
 	const struct measure_options *options = context;
-	const struct run *run = job->context;
-	double budget;
+	double budget, phase;
 
 	if (!options->scaled_timeouts)
 		return options->timeout_seconds;
-	if (run->which == SLOPE_ONE)
+	if (job->marks == 0)
 		return MEASURE_BUDGET_FLOOR;
-	if (run->which == SLOPE_N)
+	if (job->marks == 1)
 		return options->timeout_seconds;
-	budget = MEASURE_BUDGET_FACTOR * (2 * job->after[1]->seconds - job->after[0]->seconds);
+	phase = job->mark_seconds[1] - job->mark_seconds[0];
+	budget = MEASURE_BUDGET_FACTOR * phase;
 	if (budget < MEASURE_BUDGET_FLOOR)
 		budget = MEASURE_BUDGET_FLOOR;
+	budget = ceil(budget + job->mark_seconds[1]);
 	if (options->timeout_seconds > 0 && budget > options->timeout_seconds)
 		budget = options->timeout_seconds;
 	return budget;
@@ -366,8 +439,8 @@ static void report_progress(const struct runner_job *job, size_t remaining, void
 	runner_describe_end(job, options->timeout_seconds, how, sizeof(how));
 	fprintf(stderr, "gate: %s %s %" PRIu64 "%s: %s in %.1f s, %zu to go\n",
 		run->measurement->info.name, tool_names(run->tool),
-		count_of(run->measurement, run->which), run->again ? " (again)" : "", how, job->seconds,
-		remaining);
+		count_of(run->measurement, SLOPE_TWICE_N), run->again ? " (again)" : "", how,
+		job->seconds, remaining);
 }
 
 /* Exclusive, inclusive and own-plus-library per message of every owner (ownership.h) seen in
@@ -519,18 +592,19 @@ static int check_run(struct measurement *measurement, const struct run *run,
 	if (runner_job_succeeded(&run->job) && run->clear_error == 0)
 		return 0;
 	if (runner_job_succeeded(&run->job)) {
-		record_failure(measurement, "%s run at %" PRIu64 ": cannot remove the earlier output "
-			       "file %s: %s", tool_names(run->tool), count_of(measurement, run->which),
-			       run->output_path, strerror(run->clear_error));
+		record_failure(measurement, "%s run at %" PRIu64 ": cannot remove an earlier output "
+			       "file in %s: %s", tool_names(run->tool),
+			       count_of(measurement, SLOPE_TWICE_N), run->log_path,
+			       strerror(run->clear_error));
 		return -1;
 	}
 	runner_describe_end(&run->job, options->timeout_seconds, how, sizeof(how));
 	if (run->log_path != NULL)
 		record_failure(measurement, "%s run at %" PRIu64 " %s (log: %s)", tool_names(run->tool),
-			       count_of(measurement, run->which), how, run->log_path);
+			       count_of(measurement, SLOPE_TWICE_N), how, run->log_path);
 	else
 		record_failure(measurement, "%s run at %" PRIu64 " %s", tool_names(run->tool),
-			       count_of(measurement, run->which), how);
+			       count_of(measurement, SLOPE_TWICE_N), how);
 	return -1;
 }
 
@@ -569,7 +643,7 @@ static int read_run(struct measurement *measurement, const struct run *run, cons
 	struct gate_error err = GATE_ERROR_INIT;
 	struct tool_output output = { &parsed->callgrind, &parsed->dhat };
 	const char *name = tool_names(run->tool);
-	uint64_t count = count_of(measurement, run->which);
+	uint64_t count = count_of(measurement, SLOPE_TWICE_N);
 	size_t metric;
 
 	if (tool_table[run->tool].parser == TOOL_PARSE_CALLGRIND) {
@@ -627,6 +701,93 @@ static int read_run(struct measurement *measurement, const struct run *run, cons
 	return 0;
 }
 
+/* The process's count that grows with every phase: what orders the snapshots. */
+static uint64_t progress_of(const struct run *run, const struct parsed_run *parsed)
+{
+	return tool_table[run->tool].parser == TOOL_PARSE_CALLGRIND ? parsed->callgrind.total
+								     : parsed->dhat.instructions;
+}
+
+/* Reads the outputs of a run's processes (read_run on each) into parsed[which] and
+ * counts[which], in the order of their counts: each phase adds deliveries, so the snapshot at 1,
+ * the one at N and the one at 2N count strictly more, whichever pid each got, and the run's end
+ * counts no less than the last (the same region, and its exit). The end goes to *end (may be
+ * NULL). Each file then takes its name (output_paths). Returns -1 after recording the failure. */
+static int read_outputs(struct measurement *measurement, struct run *run,
+			struct parsed_run parsed[SLOPE_RUNS], uint64_t counts[SLOPE_RUNS][METRIC_COUNT],
+			struct parsed_run *end, const struct measure_options *options)
+{
+	size_t order[MEASURE_PROCESSES], i, j;
+	struct parsed_run read[MEASURE_PROCESSES];
+	uint64_t read_counts[MEASURE_PROCESSES][METRIC_COUNT];
+	int status = -1;
+
+	memset(read, 0, sizeof(read));
+	memset(read_counts, 0, sizeof(read_counts));
+	if (run->written_count != MEASURE_PROCESSES) {
+		settle_logs(run, 0, MEASURE_PROCESSES, options);
+		record_failure(measurement, "%s run at %" PRIu64 ": %zu of its processes wrote an "
+			       "output where the harness makes %d, a snapshot at %" PRIu64 ", %" PRIu64
+			       " and %" PRIu64 " deliveries and the run (a harness without "
+			       "--snapshots? log: %s)", tool_names(run->tool),
+			       count_of(measurement, SLOPE_TWICE_N), run->written_count,
+			       MEASURE_PROCESSES, count_of(measurement, SLOPE_ONE),
+			       count_of(measurement, SLOPE_N), count_of(measurement, SLOPE_TWICE_N),
+			       run->log_path);
+		return -1;
+	}
+	for (i = 0; i < MEASURE_PROCESSES; i++) {
+		order[i] = i;
+		if (read_run(measurement, run, run->written[i], &read[i], read_counts[i]) != 0)
+			goto out;
+	}
+	for (i = 1; i < MEASURE_PROCESSES; i++)
+		for (j = i; j > 0 && progress_of(run, &read[order[j]]) <
+					     progress_of(run, &read[order[j - 1]]); j--) {
+			size_t swap = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = swap;
+		}
+	for (i = 1; i < SLOPE_RUNS; i++) {
+		if (progress_of(run, &read[order[i]]) == progress_of(run, &read[order[i - 1]])) {
+			record_failure(measurement, "%s run at %" PRIu64 ": two of its processes counted "
+				       "the same %" PRIu64 " instructions, so they are not snapshots at "
+				       "two counts of %" PRIu64 ", %" PRIu64 " and %" PRIu64 " (%s, %s)",
+				       tool_names(run->tool), count_of(measurement, SLOPE_TWICE_N),
+				       progress_of(run, &read[order[i]]), count_of(measurement, SLOPE_ONE),
+				       count_of(measurement, SLOPE_N), count_of(measurement, SLOPE_TWICE_N),
+				       run->written[order[i - 1]], run->written[order[i]]);
+			goto out;
+		}
+	}
+	for (i = 0; i < MEASURE_PROCESSES; i++) {
+		if (rename(run->written[order[i]], run->output_paths[i]) != 0) {
+			record_failure(measurement, "%s run at %" PRIu64 ": cannot rename '%s': %s",
+				       tool_names(run->tool), count_of(measurement, SLOPE_TWICE_N),
+				       run->written[order[i]], strerror(errno));
+			goto out;
+		}
+		settle_logs(run, run->pids[order[i]], i, options);
+		if (i == MEASURE_END) {
+			if (end != NULL) {
+				*end = read[order[i]];
+				memset(&read[order[i]], 0, sizeof(read[order[i]]));
+			}
+			continue;
+		}
+		parsed[i] = read[order[i]];
+		memcpy(counts[i], read_counts[order[i]], sizeof(counts[i]));
+		memset(&read[order[i]], 0, sizeof(read[order[i]]));
+	}
+	status = 0;
+out:
+	settle_logs(run, 0, MEASURE_PROCESSES, options);
+	for (i = 0; i < MEASURE_PROCESSES; i++)
+		parsed_release(&read[i]);
+	return status;
+}
+
 /* Fails closed when the slope from 1 to N and the one from N to 2N disagree beyond the limit:
  * the per-message figure would then depend on N and is not the steady state (rule 7). */
 static int check_linearity(struct measurement *measurement, const struct slope *slope,
@@ -682,45 +843,51 @@ static int check_cache_instructions(struct measurement *measurement,
 	return 0;
 }
 
-/* Turns the finished runs of one scenario (runs[tool][which]) into its figures. Returns -1 only
- * when out of memory; a measurement failure is recorded and returns 0. */
-static int conclude(struct measurement *measurement, struct run *runs[TOOL_COUNT][SLOPE_RUNS],
+/* Turns the finished runs of one scenario (one a tool) into its figures. Returns -1 only when
+ * out of memory; a measurement failure is recorded and returns 0. */
+static int conclude(struct measurement *measurement, struct run *runs[TOOL_COUNT],
 		    const struct measure_options *options)
 {
-	struct parsed_run parsed[TOOL_COUNT][SLOPE_RUNS];
-	struct run *checked[TOOL_COUNT * SLOPE_RUNS];
-	uint64_t counts[SLOPE_RUNS][METRIC_COUNT];
+	struct parsed_run parsed[TOOL_COUNT][SLOPE_RUNS], ends[TOOL_COUNT];
+	struct run *checked[TOOL_COUNT];
+	uint64_t counts[TOOL_COUNT][SLOPE_RUNS][METRIC_COUNT];
 	bool wanted[TOOL_COUNT];
 	size_t checked_count = 0, tool, which, metric;
 	int status = 0;
 
 	memset(parsed, 0, sizeof(parsed));
+	memset(ends, 0, sizeof(ends));
 	memset(counts, 0, sizeof(counts));
 	for (tool = 0; tool < TOOL_COUNT; tool++) {
 		wanted[tool] = metric_tool_wanted(tool, &measurement->info, options->every_metric);
-		for (which = 0; wanted[tool] && which < SLOPE_RUNS; which++) {
-			measurement->valgrind_seconds += runs[tool][which]->job.seconds;
-			measurement->valgrind_cpu_seconds += runs[tool][which]->job.cpu_seconds;
-			measurement->raw_files[tool][which] = strdup(basename(runs[tool][which]->output_path));
+		if (!wanted[tool])
+			continue;
+		measurement->valgrind_seconds += runs[tool]->job.seconds;
+		measurement->valgrind_cpu_seconds += runs[tool]->job.cpu_seconds;
+		for (which = 0; which < SLOPE_RUNS; which++) {
+			measurement->raw_files[tool][which] = strdup(basename(runs[tool]->output_paths[which]));
 			if (measurement->raw_files[tool][which] == NULL)
 				status = -1;
-			checked[checked_count++] = runs[tool][which];
 		}
+		checked[checked_count++] = runs[tool];
 	}
 	if (check_runs(measurement, checked, checked_count, options) != 0)
 		goto out;
 	for (tool = 0; tool < TOOL_COUNT; tool++)
-		for (which = 0; wanted[tool] && which < SLOPE_RUNS; which++)
-			if (read_run(measurement, runs[tool][which], runs[tool][which]->output_path,
-				     &parsed[tool][which], counts[which]) != 0)
-				goto out;
+		if (wanted[tool] &&
+		    read_outputs(measurement, runs[tool], parsed[tool], counts[tool], &ends[tool],
+				 options) != 0)
+			goto out;
 	for (metric = 0; metric < METRIC_COUNT; metric++) {
 		measurement->has[metric] = wanted[metric_table[metric].tool];
 		for (which = 0; which < SLOPE_RUNS; which++)
-			measurement->counts[metric][which] = counts[which][metric];
+			measurement->counts[metric][which] = counts[metric_table[metric].tool][which][metric];
 	}
+	/* The whole process at 2N is the run's end: its exit, and what the scenario does there, is
+	 * work too (docs/design.md rule 9). */
 	for (which = 0; which < SLOPE_RUNS; which++)
 		measurement->process_instructions[which] = parsed[TOOL_DHAT][which].dhat.instructions;
+	measurement->process_instructions[SLOPE_TWICE_N] = ends[TOOL_DHAT].dhat.instructions;
 	if (wanted[TOOL_CACHE] && check_cache_instructions(measurement, parsed) != 0)
 		goto out;
 	if (compute_slopes(measurement) != 0)
@@ -743,9 +910,11 @@ static int conclude(struct measurement *measurement, struct run *runs[TOOL_COUNT
 	      compare_functions);
 	qsort(measurement->sites, measurement->site_count, sizeof(*measurement->sites), compare_sites);
 out:
-	for (tool = 0; tool < TOOL_COUNT; tool++)
+	for (tool = 0; tool < TOOL_COUNT; tool++) {
 		for (which = 0; which < SLOPE_RUNS; which++)
 			parsed_release(&parsed[tool][which]);
+		parsed_release(&ends[tool]);
+	}
 	return status;
 }
 
@@ -874,66 +1043,45 @@ static void conclude_describe(struct describe *describe)
 	record_failure(measurement, "%s", err.message);
 }
 
-/* --verify: the second run of every count must give the same region counts of every metric,
- * to the digit. */
-static void verify_repeats(struct measurement *measurement, struct run *again[TOOL_COUNT][SLOPE_RUNS],
+/* --verify: the second run of every tool must give the same region counts of every metric at
+ * every count, to the digit. */
+static void verify_repeats(struct measurement *measurement, struct run *again[TOOL_COUNT],
 			   const struct measure_options *options)
 {
 	size_t tool, which, metric;
 
 	for (tool = 0; tool < TOOL_COUNT && !measurement->failed; tool++) {
+		struct parsed_run parsed[SLOPE_RUNS];
+		uint64_t counts[SLOPE_RUNS][METRIC_COUNT];
+
 		if (!metric_tool_wanted(tool, &measurement->info, options->every_metric))
 			continue;
-		if (check_runs(measurement, again[tool], SLOPE_RUNS, options) != 0)
+		if (check_runs(measurement, &again[tool], 1, options) != 0)
+			return;
+		memset(parsed, 0, sizeof(parsed));
+		memset(counts, 0, sizeof(counts));
+		if (read_outputs(measurement, again[tool], parsed, counts, NULL, options) != 0)
 			return;
 		for (which = 0; which < SLOPE_RUNS && !measurement->failed; which++) {
-			struct parsed_run parsed;
-			uint64_t counts[METRIC_COUNT] = { 0 };
-
-			memset(&parsed, 0, sizeof(parsed));
-			if (read_run(measurement, again[tool][which], again[tool][which]->output_path,
-				     &parsed, counts) == 0) {
-				for (metric = 0; metric < METRIC_COUNT; metric++) {
-					if (metric_table[metric].tool != tool ||
-					    counts[metric] == measurement->counts[metric][which])
-						continue;
-					record_failure(measurement, "not deterministic: the %s run at %" PRIu64
-						       " counted %" PRIu64 " and then %" PRIu64 " %s (%s)",
-						       tool_names(tool), count_of(measurement, which),
-						       measurement->counts[metric][which], counts[metric],
-						       metric_table[metric].key,
-						       again[tool][which]->output_path);
-					break;
-				}
+			for (metric = 0; metric < METRIC_COUNT; metric++) {
+				if (metric_table[metric].tool != tool ||
+				    counts[which][metric] == measurement->counts[metric][which])
+					continue;
+				record_failure(measurement, "not deterministic: the %s run at %" PRIu64
+					       " counted %" PRIu64 " and then %" PRIu64 " %s (%s)",
+					       tool_names(tool), count_of(measurement, which),
+					       measurement->counts[metric][which], counts[which][metric],
+					       metric_table[metric].key, again[tool]->output_paths[which]);
+				break;
 			}
-			parsed_release(&parsed);
 		}
+		for (which = 0; which < SLOPE_RUNS; which++)
+			parsed_release(&parsed[which]);
 	}
 }
 
-/* The runs of every scenario that described itself: [scenario][repeat][tool][which]. */
-typedef struct run *run_table[2][TOOL_COUNT][SLOPE_RUNS];
-
-/* A scenario's N runs start after its 1-delivery runs, its 2N runs after its N runs: one that
- * fails early costs one short run, not six long ones, and the 2N runs' deadlines follow from
- * the runs before (run_budget). */
-static void order_runs(struct run *runs[TOOL_COUNT][SLOPE_RUNS])
-{
-	size_t tool, which, earlier, used;
-
-	for (tool = 0; tool < TOOL_COUNT; tool++) {
-		/* The other tool: callgrind's runs follow DHAT's, every other tool's callgrind's. */
-		size_t other = tool == TOOL_CALLGRIND ? TOOL_DHAT : TOOL_CALLGRIND;
-
-		for (which = 1; which < SLOPE_RUNS; which++) {
-			used = 0;
-			for (earlier = 0; earlier < which; earlier++)
-				runs[tool][which]->after[used++] = runs[tool][earlier];
-			for (earlier = 0; earlier < which; earlier++)
-				runs[tool][which]->after[used++] = runs[other][earlier];
-		}
-	}
-}
+/* The runs of every scenario that described itself: [scenario][repeat][tool]. */
+typedef struct run *run_table[2][TOOL_COUNT];
 
 /* The instructions valgrind runs a microsecond, every tool alike within a factor of two
  * (measured on the suite); its start-up is in tool_table. */
@@ -949,8 +1097,7 @@ static int compare_estimate(const void *key, const void *element)
 
 /* A run's expected cost in microseconds, the order runs start in (heaviest first): valgrind's
  * start-up plus the instructions the earlier measurement counted for the scenario at this count.
- * The runs of the longest chains (1, N then 2N deliveries) then start first, and no long run is
- * left alone on one core at the end. */
+ * The longest runs then start first, and no long run is left alone on one core at the end. */
 static uint64_t run_weight(const struct measure_options *options, const char *name,
 			   enum metric_tool tool, uint64_t count)
 {
@@ -976,27 +1123,23 @@ static int plan_runs(struct run *runs, size_t *run_count, run_table *table,
 		     const struct measure_options *options)
 {
 	size_t count = manifest->entry_count;
-	size_t i, repeat, tool, which;
+	size_t i, repeat, tool;
 
 	for (i = 0; i < count; i++) {
 		for (repeat = 0; repeat < (options->verify ? 2u : 1u); repeat++) {
 			for (tool = 0; tool < TOOL_COUNT; tool++) {
-				for (which = 0; which < SLOPE_RUNS; which++) {
-					struct run *run = &runs[(*run_count)++];
+				struct run *run = &runs[(*run_count)++];
 
-					run->measurement = &measurements[i];
-					run->tool = tool;
-					run->which = which;
-					run->again = repeat == 1;
-					table[i][repeat][tool][which] = run;
-					run->job.weight = run_weight(options, manifest->entries[i].name,
-								     tool, count_of(&measurements[i], which));
-					run->job.context = run;
-					if (plan_paths(run, &manifest->entries[i], options) != 0)
-						return -1;
-				}
+				run->measurement = &measurements[i];
+				run->tool = tool;
+				run->again = repeat == 1;
+				table[i][repeat][tool] = run;
+				run->job.weight = run_weight(options, manifest->entries[i].name, tool,
+							     count_of(&measurements[i], SLOPE_TWICE_N));
+				run->job.context = run;
+				if (plan_paths(run, &manifest->entries[i], options) != 0)
+					return -1;
 			}
-			order_runs(table[i][repeat]);
 		}
 	}
 	return 0;
@@ -1019,7 +1162,7 @@ static int check_seal(struct measurement *measurement, const struct run *run)
 
 	if (run != NULL)
 		snprintf(moment, sizeof(moment), "before its %s run at %" PRIu64 "%s",
-			 tool_names(run->tool), count_of(measurement, run->which),
+			 tool_names(run->tool), count_of(measurement, SLOPE_TWICE_N),
 			 run->again ? " (again)" : "");
 	if (seal_check(&measurement->seal, moment, &err) == 0)
 		return 0;
@@ -1106,16 +1249,15 @@ static void measure_progress(const struct runner_job *job, size_t remaining, voi
 static void check_reported_objects(struct measurement *measurement, run_table runs,
 				   const struct measure_options *options)
 {
-	const char *outputs[2 * TOOL_COUNT * SLOPE_RUNS];
+	const char *outputs[2 * TOOL_COUNT * MEASURE_PROCESSES];
 	struct gate_error err = GATE_ERROR_INIT;
-	size_t count = 0, repeat, tool, which;
+	size_t count = 0, repeat, tool, i;
 
 	for (repeat = 0; repeat < (options->verify ? 2u : 1u); repeat++)
 		for (tool = 0; tool < TOOL_COUNT; tool++)
-			for (which = 0; which < SLOPE_RUNS; which++)
-				if (runs[repeat][tool][which]->job.started &&
-				    access(runs[repeat][tool][which]->output_path, R_OK) == 0)
-					outputs[count++] = runs[repeat][tool][which]->output_path;
+			for (i = 0; runs[repeat][tool]->job.started && i < runs[repeat][tool]->written_count; i++)
+				if (access(runs[repeat][tool]->written[i], R_OK) == 0)
+					outputs[count++] = runs[repeat][tool]->written[i];
 	if (program_check_reported(measurement->info.path, outputs, count, measurement->info.region,
 				   &err) != 0)
 		record_failure(measurement, "scenario '%s': %s", measurement->info.name, err.message);
@@ -1176,7 +1318,7 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 		      const struct measure_options *options, struct gate_error *err)
 {
 	size_t count = manifest->entry_count, run_count = 0, job_count, i, metric;
-	size_t most = count * 2 * TOOL_COUNT * SLOPE_RUNS + 1;
+	size_t most = count * 2 * TOOL_COUNT + 1;
 	struct run *runs = calloc(most, sizeof(*runs));
 	struct runner_job *jobs = calloc(most + count, sizeof(*jobs));
 	struct describe *describes = calloc(count + 1, sizeof(*describes));
@@ -1193,6 +1335,7 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 		.progress_context = &measuring,
 		.budget = measure_budget,
 		.prepare = prepare_run,
+		.mark = MEASURE_SNAPSHOT_MARK,
 	};
 	int status = -1;
 
@@ -1240,15 +1383,10 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 	listing_release(&listing);
 	/* The runner sorts what it is given; jobs are copied out and back around the call. The
 	 * describes go after the runs, heaviest of all: they start first, as many at once as runs
-	 * would, and each scenario's 1-delivery runs come after its own. */
+	 * would, and each scenario's runs come after its own. */
 	for (i = 0; i < run_count; i++) {
-		size_t k;
-
 		jobs[i] = runs[i].job;
-		for (k = 0; k < sizeof(runs[i].after) / sizeof(runs[i].after[0]) && runs[i].after[k]; k++)
-			jobs[i].after[k] = &jobs[runs[i].after[k] - runs];
-		if (runs[i].which == SLOPE_ONE)
-			jobs[i].after[0] = &jobs[run_count + (size_t)(runs[i].measurement - measurements)];
+		jobs[i].after[0] = &jobs[run_count + (size_t)(runs[i].measurement - measurements)];
 	}
 	for (i = 0; i < count; i++) {
 		struct runner_job *job = &jobs[run_count + i];

@@ -535,7 +535,7 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 			else if (acceptance_removes_floor(metric) && entry->value == 0)
 				fprintf(out, "%s: accepted without %s: ", row->name, what + 3);
 			else
-				fprintf(out, "%s: accepted up to %g %s: ", row->name, entry->value, what);
+				fprintf(out, "%s: accepted up to %.15g %s: ", row->name, entry->value, what);
 			text_terminal(out, entry->reason);
 			fprintf(out, " (%s)\n", verdict->acceptance->path);
 		}

@@ -252,6 +252,7 @@ struct child {
 	int output; /* read end of the child's stdout and stderr; -1 once at its end */
 	int log;    /* the job's log file, written when the child has ended */
 	struct kept_output *kept;
+	size_t mark_matched; /* bytes of options->mark the output ends with, so far */
 };
 
 static void keep_output(struct kept_output *kept, const char *data, size_t length)
@@ -314,7 +315,33 @@ static void write_kept_output(int fd, const struct kept_output *kept)
 }
 
 /* Reads what the pipe holds now; closes it at its end. */
-static void read_output_now(struct child *child)
+static double seconds_since(const struct timespec *start);
+
+/* Counts options->mark in what a child printed (a mark may arrive in two reads): each one moves
+ * the job's deadline to what the budget says now. */
+static void find_marks(const struct runner_options *options, struct child *child,
+		       const char *data, size_t length)
+{
+	struct runner_job *job = child->job;
+	size_t mark_length = strlen(options->mark), i;
+
+	for (i = 0; i < length; i++) {
+		if (data[i] == options->mark[child->mark_matched])
+			child->mark_matched++;
+		else
+			child->mark_matched = data[i] == options->mark[0] ? 1 : 0;
+		if (child->mark_matched < mark_length)
+			continue;
+		child->mark_matched = 0;
+		if (job->marks < RUNNER_MARKS_MAX)
+			job->mark_seconds[job->marks] = seconds_since(&child->started_at);
+		job->marks++;
+		if (options->budget != NULL && !job->timed_out)
+			job->timeout_seconds = options->budget(job, options->progress_context);
+	}
+}
+
+static void read_output_now(const struct runner_options *options, struct child *child)
 {
 	char buffer[16384];
 
@@ -331,6 +358,8 @@ static void read_output_now(struct child *child)
 			return;
 		}
 		keep_output(child->kept, buffer, (size_t)got);
+		if (options->mark != NULL && options->mark[0] != '\0')
+			find_marks(options, child, buffer, (size_t)got);
 	}
 }
 
@@ -520,6 +549,7 @@ static void launch(struct pool *pool, struct runner_job *job)
 	setup.errors = output[1];
 	setup.limit_output = file >= 0;
 	memset(place->kept, 0, sizeof(*place->kept));
+	place->mark_matched = 0;
 	clock_gettime(CLOCK_MONOTONIC, &place->started_at);
 	place->pid = start_child(&setup, &job->spawn_error);
 	close(output[1]);
@@ -554,7 +584,7 @@ static size_t reap(struct pool *pool)
 		untrack(child->pid);
 		/* Nothing a run started may outlive it: no late writer touches its files. */
 		child->job->leftovers = kill_leftovers(child->pid);
-		read_output_now(child);
+		read_output_now(pool->options, child);
 		if (child->output >= 0)
 			close(child->output);
 		child->output = -1;
@@ -612,7 +642,7 @@ static void wait_for_a_child(struct pool *pool)
 		;
 	for (i = 0; i < pool->options->parallel; i++)
 		if (pool->children[i].pid != 0)
-			read_output_now(&pool->children[i]);
+			read_output_now(pool->options, &pool->children[i]);
 }
 
 /* 1 when every job `job` comes after has finished well, 0 while one is still to finish, -1

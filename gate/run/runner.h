@@ -13,6 +13,8 @@
 
 /* Most jobs one job may come after. */
 #define RUNNER_AFTER_MAX 6
+/* Most marks (runner_options.mark) a job keeps the time of. */
+#define RUNNER_MARKS_MAX 8
 
 /* What a job's log keeps of its output, at each end. */
 #define RUNNER_LOG_KEEP (64 * 1024)
@@ -47,6 +49,8 @@ struct runner_job {
 	bool timed_out;     /* killed by the runner at its deadline */
 	unsigned leftovers; /* processes the child left running when it ended (all killed) */
 	double seconds;     /* wall time from start to reaping */
+	unsigned marks;     /* how often the child printed options->mark */
+	double mark_seconds[RUNNER_MARKS_MAX]; /* when, in seconds from its start (the first ones) */
 	double cpu_seconds; /* user + system time of the child and its descendants */
 };
 
@@ -62,9 +66,13 @@ struct runner_options {
 	/* Called once per finished job, with how many remain to finish. May be NULL. */
 	void (*progress)(const struct runner_job *job, size_t remaining, void *progress_context);
 	void *progress_context;
-	/* The deadline of a job in seconds (0: none), asked as it starts, when the jobs it comes
-	 * after have ended. May be NULL: then timeout_seconds for every job. */
+	/* The deadline of a job in seconds from its start (0: none), asked as it starts, when the
+	 * jobs it comes after have ended, and again each time it prints `mark`. May be NULL: then
+	 * timeout_seconds for every job. */
 	double (*budget)(const struct runner_job *job, void *progress_context);
+	/* A text a child prints on stdout or stderr to say it got further (the harness's
+	 * snapshots): counted in job->marks. May be NULL. */
+	const char *mark;
 	/* Called as a job is about to start, once the jobs it comes after have ended well: it may
 	 * set the job's argv, directory and log_path then (a job may be planned before what it
 	 * needs is known). Nonzero skips the job. May be NULL. */

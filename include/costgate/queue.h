@@ -32,6 +32,11 @@ struct costgate_queue {
  * memory (the queue is then left empty and releasable). */
 int costgate_queue_init(struct costgate_queue *queue, size_t capacity);
 
+/* Grows the ring to at least `capacity` slots at once (rounded up to a power of two), so that
+ * publishing that many never grows it. Returns 0, or -1 when out of memory (the queue is then
+ * as it was). */
+int costgate_queue_reserve(struct costgate_queue *queue, size_t capacity);
+
 /* Copies `length` bytes of `body` into the next slot. Allocates only when every slot is taken
  * (the ring doubles) or when the slot's buffer is shorter than `length`. Returns 0, or -1 when
  * out of memory (nothing is published then). */

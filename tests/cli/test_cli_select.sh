@@ -20,7 +20,7 @@ while read -r name; do
 done < <(sed -n 's/^scenario \([^ ]*\) .*/\1/p' "$build/scenarios/manifest.txt" | sort)
 expected=${expected# }
 
-"$gate" --build-dir "$build" --scenario "$pattern" --messages 2 --json "$tmp/results.json" \
+"$gate" --build-dir "$build" --scenario "$pattern" --messages 10 --json "$tmp/results.json" \
   --raw-dir "$tmp/raw" --quiet >"$tmp/stdout" 2>"$tmp/stderr"
 code=$?
 if [ "$code" -eq 0 ]; then
@@ -48,11 +48,12 @@ else
   fail "glob_should_write_only_the_matching_scenarios_to_results_json: '$code_names', expected '$expected'"
 fi
 
-# The raw dir: a callgrind and a DHAT file at 1, 2 and 4 deliveries of each, nothing else.
+# The raw dir: a callgrind and a DHAT file at 1, 10 and 20 deliveries of each, and each run's
+# end, nothing else.
 want=""
 for name in $expected; do
   for tool in callgrind dhat; do
-    for count in 1 2 4; do
+    for count in 1 10 20 20.end; do
       want="$want $tool.out.$name.$count"
     done
   done

@@ -118,7 +118,7 @@ int main(int argc, char **argv)
 {
 	if (argc == 2 && strcmp(argv[1], "--describe") == 0) {
 		puts("{\"name\":\"hangs\",\"title\":\"test only: never ends\",\"gated\":true,"
-		     "\"region\":\"costgate_measured_region\","
+		     "\"region\":\"costgate_measured_region\",\"snapshots\":true,"
 		     "\"floors\":{\"steady_allocations\":0,\"cold_allocations\":0}}");
 		return 0;
 	}

@@ -30,7 +30,7 @@ manifest "$tmp/child" "leaves_a_child=$build/tests/scenarios/leaves_a_child"
   -q >"$tmp/stdout" 2>"$tmp/stderr"
 code=$?
 if [ "$code" -eq 3 ] &&
-   grep -qE '^leaves_a_child: failed to measure: .* at [0-9]+:? (left 1 process running \(killed\)|scenario forked: 2 processes ran under valgrind)' "$tmp/stdout"; then
+   grep -qE '^leaves_a_child: failed to measure: .* at [0-9]+:? (left 1 process running \(killed\)|scenario forked: [0-9]+ processes ran under valgrind)' "$tmp/stdout"; then
   pass "a_run_that_leaves_a_process_running_should_fail_with_exit_3"
 else
   fail "a_run_that_leaves_a_process_running_should_fail_with_exit_3: exit $code: $(cat "$tmp/stdout" "$tmp/stderr")"
@@ -50,7 +50,7 @@ manifest "$tmp/loud" "prints_a_lot=$build/tests/scenarios/prints_a_lot"
 "$gate" --build-dir "$tmp/loud" --messages 10 --json "$tmp/loud.json" --raw-dir "$tmp/loud-raw" \
   -q >"$tmp/stdout" 2>"$tmp/stderr"
 code=$?
-log="$tmp/loud-raw/callgrind.log.prints_a_lot.10"
+log="$tmp/loud-raw/callgrind.log.prints_a_lot.20" # the run at 2N: what the program printed
 # valgrind's own log (its "==PID==" lines) follows the scenario's bounded output.
 size=$(grep -av '^==[0-9]*==' "$log" 2>/dev/null | wc -c)
 if [ "$code" -eq 0 ] && [ "$size" -le $((128 * 1024 + 200)) ] && [ "$size" -ge $((128 * 1024)) ]; then

@@ -107,7 +107,7 @@ malformed fraction-count "code\[0\]\.counts\.bytes\[0\] is not a non-negative in
 edit duplicate 's/("name":[[:space:]]*)"work",/\1"steady",/'
 malformed duplicate "scenario 'steady' appears twice"
 edit figure '/"framework":/,/"instructions":/ s/("instructions":[[:space:]]*)([0-9]+)/\1\21/'
-malformed figure "code\[[0-9]\]\.framework\.instructions is [0-9]+ but its counts give [0-9]+"
+malformed figure "code\[[0-9]\]\.framework\.instructions is [0-9.]+ but its counts give [0-9.]+"
 edit no-valgrind '/"fingerprint":/,/}/ { /"valgrind":/d }'
 malformed no-valgrind "costgate\.fingerprint .*'valgrind'"
 

@@ -79,6 +79,10 @@ int main(int argc, char **argv)
 		status = problem(argv[1], "'linearity_percent' is not a positive number");
 		goto out;
 	}
+	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "snapshots"))) {
+		status = problem(argv[1], "'snapshots' is not true");
+		goto out;
+	}
 	status = 0;
 out:
 	cJSON_Delete(root);

@@ -5,6 +5,7 @@
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh"
 scenarios=$1 test_scenarios=$2 describe_check=$3
+work=$(temp_dir harness) || exit 2
 
 # expect NAME CODE PATTERN -- COMMAND...: the command exits CODE and its stderr matches PATTERN.
 expect() {
@@ -68,8 +69,33 @@ for bad in 0 -3 abc 18446744073709551616 1x "" 100000001; do
   expect "count_should_reject_'$bad'" 2 "COUNT must be a positive integer.*'$bad'" -- \
     "$scenarios/consume_json" "$bad"
 done
-expect "count_should_be_required" 2 'expected exactly one argument' -- "$scenarios/consume_json"
-expect "count_should_be_alone" 2 'expected exactly one argument' -- "$scenarios/consume_json" 1 2
+expect "count_should_be_required" 2 'expected COUNT, --snapshots' -- "$scenarios/consume_json"
+expect "count_should_be_alone" 2 'expected COUNT, --snapshots' -- "$scenarios/consume_json" 1 2
+
+# --snapshots K1,K2 COUNT: increasing counts up to COUNT.
+for bad in 0,5 5,5 6,5 5,11 11 1,,5 '1,' ,1 a,5 1,2,3,4,5,6,7,8,9; do
+  expect "snapshots_should_reject_'$bad'" 2 "--snapshots takes increasing counts up to COUNT \\(10\\).*'$bad'" -- \
+    "$scenarios/consume_json" --snapshots "$bad" 10
+done
+expect "snapshots_should_come_before_count" 2 'expected COUNT, --snapshots' -- \
+  "$scenarios/consume_json" 10 --snapshots 1,5
+# A run with snapshots forks a child at each (it exits at once) and says so on stderr; the
+# harness's checks hold in every phase.
+if "$scenarios/consume_json" --snapshots 1,5,10 10 2>"$work/snapshots.err" &&
+  [ "$(grep -c '^costgate: snapshot at' "$work/snapshots.err")" -eq 3 ] &&
+  grep -q '^costgate: snapshot at 1 deliveries$' "$work/snapshots.err" &&
+  grep -q '^costgate: snapshot at 5 deliveries$' "$work/snapshots.err" &&
+  grep -q '^costgate: snapshot at 10 deliveries$' "$work/snapshots.err"; then
+  pass "snapshots_should_be_taken_after_each_phase"
+else
+  fail "snapshots_should_be_taken_after_each_phase: $(cat "$work/snapshots.err")"
+fi
+expect "fill_check_should_hold_with_snapshots" 1 'the fill check' -- \
+  "$test_scenarios/steals_during_fill" --snapshots 1,5 10
+expect "count_check_should_hold_with_snapshots" 1 'the count check' -- \
+  "$test_scenarios/requeues_once" --snapshots 1,5 10
+expect "body_check_should_hold_with_snapshots" 1 'the body check: the generator wrote different bytes' -- \
+  "$test_scenarios/varying_body" --snapshots 1,5 10
 
 expect "fill_check_should_catch_a_consumer_during_the_fill" 1 'the fill check' -- \
   "$test_scenarios/steals_during_fill" 10

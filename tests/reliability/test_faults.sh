@@ -59,8 +59,9 @@ expect() {
 }
 
 # --- the stand-in valgrind. Orders in $tmp/bin/fault: "KIND TARGET", TARGET a glob matched
-# against the output file's name (e.g. dhat.out.consume_json.2); every other run is replayed
-# undamaged. KIND is one of the damage functions below, or a process fault.
+# against the name of a count's output (e.g. dhat.out.consume_json.2, the snapshot at N = 2 of
+# the DHAT run); every other output is replayed undamaged. KIND is one of the damage functions
+# below, or a process fault, which then hits the whole run that has TARGET among its outputs.
 mkdir -p "$tmp/bin"
 cat >"$tmp/bin/valgrind" <<EOF
 #!/bin/bash
@@ -70,21 +71,29 @@ recorded='$tmp/recorded'
 EOF
 cat >>"$tmp/bin/valgrind" <<'EOF'
 read -r kind target <"$(dirname "$0")/fault"
-output=""
+output="" snapshots="" count=${!#} previous=""
 for argument in "$@"; do
   case $argument in
     --version) [ "$kind" = no-version ] && exit 1
                exec "$real" --version ;;
     --callgrind-out-file=* | --dhat-out-file=*) output=${argument#*=} ;;
   esac
+  [ "$previous" = --snapshots ] && snapshots=$argument
+  previous=$argument
 done
-# gate names every output by pid (%p), as valgrind expands it; the recording has plain names.
-output=${output//%p/$$}
-name=${output##*/}
-name=${name%."$$"}
-# shellcheck disable=SC2053 # the target is a glob
-if [[ $name != $target ]]; then
-  cp "$recorded/$name" "$output"
+# One run writes an output per process, named by pid (%p): the snapshots at 1, N and 2N, and
+# the run's end. The recording has them under their counts' names (the end's ends in .end).
+base=${output%.%p}
+stem=${base##*/}
+stem=${stem%.*}
+names=() targeted=""
+for name in ${snapshots//,/ } "$count.end"; do
+  names+=("$stem.$name")
+  # shellcheck disable=SC2053 # the target is a glob
+  [[ $stem.$name == $target ]] && targeted=yes
+done
+if [ -z "$targeted" ]; then
+  for i in "${!names[@]}"; do cp "$recorded/${names[$i]}" "$base.$(($$ * 10 + i))"; done
   exit
 fi
 case $kind in
@@ -98,26 +107,33 @@ case $kind in
     exec "$real" "$@" ;;
   exits-1) # the real valgrind, refusing an option: it prints why and exits 1
     exec "$real" --no-such-option "$@" ;;
-  no-output) # the real valgrind, unable to open its output file (it says so, exits 0)
+  no-output) # the real valgrind, unable to open its output files (it says so, exits 0)
     exec "$real" "${@/#--dhat-out-file=*/--dhat-out-file=/nonexistent/costgate/out}" ;;
-  truncated) # the real valgrind (a child: %p made this process's pid); then its output loses
-    # its second half
-    "$real" "${@//%p/$$}" || exit
-    head -c "$(($(wc -c <"$output") / 2))" "$output" >"$output.cut" && mv "$output.cut" "$output" ;;
-  *) cp "$recorded/$name" "$output" ;;
+  truncated) # the real valgrind; then each of its outputs loses its second half
+    "$real" "$@" || exit
+    for file in "$base".*; do
+      head -c "$(($(wc -c <"$file") / 2))" "$file" >"$file.cut" && mv "$file.cut" "$file"
+    done
+    exit ;;
 esac
-case $kind in
-  empty) : >"$output" ;;
-  garbage) printf '\177ELF\002\001\001\000\000\000\000\000\000\000\000\000\003\000>\000\001\000\000\000\220\033\000\000\000\000\000\000@\000\n\377\376\375' >"$output" ;;
-  count-above-64-bits) printf 'fn=(9999) appended\n0 18446744073709551616\n' >>"$output" ;;
-  sum-overflows) printf 'fn=(9999) appended\n0 18446744073709551615\n' >>"$output" ;;
-  not-json) printf 'this is not JSON\n' >"$output" ;;
-  missing-key) sed -i 's/"pps":/"ppz":/' "$output" ;;
-  string-count) sed -i -E '0,/"tbk":[0-9]+/ s/"tbk":([0-9]+)/"tbk":"\1"/' "$output" ;;
-  negative-count) sed -i -E '0,/"tbk":[0-9]+/ s/"tbk":([0-9]+)/"tbk":-\1/' "$output" ;;
-  huge-count) sed -i -E '0,/"tbk":[0-9]+/ s/"tbk":([0-9]+)/"tbk":1e300/' "$output" ;;
-  empty-pps) sed -i -E 's/^,"pps":$/,"pps":[],"dropped":/' "$output" ;;
-esac
+for i in "${!names[@]}"; do
+  file=$base.$(($$ * 10 + i))
+  cp "$recorded/${names[$i]}" "$file"
+  # shellcheck disable=SC2053 # the target is a glob
+  [[ ${names[$i]} == $target ]] || continue
+  case $kind in
+    empty) : >"$file" ;;
+    garbage) printf '\177ELF\002\001\001\000\000\000\000\000\000\000\000\000\003\000>\000\001\000\000\000\220\033\000\000\000\000\000\000@\000\n\377\376\375' >"$file" ;;
+    count-above-64-bits) printf 'fn=(9999) appended\n0 18446744073709551616\n' >>"$file" ;;
+    sum-overflows) printf 'fn=(9999) appended\n0 18446744073709551615\n' >>"$file" ;;
+    not-json) printf 'this is not JSON\n' >"$file" ;;
+    missing-key) sed -i 's/"pps":/"ppz":/' "$file" ;;
+    string-count) sed -i -E '0,/"tbk":[0-9]+/ s/"tbk":([0-9]+)/"tbk":"\1"/' "$file" ;;
+    negative-count) sed -i -E '0,/"tbk":[0-9]+/ s/"tbk":([0-9]+)/"tbk":-\1/' "$file" ;;
+    huge-count) sed -i -E '0,/"tbk":[0-9]+/ s/"tbk":([0-9]+)/"tbk":1e300/' "$file" ;;
+    empty-pps) sed -i -E 's/^,"pps":$/,"pps":[],"dropped":/' "$file" ;;
+  esac
+done
 EOF
 chmod +x "$tmp/bin/valgrind"
 fault() { echo "$1 $2" >"$tmp/bin/fault"; }
@@ -142,8 +158,8 @@ else
   fail "replayed_output_should_give_the_live_figures_exactly: exit $code: $(diff "$tmp/recorded.out" "$tmp/replay.out")"
 fi
 
-# --- callgrind output, damaged in the run at N = 2
-at="consume_json: failed to measure: callgrind run at 2: cannot parse '[^']*/callgrind\.out\.consume_json\.2'"
+# --- callgrind output, damaged in the snapshot at N = 2 (the file keeps the name valgrind gave it)
+at="consume_json: failed to measure: callgrind run at 4: cannot parse '[^']*/callgrind\.out\.consume_json\.4\.[0-9]+'"
 fault truncated callgrind.out.consume_json.2
 run_gate callgrind_truncated "${scenario[@]}"
 expect callgrind_truncated 3 "$at: "
@@ -160,8 +176,8 @@ fault sum-overflows callgrind.out.consume_json.2
 run_gate callgrind_sum_overflows "${scenario[@]}"
 expect callgrind_sum_overflows 3 "$at: line [0-9]+: total cost overflows"
 
-# --- DHAT output, damaged in the run at N = 2
-at="consume_json: failed to measure: dhat run at 2: cannot parse '[^']*/dhat\.out\.consume_json\.2'"
+# --- DHAT output, damaged in the snapshot at N = 2
+at="consume_json: failed to measure: dhat run at 4: cannot parse '[^']*/dhat\.out\.consume_json\.4\.[0-9]+'"
 fault not-json dhat.out.consume_json.2
 run_gate dhat_not_json "${scenario[@]}"
 expect dhat_not_json 3 "$at: not JSON"
@@ -185,13 +201,13 @@ expect dhat_empty_pps_at_2n 3 "consume_json: failed to measure: dhat run at 4: t
 # queue (allocated outside the region in every scenario). Nothing was measured.
 fault empty-pps 'dhat.out.*'
 run_gate dhat_empty_pps_everywhere "${scenario[@]}"
-expect dhat_empty_pps_everywhere 3 "consume_json: failed to measure: dhat run at 1"
+expect dhat_empty_pps_everywhere 3 "consume_json: failed to measure: dhat run at 4: the profile records no allocation at all"
 
 # --- valgrind itself
 fault killed callgrind.out.consume_json.2
 run_gate valgrind_killed "${scenario[@]}"
 expect valgrind_killed 3 \
-  "consume_json: failed to measure: callgrind run at 2 was killed by signal 9 \(Killed\) \(log: [^)]*/callgrind\.log\.consume_json\.2\)"
+  "consume_json: failed to measure: callgrind run at 4 was killed by signal 9 \(Killed\) \(log: [^)]*/callgrind\.log\.consume_json\.4\)"
 fault exits-1 dhat.out.consume_json.4
 run_gate valgrind_exits_1 "${scenario[@]}"
 expect valgrind_exits_1 3 \
@@ -216,7 +232,7 @@ mkdir -p "$tmp/dhat_output_not_written.raw"
 cp "$tmp/recorded/"* "$tmp/dhat_output_not_written.raw/"
 fault no-output dhat.out.consume_json.2
 run_gate dhat_output_not_written "${scenario[@]}"
-expect dhat_output_not_written 3 "consume_json: failed to measure: dhat run at 2"
+expect dhat_output_not_written 3 "consume_json: failed to measure: dhat run at 4: 0 of its processes wrote an output where the harness makes 4"
 
 # --- scenarios that fail under the real valgrind (no stand-in)
 mv "$tmp/bin" "$tmp/bin.off"
@@ -248,7 +264,7 @@ int main(int argc, char **argv)
 {
 	if (argc == 2 && strcmp(argv[1], "--describe") == 0) {
 		puts("{\"name\":\"aborts\",\"title\":\"test only: aborts\",\"gated\":true,"
-		     "\"region\":\"costgate_measured_region\","
+		     "\"region\":\"costgate_measured_region\",\"snapshots\":true,"
 		     "\"floors\":{\"steady_allocations\":0,\"cold_allocations\":0}}");
 		return 0;
 	}
@@ -260,14 +276,14 @@ if "$compiler" -O1 -o "$tmp/programs/aborts" "$tmp/programs/aborts.c" 2>"$tmp/co
   manifest "$tmp/aborting" "aborts=$tmp/programs/aborts"
   run_gate scenario_aborts --build-dir "$tmp/aborting"
   expect scenario_aborts 3 \
-    "aborts: failed to measure: (callgrind|dhat) run at [124] was killed by signal 6 \(Aborted\) \(log: "
+    "aborts: failed to measure: (callgrind|dhat) run at 4 was killed by signal 6 \(Aborted\) \(log: "
 else
   fail "scenario_aborts: cannot compile: $(cat "$tmp/compile.err")"
 fi
 # steals_during_fill: a real harness scenario whose fill check fails, so it exits 1.
 manifest "$tmp/exiting" "steals_during_fill=$build/tests/scenarios/steals_during_fill"
 run_gate scenario_exits_1 --build-dir "$tmp/exiting"
-expect scenario_exits_1 3 "steals_during_fill: failed to measure: (callgrind|dhat) run at [124] exited with 1 \(log: "
+expect scenario_exits_1 3 "steals_during_fill: failed to measure: (callgrind|dhat) run at 4 exited with 1 \(log: "
 
 # describe NAME STATUS TEXT: a scenario executable, a shell script, whose --describe prints TEXT
 # (and anything else too) and exits STATUS.
@@ -280,7 +296,7 @@ describe() {
 # declaration NAME: a valid --describe of NAME.
 declaration() {
   printf '{"name":"%s","title":"test only","gated":true,"region":"costgate_measured_region",%s}' \
-    "$1" '"floors":{"steady_allocations":0,"cold_allocations":0}'
+    "$1" '"snapshots":true,"floors":{"steady_allocations":0,"cold_allocations":0}'
 }
 named="failed to measure: scenario '([a-z0-9_]+)': --describe"
 describe describe_garbage 0 "$(printf '\377\376 Segmentation fault (core dumped)')"

@@ -65,9 +65,10 @@ wait_for_lock() {
   return 1
 }
 
-# The first gate measures; the others start while it does.
+# The first gate measures; the others start while it does (5,000 messages, one run at a time:
+# seconds under valgrind, as long as the three gates after it take together).
 first_out=$work/first.stdout first_err=$work/first.stderr
-(cd "$repo" && exec "$gate" --build-dir build -j 1 --messages "$messages" -s work) \
+(cd "$repo" && exec "$gate" --build-dir build -j 1 --messages 5000 -s work) \
   >"$first_out" 2>"$first_err" &
 first=$!
 if ! wait_for_lock "$repo/build/gate/raw/.gate.lock" "$first"; then
@@ -111,7 +112,7 @@ fi
 # --describe fails: exit 3, the progress lines name the scenario.
 run_gate "$repo" -s no_describe -v
 check "failed_describe_should_exit_3" 3 "scenario 'no_describe': --describe failed" \
-  "err:^gate: no_describe callgrind 1: "
+  "err:^gate: no_describe callgrind [0-9]+: "
 if grep -q '(null)' "$err"; then
   fail "progress_should_never_print_null"
   show "$err"

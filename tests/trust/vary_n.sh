@@ -16,12 +16,11 @@ base=$(git -C "$repo" rev-parse main)
 # drawn FILE: "name=N" for each scenario of results FILE.
 drawn() { tr -d ' \t\n' <"$1" | grep -oE '"name":"[a-z_]+","messages":[0-9]+' | sed 's/"name":"//; s/","messages":/=/'; }
 
-# The region's figures of an honest tree do not move with N. (The whole process's may: the
-# harness's queue grows by doubling while it is filled, and what that costs a message depends on
-# where N falls between two powers of two; the demo's `steady` does little else.)
+# The region's figures of an honest tree do not move with N, but for the one entry into the region
+# each N carries (docs/design.md rule 9): 34 instructions over N, below 0.005 % of either.
 run_gate "$repo" --baseline=main --base-commit "$base" --vary-n --json "$work/honest.json" -v
-if grep -qE '^work +18058\.000 +18058\.000 +\+0\.00 %' "$out" &&
-  grep -qE '^steady +47\.000 +47\.000 +\+0\.00 %' "$out" &&
+if grep -qE '^work +18058\.[01][0-9]{2} +18058\.170 +[-+]0\.00 %' "$out" &&
+  grep -qE '^steady +47\.[01][0-9]{2} +47\.170 +[-+]0\.00 %' "$out" &&
   grep -qE "each its own N from $((messages + 1)) to $((2 * messages)) \(seed ${base:0:12}\)" "$err"; then
   pass "an_honest_tree_s_region_figures_should_not_notice_vary_n"
 else
@@ -49,7 +48,7 @@ static int known_count;
 
 __attribute__((constructor)) static void read_count(int argc, char **argv)
 {
-	long count = argc > 1 ? atol(argv[1]) : 0;
+	long count = argc > 1 ? atol(argv[argc - 1]) : 0;
 
 	known_count = count == 1 || count == 200 || count == 400 || count == 1000 || count == 2000;
 }

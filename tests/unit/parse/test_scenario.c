@@ -13,7 +13,7 @@
 	"{\"name\":\"consume_json\",\"title\":\"consume, 512 B JSON decoded into a small struct, " \
 	"settle each\",\"gated\":true,\"region\":\"costgate_measured_region\",\"floors\":"         \
 	"{\"steady_allocations\":19,\"cold_allocations\":19},\"body_bytes\":512,\"batch_size\":1," \
-	"\"raw\":false}"
+	"\"raw\":false,\"snapshots\":true}"
 
 static char scenarios_dir[512] = "../scenarios";
 
@@ -65,7 +65,8 @@ static void scenario_should_read_a_declared_limit_fractional_steady_floor_and_un
 	CHECK(scenario_info_parse(&info, "batch",
 				  "{\"name\":\"batch\",\"title\":\"t\",\"gated\":false,\"region\":\"r\","
 				  "\"floors\":{\"steady_allocations\":0.25,\"cold_allocations\":0},"
-				  "\"limit_percent\":5,\"linearity_percent\":12.5}", &err) == 0);
+				  "\"limit_percent\":5,\"linearity_percent\":12.5,\"snapshots\":true}",
+				  &err) == 0);
 	CHECK_STR(err.message, "");
 	CHECK(!info.gated);
 	CHECK(info.steady_floor == 0.25);
@@ -82,10 +83,26 @@ static void scenario_should_read_a_cold_floor_above_two_to_the_32(void)
 
 	CHECK(scenario_info_parse(&info, "big",
 				  "{\"name\":\"big\",\"title\":\"t\",\"gated\":true,\"region\":\"r\","
-				  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":5000000001}}",
-				  &err) == 0);
+				  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":5000000001},"
+				  "\"snapshots\":true}", &err) == 0);
 	CHECK_U64(info.cold_floor, 5000000001ULL);
 	scenario_info_release(&info);
+}
+
+/* A harness from before the snapshots (docs/design.md rule 9): gate says to rebuild. */
+static void scenario_should_reject_a_harness_without_snapshots(void)
+{
+	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"gated\":true,\"region\":\"r\","
+			  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":1}}",
+			  "scenario 'consume_json': --describe does not say \"snapshots\": true: the "
+			  "executable was built against an older costgate harness; rebuild it against "
+			  "this one");
+	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"gated\":true,\"region\":\"r\","
+			  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":1},"
+			  "\"snapshots\":false}",
+			  "scenario 'consume_json': --describe does not say \"snapshots\": true: the "
+			  "executable was built against an older costgate harness; rebuild it against "
+			  "this one");
 }
 
 static void scenario_should_reject_output_that_is_not_json(void)
@@ -308,6 +325,7 @@ int main(int argc, char **argv)
 	RUN(scenario_should_reject_a_negative_or_string_steady_floor);
 	RUN(scenario_should_reject_a_limit_that_is_a_string);
 	RUN(scenario_should_reject_a_negative_linearity_limit);
+	RUN(scenario_should_reject_a_harness_without_snapshots);
 	RUN(scenario_should_run_a_real_scenario_for_its_description);
 	RUN(scenario_should_reject_a_real_scenario_read_under_another_name);
 	RUN(scenario_should_say_a_missing_program_could_not_run);
