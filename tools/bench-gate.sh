@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Times gate built from a git ref against the gate of this tree, interleaved in one run, on the
-# same scenario executables, and prints the ratio of their wall times. The counts both measure
-# must be equal, or it fails: a faster gate that counts otherwise is not faster.
+# same scenario executables, and prints the ratio of their wall times and how many valgrind
+# processes each started. The counts both measure must be equal, or it fails: a faster gate that
+# counts otherwise is not faster. When the two gates count by different methods (the fingerprint's
+# method differs), the figures are compared instead: allocations equal, and how far the
+# instructions per message and cold are apart, with --within PCT as the bound.
 set -euo pipefail
 
 usage() {
   cat <<'EOF'
 usage: tools/bench-gate.sh [options]
 Builds gate from REF in a temporary worktree, then runs it and this tree's gate in turn
-(ref, this, this, ref, ...) on this tree's build, as `make bench` does, and prints each run's
-wall and CPU time, the medians and the ratio this / ref.
+(ref, this, this, ref, ...) on this tree's build, as `make bench` measures (without a baseline,
+so that neither side builds one), and prints each run's wall and CPU time and valgrind processes,
+the medians and the ratio this / ref.
 
   --ref REF          the gate to compare with (default: main)
   --rounds R         runs of each gate (default 3)
@@ -18,6 +22,8 @@ wall and CPU time, the medians and the ratio this / ref.
   --build-dir DIR    this tree's build, with its scenarios (default build)
   --scenario NAME    measure only NAME (may repeat), as gate --scenario
   --max-ratio X      exit 1 when the ratio is above X
+  --within PCT       when the methods differ: exit 1 when an instruction figure is further
+                     than PCT percent from the ref's (default: report only)
   -h, --help         this text
 
 Exit codes: 0 measured (and within --max-ratio), 1 the counts differ or the ratio is above
@@ -27,7 +33,7 @@ EOF
 
 die() { echo "bench-gate: error: $*" >&2; exit 2; }
 
-ref=main rounds=3 messages=1000 jobs=2 build=build max_ratio=
+ref=main rounds=3 messages=1000 jobs=2 build=build max_ratio='' within=''
 scenarios=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -38,6 +44,7 @@ while [ $# -gt 0 ]; do
     --build-dir) [ $# -ge 2 ] || die "--build-dir needs a value"; build=$2; shift 2 ;;
     --scenario) [ $# -ge 2 ] || die "--scenario needs a value"; scenarios+=(--scenario "$2"); shift 2 ;;
     --max-ratio) [ $# -ge 2 ] || die "--max-ratio needs a value"; max_ratio=$2; shift 2 ;;
+    --within) [ $# -ge 2 ] || die "--within needs a value"; within=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option '$1'" ;;
   esac
@@ -47,6 +54,8 @@ done
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || die "--jobs must be a positive integer, not '$jobs'"
 [ -z "$max_ratio" ] || [[ $max_ratio =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
   die "--max-ratio must be a number, not '$max_ratio'"
+[ -z "$within" ] || [[ $within =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+  die "--within must be a number, not '$within'"
 command -v python3 >/dev/null || die "python3 is needed to compare the counts"
 
 root=$(git rev-parse --show-toplevel 2>/dev/null) || die "not in a git repository"
@@ -71,61 +80,93 @@ cmake --build "$tmp/ref-build" --target gate -j "$jobs" >"$tmp/build.log" 2>&1 |
   die "cannot build gate at '$ref'$(echo; tail -20 "$tmp/build.log")"
 reference="$tmp/ref-build/gate/gate"
 
-# measure SIDE ROUND: one gate run as `make bench` makes it; prints "wall user+sys exit".
+# measure SIDE ROUND: one gate run as `make bench` measures; prints "wall user+sys exit
+# processes", processes being the valgrind runs it started (one progress line each).
 measure() {
   local side=$1 round=$2 program status=0
   if [ "$side" = ref ]; then program=$reference; else program=$current; fi
   local out="$tmp/$side.$round"
   local TIMEFORMAT='%R %U %S'
   { time (cd "$root" && "$program" --build-dir "$build" --messages "$messages" -j "$jobs" \
-      --baseline=main --baseline-optional "${scenarios[@]}" --quiet --json "$out.json" \
-      --raw-dir "$out.raw" >"$out.log" 2>&1) ; } 2>"$out.time" || status=$?
+      "${scenarios[@]}" --json "$out.json" --raw-dir "$out.raw" >"$out.log" 2>&1) ; } \
+    2>"$out.time" || status=$?
   if [ "$status" -gt 1 ]; then
     echo "bench-gate: error: the $side gate exited with $status:" >&2
     tail -5 "$out.log" >&2
     exit 2
   fi
   read -r wall user system <"$out.time"
-  printf '%s %s %s\n' "$wall" "$(python3 -c "print($user + $system)")" "$status"
+  printf '%s %s %s %s\n' "$wall" "$(python3 -c "print($user + $system)")" "$status" \
+    "$(grep -cE '^gate: [a-z0-9_]+ [a-z]+ [0-9]+( \(again\))?: ' "$out.log" || true)"
 }
 
-echo "round  side  wall s   cpu s   exit"
+echo "round  side  wall s   cpu s   exit  valgrind processes"
 for ((round = 1; round <= rounds; round++)); do
   if ((round % 2)); then order=(ref this); else order=(this ref); fi
   for side in "${order[@]}"; do
-    read -r wall cpu status < <(measure "$side" "$round")
-    printf '%5d  %-4s  %7.2f  %7.2f  %4d\n' "$round" "$side" "$wall" "$cpu" "$status"
-    echo "$wall $cpu" >>"$tmp/$side.times"
+    read -r wall cpu status processes < <(measure "$side" "$round")
+    printf '%5d  %-4s  %7.2f  %7.2f  %4d  %18d\n' "$round" "$side" "$wall" "$cpu" "$status" \
+      "$processes"
+    echo "$wall $cpu $processes" >>"$tmp/$side.times"
     cp "$tmp/$side.$round.json" "$tmp/$side.last.json"
   done
 done
 
-# The counts of every scenario, from each side's last results.json, must be the same.
-python3 - "$tmp/ref.last.json" "$tmp/this.last.json" <<'PY' || exit 1
+# The counts of every scenario, from each side's last results.json, must be the same; when the
+# two gates count by different methods, the figures are compared.
+python3 - "$tmp/ref.last.json" "$tmp/this.last.json" "$within" <<'PY' || exit 1
 import json, sys
-def counts(path):
+def load(path):
     document = json.load(open(path))
-    return {s["name"]: (s["counts"]["instructions"], s["counts"]["allocations"])
-            for s in document["code"]}
-ref, this = counts(sys.argv[1]), counts(sys.argv[2])
+    method = document["costgate"]["fingerprint"].get("method")
+    return method, {s["name"]: s for s in document["code"]}
+(ref_method, ref), (this_method, this) = load(sys.argv[1]), load(sys.argv[2])
 if set(ref) != set(this):
     sys.exit("bench-gate: the two gates measured different scenarios: %s against %s"
              % (sorted(ref), sorted(this)))
+if ref_method == this_method:
+    for name in sorted(ref):
+        a = (ref[name]["counts"]["instructions"], ref[name]["counts"]["allocations"])
+        b = (this[name]["counts"]["instructions"], this[name]["counts"]["allocations"])
+        if a != b:
+            sys.exit("bench-gate: %s: counted %s at the ref, %s here (instructions, allocations "
+                     "at 1, N, 2N)" % (name, a, b))
+    print("counts: equal in all %d scenarios (instructions and allocations at 1, N and 2N)"
+          % len(ref))
+    sys.exit(0)
+print("method: the ref counts '%s', this '%s'; the figures, ref -> this:" % (ref_method, this_method))
+worst, failed = 0.0, False
+def figure(entry, metric, key):
+    return entry["metrics"][metric][key]
 for name in sorted(ref):
-    if ref[name] != this[name]:
-        sys.exit("bench-gate: %s: counted %s at the ref, %s here (instructions, allocations at "
-                 "1, N, 2N)" % (name, ref[name], this[name]))
-print("counts: equal in all %d scenarios (instructions and allocations at 1, N and 2N)"
-      % len(ref))
+    row = []
+    for metric in ("instructions", "allocations"):
+        for key in ("per_message", "cold"):
+            a, b = figure(ref[name], metric, key), figure(this[name], metric, key)
+            change = 0.0 if a == b else (b - a) / a * 100 if a else float("inf")
+            row.append("%s %s %s -> %s (%+.4f %%)" % (metric, key.replace("_", " "), a, b, change))
+            if metric == "instructions":
+                worst = max(worst, abs(change))
+            elif a != b:
+                failed = True
+    print("  %s: %s" % (name, "; ".join(row)))
+print("instructions: at most %.4f %% apart; allocations: %s"
+      % (worst, "equal" if not failed else "DIFFERENT"))
+if failed:
+    sys.exit("bench-gate: the allocation figures differ")
+if sys.argv[3] and worst > float(sys.argv[3]):
+    sys.exit("bench-gate: an instruction figure is %.4f %% from the ref's, above --within %s"
+             % (worst, sys.argv[3]))
 PY
 
 python3 - "$tmp/ref.times" "$tmp/this.times" "$max_ratio" <<'PY'
 import statistics, sys
 def load(path):
     rows = [line.split() for line in open(path)]
-    return [float(r[0]) for r in rows], [float(r[1]) for r in rows]
-ref_wall, ref_cpu = load(sys.argv[1])
-this_wall, this_cpu = load(sys.argv[2])
+    return [float(r[0]) for r in rows], [float(r[1]) for r in rows], [int(r[2]) for r in rows]
+ref_wall, ref_cpu, ref_processes = load(sys.argv[1])
+this_wall, this_cpu, this_processes = load(sys.argv[2])
+print("valgrind processes a run: ref %d, this %d" % (ref_processes[-1], this_processes[-1]))
 ratio = statistics.median(this_wall) / statistics.median(ref_wall)
 print("median wall: ref %.2f s, this %.2f s; median cpu: ref %.2f s, this %.2f s"
       % (statistics.median(ref_wall), statistics.median(this_wall),

@@ -96,7 +96,7 @@ static int read_fields(struct scenario_info *info, const cJSON *root, const char
 	if (cJSON_GetObjectItemCaseSensitive(root, "linearity_percent") != NULL &&
 	    read_number(&info->linearity_percent, root, "linearity_percent", false, name, err) != 0)
 		return -1;
-	/* gate runs a scenario once per tool, its snapshots at 1 and N taken by the harness
+	/* gate runs a scenario once per tool, its snapshots at 1, N and 2N taken by the harness
 	 * (docs/design.md rule 9): a harness that does not say it takes them is an older one. */
 	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "snapshots")))
 		return gate_error_set(err, "scenario '%s': --describe does not say \"snapshots\": true: "

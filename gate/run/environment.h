@@ -29,7 +29,7 @@
  * another way is re-measured, never compared (its fingerprint lacks this or differs). */
 #define GATE_METHOD                                                                            \
 	"instructions without the allocator's, symbols bound at load, one process per tool with " \
-	"snapshots at 1 and N"
+	"snapshots at 1, N and 2N"
 
 /* Version of the results and baseline documents gate writes (its own, beside schema 3's). */
 #define GATE_SCHEMA_VERSION 1

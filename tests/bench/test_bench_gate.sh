@@ -18,11 +18,17 @@ if [ "$status" -ne 0 ]; then
 else
   pass "a_round_against_head_should_pass"
 fi
-if grep -Eq '^ +1  ref +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +0$' "$tmp/out" &&
-  grep -Eq '^ +1  this +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +0$' "$tmp/out"; then
+if grep -Eq '^ +1  ref +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +0 +2$' "$tmp/out" &&
+  grep -Eq '^ +1  this +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +0 +2$' "$tmp/out"; then
   pass "both_sides_should_be_timed"
 else
   fail "both_sides_should_be_timed: $(cat "$tmp/out")"
+fi
+# The valgrind processes of each gate: two for one scenario (callgrind and DHAT, rule 9).
+if grep -q '^valgrind processes a run: ref 2, this 2$' "$tmp/out"; then
+  pass "the_valgrind_processes_should_be_counted"
+else
+  fail "the_valgrind_processes_should_be_counted: $(cat "$tmp/out")"
 fi
 if grep -q '^counts: equal in all 1 scenarios' "$tmp/out"; then
   pass "the_counts_should_be_compared"
