@@ -11,8 +11,8 @@ usage() {
   cat <<'EOF'
 usage: tools/bench-gate.sh [options]
 Builds gate from REF in a temporary worktree, then runs it and this tree's gate in turn
-(ref, this, this, ref, ...) on this tree's build, as `make bench` measures (without a baseline,
-so that neither side builds one), and prints each run's wall and CPU time and valgrind processes,
+(ref, this, this, ref, ...) on this tree's build, as `make bench` measures (without a baseline
+unless --baseline), and prints each run's wall and CPU time and valgrind processes,
 the medians and the ratio this / ref.
 
   --ref REF          the gate to compare with (default: main)
@@ -24,6 +24,9 @@ the medians and the ratio this / ref.
   --max-ratio X      exit 1 when the ratio is above X
   --within PCT       when the methods differ: exit 1 when an instruction figure is further
                      than PCT percent from the ref's (default: report only)
+  --baseline         both gates with --baseline=main --baseline-optional, as `make bench`
+                     runs (the baseline's figures order the runs); a gate that finds the
+                     baseline not comparable measures main again, which its time then holds
   -h, --help         this text
 
 Exit codes: 0 measured (and within --max-ratio), 1 the counts differ or the ratio is above
@@ -34,7 +37,7 @@ EOF
 die() { echo "bench-gate: error: $*" >&2; exit 2; }
 
 ref=main rounds=3 messages=1000 jobs=2 build=build max_ratio='' within=''
-scenarios=()
+scenarios=() baseline=()
 while [ $# -gt 0 ]; do
   case $1 in
     --ref) [ $# -ge 2 ] || die "--ref needs a value"; ref=$2; shift 2 ;;
@@ -45,6 +48,7 @@ while [ $# -gt 0 ]; do
     --scenario) [ $# -ge 2 ] || die "--scenario needs a value"; scenarios+=(--scenario "$2"); shift 2 ;;
     --max-ratio) [ $# -ge 2 ] || die "--max-ratio needs a value"; max_ratio=$2; shift 2 ;;
     --within) [ $# -ge 2 ] || die "--within needs a value"; within=$2; shift 2 ;;
+    --baseline) baseline=(--baseline=main --baseline-optional); shift ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option '$1'" ;;
   esac
@@ -88,7 +92,8 @@ measure() {
   local out="$tmp/$side.$round"
   local TIMEFORMAT='%R %U %S'
   { time (cd "$root" && "$program" --build-dir "$build" --messages "$messages" -j "$jobs" \
-      "${scenarios[@]}" --json "$out.json" --raw-dir "$out.raw" >"$out.log" 2>&1) ; } \
+      "${baseline[@]}" "${scenarios[@]}" --json "$out.json" --raw-dir "$out.raw" \
+      >"$out.log" 2>&1) ; } \
     2>"$out.time" || status=$?
   if [ "$status" -gt 1 ]; then
     echo "bench-gate: error: the $side gate exited with $status:" >&2
