@@ -17,10 +17,11 @@ base=$(git -C "$repo" rev-parse main)
 drawn() { tr -d ' \t\n' <"$1" | grep -oE '"name":"[a-z_]+","messages":[0-9]+' | sed 's/"name":"//; s/","messages":/=/'; }
 
 # The region's figures of an honest tree do not move with N, but for the one entry into the region
-# each N carries (docs/design.md rule 9): 34 instructions over N, below 0.005 % of either.
+# each N carries (docs/design.md rule 9): 34 instructions over N, so between N = 200 and any drawn
+# N up to 400 at most 0.085 a message, 0.18 % of steady's 47 and nothing of work's 18,058.
 run_gate "$repo" --baseline=main --base-commit "$base" --vary-n --json "$work/honest.json" -v
 if grep -qE '^work +18058\.[01][0-9]{2} +18058\.170 +[-+]0\.00 %' "$out" &&
-  grep -qE '^steady +47\.[01][0-9]{2} +47\.170 +[-+]0\.00 %' "$out" &&
+  grep -qE '^steady +47\.[01][0-9]{2} +47\.170 +[-+]0\.[01][0-9] %' "$out" &&
   grep -qE "each its own N from $((messages + 1)) to $((2 * messages)) \(seed ${base:0:12}\)" "$err"; then
   pass "an_honest_tree_s_region_figures_should_not_notice_vary_n"
 else
