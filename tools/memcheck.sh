@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs gate's own code under valgrind's memcheck: every unit-test executable of the normal build
-# (build/), then one real measurement, `gate -s consume_raw --messages 2`, with gate itself under
+# (build/), then one real measurement, `gate -s consume_raw --messages 10`, with gate itself under
 # memcheck and its valgrind children left alone (--trace-children=no). Any memcheck error, or a
 # definite or indirect leak, fails that run (exit 99 from memcheck).
 #
@@ -87,7 +87,7 @@ for test in "${tests[@]}"; do
 done
 cd ../.. || exit 2
 
-check gate_consume_raw "$build/gate/gate" --build-dir "$build" -s consume_raw --messages 2 \
+check gate_consume_raw "$build/gate/gate" --build-dir "$build" -s consume_raw --messages 10 \
   --json "$work/results.json" --raw-dir "$work/raw"
 check gate_manifest "$build/gate/gate" manifest --quiet --output-dir "$work/manifest" \
   --cflags '-O2 -g' "$build/scenarios/consume_raw"
