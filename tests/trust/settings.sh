@@ -11,17 +11,7 @@ source "$(dirname "$0")/../e2e_baseline/common.sh"
 
 repo=$work/repo
 
-if ! new_repo "$repo" || ! build "$repo"; then
-  fail "setup: cannot make and build the demo repository"
-  finish
-  exit
-fi
-run_gate "$repo" --save-baseline main
-if [ "$code" -ne 0 ] || ! commit "$repo" "baseline of main"; then
-  fail "setup: no baseline on main (exit $code)"
-  finish
-  exit
-fi
+repo_with_baseline "$repo"
 
 # declare FILE FIELD VALUE: sets `.FIELD = VALUE,` in the scenario's description (adds it when
 # the scenario does not declare it).

@@ -56,6 +56,40 @@ static void queue_should_deliver_in_publish_order(void)
 	costgate_queue_release(&queue);
 }
 
+/* Reserve: the ring grows at once to a power of two, the live deliveries keep their order and
+ * tags, and publishing up to the reserved capacity then touches no ring again. */
+static void queue_should_reserve_a_ring_in_one_step_keeping_the_order(void)
+{
+	struct costgate_queue queue;
+	const struct costgate_delivery *delivery;
+	char body[1];
+	int i;
+
+	CHECK(costgate_queue_init(&queue, 1) == 0);
+	CHECK(costgate_queue_publish(&queue, "a", 1) == 0);
+	CHECK(costgate_queue_next(&queue) != NULL); /* in flight across the reserve */
+	CHECK(costgate_queue_reserve(&queue, 5) == 0);
+	CHECK_U64(queue.capacity, 8);
+	CHECK(costgate_queue_reserve(&queue, 3) == 0); /* smaller: nothing changes */
+	CHECK_U64(queue.capacity, 8);
+	for (i = 1; i < 8; i++) {
+		body[0] = (char)('a' + i);
+		CHECK(costgate_queue_publish(&queue, body, 1) == 0);
+	}
+	CHECK_U64(queue.capacity, 8);
+	CHECK(costgate_queue_settle(&queue, 1) == 1);
+	for (i = 1; i < 8; i++) {
+		delivery = costgate_queue_next(&queue);
+		CHECK(delivery != NULL);
+		if (delivery == NULL)
+			break;
+		CHECK(delivery->body[0] == 'a' + i);
+		CHECK_U64(delivery->tag, (uint64_t)i + 1);
+		CHECK(costgate_queue_settle(&queue, delivery->tag) == 1);
+	}
+	costgate_queue_release(&queue);
+}
+
 static void queue_should_own_a_copy_of_each_body(void)
 {
 	struct costgate_queue queue;
@@ -140,6 +174,7 @@ static void queue_should_grow_when_published_into_while_full(void)
 int main(void)
 {
 	RUN(queue_should_deliver_in_publish_order);
+	RUN(queue_should_reserve_a_ring_in_one_step_keeping_the_order);
 	RUN(queue_should_own_a_copy_of_each_body);
 	RUN(queue_should_settle_every_delivery_up_to_a_tag);
 	RUN(queue_should_not_touch_the_heap_once_it_has_reached_capacity);
