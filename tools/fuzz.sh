@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes gate's three readers of untrusted files (the callgrind parser, the DHAT parser, the
-# baseline reader) with libFuzzer for SECONDS each (default 60), one after the other, and prints
-# per target the runs, executions per second and crashes. Builds in build-fuzz with clang, ASan
-# and UBSan. The committed seeds (tests/fuzz/corpus/TARGET) are only read; what the fuzzer adds
+# baseline reader) with libFuzzer for SECONDS each (default 60), as many at once as there are
+# processors, and prints per target the runs, executions per second and crashes. Builds in
+# build-fuzz with clang, ASan and UBSan. The committed seeds (tests/fuzz/corpus/TARGET) are only read; what the fuzzer adds
 # goes to build-fuzz/fuzz/corpus/TARGET, and a crash to build-fuzz/fuzz/crashes/TARGET/. A crash
 # is a bug: add the file to tests/fuzz/corpus/TARGET/ (replayed by every run) and a case to the
 # parser's unit test (tests/unit/parse/, or tests/unit/core/test_results.c for the baseline reader).
@@ -53,19 +53,39 @@ if ! cmake --build "$build" -j "$(nproc)" --target "${targets[@]/#/fuzz_}" >"$bu
   exit 2
 fi
 
-passed=0 failed=0
-for target in "${targets[@]}"; do
-  corpus="$build/fuzz/corpus/$target" crashes="$build/fuzz/crashes/$target"
-  log="$build/fuzz/$target.log"
+# fuzz TARGET: one target's run; its exit status goes to build-fuzz/fuzz/TARGET.status and its
+# wall seconds to TARGET.seconds.
+fuzz() {
+  local target=$1 corpus="$build/fuzz/corpus/$1" crashes="$build/fuzz/crashes/$1" started=$SECONDS
   # Crashes of an earlier run are gone once this one starts: keep them in tests/fixtures.
   rm -rf "$crashes"
   mkdir -p "$corpus" "$crashes"
-  started=$SECONDS
   "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 \
     -print_final_stats=1 -dict="tests/fuzz/$target.dict" -artifact_prefix="$crashes/" \
-    "$corpus" "tests/fuzz/corpus/$target" >"$log" 2>&1
-  status=$?
-  elapsed=$((SECONDS - started))
+    "$corpus" "tests/fuzz/corpus/$target" >"$build/fuzz/$target.log" 2>&1
+  echo $? >"$build/fuzz/$target.status"
+  echo $((SECONDS - started)) >"$build/fuzz/$target.seconds"
+}
+
+# As many targets at once as there are processors: each still fuzzes for SECONDS on a core of
+# its own (libFuzzer runs one thread), in less wall time.
+slots=$(nproc 2>/dev/null || echo 1)
+running=0
+for target in "${targets[@]}"; do
+  if [ "$running" -ge "$slots" ]; then
+    wait -n
+    running=$((running - 1))
+  fi
+  fuzz "$target" &
+  running=$((running + 1))
+done
+wait
+
+passed=0 failed=0
+for target in "${targets[@]}"; do
+  crashes="$build/fuzz/crashes/$target" log="$build/fuzz/$target.log"
+  status=$(cat "$build/fuzz/$target.status" 2>/dev/null || echo 1)
+  elapsed=$(cat "$build/fuzz/$target.seconds" 2>/dev/null || echo 0)
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
   # A run that ended without its statistics (the target could not start) counts as a failure.
