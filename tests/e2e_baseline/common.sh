@@ -15,6 +15,10 @@ costgate_source=$2
 project_template=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/project
 messages=200
 code=0
+# The native wall-clock check beside an instruction regression builds the baseline in a worktree
+# and times both sides: seconds per regression, asserted only where a test sets wall_check=on
+# (truth.sh); elsewhere gate runs with --no-wall-check.
+wall_check=off
 
 # Git must not read the user's configuration (signing, hooks, templates) nor ask anything.
 git_isolate
@@ -94,11 +98,19 @@ add_allocation() {
     "$1/scenarios/steady.c" && grep -q 'void \*extra = malloc' "$1/scenarios/steady.c"
 }
 
+# gate_options: the options every run of gate in these tests starts with.
+gate_options() {
+  local options=(--build-dir build -j 2 --messages "$messages")
+  [ "$wall_check" = on ] || options+=(--no-wall-check)
+  printf '%s\n' "${options[@]}"
+}
+
 # run_gate DIR ARGS...: runs gate from inside DIR on DIR/build; sets $code, fills $out and $err.
 run_gate() {
-  local repo=$1
+  local repo=$1 options
   shift
-  (cd "$repo" && exec "$gate" --build-dir build -j 2 --messages "$messages" "$@") >"$out" 2>"$err"
+  mapfile -t options < <(gate_options)
+  (cd "$repo" && exec "$gate" "${options[@]}" "$@") >"$out" 2>"$err"
   code=$?
 }
 
@@ -186,9 +198,10 @@ wait_for_orphans() {
 # kill_gate_after SECONDS DIR ARGS...: starts gate like run_gate and SIGKILLs it after SECONDS.
 # Sets $code (137 when it was killed, its own code when it ended first).
 kill_gate_after() {
-  local seconds=$1 repo=$2 pid
+  local seconds=$1 repo=$2 pid options
   shift 2
-  (cd "$repo" && exec "$gate" --build-dir build -j 2 --messages "$messages" "$@") >"$out" 2>"$err" &
+  mapfile -t options < <(gate_options)
+  (cd "$repo" && exec "$gate" "${options[@]}" "$@") >"$out" 2>"$err" &
   pid=$!
   sleep "$seconds"
   kill -STOP "$pid" 2>/dev/null # no new run starts while its children are listed
