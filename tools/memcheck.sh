@@ -2,7 +2,8 @@
 # Runs gate's own code under valgrind's memcheck: every unit-test executable of the normal build
 # (build/), then one real measurement, `gate -s consume_raw --messages 10`, with gate itself under
 # memcheck and its valgrind children left alone (--trace-children=no). Any memcheck error, or a
-# definite or indirect leak, fails that run (exit 99 from memcheck).
+# definite or indirect leak, fails that run (exit 99 from memcheck). The runs go as many at once
+# as there are processors; their lines are printed in a fixed order.
 #
 #   tools/memcheck.sh            prints a line per run and "N passed, M failed" last
 set -uo pipefail
@@ -32,7 +33,6 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
 
 # only_valgrind_failures NAME: true when every case NAME printed as FAIL is on the list above.
 only_valgrind_failures() {
@@ -60,8 +60,7 @@ check() {
   if [ "$status" -eq 0 ] || { [ "$status" -eq 1 ] && grep -q 'ERROR SUMMARY: 0 errors' "$log" &&
     only_valgrind_failures "$name"; }; then
     echo "ok   $name ($(grep -Eo 'ERROR SUMMARY: [0-9]+ errors' "$log" | head -n 1))$note"
-    passed=$((passed + 1))
-    return
+    return 0
   fi
   if [ "$status" -eq 99 ]; then
     echo "FAIL $name: memcheck found errors or leaks:"
@@ -72,10 +71,26 @@ check() {
     grep -B 12 '^FAIL ' "$work/$name.out" | grep -v '^ok ' | head -n 30
     grep -q '^FAIL ' "$work/$name.out" || tail -n 15 "$work/$name.out"
   fi
-  failed=$((failed + 1))
+  return 1
+}
+
+# start NAME COMMAND...: check in the background, its line into $work/NAME.result and its status
+# into NAME.status, once fewer runs than processors are going.
+slots=$(nproc 2>/dev/null || echo 1)
+running=0 names=()
+start() {
+  local name=$1
+  if [ "$running" -ge "$slots" ]; then
+    wait -n
+    running=$((running - 1))
+  fi
+  names+=("$name")
+  { check "$@" >"$work/$name.result" 2>&1; echo $? >"$work/$name.status"; } &
+  running=$((running + 1))
 }
 
 mapfile -t tests < <(find "$build/tests" -maxdepth 1 -type f -name 'test_*' -perm -u+x | sort)
+passed=0 failed=0
 if [ "${#tests[@]}" -eq 0 ]; then
   echo "FAIL no unit-test executables in $build/tests"
   failed=$((failed + 1))
@@ -83,14 +98,23 @@ fi
 # From the tests' build directory, as ctest runs them (test_scenario runs ../scenarios/...).
 cd "$build/tests" || exit 2
 for test in "${tests[@]}"; do
-  check "$(basename "$test")" "./$(basename "$test")"
+  start "$(basename "$test")" "./$(basename "$test")"
 done
 cd ../.. || exit 2
 
-check gate_consume_raw "$build/gate/gate" --build-dir "$build" -s consume_raw --messages 10 \
+start gate_consume_raw "$build/gate/gate" --build-dir "$build" -s consume_raw --messages 10 \
   --json "$work/results.json" --raw-dir "$work/raw"
-check gate_manifest "$build/gate/gate" manifest --quiet --output-dir "$work/manifest" \
+start gate_manifest "$build/gate/gate" manifest --quiet --output-dir "$work/manifest" \
   --cflags '-O2 -g' "$build/scenarios/consume_raw"
 
+wait
+for name in "${names[@]}"; do
+  cat "$work/$name.result"
+  if [ "$(cat "$work/$name.status" 2>/dev/null)" = 0 ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+  fi
+done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
