@@ -12,7 +12,7 @@ usage() {
 usage: tools/bench-gate.sh [options]
 Builds gate from REF in a temporary worktree, then runs it and this tree's gate in turn
 (ref, this, this, ref, ...) on this tree's build, as `make bench` measures (without a baseline
-unless --baseline), and prints each run's wall and CPU time and valgrind processes,
+unless --baseline; each side's results file kept from round to round), and prints each run's wall and CPU time and valgrind processes,
 the medians and the ratio this / ref.
 
   --ref REF          the gate to compare with (default: main)
@@ -85,14 +85,16 @@ cmake --build "$tmp/ref-build" --target gate -j "$jobs" >"$tmp/build.log" 2>&1 |
 reference="$tmp/ref-build/gate/gate"
 
 # measure SIDE ROUND: one gate run as `make bench` measures; prints "wall user+sys exit
-# processes", processes being the valgrind runs it started (one progress line each).
+# processes", processes being the valgrind runs it started (one progress line each). Each side
+# writes one results file over its rounds, as `make bench` rewrites build/gate/results.json: a
+# gate that orders its runs by its last results (without a baseline) finds them from round 2.
 measure() {
   local side=$1 round=$2 program status=0
   if [ "$side" = ref ]; then program=$reference; else program=$current; fi
   local out="$tmp/$side.$round"
   local TIMEFORMAT='%R %U %S'
   { time (cd "$root" && "$program" --build-dir "$build" --messages "$messages" -j "$jobs" \
-      "${baseline[@]}" "${scenarios[@]}" --json "$out.json" --raw-dir "$out.raw" \
+      "${baseline[@]}" "${scenarios[@]}" --json "$tmp/$side.json" --raw-dir "$out.raw" \
       >"$out.log" 2>&1) ; } \
     2>"$out.time" || status=$?
   if [ "$status" -gt 1 ]; then
@@ -113,7 +115,7 @@ for ((round = 1; round <= rounds; round++)); do
     printf '%5d  %-4s  %7.2f  %7.2f  %4d  %18d\n' "$round" "$side" "$wall" "$cpu" "$status" \
       "$processes"
     echo "$wall $cpu $processes" >>"$tmp/$side.times"
-    cp "$tmp/$side.$round.json" "$tmp/$side.last.json"
+    cp "$tmp/$side.json" "$tmp/$side.last.json"
   done
 done
 

@@ -524,6 +524,17 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 	if (session->have_baseline) {
 		measure_options->estimates = session->baseline.measurements;
 		measure_options->estimate_count = session->baseline.count;
+	} else {
+		/* No baseline to order the runs by: the last results written where this run writes its
+		 * own. Only the order they start in depends on it; an unreadable file is no order. */
+		struct gate_error ignored = GATE_ERROR_INIT;
+
+		if (results_read_file(&session->earlier, options->json_path, &ignored) == 0) {
+			measure_options->estimates = session->earlier.measurements;
+			measure_options->estimate_count = session->earlier.count;
+		} else {
+			results_release(&session->earlier);
+		}
 	}
 	session->debug_view.disabled = options->full_debug_info;
 	measure_options->debug_view = &session->debug_view;
@@ -1079,6 +1090,7 @@ void session_release(struct session *session)
 	environment_release(&session->environment);
 	acceptance_release(&session->acceptance);
 	results_release(&session->baseline);
+	results_release(&session->earlier);
 	free(session->baseline_source);
 	free(session->baseline_commit);
 	free(session->baseline_ref);

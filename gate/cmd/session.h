@@ -31,6 +31,8 @@ struct session {
 	char *baseline_commit;         /* the commit --baseline/--base-commit resolved to */
 	char *baseline_ref;            /* the ref it was read from, for messages */
 	bool have_baseline;
+	struct results earlier;        /* without a baseline: the last results at --json, if readable;
+					* only orders the runs */
 	bool remeasured;
 	struct measurement *measurements; /* one per selected scenario, or the merged shards' */
 	size_t measurement_count;
