@@ -96,8 +96,8 @@ struct measure_options {
 	const char *valgrind;     /* path of the valgrind executable */
 	bool no_randomize;        /* address randomization off in the runs */
 	bool verify;              /* run everything twice; any count that differs is a failure */
-	/* Figures of an earlier measurement (the baseline), sorted by name, for the order the runs
-	 * start in; NULL: none. Never read for a verdict. */
+	/* Figures of an earlier measurement (the baseline, else the last results at --json), sorted
+	 * by name, for the order the runs start in; NULL: none. Never read for a verdict. */
 	const uint64_t *messages_each; /* N of each manifest entry (--vary-n), or NULL: `messages`
 					* for every scenario */
 	const struct measurement *estimates;
