@@ -72,10 +72,17 @@ repo_with_baseline() {
   fi
 }
 
+# The demo builds, and gate's builds of their baselines (which inherit the environment and the
+# configure's cache options): Ninja where there is one (about 40 % less CPU than Makefiles for
+# these small builds), and no native variants unless the wall check times them.
+command -v ninja >/dev/null 2>&1 && export CMAKE_GENERATOR=Ninja
+
 # build DIR: configures and builds DIR/build; prints the log on failure.
 build() {
-  local repo=$1
-  if ! { cmake -S "$repo" -B "$repo/build" && cmake --build "$repo/build" -j 2; } \
+  local repo=$1 native=OFF
+  [ "$wall_check" = on ] && native=ON
+  if ! { cmake -S "$repo" -B "$repo/build" -DCOSTGATE_NATIVE_VARIANTS=$native &&
+    cmake --build "$repo/build" -j 2; } \
     >"$work/build.log" 2>&1; then
     echo "    build of $repo failed:"
     show "$work/build.log"
