@@ -24,8 +24,11 @@ all: configure
 deps:
 	@tools/install-deps.sh --quiet
 
+# Ninja where there is one (tools/install-deps.sh --tests brings it): this build takes about a
+# quarter less wall than with Makefiles. A build keeps the generator it was first configured with.
+GENERATOR := $(if $(shell command -v ninja 2>/dev/null),-G Ninja)
 configure: deps
-	@test -f $(BUILD)/CMakeCache.txt || cmake -S . -B $(BUILD)
+	@test -f $(BUILD)/CMakeCache.txt || cmake -S . -B $(BUILD) $(GENERATOR)
 
 test: all
 	@tools/install-deps.sh --quiet --tests

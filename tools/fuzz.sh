@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes gate's three readers of untrusted files (the callgrind parser, the DHAT parser, the
-# baseline reader) with libFuzzer for SECONDS each (default 60), as many at once as there are
-# processors, and prints per target the runs, executions per second and crashes. Builds in
+# baseline reader) with libFuzzer for SECONDS each of a processor's time (default 60), all at
+# once, and prints per target the runs, executions per second and crashes. Builds in
 # build-fuzz with clang, ASan and UBSan. The committed seeds (tests/fuzz/corpus/TARGET) are only read; what the fuzzer adds
 # goes to build-fuzz/fuzz/corpus/TARGET, and a crash to build-fuzz/fuzz/crashes/TARGET/. A crash
 # is a bug: add the file to tests/fuzz/corpus/TARGET/ (replayed by every run) and a case to the
@@ -37,7 +37,10 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 mkdir -p "$build"
-if ! CC=clang cmake -S . -B "$build" -DCOSTGATE_FUZZ=ON -DCOSTGATE_SANITIZE=ON \
+# Ninja for a new build directory where there is one; an existing one keeps its generator.
+generator=()
+[ -f "$build/CMakeCache.txt" ] || ! command -v ninja >/dev/null 2>&1 || generator=(-G Ninja)
+if ! CC=clang cmake -S . -B "$build" "${generator[@]}" -DCOSTGATE_FUZZ=ON -DCOSTGATE_SANITIZE=ON \
   >"$build/configure.log" 2>&1; then
   cat "$build/configure.log" >&2
   echo "fuzz: error: cannot configure $build" >&2
@@ -67,17 +70,15 @@ fuzz() {
   echo $((SECONDS - started)) >"$build/fuzz/$target.seconds"
 }
 
-# As many targets at once as there are processors: each still fuzzes for SECONDS on a core of
-# its own (libFuzzer runs one thread), in less wall time.
+# Every target at once, each for SECONDS of a processor's time (libFuzzer runs one thread): with
+# more targets than processors, each runs SECONDS x targets / processors of wall time on its
+# share, so no processor waits for the last target alone.
 slots=$(nproc 2>/dev/null || echo 1)
-running=0
+if [ "${#targets[@]}" -gt "$slots" ]; then
+  seconds=$(((seconds * ${#targets[@]} + slots - 1) / slots))
+fi
 for target in "${targets[@]}"; do
-  if [ "$running" -ge "$slots" ]; then
-    wait -n
-    running=$((running - 1))
-  fi
   fuzz "$target" &
-  running=$((running + 1))
 done
 wait
 

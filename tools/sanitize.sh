@@ -30,7 +30,10 @@ export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:dete
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 
 mkdir -p "$build"
-if ! cmake -S . -B "$build" -DCOSTGATE_SANITIZE=ON >"$build/configure.log" 2>&1; then
+# Ninja for a new build directory where there is one; an existing one keeps its generator.
+generator=()
+[ -f "$build/CMakeCache.txt" ] || ! command -v ninja >/dev/null 2>&1 || generator=(-G Ninja)
+if ! cmake -S . -B "$build" "${generator[@]}" -DCOSTGATE_SANITIZE=ON >"$build/configure.log" 2>&1; then
   cat "$build/configure.log" >&2
   echo "sanitize: error: cannot configure $build" >&2
   echo "0 passed, 1 failed"

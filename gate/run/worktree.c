@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "fs.h"
 #include "manifest.h"
 #include "runner.h"
 
@@ -109,8 +110,9 @@ static int create(const char *root, const char *commit, struct gate_error *err)
 	return 0;
 }
 
-/* Runs one build command with its output in `log_path`. */
-static int run_build_step(char *const *argv, const char *log_path, struct gate_error *err)
+/* Runs one build command (`step`: "configure", "build") with its output in `log_path`. */
+static int run_build_step(const char *step, char *const *argv, const char *log_path,
+			  struct gate_error *err)
 {
 	struct runner_job job = { .argv = argv, .directory = active.path, .log_path = log_path };
 	struct runner_options options = { .parallel = 1, .timeout_seconds = 3600,
@@ -122,8 +124,31 @@ static int run_build_step(char *const *argv, const char *log_path, struct gate_e
 	if (runner_job_succeeded(&job))
 		return 0;
 	runner_describe_end(&job, options.timeout_seconds, how, sizeof(how));
-	return gate_error_set(err, "building the baseline worktree: '%s' %s (log: %s)", argv[1], how,
-			      log_path);
+	return gate_error_set(err, "building the baseline worktree: the %s ('%s %s') %s (log: %s)",
+			      step, argv[0], argv[1], how, log_path);
+}
+
+/* The generator the head's build was configured with (CMAKE_GENERATOR in its CMakeCache.txt),
+ * which its make program (CMAKE_MAKE_PROGRAM among the cache options) belongs to; NULL when the
+ * build has no cache or names none. The caller frees it. */
+static char *head_generator(const char *head_build_dir)
+{
+	static const char key[] = "\nCMAKE_GENERATOR:INTERNAL=";
+	char *path = NULL, *text = NULL, *found, *end, *generator = NULL;
+	size_t length;
+
+	if (asprintf(&path, "%s/CMakeCache.txt", head_build_dir) < 0)
+		return NULL;
+	if (fs_read_file(path, (size_t)1 << 26, &text, &length) == 0 &&
+	    (found = strstr(text, key)) != NULL) {
+		found += sizeof(key) - 1;
+		end = found + strcspn(found, "\r\n");
+		if (end > found)
+			generator = strndup(found, (size_t)(end - found));
+	}
+	free(text);
+	free(path);
+	return generator;
 }
 
 static int build(const struct measure_options *options, const char *head_build_dir,
@@ -131,6 +156,7 @@ static int build(const struct measure_options *options, const char *head_build_d
 {
 	char *cmake = runner_find_program("cmake", getenv("PATH"));
 	char *build_dir = NULL, *log_path = NULL, *jobs = NULL, *script = NULL;
+	char *generator = head_generator(head_build_dir);
 	int status = -1;
 
 	if (cmake == NULL) {
@@ -158,12 +184,22 @@ static int build(const struct measure_options *options, const char *head_build_d
 		goto out;
 	}
 	{
-		char *configure[] = { cmake, "-S", active.path, "-B", build_dir,
-				      script != NULL ? "-C" : NULL, script, NULL };
+		/* The head's generator, not the environment's (CMAKE_GENERATOR) or cmake's default:
+		 * the cache options name its make program. */
+		char *configure[9] = { cmake, "-S", active.path, "-B", build_dir };
 		char *compile[] = { cmake, "--build", build_dir, "-j", jobs, NULL };
+		size_t used = 5;
 
-		if (run_build_step(configure, log_path, err) != 0 ||
-		    run_build_step(compile, log_path, err) != 0)
+		if (generator != NULL) {
+			configure[used++] = "-G";
+			configure[used++] = generator;
+		}
+		if (script != NULL) {
+			configure[used++] = "-C";
+			configure[used++] = script;
+		}
+		if (run_build_step("configure", configure, log_path, err) != 0 ||
+		    run_build_step("build", compile, log_path, err) != 0)
 			goto out;
 	}
 	status = 0;
@@ -173,6 +209,7 @@ out:
 	free(log_path);
 	free(jobs);
 	free(script);
+	free(generator);
 	return status;
 }
 

@@ -124,7 +124,32 @@ else
   no_worktree_left "sigterm_during_the_remeasure_should_remove_the_worktree (exit $code)" unchanged
 fi
 
-# 7c. The head built with other flags (a runner with CFLAGS set): the stored baseline's toolchain
+# 7c. The head configured with a generator the environment does not name (`cmake -G Ninja` in a
+# shell whose CMAKE_GENERATOR is unset or says Makefiles, and the reverse): main's worktree is
+# built with the head's generator, whose make program the head's cache options name.
+if command -v ninja >/dev/null 2>&1; then
+  if [ "${CMAKE_GENERATOR:-}" = Ninja ]; then
+    generator="Unix Makefiles"
+  else
+    generator=Ninja
+  fi
+  git -C "$repo" checkout -q unchanged
+  rm -rf "$repo/build"
+  if cmake -G "$generator" -S "$repo" -B "$repo/build" -DCOSTGATE_NATIVE_VARIANTS=OFF \
+    >"$work/build.log" 2>&1 && cmake --build "$repo/build" -j 2 >>"$work/build.log" 2>&1; then
+    run_gate "$repo" --baseline=main
+    check "head_built_with_another_generator_should_remeasure_main_with_it ($generator)" 0 \
+      "$remeasured" "^work +$base_re +$base_re +\+0\.00 % .* ok\$" "^pass: 2 scenarios"
+    no_worktree_left "head_built_with_another_generator_should_remove_the_worktree" unchanged
+  else
+    fail "head_built_with_another_generator_should_remeasure_main_with_it: cannot build"
+    show "$work/build.log"
+  fi
+  rm -rf "$repo/build"
+  build "$repo" || fail "setup: cannot rebuild the demo with the default generator"
+fi
+
+# 7d. The head built with other flags (a runner with CFLAGS set): the stored baseline's toolchain
 # matches, but the scenarios were not built alike, so main is measured here, configured with the
 # head's cache options, and the same code compares equal instead of regressing.
 git -C "$repo" checkout -q main
