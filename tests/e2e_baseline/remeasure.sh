@@ -126,8 +126,11 @@ fi
 
 # 7c. The head configured with a generator the environment does not name (`cmake -G Ninja` in a
 # shell whose CMAKE_GENERATOR is unset or says Makefiles, and the reverse): main's worktree is
-# built with the head's generator, whose make program the head's cache options name.
-if command -v ninja >/dev/null 2>&1; then
+# built with the head's generator, whose make program the head's cache options name. Ninja is a
+# test dependency (tools/install-deps.sh --tests): without it the case fails, never passes unseen.
+if ! command -v ninja >/dev/null 2>&1; then
+  fail "head_built_with_another_generator_should_remeasure_main_with_it: ninja not found (tools/install-deps.sh --tests)"
+else
   if [ "${CMAKE_GENERATOR:-}" = Ninja ]; then
     generator="Unix Makefiles"
   else
