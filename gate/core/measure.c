@@ -809,7 +809,7 @@ static int compute_slopes(struct measurement *measurement)
 {
 	struct gate_error err = GATE_ERROR_INIT;
 
-	if (metrics_compute(measurement, &err) != 0) {
+	if (measurement_compute(measurement, &err) != 0) {
 		record_failure(measurement, "%s", err.message);
 		return -1;
 	}
@@ -1326,6 +1326,7 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 	struct measure_context measuring = { options, describes, measurements, count };
 	struct listing listing = { 0 };
 	struct debugview_sealed sealed = { NULL, options->raw_dir };
+	struct debugview_child child = { NULL, NULL, (unsigned)getuid(), (unsigned)getgid() };
 	struct runner_options runner = {
 		.parallel = options->jobs,
 		.timeout_seconds = options->timeout_seconds,
@@ -1336,6 +1337,8 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 		.budget = measure_budget,
 		.prepare = prepare_run,
 		.mark = MEASURE_SNAPSHOT_MARK,
+		.child_enter = debugview_child_enter,
+		.child_context = &child,
 	};
 	int status = -1;
 
@@ -1355,7 +1358,7 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 	if (seal_scenarios(measurements, manifest, &sealed, options, err) != 0)
 		goto out;
 	if (sealed.read_only != NULL)
-		runner.sealed = &sealed;
+		child.sealed = &sealed;
 	/* What the runs see of the system's debug files: before the first run starts. */
 	if (options->debug_view != NULL) {
 		char **executables = calloc(count + 1, sizeof(*executables));
@@ -1368,7 +1371,7 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 			goto out;
 		}
 		free(executables);
-		runner.debug_view = options->debug_view->directory;
+		child.directory = options->debug_view->directory;
 	}
 	if (plan_runs(runs, &run_count, table, measurements, manifest, options) != 0) {
 		gate_error_set(err, "out of memory");
@@ -1450,28 +1453,4 @@ out:
 		free(sealed.read_only[i]);
 	free((char **)sealed.read_only);
 	return status;
-}
-
-void measurement_release(struct measurement *measurement)
-{
-	size_t i, tool;
-
-	if (measurement == NULL)
-		return;
-	scenario_info_release(&measurement->info);
-	seal_release(&measurement->seal);
-	free(measurement->build);
-	free(measurement->source);
-	for (i = 0; i < measurement->function_count; i++)
-		free(measurement->functions[i].name);
-	free(measurement->functions);
-	for (i = 0; i < measurement->site_count; i++) {
-		free(measurement->sites[i].location);
-		free(measurement->sites[i].stack);
-	}
-	free(measurement->sites);
-	for (tool = 0; tool < TOOL_COUNT; tool++)
-		for (i = 0; i < SLOPE_RUNS; i++)
-			free(measurement->raw_files[tool][i]);
-	memset(measurement, 0, sizeof(*measurement));
 }

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "measure.h"
 #include "slope.h"
 
 /* valgrind's start-up with each tool, in microseconds (measured on the suite): heavier runs start
@@ -218,27 +217,4 @@ bool metric_tool_wanted(enum metric_tool tool, const struct scenario_info *info,
 		if (metric_table[metric].tool == tool && metric_limit_gated(metric, info))
 			return true;
 	return false;
-}
-
-int metrics_compute(struct measurement *measurement, struct gate_error *err)
-{
-	size_t metric;
-
-	for (metric = 0; metric < METRIC_COUNT; metric++) {
-		if (!measurement->has[metric])
-			continue;
-		if (slope_compute(&measurement->slopes[metric], measurement->counts[metric],
-				  measurement->messages, metric_table[metric].must_grow, err) != 0) {
-			gate_error_prefix(err, "%s are implausible", metric_table[metric].title);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-double metric_shown(const struct measurement *measurement, enum metric_id metric)
-{
-	const struct slope *slope = &measurement->slopes[metric];
-
-	return metric_table[metric].shows_cold ? (double)slope->cold : slope->per_message;
 }

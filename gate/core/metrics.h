@@ -118,12 +118,4 @@ const char *metric_required_by(enum metric_id metric, const struct scenario_info
 /* Does the metric decide this scenario's verdict against the baseline at a limit. */
 bool metric_limit_gated(enum metric_id metric, const struct scenario_info *info);
 
-/* The per-message and cold figures of every metric a measurement has counts for, one
- * function for all (slope.h); -1 with err naming the metric when one is implausible. */
-struct measurement;
-int metrics_compute(struct measurement *measurement, struct gate_error *err);
-
-/* The figure the table shows for a metric: its per-message figure, or its cold one. */
-double metric_shown(const struct measurement *measurement, enum metric_id metric);
-
 #endif

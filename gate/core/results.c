@@ -537,7 +537,7 @@ static int read_slopes(const struct results_reader *reader, const cJSON *entry, 
 			return -1;
 		measurement->has[metric] = true;
 	}
-	if (metrics_compute(measurement, &slope_error) != 0)
+	if (measurement_compute(measurement, &slope_error) != 0)
 		return results_reader_bad(reader, path, slope_error.message);
 	if (read_metric_figures(reader, entry, prefix, measurement) != 0)
 		return -1;

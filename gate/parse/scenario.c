@@ -5,14 +5,12 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "json_read.h"
-#include "runner.h"
 #include "text.h"
 
 const char *const scenario_floor_keys[SCENARIO_FLOORS] = {
@@ -130,36 +128,6 @@ out:
 	cJSON_Delete(root);
 	if (status != 0)
 		scenario_info_release(info);
-	return status;
-}
-
-int scenario_info_read(struct scenario_info *info, const char *name, const char *path,
-		       char *const *environment, double timeout_seconds, struct gate_error *err)
-{
-	char *directory = strdup(path);
-	char *argv[] = { (char *)path, "--describe", NULL };
-	char *output = NULL;
-	int status = -1;
-
-	*info = (struct scenario_info)SCENARIO_INFO_INIT;
-	if (directory == NULL)
-		return gate_error_set(err, "out of memory");
-	if (runner_capture(argv, dirname(directory), environment, timeout_seconds, &output, err) != 0) {
-		gate_error_prefix(err, "scenario '%s': --describe failed", name);
-		goto out;
-	}
-	if (scenario_info_parse(info, name, output, err) != 0)
-		goto out;
-	info->path = strdup(path);
-	if (info->path == NULL) {
-		gate_error_set(err, "out of memory");
-		scenario_info_release(info);
-		goto out;
-	}
-	status = 0;
-out:
-	free(output);
-	free(directory);
 	return status;
 }
 

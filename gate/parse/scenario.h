@@ -38,13 +38,8 @@ struct scenario_info {
 
 #define SCENARIO_INFO_INIT { 0 }
 
-/* Runs `path --describe` (sealed: `environment`, no randomization, `timeout_seconds`) and reads
- * its JSON. The description's name must equal `name`. Errors name the scenario and the problem,
- * e.g. "scenario 'x': --describe printed no JSON object". */
-int scenario_info_read(struct scenario_info *info, const char *name, const char *path,
-		       char *const *environment, double timeout_seconds, struct gate_error *err);
-
-/* Parses a description already captured (exposed for the unit tests). */
+/* Parses what `SCENARIO --describe` printed: JSON whose name must equal `name`. Errors name the
+ * scenario and the problem, e.g. "scenario 'x': --describe printed no JSON object". */
 int scenario_info_parse(struct scenario_info *info, const char *name, const char *text,
 			struct gate_error *err);
 

@@ -106,6 +106,15 @@ int debugview_enter(const char *directory, const struct debugview_sealed *sealed
 	return 0;
 }
 
+int debugview_child_enter(const void *child)
+{
+	const struct debugview_child *enter = child;
+
+	if (enter->directory == NULL && enter->sealed == NULL)
+		return 0;
+	return debugview_enter(enter->directory, enter->sealed, enter->uid, enter->gid);
+}
+
 static int set_mode(struct debugview *view, struct gate_error *err, const char *format, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -53,6 +53,18 @@ struct debugview_sealed {
 int debugview_enter(const char *directory, const struct debugview_sealed *sealed, unsigned uid,
 		    unsigned gid);
 
+/* What a run's child enters before it starts: debugview_enter's arguments, for the runner's
+ * hook (runner_options.child_enter). */
+struct debugview_child {
+	const char *directory;                 /* the view's directory, or NULL: the system's */
+	const struct debugview_sealed *sealed; /* or NULL: the build tree as it is */
+	unsigned uid, gid;                     /* the caller's own */
+};
+
+/* A runner_options.child_enter: debugview_enter with a struct debugview_child's arguments; does
+ * nothing when it names neither a directory nor a sealed tree. */
+int debugview_child_enter(const void *child);
+
 /* Whether a child can enter the namespaces with `sealed` mounted: 0, or the errno of the
  * failure (unprivileged user namespaces refused, say). */
 int debugview_probe_sealed(const struct debugview_sealed *sealed);

@@ -26,7 +26,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "debugview.h"
 
 /* Every child process group alive, for runner_kill_all in a signal handler. */
 #define TRACKED_MAX 512
@@ -379,10 +378,9 @@ struct child_setup {
 	int output;        /* becomes stdout */
 	int errors;        /* becomes stderr */
 	bool no_randomize;
-	const char *debug_view; /* debugview_enter's directory, or NULL */
-	const struct debugview_sealed *sealed; /* and its read-only build tree, or NULL */
+	int (*enter)(const void *context); /* runner_options.child_enter, or NULL */
+	const void *context;
 	bool limit_output;      /* stdout is a file: cap its size at RUNNER_CAPTURE_MAX */
-	unsigned uid, gid;      /* gate's, mapped onto themselves in the child's user namespace */
 	const sigset_t *mask; /* the signal mask the child gets back */
 	pid_t parent;         /* gate: the child dies with it */
 };
@@ -398,8 +396,8 @@ static void become_child(const struct child_setup *setup, int report)
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != setup->parent)
 		goto failed;
 	/* New credentials may clear the death signal: set again, and check gate is still there. */
-	if ((setup->debug_view != NULL || setup->sealed != NULL) &&
-	    (debugview_enter(setup->debug_view, setup->sealed, setup->uid, setup->gid) != 0 ||
+	if (setup->enter != NULL &&
+	    (setup->enter(setup->context) != 0 ||
 	     prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != setup->parent))
 		goto failed;
 	setsid();
@@ -514,10 +512,8 @@ static void launch(struct pool *pool, struct runner_job *job)
 		.directory = job->directory,
 		.environment = pool->options->environment,
 		.no_randomize = pool->options->no_randomize,
-		.debug_view = pool->options->debug_view,
-		.sealed = pool->options->sealed,
-		.uid = (unsigned)getuid(),
-		.gid = (unsigned)getgid(),
+		.enter = pool->options->child_enter,
+		.context = pool->options->child_context,
 		.mask = &pool->old_mask,
 	};
 	struct child *place = NULL;

@@ -8,7 +8,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "debugview.h"
 #include "error.h"
 
 /* Most jobs one job may come after. */
@@ -59,10 +58,11 @@ struct runner_options {
 	double timeout_seconds;     /* per child; 0 means none */
 	char *const *environment;   /* the children's whole environment, NULL-terminated */
 	bool no_randomize;          /* turn address-space randomization off in the child */
-	const char *debug_view;     /* mounted over /usr/lib/debug in the child's own namespaces
-				     * (debugview.h); NULL: the system's as it is */
-	const struct debugview_sealed *sealed; /* the build tree read-only in the child's own
-						* namespaces (debugview.h); NULL: as it is */
+	/* Called in each child after fork, before the rest of its set-up: async-signal-safe calls
+	 * only (it may enter new namespaces: debugview.h). Nonzero, with errno set, fails the start.
+	 * May be NULL. */
+	int (*child_enter)(const void *child_context);
+	const void *child_context;
 	/* Called once per finished job, with how many remain to finish. May be NULL. */
 	void (*progress)(const struct runner_job *job, size_t remaining, void *progress_context);
 	void *progress_context;

@@ -58,30 +58,21 @@ static char *render(const char *text, struct gate_error *err)
 	return page;
 }
 
-static size_t count(const char *haystack, const char *needle)
-{
-	size_t found = 0;
-
-	for (; haystack != NULL && (haystack = strstr(haystack, needle)) != NULL; haystack++)
-		found++;
-	return found;
-}
-
 static void page_should_draw_every_loop_of_both_sides(void)
 {
 	struct gate_error err = GATE_ERROR_INIT;
 	char *page = render(document, &err);
 
 	CHECK(page != NULL);
-	CHECK(count(page, "<svg class=\"wall-chart\"") == 1);
-	CHECK(count(page, "<g class=\"loop raw\"") == 2);
-	CHECK(count(page, "<g class=\"loop harness\"") == 2);
-	CHECK(count(page, "<line class=\"range\"") == 4);
-	CHECK(count(page, "<line class=\"notch\"") == 4);
-	CHECK(count(page, "<circle class=\"best") == 4);
-	CHECK(count(page, "<circle class=\"best hollow\"") == 1); /* harness loop 2 */
-	CHECK(count(page, "<rect class=\"spread\"") == 1);
-	CHECK(count(page, "<line class=\"zero\"") == 1);
+	CHECK(check_count(page, "<svg class=\"wall-chart\"") == 1);
+	CHECK(check_count(page, "<g class=\"loop raw\"") == 2);
+	CHECK(check_count(page, "<g class=\"loop harness\"") == 2);
+	CHECK(check_count(page, "<line class=\"range\"") == 4);
+	CHECK(check_count(page, "<line class=\"notch\"") == 4);
+	CHECK(check_count(page, "<circle class=\"best") == 4);
+	CHECK(check_count(page, "<circle class=\"best hollow\"") == 1); /* harness loop 2 */
+	CHECK(check_count(page, "<rect class=\"spread\"") == 1);
+	CHECK(check_count(page, "<line class=\"zero\"") == 1);
 	free(page);
 }
 
@@ -92,8 +83,8 @@ static void page_should_print_a_percentage_only_for_a_measured_verdict(void)
 
 	CHECK_CONTAINS(page, "<span class=\"verdict measured\">+11.11&#8201;%</span>");
 	CHECK_CONTAINS(page, "<text class=\"loop-verdict\" x=\"816\" y=\"");
-	CHECK(count(page, ">indistinguishable</text>") == 1);
-	CHECK(count(page, "+0.51") == 0); /* the loop's figure below the spread is never shown */
+	CHECK(check_count(page, ">indistinguishable</text>") == 1);
+	CHECK(check_count(page, "+0.51") == 0); /* the loop's figure below the spread is never shown */
 	free(page);
 }
 
@@ -104,7 +95,7 @@ static void page_should_tabulate_every_chart_and_the_machine(void)
 
 	CHECK_CONTAINS(page, "<table class=\"wall-table\">");
 	CHECK_CONTAINS(page, "<td class=\"num\">1&#8239;000 (990) msg/s</td>");
-	CHECK(count(page, "<svg class=\"bar\"") == 4); /* two rows, two figures each */
+	CHECK(check_count(page, "<svg class=\"bar\"") == 4); /* two rows, two figures each */
 	CHECK_CONTAINS(page, "17&#8239;312");
 	CHECK_CONTAINS(page, "23&#8239;632 / 19");
 	CHECK_CONTAINS(page, "<th scope=\"row\">Processor</th><td>Test CPU</td>");
@@ -149,7 +140,7 @@ static void page_should_read_a_schema_3_entry_without_median_or_loops(void)
 			    "\"overhead_percent\":1.0,\"verdict\":\"indistinguishable\"}]}", &err);
 
 	CHECK_STR(err.message, "");
-	CHECK(count(page, "<g class=\"loop") == 2); /* one loop a side: the entry itself */
+	CHECK(check_count(page, "<g class=\"loop") == 2); /* one loop a side: the entry itself */
 	CHECK_CONTAINS(page, "100 (90) msg/s"); /* the worst round stands in for the median */
 	CHECK_CONTAINS(page, "No code figures in this document");
 	free(page);
@@ -248,7 +239,7 @@ static void page_should_show_every_scenario_failed_ones_first_with_state_baselin
 	const char *alpha = page != NULL ? strstr(page, "<th scope=\"row\">alpha") : NULL;
 
 	CHECK(zeta != NULL && reply != NULL && alpha != NULL && zeta < reply && reply < alpha);
-	CHECK(count(page, "<tr class=\"scenario") == 3);
+	CHECK(check_count(page, "<tr class=\"scenario") == 3);
 	CHECK_CONTAINS(page, "<td class=\"state\"><span class=\"state-failed\">failed</span></td>"
 			     "<td colspan=\"6\" class=\"failure\">exited with status 139 &lt;segv&gt;</td>");
 	CHECK_CONTAINS(page, "<span class=\"state-regressed\">regressed</span>");

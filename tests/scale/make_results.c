@@ -48,7 +48,7 @@ static int fill(struct measurement *measurement, size_t index, uint64_t messages
 	measurement->counts[METRIC_INSTRUCTIONS][SLOPE_TWICE_N] = cold + (2 * messages - 1) * per_message;
 	if (measurement->info.name == NULL || measurement->info.path == NULL ||
 	    measurement->info.title == NULL || measurement->info.region == NULL ||
-	    metrics_compute(measurement, &err) != 0) {
+	    measurement_compute(measurement, &err) != 0) {
 		fprintf(stderr, "make_results: %s\n", err.message[0] ? err.message : "out of memory");
 		return -1;
 	}

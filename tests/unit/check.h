@@ -59,4 +59,14 @@ static int check_failures;
 
 #define CHECK_EXIT() (check_failures == 0 ? 0 : 1)
 
+/* How often needle occurs in haystack (0 for NULL), overlapping occurrences included. */
+static inline size_t check_count(const char *haystack, const char *needle)
+{
+	size_t found = 0;
+
+	for (; haystack != NULL && (haystack = strstr(haystack, needle)) != NULL; haystack++)
+		found++;
+	return found;
+}
+
 #endif

@@ -1,55 +1,31 @@
-/* Unit tests of the history document and its charts: the dates --since takes, the JSON that
- * gate history writes and gate report reads back (strictly: a point outside the versions or out
- * of order is refused, the percentages are recomputed), and what a chart draws for it. The walk
- * over git is tested end to end in tests/report/test_history.sh. */
+/* Unit tests of the history document: the dates --since takes, the JSON that gate history writes
+ * and gate report reads back (strictly: a point outside the versions or out of order is refused,
+ * the percentages are recomputed). Its charts are tests/unit/out/test_chart.c; the walk over git
+ * is tested end to end in tests/report/test_history.sh. */
 #define _GNU_SOURCE
-#include "chart.h"
 #include "check.h"
 #include "history.h"
+#include "history_sample.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Three versions; the second measured with another compiler; consume_json's instructions rise
- * (accepted) then rise again. */
-static const char document[] =
-	"{\"costgate_history\":\"1\",\"ref\":\"refs/heads/main\",\"tip\":\"c3\","
-	"\"path\":\"baselines/main.json\",\"versions\":["
-	"{\"commit\":\"c1full\",\"short\":\"c1\",\"date\":\"2024-01-01\",\"subject\":\"Add <it>\","
-	"\"fingerprint_change\":null},"
-	"{\"commit\":\"c2full\",\"short\":\"c2\",\"date\":\"2024-01-02\",\"subject\":\"gcc 13\","
-	"\"fingerprint_change\":\"compiler: GNU 12 -> GNU 13\"},"
-	"{\"commit\":\"c3full\",\"short\":\"c3\",\"date\":\"2024-01-03\",\"subject\":\"Check\","
-	"\"fingerprint_change\":null}],\"skipped\":[],\"series\":["
-	"{\"scenario\":\"consume_json\",\"metric\":\"instructions\",\"drift_percent\":0,\"points\":["
-	"{\"version\":0,\"value\":1000,\"change_percent\":null,\"accepted\":null},"
-	"{\"version\":1,\"value\":1100,\"change_percent\":0,\"accepted\":\"a reason\"},"
-	"{\"version\":2,\"value\":1210,\"change_percent\":0,\"accepted\":null}]}]}";
-
-static int read_text(struct history *history, const char *text, struct gate_error *err)
-{
-	cJSON *parsed = cJSON_Parse(text);
-	int status = history_from_json(history, parsed, "fixture.json", err);
-
-	cJSON_Delete(parsed);
-	return status;
-}
 
 /* The document with `from` replaced by `to` once, read; returns the error message. */
 static void check_refused(const char *from, const char *to, const char *problem)
 {
 	struct history history = HISTORY_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
-	const char *at = strstr(document, from);
+	const char *at = strstr(history_sample, from);
 	char *text = NULL;
 
 	CHECK(at != NULL);
 	if (at == NULL)
 		return;
-	CHECK(asprintf(&text, "%.*s%s%s", (int)(at - document), document, to, at + strlen(from)) > 0);
-	CHECK(read_text(&history, text, &err) == -1);
+	CHECK(asprintf(&text, "%.*s%s%s", (int)(at - history_sample), history_sample, to, at + strlen(from)) > 0);
+	CHECK(history_sample_read(&history, text, &err) == -1);
 	CHECK_CONTAINS(err.message, problem);
 	CHECK(history.versions == NULL && history.series == NULL);
 	free(text);
@@ -75,7 +51,7 @@ static void history_should_recompute_changes_and_drift_when_read(void)
 	struct gate_error err = GATE_ERROR_INIT;
 	const struct history_series *series;
 
-	CHECK(read_text(&history, document, &err) == 0);
+	CHECK(history_sample_read(&history, history_sample, &err) == 0);
 	CHECK_STR(err.message, "");
 	CHECK_U64(history.version_count, 3);
 	CHECK_U64(history.series_count, 1);
@@ -98,7 +74,7 @@ static void history_should_recompute_changes_and_drift_when_read(void)
 static void history_should_name_every_metric_of_the_table(void)
 {
 	static const char from[] = "\"metric\":\"instructions\"";
-	const char *at = strstr(document, from);
+	const char *at = strstr(history_sample, from);
 	struct gate_error err = GATE_ERROR_INIT;
 	size_t metric;
 	int cold;
@@ -113,9 +89,9 @@ static void history_should_name_every_metric_of_the_table(void)
 			CHECK(history_series_name(&named, (struct history_figure){ (enum metric_id)metric,
 										    cold != 0 }) == 0);
 			CHECK(strlen(named.key) == strlen(metric_table[metric].key) + (cold ? 5 : 0));
-			CHECK(asprintf(&text, "%.*s\"metric\":\"%s%s\"%s", (int)(at - document), document,
+			CHECK(asprintf(&text, "%.*s\"metric\":\"%s%s\"%s", (int)(at - history_sample), history_sample,
 				       cold ? "cold_" : "", metric_table[metric].key, at + strlen(from)) > 0);
-			CHECK(read_text(&history, text, &err) == 0);
+			CHECK(history_sample_read(&history, text, &err) == 0);
 			CHECK_STR(err.message, "");
 			if (history.series_count == 1) {
 				CHECK(history.series[0].figure.metric == metric &&
@@ -153,7 +129,7 @@ static void history_should_write_what_it_reads(void)
 	cJSON *first, *second;
 	char *first_text, *second_text;
 
-	CHECK(read_text(&history, document, &err) == 0);
+	CHECK(history_sample_read(&history, history_sample, &err) == 0);
 	first = history_to_json(&history);
 	CHECK(history_from_json(&again, first, "written", &err) == 0);
 	second = history_to_json(&again);
@@ -185,89 +161,6 @@ static void history_should_refuse_documents_it_did_not_write(void)
 	check_refused("\"versions\":[", "\"versions\":7,\"x\":[", "versions is missing or not an array");
 }
 
-static char *draw(const struct history *history, size_t index, bool standalone)
-{
-	char *text = NULL;
-	size_t length = 0;
-	FILE *out = open_memstream(&text, &length);
-
-	chart_history(out, history, &history->series[index], standalone);
-	fclose(out);
-	return text;
-}
-
-static size_t count(const char *haystack, const char *needle)
-{
-	size_t found = 0;
-
-	for (; haystack != NULL && (haystack = strstr(haystack, needle)) != NULL; haystack++)
-		found++;
-	return found;
-}
-
-static void chart_should_draw_a_dot_per_change_and_a_mark_per_toolchain_change(void)
-{
-	struct history history = HISTORY_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-	char *svg;
-
-	CHECK(read_text(&history, document, &err) == 0);
-	svg = draw(&history, 0, false);
-	CHECK_U64(count(svg, "<circle class=\"history-point"), 3);
-	CHECK_U64(count(svg, "<circle class=\"history-point accepted\""), 1);
-	CHECK_U64(count(svg, "<line class=\"fingerprint-change\""), 1);
-	CHECK_U64(count(svg, "<path class=\"history-line\""), 1);
-	CHECK_CONTAINS(svg, "<title>c1 2024-01-01 Add &lt;it&gt;: 1000</title>");
-	CHECK_CONTAINS(svg, "<title>c2 2024-01-02 gcc 13: 1100 (+10.00 %); accepted: a reason; "
-			    "toolchain changed: compiler: GNU 12 -&gt; GNU 13</title>");
-	CHECK_CONTAINS(svg, ">drift +21.00 %</text>");
-	CHECK(strstr(svg, "xmlns") == NULL && strstr(svg, "<?xml") == NULL);
-	CHECK(strstr(svg, "<script") == NULL && strstr(svg, "href") == NULL);
-	free(svg);
-	svg = draw(&history, 0, true);
-	CHECK(strncmp(svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg", 43) == 0);
-	CHECK_CONTAINS(svg, "xmlns=\"http://www.w3.org/2000/svg\"");
-	free(svg);
-	history_release(&history);
-}
-
-static void chart_should_draw_higher_figures_higher(void)
-{
-	struct history history = HISTORY_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-	double cy[3] = { 0, 0, 0 };
-	const char *at;
-	char *svg;
-	size_t i;
-
-	CHECK(read_text(&history, document, &err) == 0);
-	svg = draw(&history, 0, false);
-	at = svg;
-	for (i = 0; i < 3 && (at = strstr(at, "<circle")) != NULL; i++, at++)
-		CHECK(sscanf(strstr(at, " cy=\"") + 5, "%lf", &cy[i]) == 1);
-	CHECK(cy[0] > cy[1] && cy[1] > cy[2]);
-	free(svg);
-	history_release(&history);
-}
-
-static void chart_should_format_figures_and_percentages(void)
-{
-	char text[64];
-
-	chart_format_value(text, sizeof(text), 17412.48);
-	CHECK_STR(text, "17412.48");
-	chart_format_value(text, sizeof(text), 17312);
-	CHECK_STR(text, "17312");
-	chart_format_value(text, sizeof(text), 27040.155);
-	CHECK_STR(text, "27040.155");
-	chart_format_percent(text, sizeof(text), 1.9);
-	CHECK_STR(text, "+1.90 %");
-	chart_format_percent(text, sizeof(text), -3.8831);
-	CHECK_STR(text, "-3.88 %");
-	chart_format_percent(text, sizeof(text), 0);
-	CHECK_STR(text, "0.00 %");
-}
-
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -276,8 +169,5 @@ int main(void)
 	RUN(history_should_name_every_metric_of_the_table);
 	RUN(history_should_write_what_it_reads);
 	RUN(history_should_refuse_documents_it_did_not_write);
-	RUN(chart_should_draw_a_dot_per_change_and_a_mark_per_toolchain_change);
-	RUN(chart_should_draw_higher_figures_higher);
-	RUN(chart_should_format_figures_and_percentages);
 	return CHECK_EXIT();
 }

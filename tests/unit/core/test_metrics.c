@@ -57,7 +57,7 @@ static void cycles_should_run_only_for_a_scenario_that_opts_in(void)
 }
 
 /* One function for every metric: those with counts get their figures, the others none. */
-static void metrics_compute_should_figure_every_metric_it_has(void)
+static void measurement_compute_should_figure_every_metric_it_has(void)
 {
 	static const uint64_t instructions[SLOPE_RUNS] = { 500, 10400, 20400 };
 	static const uint64_t cycles[SLOPE_RUNS] = { 900, 30800, 60800 };
@@ -70,14 +70,14 @@ static void metrics_compute_should_figure_every_metric_it_has(void)
 	memcpy(measurement.counts[METRIC_CYCLES], cycles, sizeof(cycles));
 	measurement.has[METRIC_INSTRUCTIONS] = measurement.has[METRIC_CYCLES] = true;
 	measurement.slopes[METRIC_BYTES].per_message = -1; /* no counts: left alone */
-	CHECK(metrics_compute(&measurement, &err) == 0);
+	CHECK(measurement_compute(&measurement, &err) == 0);
 	CHECK(measurement.slopes[METRIC_INSTRUCTIONS].per_message == 10.0);
 	CHECK_U64(measurement.slopes[METRIC_INSTRUCTIONS].cold, 500);
 	CHECK(measurement.slopes[METRIC_CYCLES].per_message == 30.0);
 	CHECK_U64(measurement.slopes[METRIC_CYCLES].cold, 900);
 	CHECK(measurement.slopes[METRIC_BYTES].per_message == -1);
 	measurement.counts[METRIC_CYCLES][SLOPE_TWICE_N] = 30800; /* no growth: implausible */
-	CHECK(metrics_compute(&measurement, &err) == -1);
+	CHECK(measurement_compute(&measurement, &err) == -1);
 	CHECK_CONTAINS(err.message, "estimated cycles are implausible");
 }
 
@@ -87,6 +87,6 @@ int main(void)
 	RUN(cycles_should_be_l1_hits_plus_5_last_level_hits_plus_35_ram_accesses);
 	RUN(metrics_should_be_found_by_key_and_read_by_their_tools);
 	RUN(cycles_should_run_only_for_a_scenario_that_opts_in);
-	RUN(metrics_compute_should_figure_every_metric_it_has);
+	RUN(measurement_compute_should_figure_every_metric_it_has);
 	return CHECK_EXIT();
 }

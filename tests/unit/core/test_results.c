@@ -56,7 +56,7 @@ static void fill_slopes(struct measurement *measurement)
 	measurement->has[METRIC_INSTRUCTIONS] = true;
 	measurement->has[METRIC_ALLOCATIONS] = true;
 	measurement->has[METRIC_BYTES] = true;
-	CHECK(metrics_compute(measurement, &err) == 0);
+	CHECK(measurement_compute(measurement, &err) == 0);
 	CHECK_STR(err.message, "");
 }
 

@@ -90,15 +90,6 @@ static char *export(const struct loaded *loaded, enum export_format format, stru
 	return text;
 }
 
-static size_t count(const char *haystack, const char *needle)
-{
-	size_t found = 0;
-
-	for (; haystack != NULL && (haystack = strstr(haystack, needle)) != NULL; haystack++)
-		found++;
-	return found;
-}
-
 static void export_should_know_its_three_formats(void)
 {
 	enum export_format format = EXPORT_CSV;
@@ -177,7 +168,7 @@ static void csv_should_quote_names_and_defuse_formulas(void)
 	CHECK(text != NULL &&
 	      strncmp(text, "scenario,measure,value,unit,baseline,change_percent,limit_percent,floor\r\n",
 		      73) == 0);
-	CHECK_U64(count(text, "\r\n"), 13); /* a header, 2 scenarios x 6 measures, no verdict */
+	CHECK_U64(check_count(text, "\r\n"), 13); /* a header, 2 scenarios x 6 measures, no verdict */
 	CHECK_CONTAINS(text, "\"'=1+1, \"\"x\"\"\",instructions,20000,instructions,,,,\r\n");
 	CHECK_CONTAINS(text, "consume_json,cold-instructions,23632,instructions,,,,\r\n");
 	free(text);
@@ -200,8 +191,8 @@ static void csv_should_give_one_fact_a_row_with_the_floor(void)
 		 "\"change_percent\": 11.111111111111111}}]}") != 0)
 		return;
 	text = export(&loaded, EXPORT_CSV, &err);
-	CHECK_U64(count(text, "\r\n"), 15); /* a header, 12 measures, 2 states */
-	CHECK_U64(count(text, "regressed"), 1);
+	CHECK_U64(check_count(text, "\r\n"), 15); /* a header, 12 measures, 2 states */
+	CHECK_U64(check_count(text, "regressed"), 1);
 	CHECK_CONTAINS(text, "\r\nreply,state,regressed,,,,,\r\nreply,instructions,20000,");
 	CHECK_CONTAINS(text, "reply,instructions,20000,instructions,18000,11.11,5,\r\n");
 	CHECK_CONTAINS(text, "reply,allocations,2,blocks,,,,2\r\n");
@@ -252,7 +243,7 @@ static void junit_should_escape_names_and_count_its_cases(void)
 	text = export(&loaded, EXPORT_JUNIT, &err);
 	CHECK_CONTAINS(text, "<testcase classname=\"costgate\" name=\"a&lt;b &amp; &quot;c&quot;\"");
 	CHECK_CONTAINS(text, "<testsuite name=\"costgate\" tests=\"2\" failures=\"0\" errors=\"0\"");
-	CHECK_U64(count(text, "<failure"), 0); /* no verdict in the document: nothing failed */
+	CHECK_U64(check_count(text, "<failure"), 0); /* no verdict in the document: nothing failed */
 	free(text);
 	unload(&loaded);
 }

@@ -1,0 +1,85 @@
+/* One scenario's measurement: its counts at 1, N and 2N for every metric, the figures computed
+ * from them, and the functions and allocation sites behind them. Made by measuring
+ * (measure.h) or read back from a results document (results.h). */
+#ifndef GATE_MEASUREMENT_H
+#define GATE_MEASUREMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "metrics.h"
+#include "scenario.h"
+#include "seal.h"
+#include "slope.h"
+
+/* What one function costs a message in the steady state (its slope), and in the cold run. */
+struct function_cost {
+	char *name;              /* owned */
+	double exclusive;        /* exclusive instructions per message */
+	double inclusive;        /* inclusive instructions per message */
+	uint64_t cold_exclusive; /* exclusive instructions of the 1-delivery run */
+	double with_library;     /* own instructions plus those of the system-library functions it
+				  * calls directly, per message (ownership.h) */
+	bool project;            /* a project function or code inlined into one, not a system
+				  * library's */
+};
+
+/* What one allocation site costs a message, and in the cold run. */
+struct site_cost {
+	char *location;       /* "function (file:line)"; owned */
+	char *stack;          /* frames from the site up to the region, " < "-joined; owned */
+	double blocks;        /* blocks per message */
+	double bytes;         /* bytes per message */
+	uint64_t cold_blocks; /* blocks of the 1-delivery run */
+	uint64_t cold_bytes;
+};
+
+struct measurement {
+	struct scenario_info info; /* name and path always; the rest once --describe was read */
+	char *build;               /* how it was built: the manifest's flags line, then the system
+				    * packages of the libraries it loads ("... | libraries: libc6
+				    * 2.36-9+deb12u9"); owned, NULL in documents that predate it */
+	char *source;              /* the file that declares the scenario (its DWARF), relative to
+				    * the repository when inside it; owned, NULL when unknown */
+	uint64_t messages;         /* N */
+	bool failed;               /* a measurement failure: `failure` says which run and why */
+	char failure[1024];
+
+	/* Every metric's region counts at 1, N and 2N, and its per-message and cold figures
+	 * (measurement_compute), indexed by enum metric_id. `has` is false for a metric this
+	 * measurement has no counts of: an opt-in tool that did not run, or a document written
+	 * before gate measured it. */
+	uint64_t counts[METRIC_COUNT][SLOPE_RUNS];
+	struct slope slopes[METRIC_COUNT];
+	bool has[METRIC_COUNT];
+	/* The whole process, every thread, start to exit (DHAT's instruction count): work done
+	 * outside the region per message (at fill time, on another thread, at exit) shows here. */
+	uint64_t process_instructions[SLOPE_RUNS];
+	struct slope process_slope;
+	bool has_process;          /* false for a document written before gate measured it */
+
+	struct function_cost *functions; /* nonzero ones, by exclusive per message, descending */
+	size_t function_count;
+	struct site_cost *sites;         /* nonzero ones, by blocks per message, descending */
+	size_t site_count;
+
+	char *raw_files[TOOL_COUNT][SLOPE_RUNS]; /* output file names inside the raw directory */
+	struct seal seal;            /* the executable and its project libraries, hashed when the
+				      * build was read and checked around every run (seal.h) */
+	bool sealed_read_only;       /* the runs saw those files' directories read-only */
+	double valgrind_seconds;     /* wall time of this scenario's valgrind runs, summed */
+	double valgrind_cpu_seconds; /* their CPU time, summed */
+};
+
+/* The per-message and cold figures of every metric the measurement has counts for, one
+ * function for all (slope.h); -1 with err naming the metric when one is implausible. */
+int measurement_compute(struct measurement *measurement, struct gate_error *err);
+
+/* The figure the table shows for a metric: its per-message figure, or its cold one. */
+double measurement_shown(const struct measurement *measurement, enum metric_id metric);
+
+void measurement_release(struct measurement *measurement); /* NULL-safe */
+
+#endif

@@ -1,0 +1,93 @@
+/* Unit tests of the charts (chart.h): what a history chart draws for a document, and how figures
+ * and percentages are written. */
+#define _GNU_SOURCE
+#include "chart.h"
+#include "check.h"
+#include "history_sample.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *draw(const struct history *history, size_t index, bool standalone)
+{
+	char *text = NULL;
+	size_t length = 0;
+	FILE *out = open_memstream(&text, &length);
+
+	chart_history(out, history, &history->series[index], standalone);
+	fclose(out);
+	return text;
+}
+
+static void chart_should_draw_a_dot_per_change_and_a_mark_per_toolchain_change(void)
+{
+	struct history history = HISTORY_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	char *svg;
+
+	CHECK(history_sample_read(&history, history_sample, &err) == 0);
+	svg = draw(&history, 0, false);
+	CHECK_U64(check_count(svg, "<circle class=\"history-point"), 3);
+	CHECK_U64(check_count(svg, "<circle class=\"history-point accepted\""), 1);
+	CHECK_U64(check_count(svg, "<line class=\"fingerprint-change\""), 1);
+	CHECK_U64(check_count(svg, "<path class=\"history-line\""), 1);
+	CHECK_CONTAINS(svg, "<title>c1 2024-01-01 Add &lt;it&gt;: 1000</title>");
+	CHECK_CONTAINS(svg, "<title>c2 2024-01-02 gcc 13: 1100 (+10.00 %); accepted: a reason; "
+			    "toolchain changed: compiler: GNU 12 -&gt; GNU 13</title>");
+	CHECK_CONTAINS(svg, ">drift +21.00 %</text>");
+	CHECK(strstr(svg, "xmlns") == NULL && strstr(svg, "<?xml") == NULL);
+	CHECK(strstr(svg, "<script") == NULL && strstr(svg, "href") == NULL);
+	free(svg);
+	svg = draw(&history, 0, true);
+	CHECK(strncmp(svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg", 43) == 0);
+	CHECK_CONTAINS(svg, "xmlns=\"http://www.w3.org/2000/svg\"");
+	free(svg);
+	history_release(&history);
+}
+
+static void chart_should_draw_higher_figures_higher(void)
+{
+	struct history history = HISTORY_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	double cy[3] = { 0, 0, 0 };
+	const char *at;
+	char *svg;
+	size_t i;
+
+	CHECK(history_sample_read(&history, history_sample, &err) == 0);
+	svg = draw(&history, 0, false);
+	at = svg;
+	for (i = 0; i < 3 && (at = strstr(at, "<circle")) != NULL; i++, at++)
+		CHECK(sscanf(strstr(at, " cy=\"") + 5, "%lf", &cy[i]) == 1);
+	CHECK(cy[0] > cy[1] && cy[1] > cy[2]);
+	free(svg);
+	history_release(&history);
+}
+
+static void chart_should_format_figures_and_percentages(void)
+{
+	char text[64];
+
+	chart_format_value(text, sizeof(text), 17412.48);
+	CHECK_STR(text, "17412.48");
+	chart_format_value(text, sizeof(text), 17312);
+	CHECK_STR(text, "17312");
+	chart_format_value(text, sizeof(text), 27040.155);
+	CHECK_STR(text, "27040.155");
+	chart_format_percent(text, sizeof(text), 1.9);
+	CHECK_STR(text, "+1.90 %");
+	chart_format_percent(text, sizeof(text), -3.8831);
+	CHECK_STR(text, "-3.88 %");
+	chart_format_percent(text, sizeof(text), 0);
+	CHECK_STR(text, "0.00 %");
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	RUN(chart_should_draw_a_dot_per_change_and_a_mark_per_toolchain_change);
+	RUN(chart_should_draw_higher_figures_higher);
+	RUN(chart_should_format_figures_and_percentages);
+	return CHECK_EXIT();
+}
