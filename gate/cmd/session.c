@@ -242,7 +242,7 @@ int session_load_acceptance(struct session *session)
 		gate_error_set(&err, "out of memory");
 		return session_fail(GATE_EXIT_USAGE, &err);
 	}
-	status = acceptance_read(&session->acceptance, path, &err);
+	status = acceptance_read(&session->acceptance, path, metric_acceptance_figures(), &err);
 	free(path);
 	return status == 0 ? 0 : session_fail(GATE_EXIT_USAGE, &err);
 }

@@ -15,7 +15,6 @@
 #include "environment.h"
 #include "results.h"
 #include "slope.h"
-#include "verdict.h"
 
 int history_series_name(struct history_series *series, struct history_figure figure)
 {
@@ -321,7 +320,8 @@ static int load_version(struct history *history, const struct history_request *r
 		/* An acceptance file that does not read marks nothing: the baseline still counts. */
 		if (show_file(request->root, commit->hash, "baselines/accepted.json", &text,
 			      &ignored) != 0 ||
-		    acceptance_parse(&loaded->acceptance, text, strlen(text), accepted_path, &ignored) != 0)
+		    acceptance_parse(&loaded->acceptance, text, strlen(text), accepted_path,
+				     metric_acceptance_figures(), &ignored) != 0)
 			loaded->acceptance = (struct acceptance)ACCEPTANCE_INIT;
 		status = 0;
 		goto out;
@@ -391,10 +391,9 @@ static int grow(void **items, size_t count, size_t size)
 static const char *accepting_reason(const struct acceptance *acceptance, const char *scenario,
 				    const struct history_series *series, double value)
 {
-	int kind = verdict_limit_acceptance(series->figure.metric,
-					    series->figure.cold ? VERDICT_COLD : VERDICT_PER_MESSAGE);
+	int kind = metric_acceptance(series->figure.metric, series->figure.cold);
 	const struct acceptance_entry *entry =
-		kind >= 0 ? acceptance_find(acceptance, scenario, (enum acceptance_metric)kind) : NULL;
+		kind >= 0 ? acceptance_find(acceptance, scenario, (unsigned)kind) : NULL;
 
 	return entry != NULL && value <= entry->value ? entry->reason : NULL;
 }

@@ -146,8 +146,8 @@ const struct metric metric_table[METRIC_COUNT] = {
 	[METRIC_TEST] = {
 		.key = "test_process_bytes", .title = "heap bytes of the whole process",
 		.unit = "bytes", .column = "test bytes", .tool = TOOL_DHAT,
-		.read = read_test_metric, .gating = METRIC_REPORTED, .steady_floor = -1,
-		.cold_floor = -1,
+		.read = read_test_metric, .gating = METRIC_LIMIT, .limit_percent = 2.0,
+		.steady_floor = -1, .cold_floor = -1,
 	},
 #endif
 };
@@ -171,6 +171,37 @@ const struct metric *metric_figure_find(const char *key, bool *cold)
 {
 	*cold = strncmp(key, "cold_", 5) == 0;
 	return metric_find(key + (*cold ? 5 : 0));
+}
+
+static bool gated_at_limit(enum metric_id metric)
+{
+	return metric_table[metric].gating == METRIC_LIMIT ||
+	       metric_table[metric].gating == METRIC_LIMIT_OPT_IN;
+}
+
+int metric_acceptance(enum metric_id metric, bool cold)
+{
+	return gated_at_limit(metric) ? (int)METRIC_ACCEPTANCE(metric, cold) : -1;
+}
+
+const struct acceptance_figures *metric_acceptance_figures(void)
+{
+	static char keys[2 * METRIC_COUNT][64];
+	static const char *names[2 * METRIC_COUNT];
+	static const struct acceptance_figures figures = { names, 2 * METRIC_COUNT };
+	static bool named;
+	size_t metric;
+
+	for (metric = 0; metric < METRIC_COUNT && !named; metric++) {
+		if (!gated_at_limit(metric))
+			continue;
+		metric_figure_key(keys[2 * metric], sizeof(keys[0]), metric, false);
+		metric_figure_key(keys[2 * metric + 1], sizeof(keys[0]), metric, true);
+		names[2 * metric] = keys[2 * metric];
+		names[2 * metric + 1] = keys[2 * metric + 1];
+	}
+	named = true;
+	return &figures;
 }
 
 bool metric_limit_gated(enum metric_id metric, const struct scenario_info *info)

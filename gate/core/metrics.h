@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "acceptance.h"
 #include "cache_geometry.h"
 #include "callgrind.h"
 #include "dhat.h"
@@ -88,8 +89,8 @@ struct metric {
 				 * counts is refused (the others may be absent from older ones) */
 };
 /* A metric gated at a limit is accepted in baselines/accepted.json as "KEY" (per message) and
- * "cold_KEY" (acceptance.h names both), and breaks the verdict's bit for each (verdict.c);
- * tests/unit/core/test_verdict.c checks that every such metric has them. */
+ * "cold_KEY" (metric_acceptance), and a breach of each figure is a bit of the verdict's
+ * (verdict_metric_breach): both follow from the table. */
 
 extern const struct metric metric_table[METRIC_COUNT];
 
@@ -114,6 +115,16 @@ bool metric_tool_wanted(enum metric_tool tool, const struct scenario_info *info,
  * unchecked. */
 const char *metric_required_by(enum metric_id metric, const struct scenario_info *info,
 			       char *why, size_t why_size);
+
+/* The acceptance kind (acceptance.h) of a figure of a metric ("KEY" per message, "cold_KEY" cold):
+ * a constant for initializers; metric_acceptance checks the metric is gated at a limit. */
+#define METRIC_ACCEPTANCE(metric, cold) (ACCEPT_FIGURES + 2u * (unsigned)(metric) + ((cold) ? 1u : 0u))
+
+/* METRIC_ACCEPTANCE for a metric gated at a limit; -1 for any other. */
+int metric_acceptance(enum metric_id metric, bool cold);
+
+/* The figures an acceptance may name, from the table: for acceptance_read. */
+const struct acceptance_figures *metric_acceptance_figures(void);
 
 /* Does the metric decide this scenario's verdict against the baseline at a limit. */
 bool metric_limit_gated(enum metric_id metric, const struct scenario_info *info);

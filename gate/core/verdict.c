@@ -31,18 +31,15 @@ const char *verdict_row_state_text(const struct verdict_row *row)
 	return row->state_text[0] != '\0' ? row->state_text : state_names[row->state];
 }
 
-/* What each breach bit is about, as a reviewer reads it in a row's state. */
+/* What each breach bit that is not a metric's figure is about, as a reviewer reads it in a row's
+ * state; the figures' words come first, from the metric table. */
 static const struct {
-	unsigned bits;
+	uint64_t bits;
 	const char *word;
 } breach_words[] = {
-	{ BREACH_INSTRUCTIONS, "instructions" },
-	{ BREACH_COLD_INSTRUCTIONS, "cold instructions" },
 	{ BREACH_PROCESS_INSTRUCTIONS, "instructions outside the region" },
 	{ BREACH_STEADY_FLOOR, "allocations" },
 	{ BREACH_COLD_FLOOR, "cold allocations" },
-	{ BREACH_CYCLES, "cycles" },
-	{ BREACH_COLD_CYCLES, "cold cycles" },
 	{ BREACH_FLOOR_OVER(FLOOR_STEADY_BYTES), "bytes" },
 	{ BREACH_FLOOR_OVER(FLOOR_COLD_BYTES), "cold bytes" },
 	{ BREACH_FLOOR_OVER(FLOOR_STEADY_PEAK_BYTES), "peak growth" },
@@ -50,26 +47,45 @@ static const struct {
 	{ BREACH_SETTINGS, "settings" },
 };
 
-void verdict_breach_words(unsigned breaches, char *text, size_t size)
+static void add_word(char *text, size_t size, size_t *used, const char *cold, const char *word)
 {
-	size_t used = 0, i;
+	if (*used < size)
+		*used += (size_t)snprintf(text + *used, size - *used, "%s%s%s", *used > 0 ? ", " : "",
+					  cold, word);
+}
+
+void verdict_breach_words(uint64_t breaches, char *text, size_t size)
+{
+	size_t used = 0, i, metric;
+	int cold;
 
 	if (size == 0)
 		return;
 	text[0] = '\0';
-	for (i = 0; i < sizeof(breach_words) / sizeof(breach_words[0]); i++) {
-		if ((breaches & breach_words[i].bits) == 0 || used >= size)
-			continue;
-		used += (size_t)snprintf(text + used, size - used, "%s%s", used > 0 ? ", " : "",
-					 breach_words[i].word);
-	}
+	/* A figure's word is its metric's key, its underscores spaces: "instructions", "cold
+	 * cycles". */
+	for (metric = 0; metric < METRIC_COUNT; metric++)
+		for (cold = 0; cold <= 1; cold++) {
+			char word[64], *at;
+
+			if (metric_acceptance(metric, cold) < 0 ||
+			    (breaches & BREACH_LIMIT(metric, cold)) == 0)
+				continue;
+			snprintf(word, sizeof(word), "%s", metric_table[metric].key);
+			for (at = word; (at = strchr(at, '_')) != NULL;)
+				*at = ' ';
+			add_word(text, size, &used, cold ? "cold " : "", word);
+		}
+	for (i = 0; i < sizeof(breach_words) / sizeof(breach_words[0]); i++)
+		if ((breaches & breach_words[i].bits) != 0)
+			add_word(text, size, &used, "", breach_words[i].word);
 }
 
 /* "regressed: instructions, allocations", "accepted: cold instructions", "improved: cycles". */
 static void describe_state(struct verdict_row *row)
 {
 	char words[128];
-	unsigned about = row->state == VERDICT_REGRESSED ? row->unaccepted
+	uint64_t about = row->state == VERDICT_REGRESSED ? row->unaccepted
 			 : row->state == VERDICT_ACCEPTED ? row->breaches
 			 : row->state == VERDICT_IMPROVED ? row->improvements : 0;
 
@@ -78,28 +94,26 @@ static void describe_state(struct verdict_row *row)
 		 words[0] != '\0' ? ": " : "", words, regressed_ungated(row) ? " (not gated)" : "");
 }
 
-static const unsigned metric_breaches[ACCEPT_METRICS] = {
-	BREACH_INSTRUCTIONS, BREACH_COLD_INSTRUCTIONS, BREACH_UNGATED, BREACH_LIMIT_RAISED,
-	BREACH_STEADY_FLOOR_RAISED, BREACH_COLD_FLOOR_RAISED, BREACH_PROCESS_INSTRUCTIONS,
-	BREACH_CYCLES, BREACH_COLD_CYCLES, BREACH_CYCLES_UNGATED,
+/* The breach bit of each setting's acceptance kind. */
+static const uint64_t setting_breaches[ACCEPT_FIGURES] = {
+	BREACH_UNGATED, BREACH_LIMIT_RAISED, BREACH_STEADY_FLOOR_RAISED, BREACH_COLD_FLOOR_RAISED,
+	BREACH_PROCESS_INSTRUCTIONS, BREACH_CYCLES_UNGATED,
 	BREACH_FLOOR_RAISED(FLOOR_STEADY_BYTES), BREACH_FLOOR_RAISED(FLOOR_COLD_BYTES),
 	BREACH_FLOOR_RAISED(FLOOR_STEADY_PEAK_BYTES), BREACH_FLOOR_RAISED(FLOOR_COLD_PEAK_BYTES),
 };
 
-unsigned verdict_metric_breach(enum acceptance_metric metric)
+uint64_t verdict_metric_breach(unsigned metric)
 {
-	return metric_breaches[metric];
+	if (metric < ACCEPT_FIGURES)
+		return setting_breaches[metric];
+	return metric < VERDICT_ACCEPT_KINDS ? (uint64_t)1 << (BREACH_FIGURES_FIRST + metric -
+								 ACCEPT_FIGURES)
+					     : 0;
 }
 
 int verdict_limit_acceptance(enum metric_id metric, enum verdict_figure figure)
 {
-	const struct metric *entry = &metric_table[metric];
-	char name[64];
-
-	if (entry->gating != METRIC_LIMIT && entry->gating != METRIC_LIMIT_OPT_IN)
-		return -1;
-	metric_figure_key(name, sizeof(name), metric, figure == VERDICT_COLD);
-	return acceptance_metric_find(name);
+	return metric_acceptance(metric, figure == VERDICT_COLD);
 }
 
 double verdict_limit(const struct verdict_row *row, enum metric_id metric)
@@ -168,9 +182,9 @@ static void check_floors(struct verdict_row *row)
  * head's value, the baseline's setting applies; stricter is a note. Returns whether the head's
  * setting applies. */
 static bool compare_setting(struct verdict_row *row, const struct acceptance *acceptance,
-			    enum acceptance_metric metric, double head, double baseline)
+			    unsigned metric, double head, double baseline)
 {
-	unsigned bit = metric_breaches[metric];
+	uint64_t bit = verdict_metric_breach(metric);
 	const struct acceptance_entry *entry;
 
 	if (head < baseline) {
@@ -274,13 +288,13 @@ static void compare_figure(struct verdict_row *row, const struct acceptance *acc
 			   double baseline)
 {
 	int kind = verdict_limit_acceptance(metric, figure);
-	unsigned bit = kind >= 0 ? metric_breaches[kind] : 0;
+	uint64_t bit = kind >= 0 ? verdict_metric_breach((unsigned)kind) : 0;
 	double limit = verdict_limit(row, metric);
 
 	row->changes[metric][figure] = slope_change_percent(head, baseline);
 	if (head > baseline * (1.0 + limit / 100.0)) {
 		const struct acceptance_entry *entry =
-			kind >= 0 ? acceptance_find(acceptance, row->name, (enum acceptance_metric)kind)
+			kind >= 0 ? acceptance_find(acceptance, row->name, (unsigned)kind)
 				  : NULL;
 
 		row->breaches |= bit;
@@ -364,9 +378,9 @@ static void decide_row(struct verdict_row *row, const struct results *baseline,
 				row->lacking |= 1u << metric;
 	}
 	row->unaccepted = row->breaches;
-	for (metric = 0; metric < ACCEPT_METRICS; metric++)
+	for (metric = 0; metric < VERDICT_ACCEPT_KINDS; metric++)
 		if (row->accepted[metric] != NULL)
-			row->unaccepted &= ~metric_breaches[metric];
+			row->unaccepted &= ~verdict_metric_breach((unsigned)metric);
 	if (row->unaccepted != 0)
 		row->state = VERDICT_REGRESSED;
 	else if (row->breaches != 0)
@@ -386,10 +400,10 @@ static void mark_used(struct verdict *verdict, const struct verdict_row *row)
 {
 	size_t i, metric;
 
-	for (metric = 0; metric < ACCEPT_METRICS; metric++) {
+	for (metric = 0; metric < VERDICT_ACCEPT_KINDS; metric++) {
 		const struct acceptance_entry *entry =
-			(row->breaches & metric_breaches[metric]) != 0
-				? acceptance_find(verdict->acceptance, row->name, (enum acceptance_metric)metric)
+			(row->breaches & verdict_metric_breach((unsigned)metric)) != 0
+				? acceptance_find(verdict->acceptance, row->name, (unsigned)metric)
 				: NULL;
 
 		for (i = 0; entry != NULL && i < verdict->acceptance->count; i++)
@@ -433,15 +447,32 @@ int verdict_decide(struct verdict *verdict, const struct measurement *head, size
 	return 0;
 }
 
-static const char *const breach_names[] = { "instructions", "cold_instructions",
-					    "steady_allocations", "cold_allocations", "ungated",
-					    "limit_percent_raised", "steady_allocations_floor_raised",
-					    "cold_allocations_floor_raised", "process_instructions",
-					    "cycles", "cold_cycles", "cycles_ungated",
-					    "steady_bytes", "cold_bytes", "steady_peak_bytes",
-					    "cold_peak_bytes", "steady_bytes_floor_raised",
-					    "cold_bytes_floor_raised", "steady_peak_bytes_floor_raised",
-					    "cold_peak_bytes_floor_raised" };
+/* results.json's name of each breach bit that is not a figure's, by bit; a figure's is its
+ * acceptance name ("instructions", "cold_cycles"), listed first. */
+static const char *const breach_names[BREACH_FIGURES_FIRST] = {
+	"steady_allocations", "cold_allocations", "ungated", "limit_percent_raised",
+	"steady_allocations_floor_raised", "cold_allocations_floor_raised", "process_instructions",
+	"cycles_ungated", "steady_bytes", "cold_bytes", "steady_peak_bytes", "cold_peak_bytes",
+	"steady_bytes_floor_raised", "cold_bytes_floor_raised", "steady_peak_bytes_floor_raised",
+	"cold_peak_bytes_floor_raised",
+};
+
+/* Every breach of the mask by its results.json name into `array`. */
+static int add_breach_names(cJSON *array, uint64_t breaches)
+{
+	const struct acceptance_figures *names = metric_acceptance_figures();
+	size_t bit;
+
+	for (bit = 0; bit < names->count; bit++)
+		if ((breaches & ((uint64_t)1 << (BREACH_FIGURES_FIRST + bit))) != 0 &&
+		    !cJSON_AddItemToArray(array, cJSON_CreateString(names->names[bit])))
+			return -1;
+	for (bit = 0; bit < BREACH_FIGURES_FIRST; bit++)
+		if ((breaches & ((uint64_t)1 << bit)) != 0 &&
+		    !cJSON_AddItemToArray(array, cJSON_CreateString(breach_names[bit])))
+			return -1;
+	return 0;
+}
 
 static cJSON *figures(double head, const struct measurement *baseline, double baseline_value,
 		      double change)
@@ -535,11 +566,9 @@ static int add_row_figures(cJSON *item, const struct verdict_row *row)
 				   figures(head->process_slope.per_message, base,
 					   base->process_slope.per_message, row->process_change)))
 		return -1;
-	for (bit = 0; bit < sizeof(breach_names) / sizeof(breach_names[0]); bit++)
-		if ((row->breaches & (1u << bit)) &&
-		    !cJSON_AddItemToArray(breaches, cJSON_CreateString(breach_names[bit])))
-			return -1;
-	for (bit = 0; bit < ACCEPT_METRICS; bit++) {
+	if (add_breach_names(breaches, row->breaches) != 0)
+		return -1;
+	for (bit = 0; bit < VERDICT_ACCEPT_KINDS; bit++) {
 		const struct acceptance_entry *entry = row->accepted[bit];
 		cJSON *object;
 
@@ -547,7 +576,7 @@ static int add_row_figures(cJSON *item, const struct verdict_row *row)
 			continue;
 		object = cJSON_CreateObject();
 		if (!cJSON_AddItemToArray(accepted, object) ||
-		    cJSON_AddStringToObject(object, "metric", acceptance_metric_name(entry->metric)) == NULL ||
+		    cJSON_AddStringToObject(object, "metric", acceptance_metric_name(metric_acceptance_figures(), entry->metric)) == NULL ||
 		    cJSON_AddNumberToObject(object, "value", entry->value) == NULL ||
 		    cJSON_AddStringToObject(object, "reason", entry->reason) == NULL)
 			return -1;
@@ -591,7 +620,7 @@ static cJSON *stale_array(const struct verdict *verdict)
 		object = cJSON_CreateObject();
 		if (!cJSON_AddItemToArray(array, object) ||
 		    cJSON_AddStringToObject(object, "scenario", entry->scenario) == NULL ||
-		    cJSON_AddStringToObject(object, "metric", acceptance_metric_name(entry->metric)) == NULL ||
+		    cJSON_AddStringToObject(object, "metric", acceptance_metric_name(metric_acceptance_figures(), entry->metric)) == NULL ||
 		    cJSON_AddNumberToObject(object, "value", entry->value) == NULL) {
 			cJSON_Delete(array);
 			return NULL;
@@ -702,7 +731,7 @@ void verdict_summary(const struct verdict *verdict, char *text, size_t text_size
 bool verdict_row_instructions_up(const struct verdict_row *row)
 {
 	return row->head != NULL && row->baseline != NULL && !row->head->failed &&
-	       (row->breaches & BREACH_INSTRUCTIONS) != 0;
+	       (row->breaches & BREACH_LIMIT(METRIC_INSTRUCTIONS, false)) != 0;
 }
 
 const char *verdict_wall_conclusion(const struct verdict_wall *wall)

@@ -34,33 +34,38 @@ enum verdict_state {
 	VERDICT_FAILED,
 };
 
-/* What went over (or under) its limit, one bit each. */
+/* What went over (or under) its limit, one bit each of a uint64_t mask. */
 enum verdict_breach {
-	BREACH_INSTRUCTIONS = 1 << 0,      /* instructions per message above the limit */
-	BREACH_COLD_INSTRUCTIONS = 1 << 1, /* cold instructions above the limit */
-	BREACH_STEADY_FLOOR = 1 << 2,      /* allocations per message above the declared floor */
-	BREACH_COLD_FLOOR = 1 << 3,        /* cold allocations above the declared floor */
+	BREACH_STEADY_FLOOR = 1 << 0,      /* allocations per message above the declared floor */
+	BREACH_COLD_FLOOR = 1 << 1,        /* cold allocations above the declared floor */
 	/* Settings looser than the baseline's (the scenario's own code declares them). */
-	BREACH_UNGATED = 1 << 4,           /* gated in the baseline, not gated now */
-	BREACH_LIMIT_RAISED = 1 << 5,      /* an instruction limit above the baseline's */
-	BREACH_STEADY_FLOOR_RAISED = 1 << 6, /* a steady allocation floor above the baseline's */
-	BREACH_COLD_FLOOR_RAISED = 1 << 7, /* a cold allocation floor above the baseline's */
-	BREACH_PROCESS_INSTRUCTIONS = 1 << 8, /* the whole process's instructions per message above
+	BREACH_UNGATED = 1 << 2,           /* gated in the baseline, not gated now */
+	BREACH_LIMIT_RAISED = 1 << 3,      /* an instruction limit above the baseline's */
+	BREACH_STEADY_FLOOR_RAISED = 1 << 4, /* a steady allocation floor above the baseline's */
+	BREACH_COLD_FLOOR_RAISED = 1 << 5, /* a cold allocation floor above the baseline's */
+	BREACH_PROCESS_INSTRUCTIONS = 1 << 6, /* the whole process's instructions per message above
 					       * the limit: work outside the region */
-	BREACH_CYCLES = 1 << 9,            /* estimated cycles per message above the limit */
-	BREACH_COLD_CYCLES = 1 << 10,      /* cold estimated cycles above the limit */
-	BREACH_CYCLES_UNGATED = 1 << 11,   /* cycles gated in the baseline, not now (a setting) */
+	BREACH_CYCLES_UNGATED = 1 << 7,    /* cycles gated in the baseline, not now (a setting) */
 };
 
 /* An optional floor (enum scenario_floor) exceeded, and one raised above the baseline's (a
  * setting). */
-#define BREACH_FLOOR_OVER(floor) (1u << (12 + (floor)))
-#define BREACH_FLOOR_RAISED(floor) (1u << (12 + SCENARIO_FLOORS + (floor)))
-#define BREACH_ALL_FLOORS_RAISED (((1u << SCENARIO_FLOORS) - 1) << (12 + SCENARIO_FLOORS))
+#define BREACH_FLOOR_OVER(floor) ((uint64_t)1 << (8 + (floor)))
+#define BREACH_FLOOR_RAISED(floor) ((uint64_t)1 << (8 + SCENARIO_FLOORS + (floor)))
+#define BREACH_ALL_FLOORS_RAISED ((((uint64_t)1 << SCENARIO_FLOORS) - 1) << (8 + SCENARIO_FLOORS))
+
+/* A figure of a metric gated at a limit above it, per message (cold false) or cold: one bit per
+ * figure of the metric table, in the order of the figures' acceptance kinds (metric_acceptance). */
+#define BREACH_FIGURES_FIRST (8 + 2 * SCENARIO_FLOORS)
+#define BREACH_LIMIT(metric, cold) ((uint64_t)1 << (BREACH_FIGURES_FIRST + 2 * (metric) + (cold)))
+_Static_assert(BREACH_FIGURES_FIRST + 2 * METRIC_COUNT <= 64, "a breach mask holds every figure");
 
 #define BREACH_SETTINGS \
-	(BREACH_UNGATED | BREACH_LIMIT_RAISED | BREACH_STEADY_FLOOR_RAISED | BREACH_COLD_FLOOR_RAISED | \
-	 BREACH_CYCLES_UNGATED | BREACH_ALL_FLOORS_RAISED)
+	((uint64_t)(BREACH_UNGATED | BREACH_LIMIT_RAISED | BREACH_STEADY_FLOOR_RAISED | \
+		    BREACH_COLD_FLOOR_RAISED | BREACH_CYCLES_UNGATED) | BREACH_ALL_FLOORS_RAISED)
+
+/* Every acceptance kind a row can use: the settings, then two figures per metric. */
+#define VERDICT_ACCEPT_KINDS (ACCEPT_FIGURES + 2 * METRIC_COUNT)
 
 /* The two figures of a metric compared at a limit. */
 enum verdict_figure { VERDICT_PER_MESSAGE, VERDICT_COLD, VERDICT_FIGURES };
@@ -108,14 +113,15 @@ struct verdict_row {
 					      * head and baseline have it */
 	double outside_change;               /* percent of the baseline's whole process figure: the
 					      * change the region's own change does not explain */
-	unsigned breaches;                   /* enum verdict_breach bits, before acceptances */
-	unsigned unaccepted;                 /* the breaches no acceptance covers */
-	unsigned tightened;                  /* BREACH_SETTINGS bits of settings stricter than the
+	uint64_t breaches;                   /* breach bits, before acceptances */
+	uint64_t unaccepted;                 /* the breaches no acceptance covers */
+	uint64_t tightened;                  /* BREACH_SETTINGS bits of settings stricter than the
 					      * baseline's (a note) */
-	unsigned improvements;               /* the breach bits of the metrics compared at the limit
+	uint64_t improvements;               /* the breach bits of the metrics compared at the limit
 					      * that are below the baseline by more than the limit */
-	const struct acceptance_entry *accepted[ACCEPT_METRICS]; /* per metric, the entry that let
-								  * its breach pass, or NULL */
+	const struct acceptance_entry *accepted[VERDICT_ACCEPT_KINDS]; /* per acceptance kind, the
+									* entry that let its breach
+									* pass, or NULL */
 	bool steady_floor_high;              /* the steady floor is above what was measured */
 	bool cold_floor_high;                /* the cold floor is above what was measured */
 	struct attribution *attribution;     /* why, once verdict_explain chose this row; owned */
@@ -160,11 +166,11 @@ const char *verdict_state_name(enum verdict_state state);
  * "regressed: cold instructions (not gated)" for a regression that does not fail. */
 const char *verdict_row_state_text(const struct verdict_row *row);
 
-/* The breach bit an acceptance metric covers. */
-unsigned verdict_metric_breach(enum acceptance_metric metric);
+/* The breach bit an acceptance kind covers. */
+uint64_t verdict_metric_breach(unsigned metric);
 
-/* For a metric gated at a limit: the acceptance metric that accepts a rise of its figure
- * ("cycles", "cold_cycles"), or -1 when the metric is not gated at a limit or has none. */
+/* For a metric gated at a limit: the acceptance kind that accepts a rise of its figure
+ * ("cycles", "cold_cycles": metric_acceptance), or -1 when the metric is not gated at a limit. */
 int verdict_limit_acceptance(enum metric_id metric, enum verdict_figure figure);
 
 /* The limit, in percent, that applies to a metric gated at a limit: the scenario's declared
@@ -181,7 +187,7 @@ cJSON *verdict_to_json(const struct verdict *verdict);
 
 /* The figures a breach mask is about, ", "-joined into `text`: "instructions", "cold
  * allocations", "settings", ...; each named once. */
-void verdict_breach_words(unsigned breaches, char *text, size_t size);
+void verdict_breach_words(uint64_t breaches, char *text, size_t size);
 
 /* Does the row's instruction figure per message break the limit (accepted or not): the rows the
  * wall clock is taken for. */

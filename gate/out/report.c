@@ -378,7 +378,7 @@ void report_annotations(FILE *out, const struct verdict *verdict)
 			continue;
 		snprintf(message, sizeof(message), "the acceptance of %s %s up to %g in %s is stale: "
 			 "remove it", verdict->acceptance->entries[i].scenario,
-			 acceptance_metric_name(verdict->acceptance->entries[i].metric),
+			 acceptance_metric_name(metric_acceptance_figures(), verdict->acceptance->entries[i].metric),
 			 verdict->acceptance->entries[i].value, verdict->acceptance->path);
 		annotation(out, "warning", "costgate: stale acceptance", message);
 	}

@@ -515,18 +515,23 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 	}
 	if ((parts & TABLE_NOTES_ATTRIBUTION) && row->attribution != NULL)
 		print_attribution(out, row);
-	for (metric = 0; metric < ACCEPT_METRICS; metric++) {
-		static const char *const whats[ACCEPT_METRICS] = {
-			"instructions per message", "cold instructions", "", "% as the instruction limit",
-			"as the steady floor", "as the cold floor", "instructions per message in the process",
-			"estimated cycles per message", "cold estimated cycles", "",
-			"as the steady bytes floor", "as the cold bytes floor",
-			"as the steady peak floor", "as the cold peak floor",
+	for (metric = 0; metric < VERDICT_ACCEPT_KINDS; metric++) {
+		static const char *const settings[ACCEPT_FIGURES] = {
+			"", "% as the instruction limit", "as the steady floor", "as the cold floor",
+			"instructions per message in the process", "", "as the steady bytes floor",
+			"as the cold bytes floor", "as the steady peak floor", "as the cold peak floor",
 		};
 		const struct acceptance_entry *entry =
-			acceptance_find(verdict->acceptance, row->name, (enum acceptance_metric)metric);
-		const char *what = whats[metric];
+			acceptance_find(verdict->acceptance, row->name, (unsigned)metric);
+		size_t figure = metric - ACCEPT_FIGURES;
+		char what[96];
 
+		/* A figure's words: "instructions per message", "cold estimated cycles". */
+		if (metric < ACCEPT_FIGURES)
+			snprintf(what, sizeof(what), "%s", settings[metric]);
+		else
+			snprintf(what, sizeof(what), figure % 2 ? "cold %s" : "%s per message",
+				 metric_table[figure / 2].title);
 		if (row->accepted[metric] != NULL) {
 			if (metric == ACCEPT_GATED)
 				fprintf(out, "%s: accepted as not gated: ", row->name);
@@ -600,7 +605,7 @@ void table_print_notes(FILE *out, const struct verdict *verdict, const char *ref
 		if (!verdict->acceptance_used[i])
 			fprintf(out, "warning: the acceptance of %s %s up to %g in %s is stale: no "
 				"breach needs it; remove it\n", verdict->acceptance->entries[i].scenario,
-				acceptance_metric_name(verdict->acceptance->entries[i].metric),
+				acceptance_metric_name(metric_acceptance_figures(), verdict->acceptance->entries[i].metric),
 				verdict->acceptance->entries[i].value, verdict->acceptance->path);
 }
 

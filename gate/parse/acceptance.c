@@ -13,35 +13,61 @@
 #include "json_read.h"
 #include "text.h"
 
-static const char *const metric_names[ACCEPT_METRICS] = {
-	"instructions", "cold_instructions", "gated", "limit_percent", "steady_allocations_floor",
-	"cold_allocations_floor", "process_instructions",
-	"cycles", "cold_cycles", "gate_cycles", "steady_bytes_floor", "cold_bytes_floor",
+static const char *const setting_names[ACCEPT_FIGURES] = {
+	"gated", "limit_percent", "steady_allocations_floor", "cold_allocations_floor",
+	"process_instructions", "gate_cycles", "steady_bytes_floor", "cold_bytes_floor",
 	"steady_peak_bytes_floor", "cold_peak_bytes_floor",
 };
 
-const char *acceptance_metric_name(enum acceptance_metric metric)
+const char *acceptance_metric_name(const struct acceptance_figures *figures, unsigned metric)
 {
-	return metric_names[metric];
+	const char *name = NULL;
+
+	if (metric < ACCEPT_FIGURES)
+		name = setting_names[metric];
+	else if (figures != NULL && metric - ACCEPT_FIGURES < figures->count)
+		name = figures->names[metric - ACCEPT_FIGURES];
+	return name != NULL ? name : "";
 }
 
-bool acceptance_removes_floor(enum acceptance_metric metric)
+bool acceptance_removes_floor(unsigned metric)
 {
 	return metric >= ACCEPT_STEADY_BYTES_FLOOR && metric <= ACCEPT_COLD_PEAK_BYTES_FLOOR;
 }
 
-int acceptance_metric_find(const char *name)
+int acceptance_metric_find(const struct acceptance_figures *figures, const char *name)
 {
 	size_t m;
 
-	for (m = 0; m < sizeof(metric_names) / sizeof(metric_names[0]); m++)
-		if (strcmp(name, metric_names[m]) == 0)
+	for (m = 0; m < ACCEPT_FIGURES; m++)
+		if (strcmp(name, setting_names[m]) == 0)
 			return (int)m;
+	for (m = 0; figures != NULL && m < figures->count; m++)
+		if (figures->names[m] != NULL && strcmp(name, figures->names[m]) == 0)
+			return (int)(ACCEPT_FIGURES + m);
 	return -1;
 }
 
+/* Every name an entry may give, quoted and ", "-joined: the figures', then the settings'. */
+static void list_names(char *text, size_t size, const struct acceptance_figures *figures)
+{
+	size_t used = 0, m, count = ACCEPT_FIGURES + (figures != NULL ? figures->count : 0);
+
+	text[0] = '\0';
+	for (m = 0; m < count; m++) {
+		unsigned kind = (unsigned)((m + ACCEPT_FIGURES) % count);
+		const char *name = acceptance_metric_name(figures, kind);
+
+		if (name[0] == '\0' || used >= size)
+			continue;
+		used += (size_t)snprintf(text + used, size - used, "%s'%s'", used > 0 ? ", " : "",
+					 name);
+	}
+}
+
 static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t index,
-		      const char *path, struct gate_error *err)
+		      const char *path, const struct acceptance_figures *figures,
+		      struct gate_error *err)
 {
 	const cJSON *scenario = cJSON_GetObjectItemCaseSensitive(item, "scenario");
 	const cJSON *metric = cJSON_GetObjectItemCaseSensitive(item, "metric");
@@ -49,7 +75,7 @@ static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t 
 	const cJSON *reason = cJSON_GetObjectItemCaseSensitive(item, "reason");
 	double number;
 	const char *problem;
-	char quoted[300];
+	char quoted[300], names[1024];
 	int found;
 	size_t m;
 
@@ -62,22 +88,19 @@ static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t 
 	if (!cJSON_IsString(metric))
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].metric is not "
 				      "a string", path, index);
-	found = acceptance_metric_find(metric->valuestring);
-	if (found < 0)
+	found = acceptance_metric_find(figures, metric->valuestring);
+	if (found < 0) {
+		list_names(names, sizeof(names), figures);
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].metric '%s' is "
-				      "not one of 'instructions', 'cold_instructions', 'gated', "
-				      "'limit_percent', 'steady_allocations_floor', "
-				      "'cold_allocations_floor', 'process_instructions', 'cycles', "
-				      "'cold_cycles', 'gate_cycles', 'steady_bytes_floor', "
-				      "'cold_bytes_floor', 'steady_peak_bytes_floor', "
-				      "'cold_peak_bytes_floor'", path, index,
-				      text_quote(quoted, sizeof(quoted), metric->valuestring));
+				      "not one of %s", path, index,
+				      text_quote(quoted, sizeof(quoted), metric->valuestring), names);
+	}
 	m = (size_t)found;
 	if ((m == ACCEPT_GATED || m == ACCEPT_GATE_CYCLES) &&
 	    (!cJSON_IsNumber(value) || value->valuedouble != 0))
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].value is not 0 "
 				      "(for '%s', 0 accepts that it is not gated)", path, index,
-				      metric_names[m]);
+				      setting_names[m]);
 	if (acceptance_removes_floor(m)) {
 		if (!json_read_number(value, true, &number) || number < 0)
 			return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].value is "
@@ -95,7 +118,7 @@ static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t 
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].reason %s (one "
 				      "printable line of at most %d characters)", path, index, problem,
 				      TEXT_LINE_MAX);
-	entry->metric = (enum acceptance_metric)m;
+	entry->metric = (unsigned)m;
 	entry->value = value->valuedouble;
 	entry->scenario = strdup(scenario->valuestring);
 	entry->reason = strdup(reason->valuestring);
@@ -105,7 +128,7 @@ static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t 
 }
 
 static int read_entries(struct acceptance *acceptance, const cJSON *array, const char *path,
-			struct gate_error *err)
+			const struct acceptance_figures *figures, struct gate_error *err)
 {
 	const cJSON *item;
 	size_t i;
@@ -117,7 +140,7 @@ static int read_entries(struct acceptance *acceptance, const cJSON *array, const
 		struct acceptance_entry *entry = &acceptance->entries[acceptance->count];
 
 		acceptance->count++;
-		if (read_entry(entry, item, acceptance->count - 1, path, err) != 0)
+		if (read_entry(entry, item, acceptance->count - 1, path, figures, err) != 0)
 			return -1;
 		for (i = 0; i + 1 < acceptance->count; i++)
 			if (strcmp(acceptance->entries[i].scenario, entry->scenario) == 0 &&
@@ -125,19 +148,21 @@ static int read_entries(struct acceptance *acceptance, const cJSON *array, const
 				return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu] "
 						      "accepts '%s' %s again (first in accepted[%zu])",
 						      path, acceptance->count - 1, entry->scenario,
-						      metric_names[entry->metric], i);
+						      acceptance_metric_name(figures, entry->metric), i);
 	}
 	return 0;
 }
 
 int acceptance_parse(struct acceptance *acceptance, const char *text, size_t length,
-		     const char *path, struct gate_error *err)
+		     const char *path, const struct acceptance_figures *figures,
+		     struct gate_error *err)
 {
 	cJSON *root = NULL;
 	const cJSON *array;
 	int status = -1;
 
 	*acceptance = (struct acceptance)ACCEPTANCE_INIT;
+	acceptance->figures = figures;
 	acceptance->path = strdup(path);
 	if (acceptance->path == NULL)
 		return gate_error_set(err, "out of memory");
@@ -156,7 +181,7 @@ int acceptance_parse(struct acceptance *acceptance, const char *text, size_t len
 			       path);
 		goto out;
 	}
-	status = read_entries(acceptance, array, path, err);
+	status = read_entries(acceptance, array, path, figures, err);
 out:
 	cJSON_Delete(root);
 	if (status != 0)
@@ -164,7 +189,8 @@ out:
 	return status;
 }
 
-int acceptance_read(struct acceptance *acceptance, const char *path, struct gate_error *err)
+int acceptance_read(struct acceptance *acceptance, const char *path,
+		    const struct acceptance_figures *figures, struct gate_error *err)
 {
 	char *text = NULL;
 	size_t length = 0;
@@ -176,16 +202,17 @@ int acceptance_read(struct acceptance *acceptance, const char *path, struct gate
 		if (errno != ENOENT)
 			return gate_error_set(err, "cannot read acceptances '%s': %s", path,
 					      strerror(errno));
+		acceptance->figures = figures;
 		acceptance->path = strdup(path);
 		return acceptance->path != NULL ? 0 : gate_error_set(err, "out of memory");
 	}
-	status = acceptance_parse(acceptance, text, length, path, err);
+	status = acceptance_parse(acceptance, text, length, path, figures, err);
 	free(text);
 	return status;
 }
 
 const struct acceptance_entry *acceptance_find(const struct acceptance *acceptance,
-					       const char *scenario, enum acceptance_metric metric)
+					       const char *scenario, unsigned metric)
 {
 	size_t i;
 

@@ -9,8 +9,10 @@
 #   "At t-gmax";
 # - estimated cycles equal L1 + 5 x LL + 35 x RAM of the cache simulation's own totals;
 # - a baseline from before the peak and the cycles: the rest compared, what it lacks named;
-# - gate built with one more metric table entry (GATE_TEST_METRIC) shows that metric in the
-#   table, the Markdown and results.json.
+# - gate built with one more metric table entry (GATE_TEST_METRIC), gated at a limit, shows that
+#   metric in the table, the Markdown and results.json, fails a rise above its limit by its key
+#   and accepts one that baselines/accepted.json names by that key: nothing else was written
+#   for it.
 # Usage: test_metrics.sh GATE GATE_TEST_METRIC BUILD_DIR SOURCE_DIR HARNESS_LIBRARY
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh"
@@ -242,5 +244,51 @@ check "and a metric in results.json with its counts" \
   "['cold', 'per_message', 'unit', 3]"
 check "gate without the entry has none of it" \
   test "$(field "$tmp/base/results.json" "'test_process_bytes' in d['code'][0]['metrics']")" = False
+
+# The entry is gated at a limit: ten times the bytes, under floors both sides declare high
+# enough, is a rise of its figures and nothing else; an acceptance names it by the table's key.
+if ! variant limit_base 1 1 64 -DBYTES_FLOOR=640 || ! variant limit_tenfold 1 1 640 -DBYTES_FLOOR=640
+then
+  fail "setup: the variants with floors that allow ten times the bytes"
+fi
+"$test_gate" --build-dir "$tmp/limit_base" --messages 200 --quiet --json "$tmp/limit_base.json" \
+  >"$tmp/limit_base.stdout" 2>&1
+check "the entry's baseline measures (exit 0)" test "$?" = 0
+limit_run() { # limit_run NAME [options...]: test_gate on limit_tenfold against limit_base.json
+  local name=$1
+  shift
+  "$test_gate" --build-dir "$tmp/limit_tenfold" --messages 200 --quiet --json "$tmp/$name.json" \
+    --baseline-file "$tmp/limit_base.json" "$@" >"$tmp/$name.stdout" 2>&1
+  status=$?
+}
+limit_run limit_regressed --accepted "$tmp/none.json" --markdown "$tmp/limit_regressed.md"
+tenfold_row="[r for r in d['costgate']['verdict']['rows'] if r['name'] == 'bytes_tenfold'][0]"
+check "a rise above the entry's limit fails the scenario by the entry's key (exit 1)" \
+  test "$status:$(field "$tmp/limit_regressed.json" "${tenfold_row}['breaches']")" = \
+  "1:['test_process_bytes', 'cold_test_process_bytes']"
+check "its state names the entry" \
+  grep -q "regressed: test process bytes, cold test process bytes\*\*" "$tmp/limit_regressed.md"
+check "and says which figure went above the limit" \
+  grep -q "^bytes_tenfold: [0-9.]* heap bytes of the whole process per message against [0-9.]* in the baseline: +[0-9.]* %, above the 2 % limit$" \
+  "$tmp/limit_regressed.stdout"
+python3 - "$tmp/limit_regressed.json" "$tmp/accepted.json" <<'PY'
+import json, sys
+row = [e for e in json.load(open(sys.argv[1]))["code"] if e["name"] == "bytes_tenfold"][0]
+figures = row["metrics"]["test_process_bytes"]
+json.dump({"accepted": [
+    {"scenario": "bytes_tenfold", "metric": "test_process_bytes",
+     "value": figures["per_message"] + 1, "reason": "ten times the bytes, on purpose"},
+    {"scenario": "bytes_tenfold", "metric": "cold_test_process_bytes",
+     "value": figures["cold"] + 1, "reason": "and so does the cold start"}]},
+    open(sys.argv[2], "w"))
+PY
+limit_run limit_accepted --accepted "$tmp/accepted.json"
+check "an acceptance of both figures by the entry's key lets the rise pass (exit 0)" \
+  test "$status:$(field "$tmp/limit_accepted.json" "${tenfold_row}['state']")" = "0:accepted"
+check "and the reason is shown" grep -q "ten times the bytes, on purpose" "$tmp/limit_accepted.stdout"
+"$gate" --build-dir "$tmp/limit_tenfold" --messages 200 --quiet --baseline-file \
+  "$tmp/limit_base.json" --accepted "$tmp/accepted.json" >"$tmp/plain.out" 2>&1
+check "gate without the entry refuses that acceptance as an unknown metric (exit 2)" \
+  test "$?:$(grep -c "metric 'test_process_bytes' is not one of" "$tmp/plain.out")" = 2:1
 
 finish

@@ -10,6 +10,11 @@
 #ifndef BLOCK_BYTES
 #define BLOCK_BYTES 64
 #endif
+/* The bytes floors it declares: a block's bytes unless told (a variant that allocates more and
+ * declares it too breaks no floor, only a limit on bytes). */
+#ifndef BYTES_FLOOR
+#define BYTES_FLOOR 64
+#endif
 
 /* Read at run time: the size never becomes a constant the compiler could fold differently. */
 static volatile size_t block_bytes = BLOCK_BYTES;
@@ -42,8 +47,8 @@ const struct costgate_scenario costgate_scenario = {
 	.gated = true,
 	.steady_allocations = 1,
 	.cold_allocations = 1,
-	.steady_bytes = 64,
-	.cold_bytes = 64,
+	.steady_bytes = BYTES_FLOOR,
+	.cold_bytes = BYTES_FLOOR,
 #ifdef COLD_PEAK_FLOOR
 	.cold_peak_bytes = COLD_PEAK_FLOOR,
 #endif

@@ -85,7 +85,7 @@ static void verdict_should_fail_a_head_a_thousandth_above_the_limit(void)
 
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.rows[0].breaches == BREACH_INSTRUCTIONS);
+	CHECK(verdict.rows[0].breaches == BREACH_LIMIT(METRIC_INSTRUCTIONS, false));
 	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
 	verdict_release(&verdict);
 }
@@ -97,7 +97,7 @@ static void verdict_should_fail_a_head_above_the_limit(void)
 
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.rows[0].breaches == BREACH_INSTRUCTIONS);
+	CHECK(verdict.rows[0].breaches == BREACH_LIMIT(METRIC_INSTRUCTIONS, false));
 	CHECK(verdict.rows[0].changes[METRIC_INSTRUCTIONS][VERDICT_PER_MESSAGE] > 2.999999 && verdict.rows[0].changes[METRIC_INSTRUCTIONS][VERDICT_PER_MESSAGE] < 3.000001);
 	CHECK(verdict.rows[0].changes[METRIC_INSTRUCTIONS][VERDICT_COLD] == 0.0);
 	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
@@ -111,7 +111,7 @@ static void verdict_should_fail_a_cold_start_above_its_limit(void)
 
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.rows[0].breaches == BREACH_COLD_INSTRUCTIONS);
+	CHECK(verdict.rows[0].breaches == BREACH_LIMIT(METRIC_INSTRUCTIONS, true));
 	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
 	verdict_release(&verdict);
 }
@@ -132,7 +132,7 @@ static void verdict_should_apply_a_declared_limit_instead_of_two_percent(void)
 	head.slopes[METRIC_INSTRUCTIONS].cold = 52501;
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.rows[0].breaches == (BREACH_INSTRUCTIONS | BREACH_COLD_INSTRUCTIONS));
+	CHECK(verdict.rows[0].breaches == (BREACH_LIMIT(METRIC_INSTRUCTIONS, false) | BREACH_LIMIT(METRIC_INSTRUCTIONS, true)));
 	verdict_release(&verdict);
 
 	/* A tighter declared limit fails what 2 % would pass, and is a note. */
@@ -142,7 +142,7 @@ static void verdict_should_apply_a_declared_limit_instead_of_two_percent(void)
 	head.slopes[METRIC_INSTRUCTIONS].cold = 50000;
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.rows[0].breaches == BREACH_INSTRUCTIONS);
+	CHECK(verdict.rows[0].breaches == BREACH_LIMIT(METRIC_INSTRUCTIONS, false));
 	CHECK(verdict.rows[0].tightened == BREACH_LIMIT_RAISED);
 	verdict_release(&verdict);
 }
@@ -216,7 +216,7 @@ static void verdict_should_call_a_head_cheaper_by_more_than_the_limit_improved(v
 
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].state == VERDICT_IMPROVED);
-	CHECK(verdict.rows[0].improvements == BREACH_INSTRUCTIONS);
+	CHECK(verdict.rows[0].improvements == BREACH_LIMIT(METRIC_INSTRUCTIONS, false));
 	CHECK(verdict.rows[0].breaches == 0);
 	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	verdict_release(&verdict);
@@ -231,7 +231,7 @@ static void verdict_should_call_a_head_cheaper_by_more_than_the_limit_improved(v
 	head.slopes[METRIC_INSTRUCTIONS].cold = 48999;
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].state == VERDICT_IMPROVED);
-	CHECK(verdict.rows[0].improvements == BREACH_COLD_INSTRUCTIONS);
+	CHECK(verdict.rows[0].improvements == BREACH_LIMIT(METRIC_INSTRUCTIONS, true));
 	verdict_release(&verdict);
 }
 
@@ -348,16 +348,16 @@ static void verdict_should_accept_a_regression_up_to_the_accepted_value(void)
 {
 	struct measurement head = measured("alpha", 10300.0, 50000), base = measured("alpha", 10000.0, 50000);
 	struct acceptance_entry entries[] = {
-		{ (char *)"alpha", ACCEPT_INSTRUCTIONS, 10300.0, (char *)"a signature per message" },
+		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), 10300.0, (char *)"a signature per message" },
 	};
 	struct acceptance acceptance = accepting(entries, 1);
 	struct verdict verdict;
 
 	decide_one(&verdict, &head, &base, &acceptance);
 	CHECK(verdict.rows[0].state == VERDICT_ACCEPTED);
-	CHECK(verdict.rows[0].breaches == BREACH_INSTRUCTIONS);
-	CHECK(verdict.rows[0].accepted[ACCEPT_INSTRUCTIONS] == &entries[0]);
-	CHECK(verdict.rows[0].accepted[ACCEPT_COLD_INSTRUCTIONS] == NULL);
+	CHECK(verdict.rows[0].breaches == BREACH_LIMIT(METRIC_INSTRUCTIONS, false));
+	CHECK(verdict.rows[0].accepted[METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false)] == &entries[0]);
+	CHECK(verdict.rows[0].accepted[METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, true)] == NULL);
 	CHECK(verdict.acceptance_used[0]);
 	CHECK(verdict.acceptance == &acceptance);
 	CHECK(verdict.exit_code == GATE_EXIT_PASS);
@@ -368,14 +368,14 @@ static void verdict_should_still_fail_a_regression_beyond_the_accepted_value(voi
 {
 	struct measurement head = measured("alpha", 10300.001, 50000), base = measured("alpha", 10000.0, 50000);
 	struct acceptance_entry entries[] = {
-		{ (char *)"alpha", ACCEPT_INSTRUCTIONS, 10300.0, (char *)"a signature per message" },
+		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), 10300.0, (char *)"a signature per message" },
 	};
 	struct acceptance acceptance = accepting(entries, 1);
 	struct verdict verdict;
 
 	decide_one(&verdict, &head, &base, &acceptance);
 	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.rows[0].accepted[ACCEPT_INSTRUCTIONS] == NULL);
+	CHECK(verdict.rows[0].accepted[METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false)] == NULL);
 	/* In use all the same: it falls short of the head, which is not the same as stale. */
 	CHECK(verdict.acceptance_used[0]);
 	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
@@ -386,15 +386,15 @@ static void verdict_should_not_let_an_instruction_acceptance_pass_a_cold_breach(
 {
 	struct measurement head = measured("alpha", 10300.0, 60000), base = measured("alpha", 10000.0, 50000);
 	struct acceptance_entry entries[] = {
-		{ (char *)"alpha", ACCEPT_INSTRUCTIONS, 99999.0, (char *)"a signature per message" },
+		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), 99999.0, (char *)"a signature per message" },
 	};
 	struct acceptance acceptance = accepting(entries, 1);
 	struct verdict verdict;
 
 	decide_one(&verdict, &head, &base, &acceptance);
 	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.rows[0].breaches == (BREACH_INSTRUCTIONS | BREACH_COLD_INSTRUCTIONS));
-	CHECK(verdict.rows[0].accepted[ACCEPT_INSTRUCTIONS] == &entries[0]);
+	CHECK(verdict.rows[0].breaches == (BREACH_LIMIT(METRIC_INSTRUCTIONS, false) | BREACH_LIMIT(METRIC_INSTRUCTIONS, true)));
+	CHECK(verdict.rows[0].accepted[METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false)] == &entries[0]);
 	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
 	verdict_release(&verdict);
 }
@@ -404,10 +404,10 @@ static void verdict_should_mark_acceptances_no_breach_needed_as_unused(void)
 	struct measurement head[] = { measured("alpha", 10300.0, 50000), measured("beta", 500.0, 900) };
 	struct measurement base[] = { measured("alpha", 10000.0, 50000), measured("beta", 500.0, 900) };
 	struct acceptance_entry entries[] = {
-		{ (char *)"beta", ACCEPT_INSTRUCTIONS, 600.0, (char *)"no longer needed" },
-		{ (char *)"alpha", ACCEPT_INSTRUCTIONS, 10400.0, (char *)"a signature per message" },
-		{ (char *)"alpha", ACCEPT_COLD_INSTRUCTIONS, 60000.0, (char *)"key loading" },
-		{ (char *)"nowhere", ACCEPT_INSTRUCTIONS, 1.0, (char *)"a deleted scenario" },
+		{ (char *)"beta", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), 600.0, (char *)"no longer needed" },
+		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), 10400.0, (char *)"a signature per message" },
+		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, true), 60000.0, (char *)"key loading" },
+		{ (char *)"nowhere", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), 1.0, (char *)"a deleted scenario" },
 	};
 	struct acceptance acceptance = accepting(entries, 4);
 	struct results baseline = baseline_of(base, 2);
@@ -480,7 +480,7 @@ static void verdict_should_not_fail_the_run_for_an_ungated_regression(void)
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
 	CHECK_STR(verdict_row_state_text(&verdict.rows[0]), "regressed: instructions (not gated)");
-	CHECK(verdict.rows[0].breaches == BREACH_INSTRUCTIONS);
+	CHECK(verdict.rows[0].breaches == BREACH_LIMIT(METRIC_INSTRUCTIONS, false));
 	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	verdict_release(&verdict);
 }
@@ -497,7 +497,7 @@ static void verdict_should_fail_a_scenario_ungated_against_a_gating_baseline_unl
 	head.info.gated = false;
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.rows[0].breaches == (BREACH_INSTRUCTIONS | BREACH_UNGATED));
+	CHECK(verdict.rows[0].breaches == (BREACH_LIMIT(METRIC_INSTRUCTIONS, false) | BREACH_UNGATED));
 	CHECK(verdict.rows[0].gated);
 	CHECK_STR(verdict_row_state_text(&verdict.rows[0]), "regressed: instructions, settings");
 	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
@@ -525,7 +525,7 @@ static void verdict_should_apply_the_baseline_s_limit_when_a_higher_one_is_not_a
 	head.info.limit_percent = 500;
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].limit_percent == VERDICT_DEFAULT_LIMIT_PERCENT);
-	CHECK(verdict.rows[0].breaches == (BREACH_INSTRUCTIONS | BREACH_LIMIT_RAISED));
+	CHECK(verdict.rows[0].breaches == (BREACH_LIMIT(METRIC_INSTRUCTIONS, false) | BREACH_LIMIT_RAISED));
 	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
 	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
 	verdict_release(&verdict);
@@ -591,7 +591,7 @@ static void verdict_should_gate_work_outside_the_region_in_the_whole_process(voi
 	head.slopes[METRIC_INSTRUCTIONS].per_message = 10300.0;
 	with_process(&head, 12300.0);
 	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].breaches == BREACH_INSTRUCTIONS);
+	CHECK(verdict.rows[0].breaches == BREACH_LIMIT(METRIC_INSTRUCTIONS, false));
 	verdict_release(&verdict);
 
 	/* Accepted up to the whole process's figure. */
@@ -662,7 +662,7 @@ static void verdict_should_gate_the_cycles_of_a_scenario_that_opts_in(void)
 {
 	struct measurement head = measured("alpha", 10000.0, 50000), base = measured("alpha", 10000.0, 50000);
 	struct acceptance_entry entries[] = {
-		{ (char *)"alpha", ACCEPT_CYCLES, 13000.0, (char *)"a larger table" },
+		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_CYCLES, false), 13000.0, (char *)"a larger table" },
 	};
 	struct acceptance acceptance = accepting(entries, 1);
 	struct verdict verdict;
@@ -671,13 +671,13 @@ static void verdict_should_gate_the_cycles_of_a_scenario_that_opts_in(void)
 	with_cycles(&base, 12000.0, 90000);
 	decide_one(&verdict, &head, &base, NULL);
 	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.rows[0].breaches == BREACH_CYCLES); /* the same instructions */
+	CHECK(verdict.rows[0].breaches == BREACH_LIMIT(METRIC_CYCLES, false)); /* the same instructions */
 	CHECK(verdict.rows[0].changes[METRIC_CYCLES][VERDICT_PER_MESSAGE] > 2.49 && verdict.rows[0].changes[METRIC_CYCLES][VERDICT_PER_MESSAGE] < 2.51);
 	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
 	verdict_release(&verdict);
 	decide_one(&verdict, &head, &base, &acceptance);
 	CHECK(verdict.rows[0].state == VERDICT_ACCEPTED);
-	CHECK(verdict.rows[0].accepted[ACCEPT_CYCLES] == &entries[0]);
+	CHECK(verdict.rows[0].accepted[METRIC_ACCEPTANCE(METRIC_CYCLES, false)] == &entries[0]);
 	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	verdict_release(&verdict);
 	/* A declared limit applies to the cycles as to the instructions. */
@@ -863,7 +863,7 @@ static void verdict_json_should_hold_every_row_with_its_state_and_figures(void)
 				      measured("fresh", 5.0, 5) };
 	struct measurement base[] = { measured("alpha", 10000.0, 50000), measured("gone", 1.0, 1) };
 	struct acceptance_entry entries[] = {
-		{ (char *)"alpha", ACCEPT_INSTRUCTIONS, 10300.0, (char *)"a signature per message" },
+		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), 10300.0, (char *)"a signature per message" },
 	};
 	struct acceptance acceptance = accepting(entries, 1);
 	struct results baseline = baseline_of(base, 2);
@@ -916,7 +916,7 @@ static void every_metric_gated_at_a_limit_should_have_acceptances_and_breach_bit
 
 		for (figure = 0; figure < VERDICT_FIGURES; figure++) {
 			int kind = verdict_limit_acceptance(metric, (enum verdict_figure)figure);
-			unsigned bit;
+			uint64_t bit;
 
 			if (gating != METRIC_LIMIT && gating != METRIC_LIMIT_OPT_IN) {
 				CHECK(kind == -1);
@@ -926,14 +926,14 @@ static void every_metric_gated_at_a_limit_should_have_acceptances_and_breach_bit
 			CHECK(kind >= 0);
 			if (kind < 0)
 				continue;
-			bit = verdict_metric_breach((enum acceptance_metric)kind);
+			bit = verdict_metric_breach((unsigned)kind);
 			CHECK(bit != 0 && (bit & (bit - 1)) == 0 && (seen & bit) == 0);
 			seen |= bit;
 		}
 	}
 	CHECK(metric_table[METRIC_INSTRUCTIONS].limit_percent == VERDICT_DEFAULT_LIMIT_PERCENT);
-	CHECK(verdict_limit_acceptance(METRIC_INSTRUCTIONS, VERDICT_PER_MESSAGE) == ACCEPT_INSTRUCTIONS);
-	CHECK(verdict_limit_acceptance(METRIC_CYCLES, VERDICT_COLD) == ACCEPT_COLD_CYCLES);
+	CHECK(verdict_limit_acceptance(METRIC_INSTRUCTIONS, VERDICT_PER_MESSAGE) == METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false));
+	CHECK(verdict_limit_acceptance(METRIC_CYCLES, VERDICT_COLD) == METRIC_ACCEPTANCE(METRIC_CYCLES, true));
 }
 
 int main(void)

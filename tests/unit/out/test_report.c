@@ -86,12 +86,13 @@ static void decide_example(struct example *example)
 	example->baseline.measurements = example->base;
 	example->baseline.count = 5;
 	example->baseline.messages = 1000;
-	example->entries[0] = (struct acceptance_entry){ (char *)"accepted", ACCEPT_INSTRUCTIONS,
+	example->entries[0] = (struct acceptance_entry){ (char *)"accepted", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false),
 							 10400, (char *)"a symbol check per message" };
-	example->entries[1] = (struct acceptance_entry){ (char *)"fresh", ACCEPT_COLD_INSTRUCTIONS,
+	example->entries[1] = (struct acceptance_entry){ (char *)"fresh", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, true),
 							 70, (char *)"no longer needed" };
 	example->acceptance = (struct acceptance){ example->entries, 2,
-						   (char *)"baselines/accepted.json" };
+						   (char *)"baselines/accepted.json",
+						   metric_acceptance_figures() };
 	example->environment = (struct environment){
 		.cpu = (char *)"Test CPU", .architecture = (char *)"x86_64", .cores = (char *)"2 logical",
 		.memory = (char *)"1.0 GiB", .os = (char *)"Linux 6.1 (Debian GNU/Linux 12 (bookworm))",

@@ -304,10 +304,11 @@ static void table_should_show_acceptances_floors_to_lower_and_improvements(void)
 	struct measurement head[] = { measured("alpha", 10300, 50000), measured("beta", 9000, 50000) };
 	struct measurement base[] = { measured("alpha", 10000, 50000), measured("beta", 10000, 50000) };
 	struct acceptance_entry entries[] = {
-		{ (char *)"alpha", ACCEPT_INSTRUCTIONS, 10400, (char *)"a signature per message" },
-		{ (char *)"gone", ACCEPT_COLD_INSTRUCTIONS, 777, (char *)"long ago" },
+		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), 10400, (char *)"a signature per message" },
+		{ (char *)"gone", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, true), 777, (char *)"long ago" },
 	};
-	struct acceptance acceptance = { entries, 2, (char *)"baselines/accepted.json" };
+	struct acceptance acceptance = { entries, 2, (char *)"baselines/accepted.json",
+					  metric_acceptance_figures() };
 	struct results baseline = RESULTS_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
@@ -346,7 +347,8 @@ static void table_should_name_a_dropped_or_raised_optional_floor(void)
 	struct acceptance_entry entries[] = {
 		{ (char *)"beta", ACCEPT_STEADY_BYTES_FLOOR, 0, (char *)"bytes vary with the input" },
 	};
-	struct acceptance acceptance = { entries, 1, (char *)"baselines/accepted.json" };
+	struct acceptance acceptance = { entries, 1, (char *)"baselines/accepted.json",
+					  metric_acceptance_figures() };
 	struct results baseline = RESULTS_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;

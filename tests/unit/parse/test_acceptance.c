@@ -8,6 +8,14 @@
 
 #include <stdio.h>
 
+/* The figures the reader is given here, as gate gives those of its metric table: two gated
+ * metrics and one between them that is not (its names NULL). */
+static const char *const figure_names[] = { "instructions", "cold_instructions", NULL, NULL,
+					    "cycles", "cold_cycles" };
+static const struct acceptance_figures figures = { figure_names, 6 };
+#define ACCEPT_INSTRUCTIONS (ACCEPT_FIGURES + 0)
+#define ACCEPT_COLD_INSTRUCTIONS (ACCEPT_FIGURES + 1)
+
 static const char *fixture(const char *name)
 {
 	static char path[512];
@@ -22,7 +30,7 @@ static void check_read_error(const char *name, const char *problem)
 	struct gate_error err = GATE_ERROR_INIT;
 	char expected[sizeof(err.message)];
 
-	CHECK(acceptance_read(&acceptance, fixture(name), &err) == -1);
+	CHECK(acceptance_read(&acceptance, fixture(name), &figures, &err) == -1);
 	snprintf(expected, sizeof(expected), "cannot read acceptances '%s': %s", fixture(name), problem);
 	CHECK_STR(err.message, expected);
 	CHECK(acceptance.entries == NULL);
@@ -36,7 +44,7 @@ static void acceptance_should_treat_a_missing_file_as_no_entries(void)
 	struct acceptance acceptance = ACCEPTANCE_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 
-	CHECK(acceptance_read(&acceptance, fixture("absent.json"), &err) == 0);
+	CHECK(acceptance_read(&acceptance, fixture("absent.json"), &figures, &err) == 0);
 	CHECK_STR(err.message, "");
 	CHECK_U64(acceptance.count, 0);
 	CHECK(acceptance_find(&acceptance, "reply", ACCEPT_INSTRUCTIONS) == NULL);
@@ -48,7 +56,7 @@ static void acceptance_should_read_an_empty_list(void)
 	struct acceptance acceptance = ACCEPTANCE_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 
-	CHECK(acceptance_read(&acceptance, fixture("empty.json"), &err) == 0);
+	CHECK(acceptance_read(&acceptance, fixture("empty.json"), &figures, &err) == 0);
 	CHECK_STR(err.message, "");
 	CHECK_U64(acceptance.count, 0);
 	CHECK_STR(acceptance.path, fixture("empty.json"));
@@ -60,7 +68,7 @@ static void acceptance_should_read_every_entry_in_file_order(void)
 	struct acceptance acceptance = ACCEPTANCE_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 
-	CHECK(acceptance_read(&acceptance, fixture("valid.json"), &err) == 0);
+	CHECK(acceptance_read(&acceptance, fixture("valid.json"), &figures, &err) == 0);
 	CHECK_STR(err.message, "");
 	CHECK_STR(acceptance.path, fixture("valid.json"));
 	CHECK_U64(acceptance.count, 3);
@@ -85,7 +93,7 @@ static void acceptance_should_find_an_entry_by_scenario_and_metric(void)
 	struct acceptance acceptance = ACCEPTANCE_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 
-	CHECK(acceptance_read(&acceptance, fixture("valid.json"), &err) == 0);
+	CHECK(acceptance_read(&acceptance, fixture("valid.json"), &figures, &err) == 0);
 	if (acceptance.count != 3)
 		return;
 	CHECK(acceptance_find(&acceptance, "consume_json", ACCEPT_INSTRUCTIONS) == &acceptance.entries[0]);
@@ -100,8 +108,16 @@ static void acceptance_should_find_an_entry_by_scenario_and_metric(void)
 
 static void acceptance_should_name_its_metrics(void)
 {
-	CHECK_STR(acceptance_metric_name(ACCEPT_INSTRUCTIONS), "instructions");
-	CHECK_STR(acceptance_metric_name(ACCEPT_COLD_INSTRUCTIONS), "cold_instructions");
+	CHECK_STR(acceptance_metric_name(&figures, ACCEPT_INSTRUCTIONS), "instructions");
+	CHECK_STR(acceptance_metric_name(&figures, ACCEPT_COLD_INSTRUCTIONS), "cold_instructions");
+	CHECK_STR(acceptance_metric_name(&figures, ACCEPT_FIGURES + 5), "cold_cycles");
+	CHECK_STR(acceptance_metric_name(&figures, ACCEPT_GATED), "gated");
+	CHECK_STR(acceptance_metric_name(&figures, ACCEPT_FIGURES + 2), "");
+	CHECK_STR(acceptance_metric_name(&figures, ACCEPT_FIGURES + 6), "");
+	CHECK(acceptance_metric_find(&figures, "cold_cycles") == (int)ACCEPT_FIGURES + 5);
+	CHECK(acceptance_metric_find(&figures, "gate_cycles") == ACCEPT_GATE_CYCLES);
+	CHECK(acceptance_metric_find(&figures, "allocations") == -1);
+	CHECK(acceptance_metric_find(NULL, "instructions") == -1);
 }
 
 static void acceptance_should_name_an_entry_that_is_not_an_object(void)
@@ -112,9 +128,9 @@ static void acceptance_should_name_an_entry_that_is_not_an_object(void)
 static void acceptance_should_name_an_unknown_metric(void)
 {
 	check_read_error("unknown-metric.json", "accepted[0].metric 'allocations' is not one of "
-			 "'instructions', 'cold_instructions', 'gated', 'limit_percent', "
-			 "'steady_allocations_floor', 'cold_allocations_floor', 'process_instructions', "
-			 "'cycles', 'cold_cycles', 'gate_cycles', 'steady_bytes_floor', "
+			 "'instructions', 'cold_instructions', 'cycles', 'cold_cycles', 'gated', "
+			 "'limit_percent', 'steady_allocations_floor', 'cold_allocations_floor', "
+			 "'process_instructions', 'gate_cycles', 'steady_bytes_floor', "
 			 "'cold_bytes_floor', 'steady_peak_bytes_floor', 'cold_peak_bytes_floor'");
 }
 
@@ -204,12 +220,12 @@ static void acceptance_should_parse_text_read_from_git(void)
 	struct acceptance acceptance = ACCEPTANCE_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 
-	CHECK(acceptance_parse(&acceptance, text, sizeof(text) - 1, "accepted.json at 1a2b3c4", &err) == 0);
+	CHECK(acceptance_parse(&acceptance, text, sizeof(text) - 1, "accepted.json at 1a2b3c4", &figures, &err) == 0);
 	CHECK_U64(acceptance.count, 1);
 	CHECK(acceptance_find(&acceptance, "reply", ACCEPT_COLD_INSTRUCTIONS) != NULL);
 	CHECK_STR(acceptance.path, "accepted.json at 1a2b3c4");
 	acceptance_release(&acceptance);
-	CHECK(acceptance_parse(&acceptance, "{}", 2, "accepted.json at 1a2b3c4", &err) == -1);
+	CHECK(acceptance_parse(&acceptance, "{}", 2, "accepted.json at 1a2b3c4", &figures, &err) == -1);
 	CHECK_STR(err.message, "cannot read acceptances 'accepted.json at 1a2b3c4': 'accepted' is "
 			       "missing or not an array");
 	CHECK(acceptance.path == NULL);
@@ -236,7 +252,7 @@ static void acceptance_should_take_zero_only_to_remove_an_optional_floor(void)
 			 "\"%s\", \"value\": %s, \"reason\": \"no bound\" } ] }", cases[i][0],
 			 cases[i][1] == NULL ? "-1" : "0");
 		err = (struct gate_error)GATE_ERROR_INIT;
-		status = acceptance_parse(&acceptance, text, strlen(text), "accepted.json", &err);
+		status = acceptance_parse(&acceptance, text, strlen(text), "accepted.json", &figures, &err);
 		if (cases[i][1] != NULL && strcmp(cases[i][1], "0") == 0) {
 			CHECK(status == 0);
 			CHECK(acceptance.count == 1 && acceptance.entries[0].value == 0);
