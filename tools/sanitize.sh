@@ -4,9 +4,9 @@
 # the test suite there: unit tests, CLI tests and, unless --quick, the end-to-end tests too, which
 # drive the sanitized gate binary against real valgrind. Any ASan or UBSan report aborts the
 # process it is in, so the test that ran it fails. Leak detection is on. The tests labelled
-# own_build (adoption and the action's steps) are left out: they build, install and run a costgate
-# of their own with the default flags, never build-asan's binaries, so here they would repeat
-# make test's run of them to the byte.
+# own_build (adoption, the action's steps, the layers check) are left out: they build, install
+# and run a costgate of their own with the default flags, never build-asan's binaries, so here
+# they would repeat make test's run of them to the byte.
 #
 #   tools/sanitize.sh [--quick] [CTEST ARGUMENTS...]
 #     --quick: only the tests that run no valgrind (ctest -LE valgrind), about a minute
