@@ -14,7 +14,7 @@ set -euo pipefail
 # later install finds them there instead of downloading them again.
 
 packages=(valgrind cmake gcc make pkg-config git libcjson-dev libgoogle-perftools-dev google-perftools
-  libdw-dev)
+  libdw-dev libelf-dev)
 quiet=false
 for argument in "$@"; do
   case "$argument" in

@@ -1,13 +1,12 @@
 /* Which installed packages a scenario's shared libraries come from. The dependencies are read from
  * the ELF dynamic section (never by running the program or the loader); each library is resolved
- * as the loader would (RUNPATH, then the system directories) and its owner asked of dpkg once. */
+ * as the loader would (elf_object.h: run paths, ld.so.cache, the system's directories) and its
+ * owner asked of dpkg once. */
 #define _GNU_SOURCE
 #include "packages.h"
 
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -17,16 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fs.h"
+#include "elf_object.h"
 #include "runner.h"
 
-#define PACKAGES_ELF_LIMIT (512u << 20) /* a larger "executable" is not one we measure */
+#define PACKAGES_LDCACHE "/etc/ld.so.cache"
 #define PACKAGES_TIMEOUT 30.0
-
-static const char *const packages_system_dirs[] = {
-	"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
-	"/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib",
-};
 
 /* A list of owned strings. */
 struct packages_names {
@@ -73,166 +67,37 @@ static int names_add(struct packages_names *names, const char *text)
 	return 0;
 }
 
-/* The file offset of virtual address `address`, through the PT_LOAD segment that maps it. */
-static bool elf_offset(const Elf64_Phdr *headers, size_t count, uint64_t address, uint64_t *offset)
+/* The loader's cache, read once for the process; an unreadable one is an empty cache (the
+ * system's directories are still searched, and a library not found is named then). */
+static const struct elf_ldcache *loader_cache(void)
 {
-	size_t i;
+	static struct elf_ldcache cache = ELF_LDCACHE_INIT;
+	static bool read;
 
-	for (i = 0; i < count; i++) {
-		if (headers[i].p_type == PT_LOAD && address >= headers[i].p_vaddr &&
-		    address - headers[i].p_vaddr < headers[i].p_filesz) {
-			*offset = address - headers[i].p_vaddr + headers[i].p_offset;
-			return true;
-		}
+	if (!read) {
+		struct gate_error ignored = GATE_ERROR_INIT;
+
+		read = true;
+		(void)elf_ldcache_read(PACKAGES_LDCACHE, &cache, &ignored);
 	}
-	return false;
+	return &cache;
 }
 
-/* The dynamic section's entries, bounds-checked against the file. */
-static const Elf64_Dyn *elf_dynamic(const unsigned char *data, size_t size, const Elf64_Phdr *headers,
-				    size_t count, size_t *entries)
+/* The C library the system's programs load (for objects of gate's own class and machine, through
+ * the cache and the system's directories), its real path, owned; NULL when there is none. */
+static char *system_libc(void)
 {
-	size_t i;
+	struct elf_search search = { loader_cache(), NULL, NULL };
+	struct elf_dynamic none = ELF_DYNAMIC_INIT;
+	struct gate_error ignored = GATE_ERROR_INIT;
+	struct elf_object *self = NULL;
+	char *libc;
 
-	for (i = 0; i < count; i++) {
-		if (headers[i].p_type != PT_DYNAMIC)
-			continue;
-		if (headers[i].p_offset > size || headers[i].p_filesz > size - headers[i].p_offset)
-			return NULL;
-		*entries = headers[i].p_filesz / sizeof(Elf64_Dyn);
-		return (const Elf64_Dyn *)(const void *)(data + headers[i].p_offset);
-	}
-	*entries = 0;
-	return NULL;
-}
-
-/* DT_NEEDED names into `needed` and the RUNPATH (or RPATH) into *runpath (owned, may be NULL). A
- * static executable has neither. */
-static int elf_needed(const char *path, const unsigned char *data, size_t size,
-		      struct packages_names *needed, char **runpath, struct gate_error *err)
-{
-	const Elf64_Ehdr *header = (const Elf64_Ehdr *)(const void *)data;
-	const Elf64_Phdr *headers;
-	const Elf64_Dyn *dynamic;
-	uint64_t strtab = 0, strsz = 0, table_offset, run = UINT64_MAX;
-	size_t count, i;
-
-	if (size < sizeof(*header) || memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 ||
-	    header->e_ident[EI_CLASS] != ELFCLASS64 || header->e_phentsize != sizeof(Elf64_Phdr) ||
-	    header->e_phoff > size || (size - header->e_phoff) / sizeof(Elf64_Phdr) < header->e_phnum)
-		return gate_error_set(err, "cannot read '%s': not a 64-bit ELF file", path);
-	headers = (const Elf64_Phdr *)(const void *)(data + header->e_phoff);
-	dynamic = elf_dynamic(data, size, headers, header->e_phnum, &count);
-	if (dynamic == NULL)
-		return 0;
-	for (i = 0; i < count && dynamic[i].d_tag != DT_NULL; i++) {
-		if (dynamic[i].d_tag == DT_STRTAB)
-			strtab = dynamic[i].d_un.d_ptr;
-		else if (dynamic[i].d_tag == DT_STRSZ)
-			strsz = dynamic[i].d_un.d_val;
-		else if (dynamic[i].d_tag == DT_RUNPATH || (dynamic[i].d_tag == DT_RPATH && run == UINT64_MAX))
-			run = dynamic[i].d_un.d_val;
-	}
-	if (!elf_offset(headers, header->e_phnum, strtab, &table_offset) || table_offset > size ||
-	    strsz > size - table_offset)
-		return gate_error_set(err, "cannot read '%s': its dynamic string table is out of the file",
-				      path);
-	for (i = 0; i < count && dynamic[i].d_tag != DT_NULL; i++) {
-		uint64_t at = dynamic[i].d_tag == DT_NEEDED ? dynamic[i].d_un.d_val : UINT64_MAX;
-
-		if (at == UINT64_MAX)
-			continue;
-		if (at >= strsz || memchr(data + table_offset + at, '\0', strsz - at) == NULL)
-			return gate_error_set(err, "cannot read '%s': a library name is out of its table", path);
-		if (names_add(needed, (const char *)data + table_offset + at) != 0)
-			return gate_error_set(err, "out of memory");
-	}
-	if (run != UINT64_MAX && run < strsz && memchr(data + table_offset + run, '\0', strsz - run) != NULL) {
-		*runpath = strdup((const char *)data + table_offset + run);
-		if (*runpath == NULL)
-			return gate_error_set(err, "out of memory");
-	}
-	return 0;
-}
-
-/* The whole file at `path`, at most PACKAGES_ELF_LIMIT bytes (fs.h). Read, not mapped: a file
- * another process truncates under a mapping would kill gate with SIGBUS. */
-static int read_whole(const char *path, unsigned char **data, size_t *size, struct gate_error *err)
-{
-	char *text = NULL;
-
-	*data = NULL;
-	if (fs_read_file(path, PACKAGES_ELF_LIMIT + 1, &text, size) != 0) {
-		if (errno == EFBIG || errno == EISDIR || errno == EINVAL)
-			return gate_error_set(err, "cannot read '%s': not a regular file of a plausible "
-					      "size", path);
-		return gate_error_set(err, "cannot read '%s': %s", path, strerror(errno));
-	}
-	if (*size == 0) {
-		free(text);
-		return gate_error_set(err, "cannot read '%s': not a regular file of a plausible size",
-				      path);
-	}
-	*data = (unsigned char *)text;
-	return 0;
-}
-
-static int read_needed(const char *path, struct packages_names *needed, char **runpath,
-		       struct gate_error *err)
-{
-	unsigned char *data = NULL;
-	size_t size = 0;
-	int status;
-
-	*runpath = NULL;
-	if (read_whole(path, &data, &size, err) != 0)
-		return -1;
-	status = elf_needed(path, data, size, needed, runpath, err);
-	free(data);
-	return status;
-}
-
-/* `directory/name` when it is a regular file, else NULL. $ORIGIN is the loading file's directory. */
-static char *try_directory(const char *directory, const char *name, const char *origin)
-{
-	char *candidate = NULL;
-	struct stat info;
-
-	if (strncmp(directory, "$ORIGIN", 7) == 0) {
-		if (asprintf(&candidate, "%s%s/%s", origin, directory + 7, name) < 0)
-			return NULL;
-	} else if (asprintf(&candidate, "%s/%s", directory, name) < 0) {
+	if (elf_object_open("/proc/self/exe", &self, &ignored) != 0)
 		return NULL;
-	}
-	if (stat(candidate, &info) == 0 && S_ISREG(info.st_mode))
-		return candidate;
-	free(candidate);
-	return NULL;
-}
-
-/* Where the loader finds `name` for a file in `origin` with `runpath`: the real path, owned. */
-static char *resolve(const char *name, const char *runpath, const char *origin)
-{
-	char *found = NULL, *real;
-	size_t i;
-
-	if (strchr(name, '/') != NULL)
-		return realpath(name, NULL);
-	if (runpath != NULL) {
-		char *copy = strdup(runpath), *cursor = copy, *directory;
-
-		while (copy != NULL && found == NULL && (directory = strsep(&cursor, ":")) != NULL)
-			if (directory[0] != '\0')
-				found = try_directory(directory, name, origin);
-		free(copy);
-	}
-	for (i = 0; found == NULL && i < sizeof(packages_system_dirs) / sizeof(packages_system_dirs[0]); i++)
-		found = try_directory(packages_system_dirs[i], name, origin);
-	if (found == NULL)
-		return NULL;
-	real = realpath(found, NULL);
-	free(found);
-	return real;
+	libc = elf_library_find("libc.so.6", self, &none, &search);
+	elf_object_close(self);
+	return libc;
 }
 
 /* A directory without a leading /usr: merged-/usr systems list a file under either. */
@@ -511,11 +376,62 @@ static int compare_text(const void *left, const void *right)
 	return strcmp(*(char *const *)left, *(char *const *)right);
 }
 
+/* The libraries `object` (files->items[next]) names, resolved as the loader would, added to
+ * `files`. The executable, first, sets the search's program directory and run path. */
+static int collect_needed(struct packages_names *files, size_t next, struct elf_search *search,
+			  char **program, struct gate_error *err)
+{
+	struct elf_object *object = NULL;
+	struct elf_dynamic dynamic = ELF_DYNAMIC_INIT;
+	size_t i;
+	int status = -1;
+
+	if (elf_object_open(files->items[next], &object, err) != 0 ||
+	    elf_object_dynamic(object, &dynamic, err) != 0)
+		goto out;
+	if (next == 0) {
+		const char *slash = strrchr(files->items[0], '/');
+
+		program[0] = strndup(files->items[0], slash != NULL && slash != files->items[0]
+							      ? (size_t)(slash - files->items[0]) : 1);
+		program[1] = dynamic.runpath == NULL && dynamic.rpath != NULL ? strdup(dynamic.rpath) : NULL;
+		if (program[0] == NULL || (dynamic.runpath == NULL && dynamic.rpath != NULL && program[1] == NULL)) {
+			gate_error_set(err, "out of memory");
+			goto out;
+		}
+		search->program_directory = program[0];
+		search->program_rpath = program[1];
+	}
+	for (i = 0; i < dynamic.needed_count; i++) {
+		char *library = elf_library_find(dynamic.needed[i], object, &dynamic, search);
+
+		if (library == NULL) {
+			gate_error_set(err, "cannot find '%s', a library '%s' loads", dynamic.needed[i],
+				       files->items[next]);
+			goto out;
+		}
+		if (names_add(files, library) != 0) {
+			free(library);
+			gate_error_set(err, "out of memory");
+			goto out;
+		}
+		free(library);
+	}
+	status = 0;
+out:
+	elf_dynamic_release(&dynamic);
+	elf_object_close(object);
+	return status;
+}
+
 /* `executable` (its real path) then every library it loads, breadth first, each once. */
 static int collect(const char *executable, struct packages_names *files, struct gate_error *err)
 {
-	size_t next;
+	struct elf_search search = { loader_cache(), NULL, NULL };
+	char *program[2] = { NULL, NULL }; /* the executable's directory and DT_RPATH */
 	char *first = realpath(executable, NULL);
+	size_t next;
+	int status = 0;
 
 	if (first == NULL) {
 		int saved = errno;
@@ -527,33 +443,11 @@ static int collect(const char *executable, struct packages_names *files, struct 
 		return gate_error_set(err, "out of memory");
 	}
 	free(first);
-	for (next = 0; next < files->count; next++) {
-		struct packages_names needed = { 0 };
-		char *runpath = NULL, *origin_copy = strdup(files->items[next]);
-		size_t i;
-		int failed = origin_copy == NULL ||
-			     read_needed(files->items[next], &needed, &runpath, err) != 0;
-
-		for (i = 0; !failed && i < needed.count; i++) {
-			char *library = resolve(needed.items[i], runpath, dirname(origin_copy));
-
-			if (library == NULL) {
-				failed = 1;
-				gate_error_set(err, "cannot find '%s', a library '%s' loads", needed.items[i],
-					       files->items[next]);
-			} else if (names_add(files, library) != 0) {
-				failed = 1;
-				gate_error_set(err, "out of memory");
-			}
-			free(library);
-		}
-		names_release(&needed);
-		free(runpath);
-		free(origin_copy);
-		if (failed)
-			return -1;
-	}
-	return 0;
+	for (next = 0; status == 0 && next < files->count; next++)
+		status = collect_needed(files, next, &search, program, err);
+	free(program[0]);
+	free(program[1]);
+	return status;
 }
 
 /* The owners of every library `executable` loads, collected into `owners`. */
@@ -581,73 +475,6 @@ out:
 	return status;
 }
 
-/* The loader named by PT_INTERP, owned; NULL for a static executable or a library. */
-static char *elf_interpreter(const unsigned char *data, size_t size)
-{
-	const Elf64_Ehdr *header = (const Elf64_Ehdr *)(const void *)data;
-	const Elf64_Phdr *headers;
-	size_t i;
-
-	if (size < sizeof(*header) || memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 ||
-	    header->e_ident[EI_CLASS] != ELFCLASS64 || header->e_phentsize != sizeof(Elf64_Phdr) ||
-	    header->e_phoff > size || (size - header->e_phoff) / sizeof(Elf64_Phdr) < header->e_phnum)
-		return NULL;
-	headers = (const Elf64_Phdr *)(const void *)(data + header->e_phoff);
-	for (i = 0; i < header->e_phnum; i++) {
-		if (headers[i].p_type != PT_INTERP || headers[i].p_offset > size ||
-		    headers[i].p_filesz == 0 || headers[i].p_filesz > size - headers[i].p_offset ||
-		    memchr(data + headers[i].p_offset, '\0', headers[i].p_filesz) == NULL)
-			continue;
-		return realpath((const char *)data + headers[i].p_offset, NULL);
-	}
-	return NULL;
-}
-
-/* The GNU build id of an ELF file as lowercase hex, from its PT_NOTE segments. */
-static bool elf_build_id(const unsigned char *data, size_t size, char *hex, size_t hex_size)
-{
-	const Elf64_Ehdr *header = (const Elf64_Ehdr *)(const void *)data;
-	const Elf64_Phdr *headers;
-	size_t i;
-
-	if (size < sizeof(*header) || memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 ||
-	    header->e_ident[EI_CLASS] != ELFCLASS64 || header->e_phentsize != sizeof(Elf64_Phdr) ||
-	    header->e_phoff > size || (size - header->e_phoff) / sizeof(Elf64_Phdr) < header->e_phnum)
-		return false;
-	headers = (const Elf64_Phdr *)(const void *)(data + header->e_phoff);
-	for (i = 0; i < header->e_phnum; i++) {
-		uint64_t at, end;
-
-		if (headers[i].p_type != PT_NOTE || headers[i].p_offset > size ||
-		    headers[i].p_filesz > size - headers[i].p_offset)
-			continue;
-		at = headers[i].p_offset;
-		end = at + headers[i].p_filesz;
-		while (end - at >= sizeof(Elf64_Nhdr)) {
-			Elf64_Nhdr note;
-			uint64_t name_at = at + sizeof(note), name_size, desc_at, desc_size;
-
-			memcpy(&note, data + at, sizeof(note));
-			name_size = ((uint64_t)note.n_namesz + 3) & ~(uint64_t)3;
-			desc_size = ((uint64_t)note.n_descsz + 3) & ~(uint64_t)3;
-			if (name_size > end - name_at || desc_size > end - name_at - name_size)
-				break;
-			desc_at = name_at + name_size;
-			if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 &&
-			    memcmp(data + name_at, "GNU", 4) == 0 && note.n_descsz > 0 &&
-			    (size_t)note.n_descsz * 2 < hex_size) {
-				uint32_t k;
-
-				for (k = 0; k < note.n_descsz; k++)
-					snprintf(hex + 2 * k, 3, "%02x", data[desc_at + k]);
-				return true;
-			}
-			at = desc_at + desc_size;
-		}
-	}
-	return false;
-}
-
 int packages_objects(const char *executable, struct packages_object **objects, size_t *count,
 		     struct gate_error *err)
 {
@@ -660,14 +487,15 @@ int packages_objects(const char *executable, struct packages_object **objects, s
 	if (collect(executable, &files, err) != 0)
 		goto out;
 	{
-		unsigned char *data = NULL;
-		size_t size = 0;
-		char *loader = NULL;
+		struct elf_object *program = NULL;
+		char *interpreter = NULL, *loader = NULL;
 
-		if (read_whole(files.items[0], &data, &size, err) != 0)
+		if (elf_object_open(files.items[0], &program, err) != 0)
 			goto out;
-		loader = elf_interpreter(data, size);
-		free(data);
+		interpreter = elf_object_interpreter(program);
+		elf_object_close(program);
+		loader = interpreter != NULL ? realpath(interpreter, NULL) : NULL;
+		free(interpreter);
 		if (loader != NULL && names_add(&files, loader) != 0) {
 			free(loader);
 			gate_error_set(err, "out of memory");
@@ -681,17 +509,16 @@ int packages_objects(const char *executable, struct packages_object **objects, s
 		goto out;
 	}
 	for (i = 0; i < files.count; i++) {
-		unsigned char *data = NULL;
-		size_t size = 0;
+		struct elf_object *file = NULL;
 		struct packages_object *object = &(*objects)[(*count)++];
 
 		object->path = files.items[i];
 		files.items[i] = NULL;
-		if (read_whole(object->path, &data, &size, err) != 0)
+		if (elf_object_open(object->path, &file, err) != 0)
 			goto out;
-		if (!elf_build_id(data, size, object->build_id, sizeof(object->build_id)))
+		if (!elf_object_build_id(file, object->build_id, sizeof(object->build_id)))
 			object->build_id[0] = '\0';
-		free(data);
+		elf_object_close(file);
 	}
 	status = 0;
 out:
@@ -731,7 +558,7 @@ void packages_prefetch(struct packages_cache *cache, char *const *executables, s
 		names_release(&files);
 	}
 	{
-		char *libc = resolve("libc.so.6", NULL, "/");
+		char *libc = system_libc();
 
 		if (libc != NULL)
 			(void)names_add(&libraries, libc); /* out of memory: looked up later, alone */
@@ -775,7 +602,7 @@ out:
 
 int packages_libc(struct packages_cache *cache, char **text, struct gate_error *err)
 {
-	char *library = resolve("libc.so.6", NULL, "/");
+	char *library = system_libc();
 	const char *owner;
 
 	*text = NULL;

@@ -21,7 +21,7 @@ struct packages_cache {
 
 /* The packages behind every shared library `executable` loads, directly or through another
  * library, sorted and ", "-joined into *text (owned; "" when none). An executable that is not a
- * 64-bit ELF file, or a library that cannot be found, is an error naming it. Without dpkg, a
+ * ELF file, or a library that cannot be found, is an error naming it. Without dpkg, a
  * library is named by its file (e.g. "libcjson.so.1.7.15"). */
 int packages_describe(struct packages_cache *cache, const char *executable, char **text,
 		      struct gate_error *err);

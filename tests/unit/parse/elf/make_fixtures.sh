@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The ELF files test_elf_object reads, made by the real toolchain into DIR:
+#   libthirtytwo.so.1   32-bit x86 library, DT_RUNPATH $ORIGIN/wrong:$ORIGIN/dep, needs libdep32.so.1
+#   dep/libdep32.so.1   32-bit, the one the loader takes
+#   wrong/libdep32.so.1 64-bit of the same name, earlier in the run path (the loader passes it over)
+#   cached/libcached.so.1   64-bit, in no run path: only ld.so.cache names it
+#   ld.so.cache         written by ldconfig from a configuration naming cached/ and dep/
+#   inherit/libmid.so.1, inherit/libleaf.so.1, user: user has DT_RPATH $ORIGIN/inherit and needs
+#                       libmid, which has no run path and needs libleaf (found through user's)
+#   notelf              a shell script
+# Usage: make_fixtures.sh DIR C_COMPILER LINKER LDCONFIG
+set -euo pipefail
+dir=$1 cc=$2 ld=$3 ldconfig=$4
+rm -rf "$dir"
+mkdir -p "$dir/dep" "$dir/wrong" "$dir/cached" "$dir/inherit"
+cd "$dir"
+printf 'int dep32(int x) { return x + 1; }\n' >dep.c
+printf 'int dep32(int);\nint thirtytwo(int x) { return dep32(x) * 2; }\n' >thirtytwo.c
+"$cc" -m32 -fPIC -c dep.c -o dep32.o
+"$ld" -m elf_i386 -shared --build-id -soname libdep32.so.1 dep32.o -o dep/libdep32.so.1
+"$cc" -m32 -fPIC -c thirtytwo.c -o thirtytwo.o
+"$ld" -m elf_i386 -shared --build-id --enable-new-dtags -soname libthirtytwo.so.1 \
+  -rpath '$ORIGIN/wrong:$ORIGIN/dep' thirtytwo.o dep/libdep32.so.1 -o libthirtytwo.so.1
+"$cc" -shared -fPIC dep.c -Wl,-soname,libdep32.so.1 -o wrong/libdep32.so.1
+printf 'int cached(void) { return 7; }\n' >cached.c
+"$cc" -shared -fPIC cached.c -Wl,-soname,libcached.so.1 -o cached/libcached.so.1
+printf '%s\n' "$dir/cached" "$dir/dep" >ld.so.conf
+"$ldconfig" -X -C ld.so.cache -f ld.so.conf
+printf 'int leaf(void) { return 3; }\n' >leaf.c
+printf 'int leaf(void);\nint mid(void) { return leaf() + 1; }\n' >mid.c
+printf 'int mid(void);\nint main(void) { return mid() == 4 ? 0 : 1; }\n' >user.c
+"$cc" -shared -fPIC leaf.c -Wl,-soname,libleaf.so.1 -o inherit/libleaf.so.1
+"$cc" -shared -fPIC mid.c -Wl,-soname,libmid.so.1 inherit/libleaf.so.1 -o inherit/libmid.so.1
+"$cc" user.c inherit/libmid.so.1 -Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/inherit' \
+  -Wl,-rpath-link,inherit -o user
+printf '#!/bin/sh\necho not a program\n' >notelf
+rm -f ./*.c ./*.o
