@@ -26,6 +26,18 @@ struct elf_object {
 	size_t segment_count;
 };
 
+/* Whether `count` entries of `type` at `offset` lie in the file (none at all do). A table out of
+ * the file is refused rather than read as empty: what gate cannot read, it does not pass. */
+static bool tables_in_file(const struct elf_object *object, Elf_Type type, uint64_t offset,
+			   uint64_t count)
+{
+	size_t entry = gelf_fsize(object->elf, type, 1, EV_CURRENT);
+
+	if (offset == 0 || count == 0)
+		return true;
+	return entry != 0 && offset <= object->size && count <= (object->size - offset) / entry;
+}
+
 int elf_object_open(const char *path, struct elf_object **object, struct gate_error *err)
 {
 	struct elf_object *opened = calloc(1, sizeof(*opened));
@@ -53,6 +65,14 @@ int elf_object_open(const char *path, struct elf_object **object, struct gate_er
 		return gate_error_set(err, "'%s' is not an ELF file", path);
 	}
 	opened->segment_count = segments;
+	if (!tables_in_file(opened, ELF_T_SHDR, opened->header.e_shoff, opened->header.e_shnum)) {
+		elf_object_close(opened);
+		return gate_error_set(err, "'%s': the section header table is out of the file", path);
+	}
+	if (!tables_in_file(opened, ELF_T_PHDR, opened->header.e_phoff, segments)) {
+		elf_object_close(opened);
+		return gate_error_set(err, "'%s': the program header table is out of the file", path);
+	}
 	*object = opened;
 	return 0;
 }
@@ -281,6 +301,134 @@ bool elf_object_build_id(const struct elf_object *object, char *hex, size_t size
 	return false;
 }
 
+/* Calls visit for the defined symbols of one symbol table section. */
+static int table_symbols(const struct elf_object *object, Elf_Scn *section, const GElf_Shdr *header,
+			 int (*visit)(const struct elf_symbol *symbol, void *context), void *context)
+{
+	Elf_Data *data = elf_getdata(section, NULL);
+	size_t entry = gelf_fsize(object->elf, ELF_T_SYM, 1, EV_CURRENT), count, i;
+	int stop;
+
+	if (data == NULL || entry == 0 || header->sh_type == SHT_NOBITS)
+		return 0;
+	count = data->d_size / entry;
+	for (i = 1; i < count; i++) {
+		GElf_Sym symbol;
+		struct elf_symbol found;
+
+		if (gelf_getsym(data, (int)i, &symbol) == NULL || symbol.st_shndx == SHN_UNDEF ||
+		    GELF_ST_TYPE(symbol.st_info) == STT_SECTION || GELF_ST_TYPE(symbol.st_info) == STT_FILE)
+			continue;
+		found.name = elf_strptr(object->elf, header->sh_link, symbol.st_name);
+		if (found.name == NULL)
+			continue;
+		found.value = symbol.st_value;
+		found.size = symbol.st_size;
+		found.type = GELF_ST_TYPE(symbol.st_info);
+		if ((stop = visit(&found, context)) != 0)
+			return stop;
+	}
+	return 0;
+}
+
+int elf_object_each_symbol(const struct elf_object *object, enum elf_symbol_tables tables,
+			   int (*visit)(const struct elf_symbol *symbol, void *context), void *context)
+{
+	Elf_Scn *section = NULL, *dynamic = NULL;
+	GElf_Shdr header, dynamic_header;
+	int stop;
+
+	while ((section = elf_nextscn(object->elf, section)) != NULL) {
+		if (gelf_getshdr(section, &header) == NULL ||
+		    (header.sh_type != SHT_SYMTAB && header.sh_type != SHT_DYNSYM))
+			continue;
+		if (tables == ELF_SYMBOLS_SYMTAB_ELSE_DYN && header.sh_type == SHT_DYNSYM) {
+			if (dynamic == NULL) {
+				dynamic = section;
+				dynamic_header = header;
+			}
+			continue;
+		}
+		if ((stop = table_symbols(object, section, &header, visit, context)) != 0)
+			return stop;
+		if (tables == ELF_SYMBOLS_SYMTAB_ELSE_DYN)
+			return 0;
+	}
+	if (dynamic != NULL)
+		return table_symbols(object, dynamic, &dynamic_header, visit, context);
+	return 0;
+}
+
+int elf_object_each_code(const struct elf_object *object,
+			 int (*visit)(const unsigned char *bytes, size_t size, uint64_t offset,
+				      void *context),
+			 void *context)
+{
+	GElf_Phdr segment;
+	GElf_Shdr header;
+	Elf_Scn *section = NULL;
+	size_t i;
+	int stop;
+
+	for (i = 0; i < object->segment_count; i++) {
+		const char *bytes;
+
+		if (gelf_getphdr(object->elf, (int)i, &segment) == NULL || segment.p_type != PT_LOAD ||
+		    (segment.p_flags & PF_X) == 0 || (bytes = segment_bytes(object, &segment)) == NULL)
+			continue;
+		if ((stop = visit((const unsigned char *)bytes, segment.p_filesz, segment.p_offset,
+				  context)) != 0)
+			return stop;
+	}
+	while (object->segment_count == 0 && (section = elf_nextscn(object->elf, section)) != NULL) {
+		if (gelf_getshdr(section, &header) == NULL || (header.sh_flags & SHF_EXECINSTR) == 0 ||
+		    header.sh_type == SHT_NOBITS || header.sh_offset > object->size ||
+		    header.sh_size > object->size - header.sh_offset)
+			continue;
+		if ((stop = visit((const unsigned char *)object->bytes + header.sh_offset, header.sh_size,
+				  header.sh_offset, context)) != 0)
+			return stop;
+	}
+	return 0;
+}
+
+bool elf_object_address(const struct elf_object *object, uint64_t offset, uint64_t *address)
+{
+	GElf_Phdr segment;
+	size_t i;
+
+	for (i = 0; i < object->segment_count; i++) {
+		if (gelf_getphdr(object->elf, (int)i, &segment) != NULL && segment.p_type == PT_LOAD &&
+		    offset >= segment.p_offset && offset - segment.p_offset < segment.p_filesz) {
+			*address = segment.p_vaddr + (offset - segment.p_offset);
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *elf_object_section_text(const struct elf_object *object, const char *name)
+{
+	Elf_Scn *section = NULL;
+	GElf_Shdr header;
+	size_t names;
+
+	if (elf_getshdrstrndx(object->elf, &names) != 0)
+		return NULL;
+	while ((section = elf_nextscn(object->elf, section)) != NULL) {
+		const char *title;
+
+		if (gelf_getshdr(section, &header) == NULL || header.sh_type == SHT_NOBITS ||
+		    (title = elf_strptr(object->elf, names, header.sh_name)) == NULL ||
+		    strcmp(title, name) != 0 || header.sh_offset > object->size ||
+		    header.sh_size > object->size - header.sh_offset ||
+		    memchr(object->bytes + header.sh_offset, '\0', header.sh_size) == NULL)
+			continue;
+		return object->bytes + header.sh_offset;
+	}
+	return NULL;
+}
+
 /* ldconfig's cache: a header, then fixed-size entries whose key (the soname) and value (the
  * path) are offsets into the file. */
 #define LDCACHE_MAGIC "glibc-ld.so.cache1.1"
@@ -318,6 +466,18 @@ void elf_ldcache_release(struct elf_ldcache *cache)
 		return;
 	free(cache->bytes);
 	*cache = (struct elf_ldcache)ELF_LDCACHE_INIT;
+}
+
+const struct elf_ldcache *elf_ldcache_system(void)
+{
+	static struct elf_ldcache cache = ELF_LDCACHE_INIT;
+	static bool read;
+
+	if (!read) {
+		read = true;
+		(void)elf_ldcache_read("/etc/ld.so.cache", &cache, NULL);
+	}
+	return &cache;
 }
 
 static uint32_t read_u32(const char *bytes)

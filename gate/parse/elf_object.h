@@ -56,6 +56,40 @@ char *elf_object_interpreter(const struct elf_object *object);
  * lowercase hex into `hex` of `size` bytes. False when there is none or it does not fit. */
 bool elf_object_build_id(const struct elf_object *object, char *hex, size_t size);
 
+/* A defined symbol of a symbol table: not undefined, not a section's or a file's. */
+struct elf_symbol {
+	const char *name;  /* in the file's string table, valid while the object is open */
+	uint64_t value;    /* its address */
+	uint64_t size;
+	unsigned type;     /* STT_FUNC, STT_GNU_IFUNC, STT_NOTYPE, STT_OBJECT... */
+};
+
+enum elf_symbol_tables {
+	ELF_SYMBOLS_BOTH,           /* .symtab and .dynsym: valgrind reads both */
+	ELF_SYMBOLS_SYMTAB_ELSE_DYN /* .symtab, or .dynsym in a stripped file */
+};
+
+/* Calls visit for each defined symbol of `tables`, in file order, until it returns nonzero;
+ * returns that value, or 0. */
+int elf_object_each_symbol(const struct elf_object *object, enum elf_symbol_tables tables,
+			   int (*visit)(const struct elf_symbol *symbol, void *context), void *context);
+
+/* Calls visit for the file's code: each executable PT_LOAD segment's bytes, or without program
+ * headers (an object file) each SHF_EXECINSTR section's, with its file offset, until it returns
+ * nonzero; returns that value, or 0. */
+int elf_object_each_code(const struct elf_object *object,
+			 int (*visit)(const unsigned char *bytes, size_t size, uint64_t offset,
+				      void *context),
+			 void *context);
+
+/* The virtual address at file offset `offset`, through the PT_LOAD segment that holds it;
+ * false when none does. */
+bool elf_object_address(const struct elf_object *object, uint64_t offset, uint64_t *address);
+
+/* The contents of the section named `name` when they are a NUL-terminated string (as
+ * .gnu_debuglink's file name is), valid while the object is open; NULL otherwise. */
+const char *elf_object_section_text(const struct elf_object *object, const char *name);
+
 /* The loader's cache of library names (/etc/ld.so.cache, written by ldconfig; glibc's format
  * "glibc-ld.so.cache1.1"). */
 struct elf_ldcache {
@@ -69,6 +103,10 @@ struct elf_ldcache {
  * default directories only); a file that is not the format is an error naming it. */
 int elf_ldcache_read(const char *path, struct elf_ldcache *cache, struct gate_error *err);
 void elf_ldcache_release(struct elf_ldcache *cache); /* NULL-safe */
+
+/* This system's cache (/etc/ld.so.cache), read the first time it is asked for and kept for the
+ * process; an unreadable one is an empty cache (the system's directories are still searched). */
+const struct elf_ldcache *elf_ldcache_system(void);
 
 /* The path the cache gives for library `name` built for objects like `like` (their class and
  * machine select the entries, as the loader's own check does), owned; NULL when it has none.

@@ -1,35 +1,27 @@
-/* Reading ELF files for program.h's checks, by hand with <elf.h>: every offset and size is
- * checked against the file before it is used, since the file is the pull request's. */
+/* The checks of program.h on ELF files read through elf_object.h (libelf: 32- and 64-bit, every
+ * table bounded by the file). The libraries followed are the ones the loader maps, found the way
+ * it finds them, through the dynamic segment the loader itself reads (a section header table
+ * that says otherwise changes nothing). */
 #define _GNU_SOURCE
 #include "program.h"
 
 #include "callgrind.h"
+#include "elf_object.h"
 
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_OBJECTS 256 /* the executable and the libraries of its run path */
 #define MAX_REPORTED 4  /* region definitions named in a message */
-
-struct elf_file {
-	const char *path;
-	const unsigned char *bytes;
-	size_t size;
-	const Elf64_Ehdr *header;
-	const Elf64_Shdr *sections; /* NULL when the file has none */
-	size_t section_count;
-};
 
 struct region_found {
 	uint64_t address;
@@ -43,135 +35,11 @@ struct check {
 	struct region_found found[MAX_REPORTED];
 	size_t found_count;
 	bool list_only;           /* program_objects: find the objects, check nothing */
+	struct elf_search search; /* the executable's directory and DT_RPATH, set when it is read */
+	char *program_directory;  /* owned; search's */
+	char *program_rpath;      /* owned; search's */
 	struct gate_error *err;
 };
-
-static bool in_file(const struct elf_file *elf, uint64_t offset, uint64_t size)
-{
-	return offset <= elf->size && size <= elf->size - offset;
-}
-
-static int open_elf(struct elf_file *elf, const char *path, struct gate_error *err)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat status;
-	void *map;
-	const Elf64_Ehdr *header;
-
-	memset(elf, 0, sizeof(*elf));
-	elf->path = path;
-	if (fd < 0 || fstat(fd, &status) != 0) {
-		int saved = errno;
-
-		if (fd >= 0)
-			close(fd);
-		return gate_error_set(err, "cannot read '%s': %s", path, strerror(saved));
-	}
-	if (status.st_size < (off_t)sizeof(Elf64_Ehdr)) {
-		close(fd);
-		return gate_error_set(err, "'%s' is not a 64-bit little-endian ELF file", path);
-	}
-	map = mmap(NULL, (size_t)status.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return gate_error_set(err, "cannot read '%s': %s", path, strerror(errno));
-	elf->bytes = map;
-	elf->size = (size_t)status.st_size;
-	header = map;
-	elf->header = header;
-	if (memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 || header->e_ident[EI_CLASS] != ELFCLASS64 ||
-	    header->e_ident[EI_DATA] != ELFDATA2LSB)
-		return gate_error_set(err, "'%s' is not a 64-bit little-endian ELF file", path);
-	if (header->e_shoff != 0 && header->e_shnum != 0) {
-		if (header->e_shentsize != sizeof(Elf64_Shdr) ||
-		    !in_file(elf, header->e_shoff, (uint64_t)header->e_shnum * sizeof(Elf64_Shdr)) ||
-		    header->e_shoff % 8 != 0)
-			return gate_error_set(err, "'%s': the section header table is out of the file", path);
-		elf->sections = (const Elf64_Shdr *)(elf->bytes + header->e_shoff);
-		elf->section_count = header->e_shnum;
-	}
-	if (header->e_phoff != 0 && header->e_phnum != 0 &&
-	    (header->e_phentsize != sizeof(Elf64_Phdr) || header->e_phoff % 8 != 0 ||
-	     !in_file(elf, header->e_phoff, (uint64_t)header->e_phnum * sizeof(Elf64_Phdr))))
-		return gate_error_set(err, "'%s': the program header table is out of the file", path);
-	return 0;
-}
-
-static void close_elf(struct elf_file *elf)
-{
-	if (elf->bytes != NULL)
-		munmap((void *)elf->bytes, elf->size);
-	elf->bytes = NULL;
-}
-
-/* A section's bytes, or NULL when it does not lie in the file. */
-static const void *section_bytes(const struct elf_file *elf, const Elf64_Shdr *section)
-{
-	if (section->sh_type == SHT_NOBITS || !in_file(elf, section->sh_offset, section->sh_size))
-		return NULL;
-	return elf->bytes + section->sh_offset;
-}
-
-/* The NUL-terminated string at `index` of string table section `link`, or NULL. */
-static const char *string_at(const struct elf_file *elf, uint32_t link, uint64_t index)
-{
-	const char *table;
-	const Elf64_Shdr *section;
-
-	if (link == 0 || link >= elf->section_count)
-		return NULL;
-	section = &elf->sections[link];
-	table = section_bytes(elf, section);
-	if (table == NULL || index >= section->sh_size ||
-	    memchr(table + index, '\0', section->sh_size - index) == NULL)
-		return NULL;
-	return table + index;
-}
-
-/* The symbol table: .symtab, else .dynsym (a stripped file). */
-static const Elf64_Shdr *symbol_table(const struct elf_file *elf)
-{
-	const Elf64_Shdr *dynamic = NULL;
-	size_t i;
-
-	for (i = 0; i < elf->section_count; i++) {
-		if (elf->sections[i].sh_type == SHT_SYMTAB)
-			return &elf->sections[i];
-		if (elf->sections[i].sh_type == SHT_DYNSYM)
-			dynamic = &elf->sections[i];
-	}
-	return dynamic;
-}
-
-/* Calls visit for every defined function or code label in the symbol table. */
-static int each_function(const struct elf_file *elf,
-			 int (*visit)(const Elf64_Sym *symbol, const char *name, void *context),
-			 void *context)
-{
-	const Elf64_Shdr *table = symbol_table(elf);
-	const Elf64_Sym *symbols;
-	size_t i, count;
-
-	if (table == NULL || table->sh_entsize != sizeof(Elf64_Sym))
-		return 0;
-	symbols = section_bytes(elf, table);
-	if (symbols == NULL)
-		return 0;
-	count = table->sh_size / sizeof(Elf64_Sym);
-	for (i = 1; i < count; i++) {
-		unsigned type = ELF64_ST_TYPE(symbols[i].st_info);
-		const char *name;
-		int stop;
-
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
-		    symbols[i].st_shndx == SHN_UNDEF)
-			continue;
-		name = string_at(elf, table->sh_link, symbols[i].st_name);
-		if (name != NULL && (stop = visit(&symbols[i], name, context)) != 0)
-			return stop;
-	}
-	return 0;
-}
 
 struct region_visit {
 	struct check *check;
@@ -190,66 +58,27 @@ static bool names_region(const char *name, const char *region)
 	return strncmp(name, region, length) == 0 && (name[length] == '\0' || name[length] == '@');
 }
 
-/* Calls visit for every defined symbol of every type but sections and files, in .symtab and in
- * .dynsym both: valgrind reads both, and a name in either may be the one it switches on. */
-static void each_symbol(const struct elf_file *elf,
-			int (*visit)(const Elf64_Sym *symbol, const char *name, void *context),
-			void *context)
-{
-	size_t section, i;
-
-	for (section = 0; section < elf->section_count; section++) {
-		const Elf64_Shdr *table = &elf->sections[section];
-		const Elf64_Sym *symbols;
-
-		if ((table->sh_type != SHT_SYMTAB && table->sh_type != SHT_DYNSYM) ||
-		    table->sh_entsize != sizeof(Elf64_Sym) || (symbols = section_bytes(elf, table)) == NULL)
-			continue;
-		for (i = 1; i < table->sh_size / sizeof(Elf64_Sym); i++) {
-			unsigned type = ELF64_ST_TYPE(symbols[i].st_info);
-			const char *name;
-
-			if (type == STT_SECTION || type == STT_FILE || symbols[i].st_shndx == SHN_UNDEF)
-				continue;
-			name = string_at(elf, table->sh_link, symbols[i].st_name);
-			if (name != NULL)
-				visit(&symbols[i], name, context);
-		}
-	}
-}
-
-static int visit_region(const Elf64_Sym *symbol, const char *name, void *context)
+/* Every defined symbol of .symtab and .dynsym both: valgrind reads both, and a name in either
+ * may be the one it switches on. */
+static int visit_region(const struct elf_symbol *symbol, void *context)
 {
 	struct region_visit *visit = context;
 	struct check *check = visit->check;
 	size_t i;
 
-	if (!names_region(name, check->region))
+	if (!names_region(symbol->name, check->region))
 		return 0;
 	/* One definition may be listed twice (a global and a local alias at one address). */
 	for (i = 0; i < visit->seen_count; i++)
-		if (visit->seen[i] == symbol->st_value)
+		if (visit->seen[i] == symbol->value)
 			return 0;
 	if (visit->seen_count < sizeof(visit->seen) / sizeof(visit->seen[0]))
-		visit->seen[visit->seen_count++] = symbol->st_value;
+		visit->seen[visit->seen_count++] = symbol->value;
 	if (check->found_count < MAX_REPORTED) {
-		check->found[check->found_count].address = symbol->st_value;
+		check->found[check->found_count].address = symbol->value;
 		check->found[check->found_count].path = visit->path;
 	}
 	check->found_count++;
-	return 0;
-}
-
-/* The file offset's virtual address, through the loadable segments; 0 when none maps it. */
-static uint64_t address_of(const struct elf_file *elf, uint64_t offset)
-{
-	const Elf64_Phdr *segments = (const Elf64_Phdr *)(elf->bytes + elf->header->e_phoff);
-	size_t i;
-
-	for (i = 0; elf->header->e_phoff != 0 && i < elf->header->e_phnum; i++)
-		if (segments[i].p_type == PT_LOAD && offset >= segments[i].p_offset &&
-		    offset - segments[i].p_offset < segments[i].p_filesz)
-			return segments[i].p_vaddr + (offset - segments[i].p_offset);
 	return 0;
 }
 
@@ -258,106 +87,62 @@ struct enclosing {
 	const char *name;
 };
 
-static int visit_enclosing(const Elf64_Sym *symbol, const char *name, void *context)
+static int visit_enclosing(const struct elf_symbol *symbol, void *context)
 {
 	struct enclosing *enclosing = context;
 
-	if (name[0] != '\0' && symbol->st_value <= enclosing->address &&
-	    enclosing->address - symbol->st_value < (symbol->st_size ? symbol->st_size : 1)) {
-		enclosing->name = name;
+	if ((symbol->type != STT_FUNC && symbol->type != STT_GNU_IFUNC && symbol->type != STT_NOTYPE) ||
+	    symbol->name[0] == '\0')
+		return 0;
+	if (symbol->value <= enclosing->address &&
+	    enclosing->address - symbol->value < (symbol->size ? symbol->size : 1)) {
+		enclosing->name = symbol->name;
 		return 1;
 	}
 	return 0;
 }
 
-/* The first client-request preamble in the file's executable segments (or, without program
- * headers, its executable sections), or NULL. Only code counts: a string holding these bytes,
- * as gate's own PROGRAM_AMD64_PREAMBLE does, is not a client request. */
-static const unsigned char *find_preamble(const struct elf_file *elf)
+/* The client-request preamble valgrind.h puts in code for the object's machine. */
+struct preamble {
+	const char *bytes;
+	size_t size;
+	uint64_t offset; /* where it was found */
+};
+
+static int visit_code(const unsigned char *bytes, size_t size, uint64_t offset, void *context)
 {
-	const Elf64_Phdr *segments = (const Elf64_Phdr *)(elf->bytes + elf->header->e_phoff);
-	const unsigned char *hit;
-	size_t i;
-
-	for (i = 0; elf->header->e_phoff != 0 && i < elf->header->e_phnum; i++) {
-		if (segments[i].p_type != PT_LOAD || (segments[i].p_flags & PF_X) == 0 ||
-		    !in_file(elf, segments[i].p_offset, segments[i].p_filesz))
-			continue;
-		hit = memmem(elf->bytes + segments[i].p_offset, segments[i].p_filesz,
-			     PROGRAM_AMD64_PREAMBLE, PROGRAM_AMD64_PREAMBLE_SIZE);
-		if (hit != NULL)
-			return hit;
-	}
-	for (i = 0; (elf->header->e_phoff == 0 || elf->header->e_phnum == 0) && i < elf->section_count; i++) {
-		const unsigned char *bytes = section_bytes(elf, &elf->sections[i]);
-
-		if (bytes == NULL || (elf->sections[i].sh_flags & SHF_EXECINSTR) == 0)
-			continue;
-		hit = memmem(bytes, elf->sections[i].sh_size, PROGRAM_AMD64_PREAMBLE,
-			     PROGRAM_AMD64_PREAMBLE_SIZE);
-		if (hit != NULL)
-			return hit;
-	}
-	return NULL;
-}
-
-/* A client-request preamble in the file's code. */
-static int check_preamble(const struct elf_file *elf, struct gate_error *err)
-{
-	const unsigned char *hit = find_preamble(elf);
-	struct enclosing enclosing = { 0, NULL };
-	uint64_t offset;
+	struct preamble *preamble = context;
+	const unsigned char *hit = memmem(bytes, size, preamble->bytes, preamble->size);
 
 	if (hit == NULL)
 		return 0;
-	offset = (uint64_t)(hit - elf->bytes);
-	enclosing.address = address_of(elf, offset);
-	if (enclosing.address != 0)
-		each_function(elf, visit_enclosing, &enclosing);
-	if (enclosing.address == 0)
-		return gate_error_set(err, "'%s' holds a valgrind client request (the preamble of "
-				      "valgrind.h) at file offset 0x%" PRIx64 ": the program under test "
-				      "may not talk to valgrind", elf->path, offset);
-	return gate_error_set(err, "'%s' holds a valgrind client request (the preamble of valgrind.h) "
-			      "at 0x%" PRIx64 "%s%s%s: the program under test may not talk to valgrind",
-			      elf->path, enclosing.address, enclosing.name ? " in '" : "",
-			      enclosing.name ? enclosing.name : "", enclosing.name ? "'" : "");
+	preamble->offset = offset + (uint64_t)(hit - bytes);
+	return 1;
 }
 
-/* The dynamic section's DT_NEEDED names and its run path (DT_RUNPATH, else DT_RPATH). */
-struct dynamic_info {
-	const char *needed[MAX_OBJECTS];
-	size_t needed_count;
-	const char *run_path;
-};
-
-static void read_dynamic(const struct elf_file *elf, struct dynamic_info *info)
+/* A client-request preamble in the file's code. Only code counts: a string holding these bytes,
+ * as gate's own PROGRAM_AMD64_PREAMBLE does, is not a client request. */
+static int check_preamble(const struct elf_object *object, struct gate_error *err)
 {
-	const char *rpath = NULL;
-	size_t i, j;
+	struct preamble preamble = { PROGRAM_AMD64_PREAMBLE, PROGRAM_AMD64_PREAMBLE_SIZE, 0 };
+	struct enclosing enclosing = { 0, NULL };
+	const char *path = elf_object_path(object);
 
-	memset(info, 0, sizeof(*info));
-	for (i = 0; i < elf->section_count; i++) {
-		const Elf64_Shdr *section = &elf->sections[i];
-		const Elf64_Dyn *entries;
-
-		if (section->sh_type != SHT_DYNAMIC || (entries = section_bytes(elf, section)) == NULL)
-			continue;
-		for (j = 0; j < section->sh_size / sizeof(Elf64_Dyn) && entries[j].d_tag != DT_NULL; j++) {
-			const char *text = string_at(elf, section->sh_link, entries[j].d_un.d_val);
-
-			if (text == NULL)
-				continue;
-			if (entries[j].d_tag == DT_NEEDED && info->needed_count < MAX_OBJECTS)
-				info->needed[info->needed_count++] = text;
-			else if (entries[j].d_tag == DT_RUNPATH)
-				info->run_path = text;
-			else if (entries[j].d_tag == DT_RPATH)
-				rpath = text;
-		}
+	if (elf_object_machine(object) == EM_386) {
+		preamble.bytes = PROGRAM_X86_PREAMBLE;
+		preamble.size = PROGRAM_X86_PREAMBLE_SIZE;
 	}
-	if (info->run_path == NULL)
-		info->run_path = rpath;
+	if (elf_object_each_code(object, visit_code, &preamble) == 0)
+		return 0;
+	if (!elf_object_address(object, preamble.offset, &enclosing.address) || enclosing.address == 0)
+		return gate_error_set(err, "'%s' holds a valgrind client request (the preamble of "
+				      "valgrind.h) at file offset 0x%" PRIx64 ": the program under test "
+				      "may not talk to valgrind", path, preamble.offset);
+	elf_object_each_symbol(object, ELF_SYMBOLS_SYMTAB_ELSE_DYN, visit_enclosing, &enclosing);
+	return gate_error_set(err, "'%s' holds a valgrind client request (the preamble of valgrind.h) "
+			      "at 0x%" PRIx64 "%s%s%s: the program under test may not talk to valgrind",
+			      path, enclosing.address, enclosing.name ? " in '" : "",
+			      enclosing.name ? enclosing.name : "", enclosing.name ? "'" : "");
 }
 
 /* One run path entry with $ORIGIN (or ${ORIGIN}) replaced by the directory of `path`, owned. */
@@ -379,94 +164,16 @@ static char *expand_origin(const char *entry, const char *path)
 	return expanded;
 }
 
-/* `library` in the run path of the object at `path` ($ORIGIN is its directory), owned; NULL
- * when the run path does not hold it (the loader then looks in the system's directories). */
-static char *find_in_run_path(const char *run_path, const char *path, const char *library)
-{
-	char *origin = strdup(path), *slash, *candidate = NULL;
-	const char *entry = run_path;
-
-	if (origin == NULL || strchr(library, '/') != NULL) {
-		free(origin);
-		return NULL;
-	}
-	slash = strrchr(origin, '/');
-	if (slash != NULL)
-		*slash = '\0';
-	else
-		strcpy(origin, ".");
-	while (entry != NULL && *entry != '\0') {
-		size_t length = strcspn(entry, ":");
-		char directory[PATH_MAX];
-
-		if (length > 0 && length < sizeof(directory)) {
-			snprintf(directory, sizeof(directory), "%.*s", (int)length, entry);
-			if (strncmp(directory, "$ORIGIN", 7) == 0 || strncmp(directory, "${ORIGIN}", 9) == 0) {
-				const char *rest = directory + (directory[1] == '{' ? 9 : 7);
-				char expanded[PATH_MAX];
-
-				snprintf(expanded, sizeof(expanded), "%s%s", origin, rest);
-				snprintf(directory, sizeof(directory), "%s", expanded);
-			}
-			if (asprintf(&candidate, "%s/%s", directory, library) < 0)
-				candidate = NULL;
-			if (candidate != NULL && access(candidate, R_OK) == 0)
-				break;
-			free(candidate);
-			candidate = NULL;
-		}
-		entry = entry[length] == ':' ? entry + length + 1 : NULL;
-	}
-	free(origin);
-	return candidate;
-}
-
 static int check_object(struct check *check, const char *path);
 static int visit_object(struct check *check, char *path);
 
-/* A DT_NEEDED path with a slash, absolute or from the directory of `path` (the run's own, for
- * the executable), owned; NULL for a system object (not read, like the run path's) or when out
- * of memory. */
-static char *needed_path(const char *path, const char *needed)
-{
-	char *candidate = NULL;
-	const char *slash = strrchr(path, '/');
-
-	if (needed[0] == '/')
-		candidate = strdup(needed);
-	else if (asprintf(&candidate, "%.*s/%s", slash ? (int)(slash - path) : 1,
-			  slash ? path : ".", needed) < 0)
-		candidate = NULL;
-	if (candidate != NULL && cg_object_is_system(candidate)) {
-		free(candidate);
-		candidate = NULL;
-	}
-	return candidate;
-}
-
-/* Whether the file at `path` is a shared library dlopen could load: an ELF shared object with
- * no interpreter (glibc refuses to dlopen an executable, PIE or not). */
+/* Whether the file at `path` is a shared library dlopen could load. */
 static bool is_library(const char *path)
 {
-	Elf64_Ehdr header;
-	Elf64_Phdr segment;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	bool library = false;
-	size_t i;
+	struct elf_object *object = NULL;
+	bool library = elf_object_open(path, &object, NULL) == 0 && elf_object_is_library(object);
 
-	if (fd < 0)
-		return false;
-	if (pread(fd, &header, sizeof(header), 0) == (ssize_t)sizeof(header) &&
-	    memcmp(header.e_ident, ELFMAG, SELFMAG) == 0 && header.e_ident[EI_CLASS] == ELFCLASS64 &&
-	    header.e_type == ET_DYN && header.e_phentsize == sizeof(Elf64_Phdr)) {
-		library = true;
-		for (i = 0; library && i < header.e_phnum; i++)
-			library = pread(fd, &segment, sizeof(segment),
-					(off_t)(header.e_phoff + i * sizeof(segment))) ==
-					  (ssize_t)sizeof(segment) &&
-				  segment.p_type != PT_INTERP;
-	}
-	close(fd);
+	elf_object_close(object);
 	return library;
 }
 
@@ -536,88 +243,122 @@ static int visit_object(struct check *check, char *path)
 /* The file named by the object's .gnu_debuglink where valgrind looks for it in the object's own
  * directory and its .debug subdirectory, owned; NULL when there is none (a system directory's
  * is not the project's). valgrind reads the symbol table of that file too. */
-static char *debug_link(const struct elf_file *elf, const char *path)
+static char *debug_link(const struct elf_object *object, const char *path)
 {
-	const Elf64_Shdr *names = elf->header->e_shstrndx < elf->section_count
-					  ? &elf->sections[elf->header->e_shstrndx] : NULL;
+	const char *link = elf_object_section_text(object, ".gnu_debuglink");
 	const char *slash = strrchr(path, '/');
-	size_t i;
+	char *candidate = NULL;
+	int round;
 
-	for (i = 0; names != NULL && i < elf->section_count; i++) {
-		const char *name = string_at(elf, elf->header->e_shstrndx, elf->sections[i].sh_name);
-		const char *link = section_bytes(elf, &elf->sections[i]);
-		char *candidate = NULL;
-		int round;
-
-		if (name == NULL || strcmp(name, ".gnu_debuglink") != 0 || link == NULL ||
-		    memchr(link, '\0', elf->sections[i].sh_size) == NULL || strchr(link, '/') != NULL)
-			continue;
-		for (round = 0; round < 2; round++) {
-			if (asprintf(&candidate, "%.*s%s%s", slash ? (int)(slash - path) : 1,
-				     slash ? path : ".", round == 0 ? "/" : "/.debug/", link) < 0)
-				return NULL;
-			if (access(candidate, R_OK) == 0 && !cg_object_is_system(candidate))
-				return candidate;
-			free(candidate);
-		}
+	if (link == NULL || strchr(link, '/') != NULL)
+		return NULL;
+	for (round = 0; round < 2; round++) {
+		if (asprintf(&candidate, "%.*s%s%s", slash ? (int)(slash - path) : 1,
+			     slash ? path : ".", round == 0 ? "/" : "/.debug/", link) < 0)
+			return NULL;
+		if (access(candidate, R_OK) == 0 && !cg_object_is_system(candidate))
+			return candidate;
+		free(candidate);
 	}
 	return NULL;
 }
 
 /* Region definitions in the object's separate debug file, if it has one of the project's: with
  * the object's own `visit`, so that the one definition both list counts once. */
-static int check_debug_file(struct region_visit *visit, const struct elf_file *elf,
+static int check_debug_file(struct region_visit *visit, const struct elf_object *object,
 			    const char *path)
 {
-	char *debug = debug_link(elf, path);
-	struct elf_file file;
+	char *debug = debug_link(object, path);
+	struct elf_object *file = NULL;
 	int status;
 
 	if (debug == NULL)
 		return 0;
-	status = open_elf(&file, debug, visit->check->err);
+	status = elf_object_open(debug, &file, visit->check->err);
 	if (status == 0)
-		each_symbol(&file, visit_region, visit);
-	close_elf(&file);
+		elf_object_each_symbol(file, ELF_SYMBOLS_BOTH, visit_region, visit);
+	elf_object_close(file);
 	free(debug);
 	return status;
 }
 
+/* The executable, read first: its directory and DT_RPATH for the search of its libraries'. */
+static int set_program(struct check *check, const char *path, const struct elf_dynamic *dynamic)
+{
+	const char *slash = strrchr(path, '/');
+
+	check->program_directory = strndup(path, slash != NULL && slash != path ? (size_t)(slash - path) : 1);
+	if (check->program_directory == NULL)
+		return gate_error_set(check->err, "out of memory");
+	if (dynamic->runpath == NULL && dynamic->rpath != NULL &&
+	    (check->program_rpath = strdup(dynamic->rpath)) == NULL)
+		return gate_error_set(check->err, "out of memory");
+	check->search.cache = elf_ldcache_system();
+	check->search.program_directory = check->program_directory;
+	check->search.program_rpath = check->program_rpath;
+	return 0;
+}
+
+/* The libraries the object names that the loader would map from outside the system's
+ * directories: found as it finds them, each read in turn. */
+static int visit_needed(struct check *check, const struct elf_object *object,
+			const struct elf_dynamic *dynamic)
+{
+	size_t i;
+
+	for (i = 0; i < dynamic->needed_count; i++) {
+		char *library = elf_library_find(dynamic->needed[i], object, dynamic, &check->search);
+
+		if (library != NULL && cg_object_is_system(library)) {
+			free(library);
+			continue;
+		}
+		if (library != NULL && visit_object(check, library) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int check_object(struct check *check, const char *path)
 {
-	struct elf_file elf;
-	struct dynamic_info dynamic;
+	struct elf_object *object = NULL;
+	struct elf_dynamic dynamic = ELF_DYNAMIC_INIT;
 	struct region_visit visit = { .check = check, .path = path };
-	size_t i;
+	const char *run_path;
 	int status = -1;
 
-	if (open_elf(&elf, path, check->err) != 0)
+	if (elf_object_open(path, &object, check->err) != 0 ||
+	    elf_object_dynamic(object, &dynamic, check->err) != 0)
+		goto out;
+	if (check->program_directory == NULL && set_program(check, path, &dynamic) != 0)
 		goto out;
 	if (!check->list_only) {
-		each_symbol(&elf, visit_region, &visit);
-		if (check_debug_file(&visit, &elf, path) != 0 || check_preamble(&elf, check->err) != 0)
+		elf_object_each_symbol(object, ELF_SYMBOLS_BOTH, visit_region, &visit);
+		if (check_debug_file(&visit, object, path) != 0 || check_preamble(object, check->err) != 0)
 			goto out;
 	}
-	read_dynamic(&elf, &dynamic);
-	for (i = 0; i < dynamic.needed_count; i++) {
-		char *library = NULL;
-
-		/* A name with a slash is loaded from that path as it is (relative ones from the
-		 * run's directory, the executable's). */
-		if (strchr(dynamic.needed[i], '/') != NULL)
-			library = needed_path(path, dynamic.needed[i]);
-		else if (dynamic.run_path != NULL)
-			library = find_in_run_path(dynamic.run_path, path, dynamic.needed[i]);
-		if (library != NULL && visit_object(check, library) != 0)
-			goto out;
-	}
+	if (visit_needed(check, object, &dynamic) != 0)
+		goto out;
 	/* dlopen("libx.so") searches the run path too: every object there may be loaded. */
-	if (dynamic.run_path != NULL && visit_run_path(check, dynamic.run_path, path) != 0)
+	run_path = dynamic.runpath != NULL ? dynamic.runpath : dynamic.rpath;
+	if (run_path != NULL && visit_run_path(check, run_path, path) != 0)
 		goto out;
 	status = 0;
 out:
-	close_elf(&elf);
+	elf_dynamic_release(&dynamic);
+	elf_object_close(object);
 	return status;
+}
+
+/* Frees what a check owns. */
+static void check_release(struct check *check)
+{
+	size_t i;
+
+	for (i = 0; i < check->path_count; i++)
+		free(check->paths[i]);
+	free(check->program_directory);
+	free(check->program_rpath);
 }
 
 /* "0x1af0 in /a/b, 0x1b40 in /a/b" */
@@ -670,8 +411,7 @@ static int check_all(const char *path, char *const *extra, const char *region,
 	}
 	status = 0;
 out:
-	for (i = 0; i < check.path_count; i++)
-		free(check.paths[i]);
+	check_release(&check);
 	return status;
 }
 
@@ -705,8 +445,7 @@ int program_objects(const char *path, char ***objects, size_t *count, struct gat
 	*count = check.path_count;
 	status = 0;
 out:
-	for (i = 0; i < check.path_count; i++)
-		free(check.paths[i]);
+	check_release(&check);
 	return status;
 }
 

@@ -18,6 +18,11 @@
  * rolq $3,%rdi; rolq $13,%rdi; rolq $61,%rdi; rolq $51,%rdi (valgrind's "special preamble"). */
 #define PROGRAM_AMD64_PREAMBLE "\x48\xc1\xc7\x03\x48\xc1\xc7\x0d\x48\xc1\xc7\x3d\x48\xc1\xc7\x33"
 #define PROGRAM_AMD64_PREAMBLE_SIZE 16
+/* The same on 32-bit x86: roll $3,%edi; roll $13,%edi; roll $29,%edi; roll $19,%edi. An object
+ * of another machine is searched for the amd64 sequence (valgrind's preambles for other
+ * machines are not known here). */
+#define PROGRAM_X86_PREAMBLE "\xc1\xc7\x03\xc1\xc7\x0d\xc1\xc7\x1d\xc1\xc7\x13"
+#define PROGRAM_X86_PREAMBLE_SIZE 12
 
 /* Checks the executable at `path`: exactly one function named `region` among it and its libraries
  * from its run path, and no client-request preamble in any of them. Returns 0, or -1 with err

@@ -19,7 +19,6 @@
 #include "elf_object.h"
 #include "runner.h"
 
-#define PACKAGES_LDCACHE "/etc/ld.so.cache"
 #define PACKAGES_TIMEOUT 30.0
 
 /* A list of owned strings. */
@@ -67,27 +66,11 @@ static int names_add(struct packages_names *names, const char *text)
 	return 0;
 }
 
-/* The loader's cache, read once for the process; an unreadable one is an empty cache (the
- * system's directories are still searched, and a library not found is named then). */
-static const struct elf_ldcache *loader_cache(void)
-{
-	static struct elf_ldcache cache = ELF_LDCACHE_INIT;
-	static bool read;
-
-	if (!read) {
-		struct gate_error ignored = GATE_ERROR_INIT;
-
-		read = true;
-		(void)elf_ldcache_read(PACKAGES_LDCACHE, &cache, &ignored);
-	}
-	return &cache;
-}
-
 /* The C library the system's programs load (for objects of gate's own class and machine, through
  * the cache and the system's directories), its real path, owned; NULL when there is none. */
 static char *system_libc(void)
 {
-	struct elf_search search = { loader_cache(), NULL, NULL };
+	struct elf_search search = { elf_ldcache_system(), NULL, NULL };
 	struct elf_dynamic none = ELF_DYNAMIC_INIT;
 	struct gate_error ignored = GATE_ERROR_INIT;
 	struct elf_object *self = NULL;
@@ -427,7 +410,7 @@ out:
 /* `executable` (its real path) then every library it loads, breadth first, each once. */
 static int collect(const char *executable, struct packages_names *files, struct gate_error *err)
 {
-	struct elf_search search = { loader_cache(), NULL, NULL };
+	struct elf_search search = { elf_ldcache_system(), NULL, NULL };
 	char *program[2] = { NULL, NULL }; /* the executable's directory and DT_RPATH */
 	char *first = realpath(executable, NULL);
 	size_t next;

@@ -7,6 +7,8 @@
 #   ld.so.cache         written by ldconfig from a configuration naming cached/ and dep/
 #   inherit/libmid.so.1, inherit/libleaf.so.1, user: user has DT_RPATH $ORIGIN/inherit and needs
 #                       libmid, which has no run path and needs libleaf (found through user's)
+#   libasks32.so.1      32-bit, defines costgate_measured_region and asks valgrind a client
+#                       request (valgrind.h's x86 preamble) in it
 #   notelf              a shell script
 # Usage: make_fixtures.sh DIR C_COMPILER LINKER LDCONFIG
 set -euo pipefail
@@ -19,6 +21,7 @@ printf 'int dep32(int);\nint thirtytwo(int x) { return dep32(x) * 2; }\n' >thirt
 "$cc" -m32 -fPIC -c dep.c -o dep32.o
 "$ld" -m elf_i386 -shared --build-id -soname libdep32.so.1 dep32.o -o dep/libdep32.so.1
 "$cc" -m32 -fPIC -c thirtytwo.c -o thirtytwo.o
+# shellcheck disable=SC2016 # $ORIGIN is the loader's, not the shell's
 "$ld" -m elf_i386 -shared --build-id --enable-new-dtags -soname libthirtytwo.so.1 \
   -rpath '$ORIGIN/wrong:$ORIGIN/dep' thirtytwo.o dep/libdep32.so.1 -o libthirtytwo.so.1
 "$cc" -shared -fPIC dep.c -Wl,-soname,libdep32.so.1 -o wrong/libdep32.so.1
@@ -31,7 +34,11 @@ printf 'int leaf(void);\nint mid(void) { return leaf() + 1; }\n' >mid.c
 printf 'int mid(void);\nint main(void) { return mid() == 4 ? 0 : 1; }\n' >user.c
 "$cc" -shared -fPIC leaf.c -Wl,-soname,libleaf.so.1 -o inherit/libleaf.so.1
 "$cc" -shared -fPIC mid.c -Wl,-soname,libmid.so.1 inherit/libleaf.so.1 -o inherit/libmid.so.1
+# shellcheck disable=SC2016 # $ORIGIN is the loader's, not the shell's
 "$cc" user.c inherit/libmid.so.1 -Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/inherit' \
   -Wl,-rpath-link,inherit -o user
+printf '#include <valgrind/valgrind.h>\nint costgate_measured_region(void);\nint costgate_measured_region(void) { return RUNNING_ON_VALGRIND; }\n' >asks.c
+"$cc" -m32 -fPIC -O1 -c asks.c -o asks32.o
+"$ld" -m elf_i386 -shared -soname libasks32.so.1 asks32.o -o libasks32.so.1
 printf '#!/bin/sh\necho not a program\n' >notelf
 rm -f ./*.c ./*.o
