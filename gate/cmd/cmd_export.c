@@ -27,24 +27,10 @@ struct export_options {
 
 #define OWN(context) ((struct export_options *)(context)->own)
 
-static int apply_format(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	(void)err;
-	OWN(c)->format_name = value;
-	return 0;
-}
-
-static int apply_output(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	(void)err;
-	OWN(c)->output = value;
-	return 0;
-}
-
 static const struct opt opt_format = {
-	"format", 'f', "FORMAT", "bmf, junit or csv (required)", apply_format };
+	"format", 'f', "FORMAT", "bmf, junit or csv (required)", OPT_TEXT_FIELD(struct export_options, format_name) };
 static const struct opt opt_export_output = {
-	"output", 'o', "FILE", "write FILE instead of stdout", apply_output };
+	"output", 'o', "FILE", "write FILE instead of stdout", OPT_TEXT_FIELD(struct export_options, output) };
 
 static const struct opt *const export_opts[] = { &opt_format, &opt_export_output, &opt_help,
 						 NULL };

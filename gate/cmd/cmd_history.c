@@ -30,18 +30,6 @@ struct history_options {
 
 #define OWN(context) ((struct history_options *)(context)->own)
 
-static int apply_ref(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	(void)err;
-	OWN(c)->ref = value;
-	return 0;
-}
-
-static int apply_scenario(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	return opt_append(&OWN(c)->scenarios, &OWN(c)->scenario_count, (char *)value, err);
-}
-
 static int apply_since(const struct opt_context *c, const char *value, struct gate_error *err)
 {
 	OWN(c)->since = value;
@@ -50,32 +38,18 @@ static int apply_since(const struct opt_context *c, const char *value, struct ga
 							  value);
 }
 
-static int apply_json(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	(void)err;
-	OWN(c)->json_path = value;
-	return 0;
-}
-
-static int apply_svg(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	(void)err;
-	OWN(c)->svg_dir = value;
-	return 0;
-}
-
 static const struct opt opt_ref = {
 	"ref", 0, "BRANCH",
 	"the branch (default main): refs/remotes/origin/BRANCH when\n"
-	"that exists, else refs/heads/BRANCH; never a tag", apply_ref };
+	"that exists, else refs/heads/BRANCH; never a tag", OPT_TEXT_FIELD(struct history_options, ref) };
 static const struct opt opt_history_scenario = {
-	"scenario", 's', "GLOB", "only scenarios matching GLOB; may repeat", apply_scenario };
+	"scenario", 's', "GLOB", "only scenarios matching GLOB; may repeat", OPT_LIST_FIELD(struct history_options, scenarios, scenario_count) };
 static const struct opt opt_since = {
-	"since", 0, "DATE", "only commits on or after DATE (YYYY-MM-DD)", apply_since };
+	"since", 0, "DATE", "only commits on or after DATE (YYYY-MM-DD)", OPT_CALLS(apply_since) };
 static const struct opt opt_history_json = {
-	"json", 0, "FILE", "also write the history as JSON (for gate report --history)", apply_json };
+	"json", 0, "FILE", "also write the history as JSON (for gate report --history)", OPT_TEXT_FIELD(struct history_options, json_path) };
 static const struct opt opt_svg = {
-	"svg", 0, "DIR", "also write each per-message chart as DIR/SCENARIO.METRIC.svg", apply_svg };
+	"svg", 0, "DIR", "also write each per-message chart as DIR/SCENARIO.METRIC.svg", OPT_TEXT_FIELD(struct history_options, svg_dir) };
 
 static const struct opt *const history_opts[] = {
 	&opt_ref, &opt_history_scenario, &opt_since, &opt_history_json, &opt_svg, &opt_help, NULL,

@@ -54,33 +54,19 @@ static int apply_cc(const struct opt_context *c, const char *value, struct gate_
 	return value[strspn(value, " ")] ? 0 : gate_error_set(err, "--cc needs a compiler");
 }
 
-static int apply_cflags(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	(void)err;
-	OWN(c)->cflags = value;
-	return 0;
-}
-
-static int apply_ldflags(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	(void)err;
-	OWN(c)->ldflags = value;
-	return 0;
-}
-
 static const struct opt opt_output_dir = {
 	"output-dir", 'o', "DIR",
 	"write DIR/manifest.txt (gate --build-dir B reads\n"
 	"B/scenarios/manifest.txt)",
-	apply_output_dir };
+	OPT_CALLS(apply_output_dir) };
 static const struct opt opt_cflags = {
 	"cflags", 0, "TEXT",
 	"the flags the scenarios and the library were compiled with\n"
-	"(required; '' for none)", apply_cflags };
+	"(required; '' for none)", OPT_TEXT_FIELD(struct manifest_options, cflags) };
 static const struct opt opt_ldflags = {
-	"ldflags", 0, "TEXT", "the flags they were linked with (default none)", apply_ldflags };
+	"ldflags", 0, "TEXT", "the flags they were linked with (default none)", OPT_TEXT_FIELD(struct manifest_options, ldflags) };
 static const struct opt opt_cc = {
-	"cc", 0, "CC", "the compiler they were built with (default $CC, else cc)", apply_cc };
+	"cc", 0, "CC", "the compiler they were built with (default $CC, else cc)", OPT_CALLS(apply_cc) };
 
 static const struct opt *const manifest_opts[] = { &opt_output_dir, &opt_cflags, &opt_ldflags,
 						   &opt_cc, &opt_quiet, &opt_help, NULL };

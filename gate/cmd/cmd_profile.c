@@ -54,49 +54,17 @@ static int apply_seconds(const struct opt_context *c, const char *value, struct 
 	return 0;
 }
 
-static int apply_messages(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	return opt_parse_unsigned(value, 1, NATIVE_RUNS_COUNT_MAX, "--messages", &OWN(c)->messages,
-				  err);
-}
-
-static int apply_frequency(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	uint64_t frequency;
-
-	if (opt_parse_unsigned(value, 1, FREQUENCY_MAX, "--frequency", &frequency, err) != 0)
-		return -1;
-	OWN(c)->frequency = (unsigned)frequency;
-	return 0;
-}
-
-static int apply_top(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	uint64_t top;
-
-	if (opt_parse_unsigned(value, 1, TOP_MAX, "--top", &top, err) != 0)
-		return -1;
-	OWN(c)->top = (unsigned)top;
-	return 0;
-}
-
-static int apply_output(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	free(OWN(c)->output);
-	return (OWN(c)->output = strdup(value)) ? 0 : gate_error_set(err, "out of memory");
-}
-
 static const struct opt opt_seconds = {
-	"seconds", 0, "S", "size the drain to last about S seconds (default 2)", apply_seconds };
+	"seconds", 0, "S", "size the drain to last about S seconds (default 2)", OPT_CALLS(apply_seconds) };
 static const struct opt opt_profile_messages = {
-	"messages", 'n', "N", "drain exactly N messages instead", apply_messages };
+	"messages", 'n', "N", "drain exactly N messages instead", OPT_UNSIGNED_FIELD(struct profile_options, messages, 1, NATIVE_RUNS_COUNT_MAX) };
 static const struct opt opt_frequency = {
 	"frequency", 0, "HZ",
 	"samples per second asked for (default 1000; the kernel's\n"
-	"timer may give fewer)", apply_frequency };
-static const struct opt opt_top = { "top", 0, "K", "functions printed (default 20)", apply_top };
+	"timer may give fewer)", OPT_UNSIGNED_FIELD(struct profile_options, frequency, 1, FREQUENCY_MAX) };
+static const struct opt opt_top = { "top", 0, "K", "functions printed (default 20)", OPT_UNSIGNED_FIELD(struct profile_options, top, 1, TOP_MAX) };
 static const struct opt opt_output = {
-	"output", 'o', "FILE", "the profile (default DIR/gate/profile/SCENARIO.prof)", apply_output };
+	"output", 'o', "FILE", "the profile (default DIR/gate/profile/SCENARIO.prof)", OPT_COPY_FIELD(struct profile_options, output) };
 
 static const struct opt *const profile_opts[] = {
 	&opt_seconds, &opt_profile_messages, &opt_frequency, &opt_top, &opt_output, &opt_build_dir,

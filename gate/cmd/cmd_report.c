@@ -45,24 +45,11 @@ static char *default_output(const char *input)
 
 #define OWN(context) ((struct report_options *)(context)->own)
 
-static int apply_output(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	free(OWN(c)->output);
-	return (OWN(c)->output = strdup(value)) ? 0 : gate_error_set(err, "out of memory");
-}
-
-static int apply_history(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	(void)err;
-	OWN(c)->history = value;
-	return 0;
-}
-
 static const struct opt opt_page_output = {
-	"output", 'o', "FILE", "the page (default: RESULTS with .html for .json)", apply_output };
+	"output", 'o', "FILE", "the page (default: RESULTS with .html for .json)", OPT_COPY_FIELD(struct report_options, output) };
 static const struct opt opt_history_file = {
 	"history", 0, "FILE", "add the history charts of FILE (gate history --json)",
-	apply_history };
+	OPT_TEXT_FIELD(struct report_options, history) };
 
 static const struct opt *const report_opts[] = { &opt_page_output, &opt_history_file, &opt_quiet,
 						 &opt_help, NULL };

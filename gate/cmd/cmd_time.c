@@ -87,53 +87,22 @@ static int parse_seconds(const char *text, double *seconds, struct gate_error *e
 
 #define OWN(context) ((struct time_options *)(context)->own)
 
-static int apply_scenario(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	return opt_append(&OWN(c)->scenarios, &OWN(c)->scenario_count, (char *)value, err);
-}
-
 static int apply_round_seconds(const struct opt_context *c, const char *value,
 			       struct gate_error *err)
 {
 	return parse_seconds(value, &OWN(c)->round_seconds, err);
 }
 
-static int apply_loops(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	uint64_t loops;
-
-	if (opt_parse_unsigned(value, 1, LOOPS_MAX, "--loops", &loops, err) != 0)
-		return -1;
-	OWN(c)->loops = (unsigned)loops;
-	return 0;
-}
-
-static int apply_rounds(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	uint64_t rounds;
-
-	if (opt_parse_unsigned(value, 1, ROUNDS_MAX, "--rounds", &rounds, err) != 0)
-		return -1;
-	OWN(c)->rounds = (unsigned)rounds;
-	return 0;
-}
-
-static int apply_json(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	free(OWN(c)->json_path);
-	return (OWN(c)->json_path = strdup(value)) ? 0 : gate_error_set(err, "out of memory");
-}
-
 static const struct opt opt_time_scenario = {
 	"scenario", 's', "NAME", "time only NAME (the harness side; a name or a glob); may repeat",
-	apply_scenario };
+	OPT_LIST_FIELD(struct time_options, scenarios, scenario_count) };
 static const struct opt opt_round_seconds = {
-	"round-seconds", 0, "S", "how long a round lasts (default 1)", apply_round_seconds };
-static const struct opt opt_loops = { "loops", 0, "L", "loops per pair (default 3)", apply_loops };
+	"round-seconds", 0, "S", "how long a round lasts (default 1)", OPT_CALLS(apply_round_seconds) };
+static const struct opt opt_loops = { "loops", 0, "L", "loops per pair (default 3)", OPT_UNSIGNED_FIELD(struct time_options, loops, 1, LOOPS_MAX) };
 static const struct opt opt_rounds = {
-	"rounds", 0, "R", "rounds of each side in a loop (default 3)", apply_rounds };
+	"rounds", 0, "R", "rounds of each side in a loop (default 3)", OPT_UNSIGNED_FIELD(struct time_options, rounds, 1, ROUNDS_MAX) };
 static const struct opt opt_time_json = {
-	"json", 0, "FILE", "results file to update (default DIR/gate/results.json)", apply_json };
+	"json", 0, "FILE", "results file to update (default DIR/gate/results.json)", OPT_COPY_FIELD(struct time_options, json_path) };
 
 static const struct opt *const time_opts[] = {
 	&opt_time_scenario, &opt_round_seconds, &opt_loops, &opt_rounds, &opt_build_dir,

@@ -40,46 +40,10 @@ static int apply_messages(const struct opt_context *c, const char *value, struct
 	return opt_parse_unsigned(value, 2, OPTIONS_MESSAGES_MAX, "--messages", &OWN(c)->messages, err);
 }
 
-static int apply_scenario(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	return opt_append(&OWN(c)->scenarios, &OWN(c)->scenario_count, (char *)value, err);
-}
-
-static int replace_copy(char **field, const char *value, struct gate_error *err)
-{
-	free(*field);
-	return (*field = strdup(value)) != NULL ? 0 : gate_error_set(err, "out of memory");
-}
-
-static int apply_json(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	return replace_copy(&OWN(c)->json_path, value, err);
-}
-
-static int apply_raw_dir(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	return replace_copy(&OWN(c)->raw_dir, value, err);
-}
-
 static int apply_baseline(const struct opt_context *c, const char *value, struct gate_error *err)
 {
 	OWN(c)->baseline_ref = value;
 	return baseline_check_branch_name(value, "--baseline", true, err);
-}
-
-static int apply_base_commit(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	(void)err;
-	OWN(c)->base_commit = value;
-	return 0;
-}
-
-static int apply_baseline_file(const struct opt_context *c, const char *value,
-			       struct gate_error *err)
-{
-	(void)err;
-	OWN(c)->baseline_file = value;
-	return 0;
 }
 
 static int apply_save_baseline(const struct opt_context *c, const char *value,
@@ -89,145 +53,97 @@ static int apply_save_baseline(const struct opt_context *c, const char *value,
 	return baseline_check_branch_name(value, "--save-baseline", false, err);
 }
 
-static int apply_accepted(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	(void)err;
-	OWN(c)->accepted_path = value;
-	return 0;
-}
-
-static int apply_markdown(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	(void)err;
-	OWN(c)->markdown_path = value;
-	return 0;
-}
-
 static int apply_shard(const struct opt_context *c, const char *value, struct gate_error *err)
 {
 	return parse_shard(OWN(c), value, err);
 }
 
-static int apply_check_raw(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	(void)err;
-	OWN(c)->check_raw = value;
-	return 0;
-}
-
-static int apply_check_build(const struct opt_context *c, const char *value,
-			     struct gate_error *err)
-{
-	(void)err;
-	OWN(c)->check_build = value;
-	return 0;
-}
-
-/* A flag: the bool at `offset` in struct gate_options becomes true. */
-#define FLAG(function, field)                                                                    \
-	static int function(const struct opt_context *c, const char *value,                     \
-			    struct gate_error *err)                                              \
-	{                                                                                        \
-		(void)value;                                                                     \
-		(void)err;                                                                       \
-		OWN(c)->field = true;                                                            \
-		return 0;                                                                        \
-	}
-FLAG(apply_baseline_optional, baseline_optional)
-FLAG(apply_explain, explain)
-FLAG(apply_no_wall_check, no_wall_check)
-FLAG(apply_exact, exact)
-FLAG(apply_verify, verify)
-FLAG(apply_cross_check, cross_check)
-FLAG(apply_full_debug_info, full_debug_info)
-FLAG(apply_all_metrics, all_metrics)
-FLAG(apply_vary_n, vary_n)
 
 static const struct opt opt_messages = {
 	"messages", 'n', "N",
 	"N deliveries (default: the baseline's N, else 1000; at most\n"
-	"100000); per message = (count(2N) - count(N)) / N", apply_messages };
+	"100000); per message = (count(2N) - count(N)) / N", OPT_CALLS(apply_messages) };
 static const struct opt opt_vary_n = {
 	"vary-n", 0, NULL,
 	"measure each scenario at its own N, drawn from --messages + 1\n"
 	"to 2 x --messages (at most 100000) with the head commit as\n"
-	"the seed: a program cannot know N in advance", apply_vary_n };
+	"the seed: a program cannot know N in advance", OPT_FLAG_FIELD(struct gate_options, vary_n) };
 static const struct opt opt_scenario = {
-	"scenario", 's', "NAME", "measure only NAME (a name or a glob); may repeat", apply_scenario };
+	"scenario", 's', "NAME", "measure only NAME (a name or a glob); may repeat", OPT_LIST_FIELD(struct gate_options, scenarios, scenario_count) };
 static const struct opt opt_verify = {
 	"verify", 0, NULL,
 	"measure every run twice; a count that differs is a\n"
-	"measurement failure (exit 3)", apply_verify };
+	"measurement failure (exit 3)", OPT_FLAG_FIELD(struct gate_options, verify) };
 static const struct opt opt_cross_check = {
 	"cross-check", 0, NULL,
 	"count allocations again without valgrind (tcmalloc's hooks\n"
 	"in the native scenarios); a figure that differs from\n"
-	"DHAT's is a measurement failure (exit 3)", apply_cross_check };
+	"DHAT's is a measurement failure (exit 3)", OPT_FLAG_FIELD(struct gate_options, cross_check) };
 static const struct opt opt_full_debug_info = {
 	"full-debug-info", 0, NULL,
 	"let valgrind read the system's debug files whole (line\n"
 	"numbers in system libraries; slower start-up, the same\n"
-	"counts), not their symbol tables only", apply_full_debug_info };
+	"counts), not their symbol tables only", OPT_FLAG_FIELD(struct gate_options, full_debug_info) };
 static const struct opt opt_all_metrics = {
 	"all-metrics", 0, NULL,
 	"measure estimated cycles for every scenario too (reported\n"
-	"where not gated; a third run per count)", apply_all_metrics };
+	"where not gated; a third run per count)", OPT_FLAG_FIELD(struct gate_options, all_metrics) };
 static const struct opt opt_json = {
-	"json", 0, "FILE", "write results here (default DIR/gate/results.json)", apply_json };
+	"json", 0, "FILE", "write results here (default DIR/gate/results.json)", OPT_COPY_FIELD(struct gate_options, json_path) };
 static const struct opt opt_raw_dir = {
 	"raw-dir", 0, "DIR", "keep callgrind and DHAT files here (default DIR/gate/raw)",
-	apply_raw_dir };
+	OPT_COPY_FIELD(struct gate_options, raw_dir) };
 static const struct opt opt_baseline = {
 	"baseline", 0, "NAME",
 	"compare with baselines/NAME.json as committed on branch NAME\n"
 	"(main, master, release/2.x): refs/remotes/origin/NAME, else\n"
 	"the one other remote's, else refs/heads/NAME (never a tag),\n"
-	"never the working tree's copy", apply_baseline };
+	"never the working tree's copy", OPT_CALLS(apply_baseline) };
 static const struct opt opt_base_commit = {
 	"base-commit", 0, "SHA",
 	"read that baseline from this commit (a full hash) instead\n"
-	"of the branch: what CI passes for a pull request", apply_base_commit };
+	"of the branch: what CI passes for a pull request", OPT_TEXT_FIELD(struct gate_options, base_commit) };
 static const struct opt opt_baseline_file = {
-	"baseline-file", 0, "F", "compare with the baseline in file F", apply_baseline_file };
+	"baseline-file", 0, "F", "compare with the baseline in file F", OPT_TEXT_FIELD(struct gate_options, baseline_file) };
 static const struct opt opt_baseline_optional = {
 	"baseline-optional", 0, NULL, "when no baseline can be had, say so and check floors only",
-	apply_baseline_optional };
+	OPT_FLAG_FIELD(struct gate_options, baseline_optional) };
 static const struct opt opt_save_baseline = {
 	"save-baseline", 0, "NAME",
 	"measure and write baselines/NAME.json, the baseline of\n"
-	"branch NAME (commit it there)", apply_save_baseline };
+	"branch NAME (commit it there)", OPT_CALLS(apply_save_baseline) };
 static const struct opt opt_accepted = {
 	"accepted", 0, "FILE", "accepted regressions (default baselines/accepted.json)",
-	apply_accepted };
+	OPT_TEXT_FIELD(struct gate_options, accepted_path) };
 static const struct opt opt_markdown = {
 	"markdown", 0, "FILE",
 	"write the report as Markdown (also appended to\n"
-	"$GITHUB_STEP_SUMMARY when that is set)", apply_markdown };
+	"$GITHUB_STEP_SUMMARY when that is set)", OPT_TEXT_FIELD(struct gate_options, markdown_path) };
 static const struct opt opt_explain = {
-	"explain", 0, NULL, "say why for every scenario, not only those over a limit", apply_explain };
+	"explain", 0, NULL, "say why for every scenario, not only those over a limit", OPT_FLAG_FIELD(struct gate_options, explain) };
 static const struct opt opt_no_wall_check = {
 	"no-wall-check", 0, NULL,
 	"do not time the native drains of head and baseline beside an\n"
-	"instruction regression (informational; never gated)", apply_no_wall_check };
+	"instruction regression (informational; never gated)", OPT_FLAG_FIELD(struct gate_options, no_wall_check) };
 static const struct opt opt_exact = {
 	"exact", 0, NULL,
 	"fail (exit 1) unless the baseline holds exactly the counts\n"
-	"measured here: is the committed baseline up to date?", apply_exact };
+	"measured here: is the committed baseline up to date?", OPT_FLAG_FIELD(struct gate_options, exact) };
 static const struct opt opt_shard = {
 	"shard", 0, "K/M",
 	"measure only shard K of M (a stable split by name); combine\n"
-	"the shards' results with: gate merge [options] FILE...", apply_shard };
+	"the shards' results with: gate merge [options] FILE...", OPT_CALLS(apply_shard) };
 static const struct opt opt_check_raw = {
 	"check-raw", 0, "DIR",
 	"read every count again from the raw files in DIR; one that\n"
-	"differs from the results is a measurement failure (exit 3)", apply_check_raw };
+	"differs from the results is a measurement failure (exit 3)", OPT_TEXT_FIELD(struct gate_options, check_raw) };
 
 static const struct opt opt_check_build = {
 	"check-build", 0, "DIR",
 	"hash the scenario programs of the build in DIR (made from\n"
 	"the same sources at the same path) and compare them with\n"
 	"the programs the results measured: one that differs is a\n"
-	"measurement failure (exit 3)", apply_check_build };
+	"measurement failure (exit 3)", OPT_TEXT_FIELD(struct gate_options, check_build) };
 
 /* How gate itself describes the shared options it takes. */
 static const struct opt_note gate_notes[] = {

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,44 @@ int opt_append(char ***array, size_t *count, char *item, struct gate_error *err)
 	*array = grown;
 	grown[(*count)++] = item;
 	return 0;
+}
+
+/* Stores or hands on an option's value, as its kind says (optlayer.h). */
+static int opt_apply(const struct opt *opt, const struct opt_context *context, const char *value,
+		     struct gate_error *err)
+{
+	char *own = context->own, name[64];
+	uint64_t number;
+
+	switch (opt->kind) {
+	case OPT_FLAG:
+		*(bool *)(void *)(own + opt->field) = true;
+		return 0;
+	case OPT_TEXT:
+		*(const char **)(void *)(own + opt->field) = value;
+		return 0;
+	case OPT_COPY: {
+		char **field = (char **)(void *)(own + opt->field);
+
+		free(*field);
+		return (*field = strdup(value)) != NULL ? 0 : gate_error_set(err, "out of memory");
+	}
+	case OPT_UNSIGNED:
+		snprintf(name, sizeof(name), "--%s", opt->name);
+		if (opt_parse_unsigned(value, opt->low, opt->high, name, &number, err) != 0)
+			return -1;
+		if (opt->size == sizeof(uint64_t))
+			*(uint64_t *)(void *)(own + opt->field) = number;
+		else
+			*(unsigned *)(void *)(own + opt->field) = (unsigned)number;
+		return 0;
+	case OPT_LIST:
+		return opt_append((char ***)(void *)(own + opt->field),
+				  (size_t *)(void *)(own + opt->count), (char *)value, err);
+	case OPT_CALL:
+	default:
+		return opt->apply(context, value, err);
+	}
 }
 
 static int apply_build_dir(const struct opt_context *context, const char *value,
@@ -107,16 +146,16 @@ static int apply_version(const struct opt_context *context, const char *value,
 }
 
 const struct opt opt_build_dir = { "build-dir", 0, "DIR", "the build to use (default build)",
-				   apply_build_dir };
+				   OPT_CALLS(apply_build_dir) };
 const struct opt opt_timeout = { "timeout", 0, "SECONDS", "kill every run after this long",
-				 apply_timeout };
+				 OPT_CALLS(apply_timeout) };
 const struct opt opt_jobs = { "jobs", 'j', "JOBS",
-			      "valgrind runs at once (default: the number of CPUs)", apply_jobs };
+			      "valgrind runs at once (default: the number of CPUs)", OPT_CALLS(apply_jobs) };
 const struct opt opt_verbose = { "verbose", 'v', NULL, "print each command it runs",
-				 apply_verbose };
-const struct opt opt_quiet = { "quiet", 'q', NULL, "no progress on stderr", apply_quiet };
-const struct opt opt_help = { "help", 'h', NULL, "this text", apply_help };
-const struct opt opt_version = { "version", 'V', NULL, "gate's version", apply_version };
+				 OPT_CALLS(apply_verbose) };
+const struct opt opt_quiet = { "quiet", 'q', NULL, "no progress on stderr", OPT_CALLS(apply_quiet) };
+const struct opt opt_help = { "help", 'h', NULL, "this text", OPT_CALLS(apply_help) };
+const struct opt opt_version = { "version", 'V', NULL, "gate's version", OPT_CALLS(apply_version) };
 
 static size_t count_opts(const struct opt *const *opts)
 {
@@ -271,7 +310,7 @@ int opt_parse(const struct command_spec *spec, const struct opt_context *context
 				       spec->refused_reason);
 			goto out;
 		}
-		if (table.all[index]->apply(context, optarg, err) != 0)
+		if (opt_apply(table.all[index], context, optarg, err) != 0)
 			goto out;
 	}
 	for (; optind < argc; optind++) {

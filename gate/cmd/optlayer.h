@@ -30,13 +30,53 @@ struct opt_context {
 	const struct common_targets *common;
 };
 
+/* What an option does with its value. Most options only store it in a field of the command's
+ * own options struct, and say so by type (the OPT_* field macros below); the rest call `apply`. */
+enum opt_kind {
+	OPT_CALL,     /* apply(context, value, err) */
+	OPT_FLAG,     /* bool field = true */
+	OPT_TEXT,     /* const char * field = the value (argv's own string) */
+	OPT_COPY,     /* char * field = a copy of the value (owned; a repeat replaces it) */
+	OPT_UNSIGNED, /* unsigned or uint64_t field = the value, a whole number from low to high */
+	OPT_LIST      /* char ** field grows by the value, its size_t count at `count` */
+};
+
 struct opt {
 	const char *name;     /* long name, without the dashes */
 	char letter;          /* short name, or 0 */
 	const char *argument; /* what the value is called in --help ("N"), NULL for a flag */
 	const char *help;     /* --help's text for it; "\n" continues it on the next line */
 	int (*apply)(const struct opt_context *context, const char *value, struct gate_error *err);
+	enum opt_kind kind;   /* OPT_CALL (0) unless an OPT_* field macro says otherwise */
+	size_t field;         /* the field's offset in the command's own options */
+	size_t size;          /* the field's size (OPT_UNSIGNED: 4 or 8 bytes) */
+	size_t count;         /* OPT_LIST: the offset of its size_t count */
+	uint64_t low, high;   /* OPT_UNSIGNED: the range */
 };
+
+/* 0, when the field `member` of `type` has the type `want`; a compile error otherwise, so a typed
+ * option can only write the kind of field it is declared for. */
+#define OPT_IS(type, member, want) (0 * sizeof(_Generic(((type *)0)->member, want: 1)))
+#define OPT_AT(type, member) (offsetof(type, member)), sizeof(((type *)0)->member)
+
+/* The tail of a struct opt initializer after the help text: a handler that does more than store
+ * the value (checks it against something else, sets two fields)... */
+#define OPT_CALLS(function) function, OPT_CALL, 0, 0, 0, 0, 0
+/* ...or the field it writes, by type. */
+#define OPT_FLAG_FIELD(type, member) \
+	NULL, OPT_FLAG, OPT_AT(type, member) + OPT_IS(type, member, bool), 0, 0, 0
+#define OPT_TEXT_FIELD(type, member) \
+	NULL, OPT_TEXT, OPT_AT(type, member) + OPT_IS(type, member, const char *), 0, 0, 0
+#define OPT_COPY_FIELD(type, member) \
+	NULL, OPT_COPY, OPT_AT(type, member) + OPT_IS(type, member, char *), 0, 0, 0
+#define OPT_UNSIGNED_FIELD(type, member, low, high)                                            \
+	NULL, OPT_UNSIGNED,                                                                    \
+		OPT_AT(type, member) + 0 * sizeof(_Generic(((type *)0)->member, unsigned: 1,   \
+							      uint64_t: 1)),                   \
+		0, (low), (high)
+#define OPT_LIST_FIELD(type, member, count_member)                                             \
+	NULL, OPT_LIST, OPT_AT(type, member) + OPT_IS(type, member, char **),                  \
+		offsetof(type, count_member) + OPT_IS(type, count_member, size_t), 0, 0
 
 /* The options every command may list. */
 extern const struct opt opt_build_dir, opt_timeout, opt_jobs, opt_verbose, opt_quiet, opt_help,

@@ -7,6 +7,11 @@
 
 struct toy {
 	const char *name;
+	const char *text;
+	char *copy;
+	char **items;
+	size_t item_count;
+	unsigned small;
 	uint64_t count;
 	bool flag;
 	const char *build_dir;
@@ -26,23 +31,11 @@ static int apply_name(const struct opt_context *c, const char *value, struct gat
 	return 0;
 }
 
-static int apply_count(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	return opt_parse_unsigned(value, 1, 10, "--count", &TOY(c)->count, err);
-}
-
-static int apply_flag(const struct opt_context *c, const char *value, struct gate_error *err)
-{
-	(void)value;
-	(void)err;
-	TOY(c)->flag = true;
-	return 0;
-}
-
-static const struct opt opt_name = { "name", 'N', "NAME", "a name", apply_name };
+static const struct opt opt_name = { "name", 'N', "NAME", "a name", OPT_CALLS(apply_name) };
 static const struct opt opt_count = { "count", 0, "C", "a count from 1 to 10,\nchecked whole",
-				      apply_count };
-static const struct opt opt_flag = { "a-rather-long-flag-name", 0, NULL, "a flag", apply_flag };
+				      OPT_UNSIGNED_FIELD(struct toy, count, 1, 10) };
+static const struct opt opt_flag = { "a-rather-long-flag-name", 0, NULL, "a flag",
+				     OPT_FLAG_FIELD(struct toy, flag) };
 
 static const struct opt *const toy_opts[] = { &opt_name, &opt_count, &opt_flag, &opt_build_dir,
 					      &opt_timeout, &opt_jobs, &opt_verbose, &opt_help, NULL };
@@ -143,6 +136,51 @@ static void opt_parse_should_refuse_operands_when_the_command_takes_none(void)
 	CHECK_STR(err.message, "unexpected argument 'stray' (see gate bare --help)");
 }
 
+/* Each kind of typed option writes its own kind of field: the value itself, an owned copy that a
+ * repeat replaces, a list in order, a 4-byte unsigned within its range. */
+static void typed_options_should_store_each_kind_in_its_field(void)
+{
+	static const struct opt opt_text = { "text", 't', "T", "text", OPT_TEXT_FIELD(struct toy, text) };
+	static const struct opt opt_copy = { "copy", 0, "C", "copied", OPT_COPY_FIELD(struct toy, copy) };
+	static const struct opt opt_item = { "item", 'i', "I", "items",
+					     OPT_LIST_FIELD(struct toy, items, item_count) };
+	static const struct opt opt_small = { "small", 0, "S", "0 to 5",
+					      OPT_UNSIGNED_FIELD(struct toy, small, 0, 5) };
+	static const struct opt *const typed[] = { &opt_text, &opt_copy, &opt_item, &opt_small,
+						   &opt_count, &opt_flag, NULL };
+	static const struct command_spec spec = { "gate typed", "usage: gate typed", NULL, typed,
+						  NULL, 0, NULL, NULL, NULL };
+	static struct common_targets common;
+	char *argv[] = { "typed", "--text", "tee", "--copy", "first", "-i", "a", "--copy=second",
+			 "--item", "b", "--small", "5", "--count", "10", "--a-rather-long-flag-name",
+			 NULL };
+	char *too_big[] = { "typed", "--small", "6", NULL };
+	struct gate_error err = GATE_ERROR_INIT;
+	struct toy toy = { 0 };
+	struct opt_context context = { &toy, &common };
+
+	toy.count = 99;
+	CHECK(opt_parse(&spec, &context, 15, argv, NULL, NULL, &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK(toy.text == argv[2]);
+	CHECK_STR(toy.copy, "second");
+	CHECK(toy.copy != argv[7] + 7);
+	CHECK_U64(toy.item_count, 2);
+	if (toy.item_count == 2) {
+		CHECK_STR(toy.items[0], "a");
+		CHECK_STR(toy.items[1], "b");
+	}
+	CHECK_U64(toy.small, 5);
+	CHECK_U64(toy.count, 10);
+	CHECK(toy.flag);
+	CHECK(toy.name == NULL);
+	CHECK(opt_parse(&spec, &context, 3, too_big, NULL, NULL, &err) == -1);
+	CHECK_STR(err.message, "--small must be an integer from 0 to 5, not '6'");
+	CHECK_U64(toy.small, 5);
+	free(toy.copy);
+	free(toy.items);
+}
+
 static void opt_usage_should_be_made_from_the_options(void)
 {
 	char *text = NULL;
@@ -176,6 +214,7 @@ int main(void)
 	RUN(opt_parse_should_apply_own_and_shared_options_in_every_spelling);
 	RUN(opt_parse_should_name_the_option_as_it_was_typed);
 	RUN(opt_parse_should_refuse_operands_when_the_command_takes_none);
+	RUN(typed_options_should_store_each_kind_in_its_field);
 	RUN(opt_usage_should_be_made_from_the_options);
 	return CHECK_EXIT();
 }
