@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes gate's three readers of untrusted files (the callgrind parser, the DHAT parser, the
-# baseline reader) with libFuzzer for SECONDS each of a processor's time (default 60), all at
+# Fuzzes gate's four readers of untrusted files (the callgrind parser, the DHAT parser, the
+# baseline reader, the ELF module with its ld.so.cache reader) with libFuzzer for SECONDS each of a processor's time (default 60), all at
 # once, and prints per target the runs, executions per second and crashes. Builds in
 # build-fuzz with clang, ASan and UBSan. The committed seeds (tests/fuzz/corpus/TARGET) are only read; what the fuzzer adds
 # goes to build-fuzz/fuzz/corpus/TARGET, and a crash to build-fuzz/fuzz/crashes/TARGET/. A crash
@@ -32,7 +32,7 @@ fi
 rm -rf "$probe"
 
 build="build-fuzz"
-targets=(callgrind dhat results)
+targets=(callgrind dhat results elf)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 

@@ -183,6 +183,15 @@ static int add_needed(struct elf_dynamic *dynamic, const char *name)
 	return 0;
 }
 
+/* The NUL-terminated string at `offset` of a string table of `size` bytes, or NULL. The offset
+ * is checked before it is added: the file's value may be any 64 bits. */
+static const char *table_string(const char *table, uint64_t size, uint64_t offset)
+{
+	if (offset >= size || memchr(table + offset, '\0', size - offset) == NULL)
+		return NULL;
+	return table + offset;
+}
+
 int elf_object_dynamic(const struct elf_object *object, struct elf_dynamic *dynamic,
 		       struct gate_error *err)
 {
@@ -212,12 +221,13 @@ int elf_object_dynamic(const struct elf_object *object, struct elf_dynamic *dyna
 		return gate_error_set(err, "cannot read '%s': its dynamic string table is out of the file",
 				      object->path);
 	for (i = 0; i < count && gelf_getdyn(entries, (int)i, &entry) != NULL && entry.d_tag != DT_NULL; i++) {
-		const char *text = object->bytes + table + entry.d_un.d_val;
+		const char *text;
 		char **slot = NULL;
 
 		if (entry.d_tag != DT_NEEDED && entry.d_tag != DT_RUNPATH && entry.d_tag != DT_RPATH)
 			continue;
-		if (entry.d_un.d_val >= strsz || memchr(text, '\0', strsz - entry.d_un.d_val) == NULL) {
+		text = table_string(object->bytes + table, strsz, entry.d_un.d_val);
+		if (text == NULL) {
 			gate_error_set(err, "cannot read '%s': a name of its dynamic section is out of its "
 				       "string table", object->path);
 			goto out;

@@ -5,12 +5,7 @@
 
 #include <costgate/harness.h>
 
-static size_t body(unsigned char *buffer, size_t capacity)
-{
-	(void)capacity;
-	buffer[0] = 'x';
-	return 1;
-}
+#include "one_byte.h"
 
 static int start(struct costgate_service *service)
 {
@@ -35,7 +30,7 @@ const struct costgate_scenario costgate_scenario = {
 	.name = "leaves_a_child",
 	.title = "test only: leaves a detached child running",
 	.gated = true,
-	.body = body,
+	.body = one_byte_body,
 	.start = start,
 	.handle = handle,
 };

@@ -4,12 +4,7 @@
 
 #include <costgate/harness.h>
 
-static size_t body(unsigned char *buffer, size_t capacity)
-{
-	(void)capacity;
-	buffer[0] = 'x';
-	return 1;
-}
+#include "one_byte.h"
 
 static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
 {
@@ -30,6 +25,6 @@ const struct costgate_scenario costgate_scenario = {
 	.name = "nondeterministic",
 	.title = "test only: work that depends on the clock",
 	.gated = true,
-	.body = body,
+	.body = one_byte_body,
 	.handle = handle,
 };

@@ -3,12 +3,7 @@
  * back to the same text, and the executable must load nothing but the C library. */
 #include <costgate/harness.h>
 
-static size_t body(unsigned char *buffer, size_t capacity)
-{
-	(void)capacity;
-	buffer[0] = 'x';
-	return 1;
-}
+#include "one_byte.h"
 
 static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
 {
@@ -24,6 +19,6 @@ const struct costgate_scenario costgate_scenario = {
 	.gated = true,
 	.steady_allocations = 0.5,
 	.cold_allocations = 3,
-	.body = body,
+	.body = one_byte_body,
 	.handle = handle,
 };

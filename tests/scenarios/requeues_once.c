@@ -2,12 +2,7 @@
  * handles one more message than was asked for. The harness's count check must catch it. */
 #include <costgate/harness.h>
 
-static size_t body(unsigned char *buffer, size_t capacity)
-{
-	(void)capacity;
-	buffer[0] = 'x';
-	return 1;
-}
+#include "one_byte.h"
 
 static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
 {
@@ -22,6 +17,6 @@ static int handle(struct costgate_service *service, const unsigned char *message
 const struct costgate_scenario costgate_scenario = {
 	.name = "requeues_once",
 	.title = "test only: handles one message more than asked for",
-	.body = body,
+	.body = one_byte_body,
 	.handle = handle,
 };

@@ -4,12 +4,7 @@
 
 #include <costgate/harness.h>
 
-static size_t body(unsigned char *buffer, size_t capacity)
-{
-	(void)capacity;
-	buffer[0] = 'x';
-	return 1;
-}
+#include "one_byte.h"
 
 static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
 {
@@ -24,6 +19,6 @@ const struct costgate_scenario costgate_scenario = {
 	.name = "segfaults",
 	.title = "test only: crashes in its handler",
 	.gated = true,
-	.body = body,
+	.body = one_byte_body,
 	.handle = handle,
 };

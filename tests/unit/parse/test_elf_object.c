@@ -276,6 +276,25 @@ static void a_truncated_file_should_be_refused_for_its_tables_out_of_the_file(vo
 		fclose(self);
 }
 
+/* tests/fixtures/elf/needed-offset-wraps.so: tests/fuzz/corpus/elf/library-64-bit with its
+ * DT_NEEDED name at offset 0xffffffffffffff00 of the string table (fuzz_elf found the pointer
+ * arithmetic overflowing there): refused, naming it. */
+static void a_name_offset_past_the_string_table_should_be_refused(void)
+{
+	struct elf_object *object = open_or_null(FIXTURE_DIR "/elf/needed-offset-wraps.so");
+	struct elf_dynamic dynamic = ELF_DYNAMIC_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(object != NULL);
+	if (object == NULL)
+		return;
+	CHECK(elf_object_dynamic(object, &dynamic, &err) == -1);
+	CHECK_STR(err.message, "cannot read '" FIXTURE_DIR "/elf/needed-offset-wraps.so': a name of "
+		  "its dynamic section is out of its string table");
+	CHECK(dynamic.needed == NULL && dynamic.needed_count == 0 && dynamic.runpath == NULL);
+	elf_object_close(object);
+}
+
 static void a_cache_should_be_refused_unless_it_is_ldconfigs_and_bounded_when_it_lies(void)
 {
 	struct elf_ldcache cache = ELF_LDCACHE_INIT;
@@ -316,6 +335,7 @@ int main(void)
 	RUN(a_library_without_a_run_path_should_inherit_the_programs_rpath);
 	RUN(open_should_name_a_file_that_is_not_elf_or_missing);
 	RUN(a_truncated_file_should_be_refused_for_its_tables_out_of_the_file);
+	RUN(a_name_offset_past_the_string_table_should_be_refused);
 	RUN(a_cache_should_be_refused_unless_it_is_ldconfigs_and_bounded_when_it_lies);
 	return CHECK_EXIT();
 }
