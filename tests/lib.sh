@@ -19,6 +19,45 @@ check() {
   if "$@"; then pass "$name"; else fail "$name"; fi
 }
 
+# check_run NAME CODE [PATTERN...]: the last run (its exit status in $code, its output in the
+# files $out and $err) exited CODE and matched every extended regular expression: on stdout, or
+# on stderr for a pattern written "err:PATTERN"; "!PATTERN" must not match stdout.
+# shellcheck disable=SC2154 # code, out and err are the calling test's run_gate's
+check_run() {
+  local name=$1 expected=$2 pattern
+  shift 2
+  if [ "$code" -ne "$expected" ]; then
+    fail "$name: exit $code, expected $expected"
+    echo "    stdout:" && show "$out"
+    echo "    stderr:" && show "$err"
+    return 1
+  fi
+  for pattern in "$@"; do
+    case $pattern in
+    err:*)
+      grep -qE -- "${pattern#err:}" "$err" && continue
+      fail "$name: stderr does not match '${pattern#err:}'"
+      show "$err"
+      return 1
+      ;;
+    '!'*)
+      grep -qE -- "${pattern#!}" "$out" || continue
+      fail "$name: stdout matches '${pattern#!}'"
+      show "$out"
+      return 1
+      ;;
+    *)
+      grep -qE -- "$pattern" "$out" && continue
+      fail "$name: stdout does not match '$pattern'"
+      show "$out"
+      echo "    stderr:" && show "$err"
+      return 1
+      ;;
+    esac
+  done
+  pass "$name"
+}
+
 # show FILE: the file indented under a failure.
 show() { sed 's/^/    | /' "$1"; }
 

@@ -78,26 +78,6 @@ run_gate() {
   code=$?
 }
 
-# check NAME CODE [PATTERN...]: the last run exited CODE and its stdout matches every extended
-# regular expression.
-check() {
-  local name=$1 expected=$2 pattern
-  shift 2
-  if [ "$code" -ne "$expected" ]; then
-    fail "$name: exit $code, expected $expected"
-    echo "    stdout:" && show "$out"
-    echo "    stderr:" && show "$err"
-    return 1
-  fi
-  for pattern in "$@"; do
-    grep -qE -- "$pattern" "$out" && continue
-    fail "$name: stdout does not match '$pattern'"
-    show "$out"
-    echo "    stderr:" && show "$err"
-    return 1
-  done
-  pass "$name"
-}
 
 # gate_host HOST DIR BUILD_DIR REBUILD PLANT: the whole adoption of one host, built in DIR's
 # BUILD_DIR by the command REBUILD (a function): the baseline saved and committed on
@@ -106,7 +86,7 @@ check() {
 gate_host() {
   local host=$1 dir=$2 build_dir=$3 rebuild=$4 plant=$5
   run_gate "$dir" --build-dir "$build_dir" --save-baseline "$base_branch"
-  if ! check "${host}_should_save_a_baseline_on_${base_branch}" 0 "^pass: " ||
+  if ! check_run "${host}_should_save_a_baseline_on_${base_branch}" 0 "^pass: " ||
     [ ! -s "$dir/baselines/$base_branch.json" ]; then
     return 1
   fi
@@ -114,7 +94,7 @@ gate_host() {
   git -C "$dir" checkout -q -b dearer "$base_branch"
   if "$plant" "$dir" && commit "$dir" "a dearer library" && "$rebuild"; then
     run_gate "$dir" --build-dir "$build_dir" --baseline="$base_branch"
-    check "${host}_should_fail_a_planted_regression" 1 \
+    check_run "${host}_should_fail_a_planted_regression" 1 \
       "^baseline: baselines/$base_branch\.json at refs/heads/$base_branch \([0-9a-f]{12}\)\$" \
       "^fail: "
   else
@@ -124,7 +104,7 @@ gate_host() {
   printf '\nA line of documentation.\n' >>"$dir/README.md"
   if commit "$dir" "documentation only" && "$rebuild"; then
     run_gate "$dir" --build-dir "$build_dir" --baseline="$base_branch"
-    check "${host}_should_pass_an_unchanged_head" 0 \
+    check_run "${host}_should_pass_an_unchanged_head" 0 \
       "^baseline: baselines/$base_branch\.json at refs/heads/$base_branch \([0-9a-f]{12}\)\$" \
       "^pass: "
   else

@@ -78,26 +78,6 @@ run_gate() {
   code=$?
 }
 
-# check NAME CODE [PATTERN...]: the last run exited CODE and its stdout matches every extended
-# regular expression.
-check() {
-  local name=$1 expected=$2 pattern
-  shift 2
-  if [ "$code" -ne "$expected" ]; then
-    fail "$name: exit $code, expected $expected"
-    echo "    stdout:" && show "$out"
-    echo "    stderr:" && show "$err"
-    return 1
-  fi
-  for pattern in "$@"; do
-    grep -qE -- "$pattern" "$out" && continue
-    fail "$name: stdout does not match '$pattern'"
-    show "$out"
-    echo "    stderr:" && show "$err"
-    return 1
-  done
-  pass "$name"
-}
 
 # row SCENARIO: SCENARIO's row of the last run's table, without the state column.
 row() { awk -v name="$1" '$1 == name && NF == 8 { $8 = ""; print; exit }' "$out"; }
@@ -166,7 +146,7 @@ fi
 
 # 2. The baseline of main, committed.
 run_gate --save-baseline main
-if check "save_baseline_should_pass_and_write_baselines_main_json" 0 \
+if check_run "save_baseline_should_pass_and_write_baselines_main_json" 0 \
   "^find_param +[0-9]+\.[0-9]{3} +0\.000 .* 0/0 +ok\$" \
   "^parse_query +[0-9]+\.[0-9]{3} +1\.000 .* 1/1 +ok\$" &&
   [ -s "$repo/baselines/main.json" ]; then
@@ -188,7 +168,7 @@ if trim_spaces && commit "trim encoded spaces" && build build; then
   if ! in_range "$change" 3 8; then
     fail "five_percent_dearer_should_regress: the change is '$change' %, not about 5 %"
     show "$out"
-  elif check "five_percent_dearer_should_regress" 1 \
+  elif check_run "five_percent_dearer_should_regress" 1 \
     "^parse_query: $(regex_escape "$head") instructions per message against $(regex_escape "$base_parse") in the baseline: $(regex_escape "$change") %, above the 2 % limit\$" \
     "^baseline: baselines/main\.json at refs/heads/main \([0-9a-f]{12}\)\$" \
     "^fail: .*parse_query"; then
@@ -210,7 +190,7 @@ git -C "$repo" checkout -q -b scratch-copy main
 if scratch_copy && commit "a scratch copy of the query" && build build; then
   run_gate --baseline=main
   line=$(grep -n 'char \*scratch = malloc' "$library" | cut -d: -f1)
-  check "extra_allocation_should_regress_and_name_the_site" 1 \
+  check_run "extra_allocation_should_regress_and_name_the_site" 1 \
     "^find_param: 1\.000 allocations per message, above the declared floor of 0\$" \
     "^parse_query: 2\.000 allocations per message, above the declared floor of 1\$" \
     "^ +1\.000 +0\.000 +\+1\.000 +\+[0-9.]+ +qs_split < handle( < [a-z_]+)*( +\(new\))? +at head querystring\.c:$line\b" \
@@ -229,7 +209,7 @@ if length_limit && commit "refuse overlong queries" && build build; then
     fail "under_one_percent_should_pass: the changes are '$change_find' and '$change_parse' %"
     show "$out"
   else
-    check "under_one_percent_should_pass" 0 \
+    check_run "under_one_percent_should_pass" 0 \
       "^find_param .* $(regex_escape "$change_find") % .* ok\$" \
       "^parse_query .* $(regex_escape "$change_parse") % .* ok\$" \
       "^pass: 2 scenarios within their limits\$"
@@ -257,7 +237,7 @@ if build build-c89 -DCMAKE_C_FLAGS=-std=c89; then
     fail "c89_build_should_not_compile_the_harness"
   fi
   run_gate --build-dir build-c89
-  if check "c89_build_should_measure_within_its_floors" 0 "^pass: 2 scenarios within their limits\$"; then
+  if check_run "c89_build_should_measure_within_its_floors" 0 "^pass: 2 scenarios within their limits\$"; then
     if [ "$(row find_param)" = "$main_find_row" ] && [ "$(row parse_query)" = "$main_parse_row" ]; then
       pass "c89_build_should_measure_what_main_measured"
     else
@@ -269,7 +249,7 @@ if build build-c89 -DCMAKE_C_FLAGS=-std=c89; then
   # Against main's baseline, measured without the flag: a different build, so gate measures main
   # again in a worktree configured like this build, and nothing changed.
   run_gate --build-dir build-c89 --baseline=main
-  check "c89_build_against_main_should_remeasure_main_and_pass" 0 \
+  check_run "c89_build_against_main_should_remeasure_main_and_pass" 0 \
     "^find_param +$(regex_escape "$base_find") +$(regex_escape "$base_find") +\+0\.00 % " \
     "^parse_query +$(regex_escape "$base_parse") +$(regex_escape "$base_parse") +\+0\.00 % " \
     "^baseline: refs/heads/main \([0-9a-f]{12}\) measured here in a temporary worktree" \

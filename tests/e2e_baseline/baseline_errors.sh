@@ -28,25 +28,25 @@ fi
 valid=$work/valid.json
 cp "$repo/baselines/main.json" "$valid"
 run_gate "$repo" --baseline=main
-check "baseline_not_committed_on_main_should_exit_4_saying_how_to_make_one" 4 \
+check_run "baseline_not_committed_on_main_should_exit_4_saying_how_to_make_one" 4 \
   "err:baselines/main\.json is not committed on refs/heads/main" \
   "err:gate --save-baseline main, and commit it" \
   "!."
 git -C "$repo" branch -m main trunk
 run_gate "$repo" --baseline=main
 git -C "$repo" branch -m trunk main
-check "baseline_ref_missing_should_exit_4_saying_how_to_make_one" 4 \
+check_run "baseline_ref_missing_should_exit_4_saying_how_to_make_one" 4 \
   "err:no branch 'main' here: looked at refs/remotes/origin/main, refs/remotes/\*/main and refs/heads/main" \
   "err:create one on that branch with: gate --save-baseline main" "!."
 run_gate "$repo" --baseline-file "$work/nowhere.json"
-check "baseline_file_missing_should_exit_4" 4 "err:no baseline: cannot read '.*nowhere\.json'"
+check_run "baseline_file_missing_should_exit_4" 4 "err:no baseline: cannot read '.*nowhere\.json'"
 mkdir -p "$work/outside"
 if git -C "$work/outside" rev-parse --git-dir >/dev/null 2>&1; then
   echo "skip baseline_outside_git_should_exit_4: $work is inside a git repository"
 else
   (cd "$work/outside" && exec "$gate" --build-dir "$repo/build" -j 2 --baseline=main) >"$out" 2>"$err"
   code=$?
-  check "baseline_outside_git_should_exit_4" 4 "err:not in a git repository"
+  check_run "baseline_outside_git_should_exit_4" 4 "err:not in a git repository"
 fi
 commit "$repo" "baseline of main"
 
@@ -75,7 +75,7 @@ malformed() {
     return
   fi
   run_gate "$repo" --baseline="$name"
-  check "malformed_baseline_should_exit_2 ($name)" 2 \
+  check_run "malformed_baseline_should_exit_2 ($name)" 2 \
     "err:baselines/$name\.json at refs/heads/$name \([0-9a-f]{12}\)" "err:$problem" "!."
 }
 
@@ -114,7 +114,7 @@ malformed no-valgrind "costgate\.fingerprint .*'valgrind'"
 # The same checks on --baseline-file: the message names the path.
 for name in truncated duplicate negative-count; do
   run_gate "$repo" --baseline-file "$work/$name.json"
-  check "malformed_baseline_file_should_exit_2 ($name)" 2 "err:'$(regex_escape "$work/$name.json")'" "!."
+  check_run "malformed_baseline_file_should_exit_2 ($name)" 2 "err:'$(regex_escape "$work/$name.json")'" "!."
 done
 
 # 8. --save-baseline SIGKILLed at several points. The change makes a complete save differ.

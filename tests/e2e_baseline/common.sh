@@ -121,43 +121,6 @@ run_gate() {
   code=$?
 }
 
-# check NAME CODE [PATTERN...]: the last run exited CODE and matched every extended regular
-# expression: on stdout, or on stderr for a pattern written "err:PATTERN"; "!PATTERN" must not
-# match stdout.
-check() {
-  local name=$1 expected=$2 pattern
-  shift 2
-  if [ "$code" -ne "$expected" ]; then
-    fail "$name: exit $code, expected $expected"
-    echo "    stdout:" && show "$out"
-    echo "    stderr:" && show "$err"
-    return 1
-  fi
-  for pattern in "$@"; do
-    case $pattern in
-    err:*)
-      grep -qE -- "${pattern#err:}" "$err" && continue
-      fail "$name: stderr does not match '${pattern#err:}'"
-      show "$err"
-      return 1
-      ;;
-    '!'*)
-      grep -qE -- "${pattern#!}" "$out" || continue
-      fail "$name: stdout matches '${pattern#!}'"
-      show "$out"
-      return 1
-      ;;
-    *)
-      grep -qE -- "$pattern" "$out" && continue
-      fail "$name: stdout does not match '$pattern'"
-      show "$out"
-      echo "    stderr:" && show "$err"
-      return 1
-      ;;
-    esac
-  done
-  pass "$name"
-}
 
 # per_message SCENARIO: the instr/msg column of SCENARIO's row in the last run's table.
 per_message() { awk -v name="$1" '$1 == name && $2 ~ /^[0-9]+\.[0-9]+$/ { print $2; exit }' "$out"; }

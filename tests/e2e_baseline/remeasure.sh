@@ -70,7 +70,7 @@ no_worktree_left() {
 # 7a. An unchanged tree against main measured here: passes, and says where the baseline came from.
 git -C "$repo" checkout -q -b unchanged main
 run_gate "$repo" --baseline=main
-check "other_fingerprint_unchanged_tree_should_remeasure_main_and_pass" 0 \
+check_run "other_fingerprint_unchanged_tree_should_remeasure_main_and_pass" 0 \
   "$remeasured" "$not_comparable" \
   "^work +$base_re +$base_re +\+0\.00 % .* ok\$" \
   "^pass: 2 scenarios"
@@ -80,7 +80,7 @@ no_worktree_left "other_fingerprint_should_remove_the_worktree_after_a_pass" unc
 git -C "$repo" checkout -q -b three-percent main
 if set_iterations "$repo" 2060 && build "$repo"; then
   run_gate "$repo" --baseline=main
-  check "other_fingerprint_three_percent_dearer_should_remeasure_main_and_regress" 1 \
+  check_run "other_fingerprint_three_percent_dearer_should_remeasure_main_and_regress" 1 \
     "$remeasured" "$not_comparable" \
     "^work: [0-9]+\.[0-9]{3} instructions per message against $base_re in the baseline: \+[0-9.]+ %, above the 2 % limit\$" \
     "^fail: 1 regressed \(work\)\$"
@@ -93,7 +93,7 @@ fi
 # A baseline file is not a ref gate could measure: another fingerprint there is exit 4.
 git -C "$repo" show main:baselines/main.json >"$work/other.json"
 run_gate "$repo" --baseline-file "$work/other.json"
-check "other_fingerprint_in_a_baseline_file_should_exit_4" 4 \
+check_run "other_fingerprint_in_a_baseline_file_should_exit_4" 4 \
   "err:no comparable baseline: '$(regex_escape "$work/other.json")' was measured with another toolchain \(valgrind: $(regex_escape "$version") here, $other in the baseline\)"
 
 # SIGTERM (a cancelled CI job) while main is being measured in the worktree: the worktree must
@@ -141,7 +141,7 @@ else
   if cmake -G "$generator" -S "$repo" -B "$repo/build" -DCOSTGATE_NATIVE_VARIANTS=OFF \
     >"$work/build.log" 2>&1 && cmake --build "$repo/build" -j 2 >>"$work/build.log" 2>&1; then
     run_gate "$repo" --baseline=main
-    check "head_built_with_another_generator_should_remeasure_main_with_it ($generator)" 0 \
+    check_run "head_built_with_another_generator_should_remeasure_main_with_it ($generator)" 0 \
       "$remeasured" "^work +$base_re +$base_re +\+0\.00 % .* ok\$" "^pass: 2 scenarios"
     no_worktree_left "head_built_with_another_generator_should_remove_the_worktree" unchanged
   else
@@ -170,7 +170,7 @@ if cmake -S "$repo" -B "$repo/build" -DCMAKE_C_FLAGS="-fno-inline -fstack-protec
   if [ -z "$flagged" ] || [ "$flagged" = "$base" ]; then
     fail "other_flags_should_remeasure_main_with_the_same_flags: the flags did not change the count ($flagged)"
   else
-    check "other_flags_should_remeasure_main_with_the_same_flags" 0 \
+    check_run "other_flags_should_remeasure_main_with_the_same_flags" 0 \
       "err:'(steady|work)' was built otherwise: '[^']*-fno-inline -fstack-protector-all" \
       "err:measuring refs/heads/main here in a temporary worktree" \
       "^work +$(regex_escape "$flagged") +$(regex_escape "$flagged") +\+0\.00 % .* ok\$" \

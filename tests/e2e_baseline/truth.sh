@@ -205,13 +205,13 @@ else
 fi
 (cd "$repo" && exec "$gate" --build-dir build -j 2 --baseline=main) >"$out" 2>"$err"
 code=$?
-check "unchanged_head_with_the_default_n_should_pass_against_a_baseline_at_200" 0 \
+check_run "unchanged_head_with_the_default_n_should_pass_against_a_baseline_at_200" 0 \
   "err:at 1, 200 and 400 deliveries, 2 at once \(the baseline's N\)" \
   "^pass: 4 scenarios within their limits\$"
 messages=1000
 run_gate "$repo" --baseline=main --scenario varied_heap --scenario work
 messages=200
-check "unchanged_head_at_another_n_should_compare_when_linear" 0 \
+check_run "unchanged_head_at_another_n_should_compare_when_linear" 0 \
   "^note: head and baseline were measured with different message counts \(baseline N = 200\), both linear within 0\.5 %" \
   "^pass: 2 scenarios within their limits\$"
 
@@ -224,7 +224,7 @@ if set_iterations "$repo" 1600 &&
   (cd "$repo" && export GITHUB_ACTIONS=true && exec "$gate" --build-dir build -j 2 \
     --baseline=main --scenario work) >"$out" 2>"$err"
   code=$?
-  check "cheaper_and_over_a_floor_should_fail_on_the_floor" 1 \
+  check_run "cheaper_and_over_a_floor_should_fail_on_the_floor" 1 \
     "^work +[0-9.]+ +[0-9.]+ +-[0-9.]+ % .* regressed: allocations, cold allocations\$" \
     "^::error title=costgate%3A work regressed%3A allocations%2C cold allocations::work: 1\.000 allocations per message, above the declared floor of 0\$" \
     "^::notice title=costgate%3A work improved::work: improved: instructions per message -[0-9.]+ %25 against the baseline, beyond the 2 %25 limit: refresh the baseline \(gate --save-baseline main on main, and commit baselines/main\.json\)\$" \
@@ -240,7 +240,7 @@ if sed -i 's/^#define CHAIN_TABLE 1$/#define CHAIN_TABLE 0/' "$repo/scenarios/ch
   grep -q '^#define CHAIN_TABLE 0$' "$repo/scenarios/chain.c" && commit "$repo" "arithmetic" &&
   build "$repo"; then
   run_gate "$repo" --baseline=main --scenario chain --json "$work/chain.json"
-  check "more_instructions_and_less_time_should_say_so" 1 \
+  check_run "more_instructions_and_less_time_should_say_so" 1 \
     "^chain +[0-9.]+ +[0-9.]+ +\+[0-9.]+ % .* regressed: instructions\$" \
     "^chain: wall clock head [0-9]+\.[0-9]{2} s, baseline [0-9]+\.[0-9]{2} s over 5 rounds \(-[0-9]+ %\): instructions up, time down\$"
   if [ "$(json "$work/chain.json" "[r['wall_clock']['conclusion'] for r in d['costgate']['verdict']['rows']]")" = "['time down']" ]; then
@@ -249,7 +249,7 @@ if sed -i 's/^#define CHAIN_TABLE 1$/#define CHAIN_TABLE 0/' "$repo/scenarios/ch
     fail "results_json_should_carry_the_wall_clock"
   fi
   run_gate "$repo" --baseline=main --scenario chain --no-wall-check
-  check "no_wall_check_should_leave_the_wall_clock_out" 1 "regressed: instructions\$" "!wall clock"
+  check_run "no_wall_check_should_leave_the_wall_clock_out" 1 "regressed: instructions\$" "!wall clock"
 else
   fail "more_instructions_and_less_time_should_say_so: cannot build the change"
 fi

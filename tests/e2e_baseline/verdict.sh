@@ -21,7 +21,7 @@ fi
 # main: measure, write baselines/main.json, commit it.
 run_gate "$repo" --save-baseline main
 base=$(per_message work)
-if check "save_baseline_should_write_baselines_main_json" 0 "^work +[0-9]+\.[0-9]{3} " \
+if check_run "save_baseline_should_write_baselines_main_json" 0 "^work +[0-9]+\.[0-9]{3} " \
   "err:wrote the baseline .*baselines/main\.json" && [ -s "$repo/baselines/main.json" ]; then
   commit "$repo" "baseline of main"
 else
@@ -33,7 +33,7 @@ base_re=$(regex_escape "$base")
 
 # 1. An unchanged tree passes, each figure equal to the baseline's.
 run_gate "$repo" --baseline=main
-check "unchanged_tree_should_pass" 0 \
+check_run "unchanged_tree_should_pass" 0 \
   "^work +$base_re +$base_re +\+0\.00 % .* ok\$" \
   "^baseline: baselines/main\.json at refs/heads/main \([0-9a-f]{12}\)\$" \
   "^pass: 2 scenarios within their limits\$"
@@ -44,7 +44,7 @@ check "unchanged_tree_should_pass" 0 \
 messages=400
 run_gate "$repo" --baseline=main --scenario work
 messages=200
-check "different_message_counts_should_compare_per_message_and_say_so" 0 \
+check_run "different_message_counts_should_compare_per_message_and_say_so" 0 \
   "^work +[0-9]+\.[0-9]{3} +$base_re +[-+]0\.00 % " \
   "^note: head and baseline were measured with different message counts \(baseline N = 200\), both linear within 0\.5 %; per message figures are compared\$"
 
@@ -57,7 +57,7 @@ if set_iterations "$repo" 2020 && build "$repo"; then
   if ! in_range "$change" 0.5 1.5; then
     fail "one_percent_dearer_should_pass: the change is '$change' %, not about 1 % (fix K)"
   else
-    check "one_percent_dearer_should_pass" 0 \
+    check_run "one_percent_dearer_should_pass" 0 \
       "^work +$(regex_escape "$head1") +$base_re +$(regex_escape "$change") % .* ok\$" \
       "^pass: 2 scenarios"
   fi
@@ -75,7 +75,7 @@ if set_iterations "$repo" 2060 && build "$repo"; then
   if ! in_range "$change" 2.5 3.5; then
     fail "three_percent_dearer_should_regress: the change is '$change' %, not about 3 % (fix K)"
   else
-    check "three_percent_dearer_should_regress" 1 \
+    check_run "three_percent_dearer_should_regress" 1 \
       "^work: $(regex_escape "$head3") instructions per message against $base_re in the baseline: $(regex_escape "$change") %, above the 2 % limit\$" \
       "^work +$(regex_escape "$head3") +$base_re +$(regex_escape "$change") % .* regressed: instructions\$" \
       "^steady .* ok\$" \
@@ -103,7 +103,7 @@ if [ "$code" -ne 0 ] || git -C "$repo" diff --quiet main -- baselines/main.json;
 else
   commit "$repo" "refresh the baseline with the change"
   run_gate "$repo" --baseline=main
-  check "own_baseline_rewrite_should_still_regress" 1 \
+  check_run "own_baseline_rewrite_should_still_regress" 1 \
     "^work: $head3_re instructions per message against $base_re in the baseline" \
     "^baseline: baselines/main\.json at refs/heads/main \($(git -C "$repo" rev-parse --short=12 main)\)\$" \
     "^fail: 1 regressed \(work\)\$"
@@ -113,7 +113,7 @@ else
   if git -C "$repo" update-ref refs/remotes/origin/main "$main_commit" &&
     git -C "$repo" branch -q -D main; then
     run_gate "$repo" --baseline=main --scenario work
-    check "own_baseline_rewrite_should_still_regress_against_origin_main" 1 \
+    check_run "own_baseline_rewrite_should_still_regress_against_origin_main" 1 \
       "^work: $head3_re instructions per message against $base_re in the baseline" \
       "\(${main_commit:0:12}\)" \
       "^fail: 1 regressed \(work\)\$"
@@ -131,7 +131,7 @@ mkdir -p "$repo/baselines"
 printf '{"accepted":[{"scenario":"work","metric":"instructions","value":%s,"reason":"%s"}]}\n' \
   "$value" "$reason" >"$repo/baselines/accepted.json"
 run_gate "$repo" --baseline=main
-check "accepted_regression_should_pass_and_show_its_reason" 0 \
+check_run "accepted_regression_should_pass_and_show_its_reason" 0 \
   "^work: accepted up to $(regex_escape "$value") instructions per message: $reason \(.*baselines/accepted\.json\)\$" \
   "^work +$head3_re +$base_re +\+[0-9.]+ % .* accepted: instructions\$" \
   "^pass: "
@@ -147,19 +147,19 @@ below=$(awk -v b="$base" 'BEGIN { printf "%d", b * 1.01 }')
 printf '{"accepted":[{"scenario":"work","metric":"instructions","value":%s,"reason":"%s"}]}\n' \
   "$below" "$reason" >"$repo/baselines/accepted.json"
 run_gate "$repo" --baseline=main --scenario work
-check "acceptance_below_the_head_value_should_not_accept" 1 \
+check_run "acceptance_below_the_head_value_should_not_accept" 1 \
   "^work +$head3_re +$base_re +\+[0-9.]+ % .* regressed: instructions\$" \
   "!accepted up to" \
   "^fail: 1 regressed \(work\)\$"
 # It is short of the breach, not stale: "no breach needs it; remove it" would be wrong advice.
-check "acceptance_below_the_head_value_should_not_be_called_stale" 1 "!stale: no breach needs it"
+check_run "acceptance_below_the_head_value_should_not_be_called_stale" 1 "!stale: no breach needs it"
 rm -f "$repo/baselines/accepted.json"
 
 # 3. One more allocation per message fails on its floor, with no baseline at all.
 git -C "$repo" checkout -q -b allocation main
 if add_allocation "$repo" && build "$repo"; then
   run_gate "$repo"
-  check "extra_allocation_should_fail_its_floor_without_a_baseline" 1 \
+  check_run "extra_allocation_should_fail_its_floor_without_a_baseline" 1 \
     "^steady: 1\.000 allocations per message, above the declared floor of 0\$" \
     "^steady +[0-9.]+ +1\.000 .* regressed: allocations(, cold allocations)?\$" \
     "^work .* ok\$" \
