@@ -33,25 +33,25 @@ fi
 git -C "$repo" update-ref refs/remotes/origin/main "$main_commit"
 git -C "$repo" branch -q -D main
 run_gate "$repo" --baseline=main
-check "planted_main_tag_should_not_replace_origin_main" 1 \
+check_run "planted_main_tag_should_not_replace_origin_main" 1 \
   "^baseline: baselines/main\.json at refs/remotes/origin/main \(${main_commit:0:12}\)\$" \
   "^fail: 1 regressed \(work\)\$"
 
 run_gate "$repo" --baseline=main --base-commit "$main_commit"
-check "base_commit_should_be_read_as_it_is" 1 \
+check_run "base_commit_should_be_read_as_it_is" 1 \
   "^baseline: baselines/main\.json at the base commit \(${main_commit:0:12}\)\$" \
   "^fail: 1 regressed \(work\)\$"
 
 run_gate "$repo" --baseline=main --base-commit "${main_commit:0:12}"
-check "short_base_commit_should_exit_4" 4 "err:--base-commit needs a full commit hash" "!."
+check_run "short_base_commit_should_exit_4" 4 "err:--base-commit needs a full commit hash" "!."
 
 run_gate "$repo" --baseline=main --base-commit "$(printf '%040d' 0 | tr 0 e)"
-check "unknown_base_commit_should_exit_4" 4 "err:commit e{40} is not in this repository" "!."
+check_run "unknown_base_commit_should_exit_4" 4 "err:commit e{40} is not in this repository" "!."
 
 # Only the tag is left: no branch main anywhere.
 git -C "$repo" update-ref -d refs/remotes/origin/main
 run_gate "$repo" --baseline=main
-check "only_a_main_tag_should_exit_4_listing_the_refs" 4 \
+check_run "only_a_main_tag_should_exit_4_listing_the_refs" 4 \
   "err:no branch 'main' here: looked at refs/remotes/origin/main, refs/remotes/\*/main and refs/heads/main; refs/tags/main exists but a tag is never a baseline" \
   "!."
 
@@ -59,21 +59,21 @@ check "only_a_main_tag_should_exit_4_listing_the_refs" 4 \
 git -C "$repo" update-ref refs/remotes/upstream/main "$main_commit"
 git -C "$repo" update-ref refs/remotes/fork/main HEAD
 run_gate "$repo" --baseline=main
-check "main_on_two_remotes_should_exit_4_as_ambiguous" 4 \
+check_run "main_on_two_remotes_should_exit_4_as_ambiguous" 4 \
   "err:'main' is ambiguous: refs/remotes/origin/main does not exist and refs/remotes/(fork|upstream)/main and refs/remotes/(fork|upstream)/main both do" \
   "!."
 
 # One such remote: that is the branch.
 git -C "$repo" update-ref -d refs/remotes/fork/main
 run_gate "$repo" --baseline=main
-check "main_on_one_remote_should_be_used" 1 \
+check_run "main_on_one_remote_should_be_used" 1 \
   "^baseline: baselines/main\.json at refs/remotes/upstream/main \(${main_commit:0:12}\)\$"
 
 # Fully qualified names are taken exactly, and revision syntax is not a name.
 run_gate "$repo" --baseline=refs/remotes/upstream/main
-check "fully_qualified_ref_should_be_taken_exactly" 1 \
+check_run "fully_qualified_ref_should_be_taken_exactly" 1 \
   "^baseline: baselines/main\.json at refs/remotes/upstream/main \(${main_commit:0:12}\)\$"
 run_gate "$repo" --baseline='main~1'
-check "revision_syntax_should_exit_2" 2 "err:--baseline needs a branch name .*not 'main~1'" "!."
+check_run "revision_syntax_should_exit_2" 2 "err:--baseline needs a branch name .*not 'main~1'" "!."
 
 finish

@@ -29,23 +29,23 @@ stdout_commands() { grep -c '^::' "$out"; }
 
 accept 'a faster parser\n::notice::forged\n::stop-commands::token'
 GITHUB_ACTIONS=true run_gate "$repo" --baseline=main --scenario work
-check "reason_forging_a_workflow_command_should_exit_2_naming_the_file" 2 \
+check_run "reason_forging_a_workflow_command_should_exit_2_naming_the_file" 2 \
   "err:cannot read acceptances '.*baselines/accepted\.json': accepted\[0\]\.reason is more than one line" \
   "!."
 
 accept '\u001b]0;owned\u0007\u001b[2Jall fine'
 run_gate "$repo" --baseline=main --scenario work
-check "reason_with_terminal_escapes_should_exit_2_naming_the_file" 2 \
+check_run "reason_with_terminal_escapes_should_exit_2_naming_the_file" 2 \
   "err:accepted\[0\]\.reason holds a control character" "!."
 
 accept "$(printf '%0201d' 0)"
 run_gate "$repo" --baseline=main --scenario work
-check "reason_above_200_characters_should_exit_2" 2 "err:accepted\[0\]\.reason is too long" "!."
+check_run "reason_above_200_characters_should_exit_2" 2 "err:accepted\[0\]\.reason is too long" "!."
 
 # A legal one-line reason that is Markdown and HTML: accepted, and shown as text everywhere.
 accept 'ok <!-- **hidden** [x](https://example.invalid) @someone'
 GITHUB_ACTIONS=true run_gate "$repo" --baseline=main --scenario work --markdown "$work/summary.md"
-check "markdown_and_html_in_a_reason_should_be_accepted_as_text" 0 \
+check_run "markdown_and_html_in_a_reason_should_be_accepted_as_text" 0 \
   "^work: accepted up to 99999 instructions per message: ok <!-- \*\*hidden\*\* " "^pass: "
 if grep -q '<!--' "$work/summary.md" || ! grep -qF '&lt;\!-- \*\*hidden\*\* \[x\](https://example.invalid) \@someone' "$work/summary.md"; then
   fail "markdown_summary_should_escape_the_reason"
@@ -67,7 +67,7 @@ manifest=$repo/build/scenarios/manifest.txt
 if build "$repo" && sed -i -E 's/^(scenario|build) steady /\1 Steady-Two /' "$manifest" &&
   grep -q '^scenario Steady-Two ' "$manifest"; then
   run_gate "$repo" --baseline=main
-  check "scenario_name_outside_the_alphabet_should_exit_2_naming_the_manifest" 2 \
+  check_run "scenario_name_outside_the_alphabet_should_exit_2_naming_the_manifest" 2 \
     "err:cannot read manifest '.*/scenarios/manifest\.txt': line [0-9]+: scenario name 'Steady-Two' is not \[a-z0-9_\]\{1,64\}" \
     "!."
 else

@@ -31,7 +31,7 @@ if ! commit "$repo" "dearer, with its own baseline and a replace ref" || ! build
 fi
 
 run_gate "$repo" --baseline=main --base-commit "$base"
-check "planted_replace_ref_should_not_redirect_the_base_commit" 1 \
+check_run "planted_replace_ref_should_not_redirect_the_base_commit" 1 \
   "^baseline: baselines/main\.json at the base commit \(${base:0:12}\)\$" \
   "^fail: 1 regressed \(work\)\$"
 
@@ -44,7 +44,7 @@ tree=$(git -C "$repo" write-tree)
 unset GIT_INDEX_FILE
 big=$(git -C "$repo" commit-tree "$tree" -p "$base" -m "a 260 MiB baseline")
 run_gate "$repo" --baseline=main --base-commit "$big"
-check "oversized_baseline_should_exit_2" 2 \
+check_run "oversized_baseline_should_exit_2" 2 \
   "err:baselines/main\.json at the base commit \(${big:0:12}\) is 272629760 bytes, more than 256 MiB" \
   "!."
 

@@ -32,7 +32,7 @@ git -C "$repo" checkout -q -B fill main
 sed -i "s|^	(void)capacity;\$|	(void)capacity;\n	$loop|" "$work_c"
 if grep -q 'unsigned long hidden' "$work_c" && build "$repo"; then
   run_gate "$repo" --baseline=main
-  check "work_at_fill_time_should_regress_in_the_whole_process" 1 \
+  check_run "work_at_fill_time_should_regress_in_the_whole_process" 1 \
     "^work +$base_re +$base_re +\+0\.00 % " \
     "^work: [0-9.]+ instructions per message in the whole process against [0-9.]+ in the baseline: \+[0-9.]+ %, \+[0-9.]+ % outside the region, above the 2 % limit \(work done at fill time, on another thread or at exit\)\$" \
     "^fail: 1 regressed \(work\)\$"
@@ -45,7 +45,7 @@ git -C "$repo" checkout -q -f -B at_exit main
 sed -i "s|^static int handle(|static unsigned long pending;\n\n__attribute__((destructor)) static void settle(void)\n{\n	for (unsigned long m = 0; m < pending; m++)\n		$loop\n}\n\nstatic int handle(|; s|^	COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));\$|&\n	pending++;|" "$work_c"
 if grep -q 'pending++' "$work_c" && grep -q 'destructor' "$work_c" && build "$repo"; then
   run_gate "$repo" --baseline=main
-  check "work_left_for_exit_should_regress_in_the_whole_process" 1 \
+  check_run "work_left_for_exit_should_regress_in_the_whole_process" 1 \
     "^work +[0-9.]+ +$base_re +\+0\.[0-9]{2} % " \
     "^work: [0-9.]+ instructions per message in the whole process against [0-9.]+ in the baseline: \+[0-9.]+ %, \+[0-9.]+ % outside the region, above the 2 % limit" \
     "^fail: 1 regressed \(work\)\$"
@@ -64,7 +64,7 @@ git -C "$repo" checkout -q -f -B worker_thread main
 sed -i "s|^#include <string.h>\$|#include <pthread.h>\n#include <string.h>|; s|^static int handle(|static unsigned long pending;\n\nstatic void *settle(void *unused)\n{\n	(void)unused;\n	for (unsigned long m = 0; m < pending; m++)\n		$loop\n	return NULL;\n}\n\nstatic void stop(struct service *service)\n{\n	pthread_t worker;\n\n	(void)service;\n	if (pthread_create(\&worker, NULL, settle, NULL) == 0)\n		pthread_join(worker, NULL);\n}\n\nstatic int handle(|; s|^	COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));\$|&\n	pending++;|; s|^	\.handle = handle,\$|&\n	.stop = stop,|" "$work_c"
 if grep -q 'pthread_create' "$work_c" && grep -q '\.stop = stop,' "$work_c" && build "$repo"; then
   run_gate "$repo" --baseline=main
-  check "work_on_a_worker_thread_in_stop_should_regress_in_the_whole_process" 1 \
+  check_run "work_on_a_worker_thread_in_stop_should_regress_in_the_whole_process" 1 \
     "^work +[0-9.]+ +$base_re +\+0\.[0-9]{2} % " \
     "^work: [0-9.]+ instructions per message in the whole process against [0-9.]+ in the baseline: \+[0-9.]+ %, \+[0-9.]+ % outside the region, above the 2 % limit" \
     "^fail: 1 regressed \(work\)\$"
@@ -161,7 +161,7 @@ const struct scenario costgate_scenario = {
 SCENARIO
 if build "$repo"; then
   run_gate "$repo" --baseline=main
-  check "work_on_a_thread_running_beside_the_drain_should_regress_in_the_whole_process" 1 \
+  check_run "work_on_a_thread_running_beside_the_drain_should_regress_in_the_whole_process" 1 \
     "^work: [0-9.]+ instructions per message in the whole process against [0-9.]+ in the baseline: \+[0-9.]+ %, \+[0-9.]+ % outside the region, above the 2 % limit" \
     "^fail: 1 regressed \(work\)\$"
 else

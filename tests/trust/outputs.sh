@@ -77,20 +77,20 @@ if ! wait_for_lock "$repo/build/gate/raw/.gate.lock" "$first"; then
 fi
 
 run_gate "$repo" -s work
-check "second_gate_on_the_same_raw_dir_should_exit_2_naming_the_first" 2 \
+check_run "second_gate_on_the_same_raw_dir_should_exit_2_naming_the_first" 2 \
   "err:the raw directory '.*/build/gate/raw' is in use by another gate \(pid $first\)" "!."
 
 run_gate "$repo" -s work --raw-dir "$work/own-raw"
-check "second_gate_writing_the_same_results_should_exit_2_naming_the_first" 2 \
+check_run "second_gate_writing_the_same_results_should_exit_2_naming_the_first" 2 \
   "err:the results file 'build/gate/results.json' is in use by another gate \(pid $first\)" "!."
 
 run_gate "$repo" -s work --raw-dir "$work/own-raw" --json "$work/own.json"
-check "gates_with_their_own_outputs_should_share_a_build" 0 "^pass: 1 scenario within its limits"
+check_run "gates_with_their_own_outputs_should_share_a_build" 0 "^pass: 1 scenario within its limits"
 
 wait "$first"
 code=$?
 out=$first_out err=$first_err
-check "first_gate_should_finish_untouched" 0 "^pass: 1 scenario within its limits"
+check_run "first_gate_should_finish_untouched" 0 "^pass: 1 scenario within its limits"
 out=$work/stdout err=$work/stderr
 
 # A full disk: /dev/full takes no byte. The verdict line says so, and nothing says pass. Through a
@@ -99,7 +99,7 @@ full=$work/full.json
 ln -s /dev/full "$full"
 run_gate "$repo" -s work --json "$full"
 full_error="cannot write '$(regex_escape "$full")': No space left on device"
-check "results_on_a_full_disk_should_exit_2_on_the_verdict_line" 2 \
+check_run "results_on_a_full_disk_should_exit_2_on_the_verdict_line" 2 \
   "^fail: results not written: $full_error\$" "!^pass" "err:^gate: error: $full_error"
 if [ ! -L "$full" ] || [ ! -c /dev/full ]; then
   fail "a_device_should_be_written_in_place"
@@ -111,7 +111,7 @@ fi
 
 # --describe fails: exit 3, the progress lines name the scenario.
 run_gate "$repo" -s no_describe -v
-check "failed_describe_should_exit_3" 3 "scenario 'no_describe': --describe failed" \
+check_run "failed_describe_should_exit_3" 3 "scenario 'no_describe': --describe failed" \
   "err:^gate: no_describe callgrind [0-9]+: "
 if grep -q '(null)' "$err"; then
   fail "progress_should_never_print_null"

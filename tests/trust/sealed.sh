@@ -22,7 +22,7 @@ build "$repo"
 (cd "$repo" && exec "$gate" merge --build-dir build --check-build build --json "$work/merged.json" \
   --raw-dir "$work/merge-raw" "$work/main.json") >"$out" 2>"$err"
 code=$?
-check "check_build_should_pass_an_honest_rebuild" 0 "^pass: 2 scenarios within their limits"
+check_run "check_build_should_pass_an_honest_rebuild" 0 "^pass: 2 scenarios within their limits"
 
 # The change: 3 % dearer per message; its --describe swaps in the base commit's cheaper build.
 git -C "$repo" checkout -q -b swap main
@@ -56,13 +56,13 @@ built=$(sha256sum <"$repo/build/scenarios/work")
 
 run_gate "$repo" --baseline=main --base-commit "$base" -v
 if grep -q "read-only to the runs" "$err"; then
-  check "describe_swapping_its_executable_should_measure_the_built_one" 1 \
+  check_run "describe_swapping_its_executable_should_measure_the_built_one" 1 \
     "^fail: 1 regressed \(work\)\$"
   if [ "$(sha256sum <"$repo/build/scenarios/work")" != "$built" ]; then
     fail "the_read_only_build_should_keep_the_executable"
   fi
 else
-  check "describe_swapping_its_executable_should_exit_3" 3 \
+  check_run "describe_swapping_its_executable_should_exit_3" 3 \
     "scenario 'work': '.*/build/scenarios/work' changed after it was built, before its (callgrind|dhat) run at [0-9]+"
 fi
 
@@ -74,7 +74,7 @@ if unshare -Ur sh -c 'echo 0 >/proc/sys/user/max_user_namespaces' 2>/dev/null; t
     sh "$gate" --build-dir build -j 2 --messages "$messages" -v --baseline=main \
     --base-commit "$base") >"$out" 2>"$err"
   code=$?
-  check "describe_swapping_its_executable_without_namespaces_should_exit_3" 3 \
+  check_run "describe_swapping_its_executable_without_namespaces_should_exit_3" 3 \
     "err:the build: writable to the runs" \
     "scenario 'work': '.*/build/scenarios/work' changed after it was built, before its (callgrind|dhat) run at [0-9]+"
 else
@@ -95,7 +95,7 @@ CMAKE
 sed -i 's|SOURCES scenarios/work.c|SOURCES ${CMAKE_BINARY_DIR}/src/work.c|' "$repo/CMakeLists.txt"
 commit "$repo" "dearer, building the base's copy" && rm -rf "$repo/build" && build "$repo"
 run_gate "$repo" --baseline=main --base-commit "$base" --json "$work/change.json"
-check "other_source_fools_its_own_check_job" 0 "^pass: 2 scenarios within their limits"
+check_run "other_source_fools_its_own_check_job" 0 "^pass: 2 scenarios within their limits"
 git -C "$repo" show "$base:CMakeLists.txt" >"$repo/CMakeLists.txt"
 rm -rf "$repo/build"
 build "$repo"
@@ -103,7 +103,7 @@ build "$repo"
   --raw-dir "$work/merge-raw" --baseline=main --base-commit "$base" "$work/change.json") \
   >"$out" 2>"$err"
 code=$?
-check "check_build_should_catch_a_build_of_another_source" 3 \
+check_run "check_build_should_catch_a_build_of_another_source" 3 \
   "err:--check-build: scenario 'work': 'build/scenarios/work' built here \(sha256 [0-9a-f]{16}\.\.\.\) is not the program measured" \
   "!."
 

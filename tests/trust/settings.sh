@@ -32,7 +32,7 @@ on_branch() { git -C "$repo" checkout -q -f -B "$1" main && rm -f "$repo/baselin
 on_branch ungated
 if set_iterations "$repo" 2060 && declare_setting work.c gated false && build "$repo"; then
   run_gate "$repo" --baseline=main
-  check "ungating_a_dearer_scenario_should_regress" 1 \
+  check_run "ungating_a_dearer_scenario_should_regress" 1 \
     "^work: not gated, but the baseline gates it: loosening a setting is a breach unless accepted \(metric 'gated', value 0\)\$" \
     "^work .* regressed: [a-z ,]*settings\$" "^fail: 1 regressed \(work\)\$" "!within"
 
@@ -40,7 +40,7 @@ if set_iterations "$repo" 2060 && declare_setting work.c gated false && build "$
   printf '{"accepted":[{"scenario":"work","metric":"gated","value":0,"reason":"%s"}]}\n' \
     "an experiment, not a product path" >"$repo/baselines/accepted.json"
   run_gate "$repo" --baseline=main
-  check "accepted_ungating_should_pass_and_say_not_gated" 0 \
+  check_run "accepted_ungating_should_pass_and_say_not_gated" 0 \
     "^work: accepted as not gated: an experiment, not a product path \(.*baselines/accepted\.json\)\$" \
     "^work .* regressed: [a-z ,]+ \(not gated\)\$" \
     "^pass: 1 of 2 scenarios within their limits, 1 regressed, not gated \(work\)\$" \
@@ -53,7 +53,7 @@ fi
 on_branch limit
 if set_iterations "$repo" 2060 && declare_setting work.c limit_percent 500 && build "$repo"; then
   run_gate "$repo" --baseline=main
-  check "raising_the_limit_should_regress_against_the_baseline_s_limit" 1 \
+  check_run "raising_the_limit_should_regress_against_the_baseline_s_limit" 1 \
     "^work: the instruction limit 500 % is above the baseline's 2 %: loosening a setting is a breach unless accepted \(metric 'limit_percent'\)\$" \
     "^work: [0-9.]+ instructions per message against [0-9.]+ in the baseline: \+[0-9.]+ %, above the 2 % limit\$" \
     "^fail: 1 regressed \(work\)\$"
@@ -65,7 +65,7 @@ fi
 on_branch floor
 if add_allocation "$repo" && declare_setting steady.c steady_allocations 1 && build "$repo"; then
   run_gate "$repo" --baseline=main
-  check "raising_a_floor_should_regress" 1 \
+  check_run "raising_a_floor_should_regress" 1 \
     "^steady: the steady floor 1 is above the baseline's 0: loosening a setting is a breach unless accepted \(metric 'steady_allocations_floor'\)\$" \
     "^steady: 1\.000 allocations per message, above the baseline's floor of 0\$" \
     "^fail: 1 regressed \(steady\)\$"
@@ -82,7 +82,7 @@ if add_allocation "$repo" && declare_setting steady.c steady_allocations 1 && bu
 ] }
 JSON
   run_gate "$repo" --baseline=main
-  check "accepted_floor_should_pass" 0 \
+  check_run "accepted_floor_should_pass" 0 \
     "^steady: accepted up to 1 as the steady floor: a copy of each body, on purpose \(.*\)\$" \
     "^steady: accepted up to 1 as the cold floor: the same copy \(.*\)\$" \
     "^steady .* accepted: [a-z ,]+\$" "^pass: 2 scenarios within their limits\$"
@@ -94,7 +94,7 @@ fi
 on_branch stricter
 if declare_setting work.c limit_percent 1 && build "$repo"; then
   run_gate "$repo" --baseline=main
-  check "a_stricter_limit_should_be_a_note" 0 \
+  check_run "a_stricter_limit_should_be_a_note" 0 \
     "^work: note: the instruction limit is now 1 % \(the baseline's: 2 %\)\$" \
     "^pass: 2 scenarios within their limits\$"
 else

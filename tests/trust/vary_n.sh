@@ -66,9 +66,9 @@ if ! grep -q 'known_count ? 2000' "$repo/scenarios/work.c" || ! commit "$repo" "
 fi
 
 run_gate "$repo" --baseline=main --base-commit "$base" -s work
-check "work_skipped_at_the_known_counts_passes_at_those_counts" 0 \
+check_run "work_skipped_at_the_known_counts_passes_at_those_counts" 0 \
   "^pass: 1 scenario within its limits"
 run_gate "$repo" --baseline=main --base-commit "$base" -s work --vary-n
-check "vary_n_should_catch_work_skipped_at_the_known_counts" 1 "^fail: 1 regressed \(work\)\$"
+check_run "vary_n_should_catch_work_skipped_at_the_known_counts" 1 "^fail: 1 regressed \(work\)\$"
 
 finish
