@@ -55,8 +55,9 @@ struct opt {
 };
 
 /* 0, when the field `member` of `type` has the type `want`; a compile error otherwise, so a typed
- * option can only write the kind of field it is declared for. */
-#define OPT_IS(type, member, want) (0 * sizeof(_Generic(((type *)0)->member, want: 1)))
+ * option can only write the kind of field it is declared for (through the field's address, so an
+ * array does not pass for a pointer). */
+#define OPT_IS(type, member, want) (0 * sizeof(_Generic(&((type *)0)->member, want *: 1)))
 #define OPT_AT(type, member) (offsetof(type, member)), sizeof(((type *)0)->member)
 
 /* The tail of a struct opt initializer after the help text: a handler that does more than store
@@ -71,8 +72,8 @@ struct opt {
 	NULL, OPT_COPY, OPT_AT(type, member) + OPT_IS(type, member, char *), 0, 0, 0
 #define OPT_UNSIGNED_FIELD(type, member, low, high)                                            \
 	NULL, OPT_UNSIGNED,                                                                    \
-		OPT_AT(type, member) + 0 * sizeof(_Generic(((type *)0)->member, unsigned: 1,   \
-							      uint64_t: 1)),                   \
+		OPT_AT(type, member) + 0 * sizeof(_Generic(&((type *)0)->member, unsigned *: 1, \
+							      uint64_t *: 1)),                 \
 		0, (low), (high)
 #define OPT_LIST_FIELD(type, member, count_member)                                             \
 	NULL, OPT_LIST, OPT_AT(type, member) + OPT_IS(type, member, char **),                  \

@@ -122,6 +122,17 @@ static bool find_segment(const struct elf_object *object, uint32_t type, GElf_Ph
 	return false;
 }
 
+static size_t count_segments(const struct elf_object *object, uint32_t type)
+{
+	GElf_Phdr segment;
+	size_t i, count = 0;
+
+	for (i = 0; i < object->segment_count; i++)
+		if (gelf_getphdr(object->elf, (int)i, &segment) != NULL && segment.p_type == type)
+			count++;
+	return count;
+}
+
 bool elf_object_is_library(const struct elf_object *object)
 {
 	GElf_Phdr segment;
@@ -205,6 +216,13 @@ int elf_object_dynamic(const struct elf_object *object, struct elf_dynamic *dyna
 	*dynamic = (struct elf_dynamic)ELF_DYNAMIC_INIT;
 	if (!find_segment(object, PT_DYNAMIC, &segment))
 		return 0;
+	/* The loader reads the last PT_DYNAMIC at its address, gate reads it at its file offset: a
+	 * file where those could differ is refused rather than read two ways. */
+	if (count_segments(object, PT_DYNAMIC) != 1 || !file_offset(object, segment.p_vaddr, &table) ||
+	    table != segment.p_offset)
+		return gate_error_set(err, "cannot read '%s': its dynamic segment is not where its "
+				      "address says", object->path);
+	table = 0;
 	entries = elf_getdata_rawchunk(object->elf, (int64_t)segment.p_offset, segment.p_filesz,
 				       ELF_T_DYN);
 	if (entries == NULL)

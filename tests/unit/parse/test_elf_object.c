@@ -295,6 +295,25 @@ static void a_name_offset_past_the_string_table_should_be_refused(void)
 	elf_object_close(object);
 }
 
+/* tests/fixtures/elf/dynamic-offset-moved.so: library-64-bit with its PT_DYNAMIC's file offset
+ * moved past its DT_NEEDED entry while its address stays: the loader would read the entry at
+ * the address, so a reader of the offset would miss the library. Refused. */
+static void a_dynamic_segment_whose_offset_and_address_disagree_should_be_refused(void)
+{
+	struct elf_object *object = open_or_null(FIXTURE_DIR "/elf/dynamic-offset-moved.so");
+	struct elf_dynamic dynamic = ELF_DYNAMIC_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(object != NULL);
+	if (object == NULL)
+		return;
+	CHECK(elf_object_dynamic(object, &dynamic, &err) == -1);
+	CHECK_STR(err.message, "cannot read '" FIXTURE_DIR "/elf/dynamic-offset-moved.so': its "
+		  "dynamic segment is not where its address says");
+	CHECK(dynamic.needed_count == 0);
+	elf_object_close(object);
+}
+
 static void a_cache_should_be_refused_unless_it_is_ldconfigs_and_bounded_when_it_lies(void)
 {
 	struct elf_ldcache cache = ELF_LDCACHE_INIT;
@@ -336,6 +355,7 @@ int main(void)
 	RUN(open_should_name_a_file_that_is_not_elf_or_missing);
 	RUN(a_truncated_file_should_be_refused_for_its_tables_out_of_the_file);
 	RUN(a_name_offset_past_the_string_table_should_be_refused);
+	RUN(a_dynamic_segment_whose_offset_and_address_disagree_should_be_refused);
 	RUN(a_cache_should_be_refused_unless_it_is_ldconfigs_and_bounded_when_it_lies);
 	return CHECK_EXIT();
 }
