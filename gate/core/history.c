@@ -13,6 +13,7 @@
 #include "acceptance.h"
 #include "baseline.h"
 #include "environment.h"
+#include "json_record.h"
 #include "results.h"
 #include "slope.h"
 
@@ -575,311 +576,175 @@ out:
 	return status;
 }
 
-/* JSON. */
+/* JSON: the history document's records (json_record.h), one table each, read and written
+ * alike. */
 
-static cJSON *string_or_null(const char *text)
+#define COMMIT_FIELDS(type)                                                                   \
+	{ .key = "commit", JSON_TEXT_MEMBER(type, commit.hash), .need = JSON_REQUIRED,         \
+	  .since = "0.2.0" },                                                                  \
+	{ .key = "short", JSON_TEXT_MEMBER(type, commit.short_hash), .need = JSON_REQUIRED,    \
+	  .since = "0.2.0" },                                                                  \
+	{ .key = "date", JSON_TEXT_MEMBER(type, commit.date), .need = JSON_REQUIRED,           \
+	  .since = "0.2.0" },                                                                  \
+	{ .key = "subject", JSON_TEXT_MEMBER(type, commit.subject), .need = JSON_REQUIRED,     \
+	  .since = "0.2.0" }
+
+static const struct json_field version_fields[] = {
+	COMMIT_FIELDS(struct history_version),
+	{ .key = "fingerprint_change", JSON_TEXT_MEMBER(struct history_version, fingerprint_change),
+	  .need = JSON_REQUIRED, .since = "0.2.0", .flags = JSON_NULLABLE },
+};
+
+static const struct json_record version_record = JSON_RECORD("version", version_fields, NULL);
+
+static const struct json_field skip_fields[] = {
+	COMMIT_FIELDS(struct history_skip),
+	{ .key = "problem", JSON_TEXT_MEMBER(struct history_skip, problem), .need = JSON_REQUIRED,
+	  .since = "0.2.0" },
+};
+
+static const struct json_record skip_record = JSON_RECORD("skipped version", skip_fields, NULL);
+
+/* A point's change is the step from the point before: written for readers, computed again on
+ * reading. */
+static cJSON *write_change(const void *record)
 {
-	return text != NULL ? cJSON_CreateString(text) : cJSON_CreateNull();
+	const struct history_point *point = record;
+
+	return point->has_change ? cJSON_CreateNumber(point->change_percent) : cJSON_CreateNull();
 }
 
-static int add_commit(cJSON *object, const struct history_commit *commit)
+static const struct json_field point_fields[] = {
+	{ .key = "version", JSON_INDEX_MEMBER(struct history_point, version), .need = JSON_REQUIRED,
+	  .since = "0.2.0" },
+	{ .key = "value", JSON_NONNEG_MEMBER(struct history_point, value), .need = JSON_REQUIRED,
+	  .since = "0.2.0" },
+	{ .key = "change_percent", .type = JSON_CUSTOM, .need = JSON_OPTIONAL, .since = "0.2.0",
+	  .shape = "number or null (from the point before; not read)", .write = write_change },
+	{ .key = "accepted", JSON_TEXT_MEMBER(struct history_point, accepted),
+	  .need = JSON_REQUIRED, .since = "0.2.0", .flags = JSON_NULLABLE },
+};
+
+static const struct json_record point_record = JSON_RECORD("point", point_fields, NULL);
+
+static int read_metric(const struct json_reader *reader, const cJSON *item, const char *path,
+		       void *record)
 {
-	return cJSON_AddStringToObject(object, "commit", commit->hash) != NULL &&
-			       cJSON_AddStringToObject(object, "short", commit->short_hash) != NULL &&
-			       cJSON_AddStringToObject(object, "date", commit->date) != NULL &&
-			       cJSON_AddStringToObject(object, "subject", commit->subject) != NULL
-		       ? 0
-		       : -1;
+	struct history_series *series = record;
+	const struct metric *found;
+	bool cold;
+
+	if (!cJSON_IsString(item))
+		return json_reader_bad(reader, path, "is not a string");
+	found = metric_figure_find(item->valuestring, &cold);
+	if (found == NULL || history_series_name(series, (struct history_figure){
+				     (enum metric_id)(found - metric_table), cold }) != 0)
+		return json_reader_bad(reader, path, "is an unknown metric");
+	return 0;
 }
 
-static cJSON *versions_json(const struct history *history)
+static cJSON *write_metric(const void *record)
 {
-	cJSON *array = cJSON_CreateArray();
-	size_t i;
+	return cJSON_CreateString(((const struct history_series *)record)->key);
+}
 
-	for (i = 0; array != NULL && i < history->version_count; i++) {
-		const struct history_version *version = &history->versions[i];
-		cJSON *item = cJSON_CreateObject();
+static cJSON *write_drift(const void *record)
+{
+	return cJSON_CreateNumber(((const struct history_series *)record)->drift_percent);
+}
 
-		if (!cJSON_AddItemToArray(array, item) || add_commit(item, &version->commit) != 0 ||
-		    !cJSON_AddItemToObject(item, "fingerprint_change",
-					   string_or_null(version->fingerprint_change))) {
-			cJSON_Delete(array);
-			return NULL;
+static const struct json_field series_fields[] = {
+	{ .key = "scenario", JSON_TEXT_MEMBER(struct history_series, scenario),
+	  .need = JSON_REQUIRED, .since = "0.2.0" },
+	{ .key = "metric", .type = JSON_CUSTOM, .need = JSON_REQUIRED, .since = "0.2.0",
+	  .shape = "string: a metric key, cold_ before it for the cold figure", .read = read_metric,
+	  .write = write_metric },
+	{ .key = "drift_percent", .type = JSON_CUSTOM, .need = JSON_OPTIONAL, .since = "0.2.0",
+	  .shape = "number (first point to last; not read)", .write = write_drift },
+	{ .key = "points",
+	  JSON_ARRAY_MEMBER(struct history_series, points, point_count, &point_record),
+	  .need = JSON_REQUIRED, .since = "0.2.0", .flags = JSON_NONEMPTY },
+};
+
+static const struct json_record series_record = JSON_RECORD("series", series_fields, NULL);
+
+/* Every point names a version, later than the point before it; the changes and drifts are
+ * computed again from the values. */
+static int finish_history(const struct json_reader *reader, const cJSON *object, const char *path,
+			  void *record)
+{
+	struct history *history = record;
+	size_t i, j;
+
+	(void)object;
+	(void)path;
+	for (i = 0; i < history->series_count; i++) {
+		struct history_series *series = &history->series[i];
+
+		for (j = 0; j < series->point_count; j++) {
+			struct history_point *point = &series->points[j];
+			char where[96];
+
+			snprintf(where, sizeof(where), "series[%zu].points[%zu]", i, j);
+			if (point->version >= history->version_count)
+				return json_reader_bad(reader, where, "has no version index into versions");
+			if (j > 0 && point->version <= series->points[j - 1].version)
+				return json_reader_bad(reader, where, "is not after the point before it");
+			point->has_change = j > 0;
+			if (j > 0)
+				point->change_percent = slope_change_percent(point->value,
+									     series->points[j - 1].value);
 		}
+		series->drift_percent = slope_change_percent(series->points[series->point_count - 1].value,
+							     series->points[0].value);
 	}
-	return array;
+	return 0;
 }
 
-static cJSON *skipped_json(const struct history *history)
-{
-	cJSON *array = cJSON_CreateArray();
-	size_t i;
+static const struct json_field history_fields[] = {
+	{ .key = "ref", JSON_TEXT_MEMBER(struct history, ref), .need = JSON_REQUIRED,
+	  .since = "0.2.0" },
+	{ .key = "tip", JSON_TEXT_MEMBER(struct history, tip), .need = JSON_REQUIRED,
+	  .since = "0.2.0" },
+	{ .key = "path", JSON_TEXT_MEMBER(struct history, path), .need = JSON_REQUIRED,
+	  .since = "0.2.0" },
+	{ .key = "versions", JSON_ARRAY_MEMBER(struct history, versions, version_count, &version_record),
+	  .need = JSON_REQUIRED, .since = "0.2.0", .flags = JSON_NONEMPTY },
+	{ .key = "skipped", JSON_ARRAY_MEMBER(struct history, skipped, skipped_count, &skip_record),
+	  .need = JSON_REQUIRED, .since = "0.2.0" },
+	{ .key = "series", JSON_ARRAY_MEMBER(struct history, series, series_count, &series_record),
+	  .need = JSON_REQUIRED, .since = "0.2.0" },
+};
 
-	for (i = 0; array != NULL && i < history->skipped_count; i++) {
-		const struct history_skip *skip = &history->skipped[i];
-		cJSON *item = cJSON_CreateObject();
-
-		if (!cJSON_AddItemToArray(array, item) || add_commit(item, &skip->commit) != 0 ||
-		    cJSON_AddStringToObject(item, "problem", skip->problem) == NULL) {
-			cJSON_Delete(array);
-			return NULL;
-		}
-	}
-	return array;
-}
-
-static cJSON *points_json(const struct history_series *series)
-{
-	cJSON *array = cJSON_CreateArray();
-	size_t i;
-
-	for (i = 0; array != NULL && i < series->point_count; i++) {
-		const struct history_point *point = &series->points[i];
-		cJSON *item = cJSON_CreateObject();
-
-		if (!cJSON_AddItemToArray(array, item) ||
-		    cJSON_AddNumberToObject(item, "version", (double)point->version) == NULL ||
-		    cJSON_AddNumberToObject(item, "value", point->value) == NULL ||
-		    !cJSON_AddItemToObject(item, "change_percent",
-					   point->has_change ? cJSON_CreateNumber(point->change_percent)
-							     : cJSON_CreateNull()) ||
-		    !cJSON_AddItemToObject(item, "accepted", string_or_null(point->accepted))) {
-			cJSON_Delete(array);
-			return NULL;
-		}
-	}
-	return array;
-}
-
-static cJSON *series_json(const struct history *history)
-{
-	cJSON *array = cJSON_CreateArray();
-	size_t i;
-
-	for (i = 0; array != NULL && i < history->series_count; i++) {
-		const struct history_series *series = &history->series[i];
-		cJSON *item = cJSON_CreateObject();
-
-		if (!cJSON_AddItemToArray(array, item) ||
-		    cJSON_AddStringToObject(item, "scenario", series->scenario) == NULL ||
-		    cJSON_AddStringToObject(item, "metric", series->key) == NULL ||
-		    cJSON_AddNumberToObject(item, "drift_percent", series->drift_percent) == NULL ||
-		    !cJSON_AddItemToObject(item, "points", points_json(series))) {
-			cJSON_Delete(array);
-			return NULL;
-		}
-	}
-	return array;
-}
+static const struct json_record history_record = JSON_RECORD("history", history_fields,
+							      finish_history);
 
 cJSON *history_to_json(const struct history *history)
 {
 	cJSON *document = cJSON_CreateObject();
 
 	if (document == NULL || cJSON_AddStringToObject(document, "costgate_history", "1") == NULL ||
-	    cJSON_AddStringToObject(document, "ref", history->ref) == NULL ||
-	    cJSON_AddStringToObject(document, "tip", history->tip) == NULL ||
-	    cJSON_AddStringToObject(document, "path", history->path) == NULL ||
-	    !cJSON_AddItemToObject(document, "versions", versions_json(history)) ||
-	    !cJSON_AddItemToObject(document, "skipped", skipped_json(history)) ||
-	    !cJSON_AddItemToObject(document, "series", series_json(history))) {
+	    json_record_write(&history_record, history, document) != 0) {
 		cJSON_Delete(document);
 		return NULL;
 	}
 	return document;
 }
 
-/* Reading back. */
-struct reader {
-	const char *source;
-	struct gate_error *err;
-};
-
-static int bad(const struct reader *reader, const char *path, const char *problem)
-{
-	return gate_error_set(reader->err, "cannot read history '%s': %s %s", reader->source, path,
-			      problem);
-}
-
-static int read_text(const struct reader *reader, const cJSON *object, const char *key,
-		     const char *path, bool nullable, char **value)
-{
-	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
-	char where[128];
-
-	snprintf(where, sizeof(where), "%s.%s", path, key);
-	*value = NULL;
-	if (nullable && cJSON_IsNull(item))
-		return 0;
-	if (!cJSON_IsString(item))
-		return bad(reader, where, item == NULL ? "is missing" : "is not a string");
-	*value = strdup(item->valuestring);
-	return *value != NULL ? 0 : gate_error_set(reader->err, "out of memory");
-}
-
-static int read_commit(const struct reader *reader, const cJSON *item, const char *path,
-		       struct history_commit *commit)
-{
-	if (!cJSON_IsObject(item))
-		return bad(reader, path, "is not an object");
-	return read_text(reader, item, "commit", path, false, &commit->hash) != 0 ||
-			       read_text(reader, item, "short", path, false, &commit->short_hash) != 0 ||
-			       read_text(reader, item, "date", path, false, &commit->date) != 0 ||
-			       read_text(reader, item, "subject", path, false, &commit->subject) != 0
-		       ? -1
-		       : 0;
-}
-
-static const cJSON *array_member(const struct reader *reader, const cJSON *object, const char *key,
-				 size_t *count)
-{
-	const cJSON *array = cJSON_GetObjectItemCaseSensitive(object, key);
-
-	if (!cJSON_IsArray(array)) {
-		bad(reader, key, "is missing or not an array");
-		return NULL;
-	}
-	*count = (size_t)cJSON_GetArraySize(array);
-	return array;
-}
-
-static int read_point(const struct reader *reader, const cJSON *item, const char *path,
-		      const struct history *history, struct history_point *point)
-{
-	const cJSON *version = cJSON_GetObjectItemCaseSensitive(item, "version");
-	const cJSON *value = cJSON_GetObjectItemCaseSensitive(item, "value");
-
-	if (!cJSON_IsObject(item))
-		return bad(reader, path, "is not an object");
-	if (!cJSON_IsNumber(version) || version->valuedouble < 0 ||
-	    version->valuedouble != floor(version->valuedouble) ||
-	    version->valuedouble >= (double)history->version_count)
-		return bad(reader, path, "has no version index into versions");
-	if (!cJSON_IsNumber(value) || !isfinite(value->valuedouble) || value->valuedouble < 0)
-		return bad(reader, path, "has no non-negative value");
-	point->version = (size_t)version->valuedouble;
-	point->value = value->valuedouble;
-	return read_text(reader, item, "accepted", path, true, &point->accepted);
-}
-
-static int read_one_series(const struct reader *reader, const cJSON *item, const char *path,
-			   const struct history *history, struct history_series *series)
-{
-	char *metric = NULL, where[96];
-	const cJSON *points = cJSON_GetObjectItemCaseSensitive(item, "points"), *entry;
-	size_t i = 0;
-
-	if (!cJSON_IsObject(item))
-		return bad(reader, path, "is not an object");
-	if (read_text(reader, item, "scenario", path, false, &series->scenario) != 0 ||
-	    read_text(reader, item, "metric", path, false, &metric) != 0)
-		return -1;
-	{
-		bool cold;
-		const struct metric *found = metric_figure_find(metric, &cold);
-
-		free(metric);
-		if (found == NULL)
-			return bad(reader, path, "has an unknown metric");
-		if (history_series_name(series, (struct history_figure){
-			    (enum metric_id)(found - metric_table), cold }) != 0)
-			return bad(reader, path, "has an unknown metric");
-	}
-	if (!cJSON_IsArray(points) || cJSON_GetArraySize(points) < 1)
-		return bad(reader, path, "has no points");
-	series->points = calloc((size_t)cJSON_GetArraySize(points), sizeof(*series->points));
-	if (series->points == NULL)
-		return gate_error_set(reader->err, "out of memory");
-	cJSON_ArrayForEach(entry, points) {
-		struct history_point *point = &series->points[i];
-
-		snprintf(where, sizeof(where), "%s.points[%zu]", path, i);
-		series->point_count = ++i;
-		if (read_point(reader, entry, where, history, point) != 0)
-			return -1;
-		if (i > 1 && point->version <= series->points[i - 2].version)
-			return bad(reader, where, "is not after the point before it");
-		if (i > 1) {
-			point->has_change = true;
-			point->change_percent = slope_change_percent(point->value, series->points[i - 2].value);
-		}
-	}
-	series->drift_percent = slope_change_percent(series->points[i - 1].value, series->points[0].value);
-	return 0;
-}
-
-static int read_lists(const struct reader *reader, const cJSON *document, struct history *history)
-{
-	const cJSON *versions, *skipped, *series, *item;
-	size_t count = 0, i = 0;
-	char where[64];
-
-	if ((versions = array_member(reader, document, "versions", &count)) == NULL)
-		return -1;
-	if (count == 0)
-		return bad(reader, "versions", "is empty");
-	history->versions = calloc(count, sizeof(*history->versions));
-	if (history->versions == NULL)
-		return gate_error_set(reader->err, "out of memory");
-	cJSON_ArrayForEach(item, versions) {
-		snprintf(where, sizeof(where), "versions[%zu]", i);
-		history->version_count = ++i;
-		if (read_commit(reader, item, where, &history->versions[i - 1].commit) != 0 ||
-		    read_text(reader, item, "fingerprint_change", where, true,
-			      &history->versions[i - 1].fingerprint_change) != 0)
-			return -1;
-	}
-	if ((skipped = array_member(reader, document, "skipped", &count)) == NULL ||
-	    (history->skipped = calloc(count + 1, sizeof(*history->skipped))) == NULL)
-		return -1;
-	i = 0;
-	cJSON_ArrayForEach(item, skipped) {
-		snprintf(where, sizeof(where), "skipped[%zu]", i);
-		history->skipped_count = ++i;
-		if (read_commit(reader, item, where, &history->skipped[i - 1].commit) != 0 ||
-		    read_text(reader, item, "problem", where, false, &history->skipped[i - 1].problem) != 0)
-			return -1;
-	}
-	if ((series = array_member(reader, document, "series", &count)) == NULL ||
-	    (history->series = calloc(count + 1, sizeof(*history->series))) == NULL)
-		return -1;
-	i = 0;
-	cJSON_ArrayForEach(item, series) {
-		snprintf(where, sizeof(where), "series[%zu]", i);
-		history->series_count = ++i;
-		if (read_one_series(reader, item, where, history, &history->series[i - 1]) != 0)
-			return -1;
-	}
-	return 0;
-}
-
 int history_from_json(struct history *history, const cJSON *document, const char *source,
 		      struct gate_error *err)
 {
-	const struct reader reader = { source, err };
+	const struct json_reader reader = { "history", source, false, err };
 	const cJSON *marker = cJSON_GetObjectItemCaseSensitive(document, "costgate_history");
-	int status = -1;
 
 	*history = (struct history)HISTORY_INIT;
-	if (!cJSON_IsObject(document) || !cJSON_IsString(marker) || strcmp(marker->valuestring, "1") != 0) {
-		gate_error_set(err, "cannot read history '%s': not a history document (costgate_history "
-			       "\"1\", written by gate history --json)", source);
-		goto out;
-	}
-	if (read_text(&reader, document, "ref", "the document", false, &history->ref) != 0 ||
-	    read_text(&reader, document, "tip", "the document", false, &history->tip) != 0 ||
-	    read_text(&reader, document, "path", "the document", false, &history->path) != 0 ||
-	    read_lists(&reader, document, history) != 0)
-		goto out;
-	status = 0;
-out:
-	if (status != 0) {
-		if (err->message[0] == '\0')
-			gate_error_set(err, "out of memory");
-		history_release(history);
-	}
-	return status;
+	if (!cJSON_IsObject(document) || !cJSON_IsString(marker) || strcmp(marker->valuestring, "1") != 0)
+		return gate_error_set(err, "cannot read history '%s': not a history document "
+				      "(costgate_history \"1\", written by gate history --json)", source);
+	if (json_record_read(&reader, &history_record, document, "", history) == 0)
+		return 0;
+	history_release(history);
+	return -1;
 }
 
 void history_release(struct history *history)

@@ -54,6 +54,10 @@ struct measurement {
 	uint64_t counts[METRIC_COUNT][SLOPE_RUNS];
 	struct slope slopes[METRIC_COUNT];
 	bool has[METRIC_COUNT];
+	/* Read leniently from a document without counts (another tool's schema 3, for the page):
+	 * the figures as the document states them, per metric, and whether it said `gated`. */
+	bool stated[METRIC_COUNT];
+	bool has_gated;
 	/* The whole process, every thread, start to exit (DHAT's instruction count): work done
 	 * outside the region per message (at fill time, on another thread, at exit) shows here. */
 	uint64_t process_instructions[SLOPE_RUNS];

@@ -18,101 +18,8 @@
 #include "fs.h"
 #include "json_read.h"
 #include "json_write.h"
-#include "results_reader.h"
+#include "results_schema.h"
 #include "text.h"
-
-#define run_keys(tool) (tool_table[tool].name)
-
-static cJSON *counts_array(const uint64_t counts[SLOPE_RUNS])
-{
-	double values[SLOPE_RUNS];
-	size_t i;
-
-	for (i = 0; i < SLOPE_RUNS; i++)
-		values[i] = (double)counts[i];
-	return cJSON_CreateDoubleArray(values, SLOPE_RUNS);
-}
-
-static cJSON *pair(const char *first_key, double first, const char *second_key, double second)
-{
-	cJSON *object = cJSON_CreateObject();
-
-	if (cJSON_AddNumberToObject(object, first_key, first) == NULL ||
-	    cJSON_AddNumberToObject(object, second_key, second) == NULL) {
-		cJSON_Delete(object);
-		return NULL;
-	}
-	return object;
-}
-
-static cJSON *functions_array(const struct measurement *measurement)
-{
-	cJSON *array = cJSON_CreateArray();
-	size_t i;
-
-	for (i = 0; array != NULL && i < measurement->function_count; i++) {
-		const struct function_cost *cost = &measurement->functions[i];
-		cJSON *item = cJSON_CreateObject();
-
-		cJSON_AddItemToArray(array, item);
-		if (cJSON_AddStringToObject(item, "name", cost->name) == NULL ||
-		    cJSON_AddNumberToObject(item, "exclusive", cost->exclusive) == NULL ||
-		    cJSON_AddNumberToObject(item, "inclusive", cost->inclusive) == NULL ||
-		    cJSON_AddNumberToObject(item, "cold_exclusive", (double)cost->cold_exclusive) == NULL ||
-		    cJSON_AddNumberToObject(item, "with_library", cost->with_library) == NULL ||
-		    cJSON_AddBoolToObject(item, "project", cost->project) == NULL) {
-			cJSON_Delete(array);
-			return NULL;
-		}
-	}
-	return array;
-}
-
-static cJSON *sites_array(const struct measurement *measurement)
-{
-	cJSON *array = cJSON_CreateArray();
-	size_t i;
-
-	for (i = 0; array != NULL && i < measurement->site_count; i++) {
-		const struct site_cost *cost = &measurement->sites[i];
-		cJSON *item = cJSON_CreateObject();
-
-		cJSON_AddItemToArray(array, item);
-		if (cJSON_AddStringToObject(item, "location", cost->location) == NULL ||
-		    cJSON_AddStringToObject(item, "stack", cost->stack) == NULL ||
-		    cJSON_AddNumberToObject(item, "blocks", cost->blocks) == NULL ||
-		    cJSON_AddNumberToObject(item, "bytes", cost->bytes) == NULL ||
-		    cJSON_AddNumberToObject(item, "cold_blocks", (double)cost->cold_blocks) == NULL ||
-		    cJSON_AddNumberToObject(item, "cold_bytes", (double)cost->cold_bytes) == NULL) {
-			cJSON_Delete(array);
-			return NULL;
-		}
-	}
-	return array;
-}
-
-static cJSON *raw_object(const struct measurement *measurement)
-{
-	cJSON *object = cJSON_CreateObject();
-	size_t tool;
-
-	for (tool = 0; object != NULL && tool < TOOL_COUNT; tool++) {
-		const char *names[SLOPE_RUNS];
-
-		/* An opt-in tool that did not run has no files and no key. */
-		if (tool_table[tool].opt_in && measurement->raw_files[tool][0] == NULL)
-			continue;
-		size_t which;
-
-		for (which = 0; which < SLOPE_RUNS; which++)
-			names[which] = measurement->raw_files[tool][which] ? measurement->raw_files[tool][which] : "";
-		if (!cJSON_AddItemToObject(object, run_keys(tool), cJSON_CreateStringArray(names, SLOPE_RUNS))) {
-			cJSON_Delete(object);
-			return NULL;
-		}
-	}
-	return object;
-}
 
 /* Adds `item` to `object` under `key`; a NULL item (out of memory) makes the result 0. */
 static int add(cJSON *object, const char *key, cJSON *item)
@@ -120,100 +27,9 @@ static int add(cJSON *object, const char *key, cJSON *item)
 	return item != NULL && cJSON_AddItemToObject(object, key, item);
 }
 
-static int add_counts(cJSON *entry, const struct measurement *measurement)
-{
-	cJSON *counts = cJSON_AddObjectToObject(entry, "counts");
-	size_t metric;
-
-	for (metric = 0; counts != NULL && metric < METRIC_COUNT; metric++)
-		if (measurement->has[metric] &&
-		    !add(counts, metric_table[metric].key, counts_array(measurement->counts[metric])))
-			return 0;
-	return counts != NULL;
-}
-
-/* Every metric's figures, by its key: unit, per message and cold (metrics.h). */
-static int add_metrics(cJSON *entry, const struct measurement *measurement)
-{
-	cJSON *metrics = cJSON_AddObjectToObject(entry, "metrics");
-	size_t metric;
-
-	for (metric = 0; metrics != NULL && metric < METRIC_COUNT; metric++) {
-		cJSON *figures;
-
-		if (!measurement->has[metric])
-			continue;
-		figures = pair("per_message", measurement->slopes[metric].per_message, "cold",
-			       (double)measurement->slopes[metric].cold);
-		if (figures == NULL || cJSON_AddStringToObject(figures, "unit",
-							       metric_table[metric].unit) == NULL ||
-		    !cJSON_AddItemToObject(metrics, metric_table[metric].key, figures)) {
-			cJSON_Delete(figures);
-			return 0;
-		}
-	}
-	return metrics != NULL;
-}
-
-/* The optional floors the scenario declares, next to the allocation floors. */
-static int add_optional_floors(cJSON *entry, const struct measurement *measurement)
-{
-	cJSON *floors = cJSON_GetObjectItemCaseSensitive(entry, "floors");
-	size_t i;
-
-	for (i = 0; floors != NULL && i < SCENARIO_FLOORS; i++)
-		if (measurement->info.floors[i] != 0 &&
-		    cJSON_AddNumberToObject(floors, scenario_floor_keys[i],
-					    measurement->info.floors[i]) == NULL)
-			return 0;
-	return floors != NULL && (!measurement->info.gate_cycles ||
-				  cJSON_AddBoolToObject(entry, "gate_cycles", true) != NULL);
-}
-
-static int add_linearity(cJSON *entry, const struct measurement *measurement)
-{
-	cJSON *linearity = cJSON_AddObjectToObject(entry, "linearity");
-
-	return linearity != NULL &&
-	       cJSON_AddNumberToObject(linearity, "instructions_percent",
-				       measurement->slopes[METRIC_INSTRUCTIONS].linearity_percent) != NULL &&
-	       cJSON_AddNumberToObject(linearity, "allocations_percent",
-				       measurement->slopes[METRIC_ALLOCATIONS].linearity_percent) != NULL &&
-	       cJSON_AddBoolToObject(linearity, "nonlinear",
-				     measurement->slopes[METRIC_INSTRUCTIONS].nonlinear ||
-					     measurement->slopes[METRIC_ALLOCATIONS].nonlinear) != NULL;
-}
-
 cJSON *results_code_entry(const struct measurement *measurement)
 {
-	cJSON *entry = cJSON_CreateObject();
-	int ok = entry != NULL &&
-		 cJSON_AddStringToObject(entry, "name", measurement->info.name) != NULL &&
-		 cJSON_AddNumberToObject(entry, "messages", (double)measurement->messages) != NULL &&
-		 add(entry, "framework", pair("instructions", measurement->slopes[METRIC_INSTRUCTIONS].per_message,
-					      "allocations", measurement->slopes[METRIC_ALLOCATIONS].per_message)) &&
-		 add(entry, "cold", pair("instructions", (double)measurement->slopes[METRIC_INSTRUCTIONS].cold,
-					 "allocations", (double)measurement->slopes[METRIC_ALLOCATIONS].cold)) &&
-		 cJSON_AddBoolToObject(entry, "gated", measurement->info.gated) != NULL &&
-		 cJSON_AddStringToObject(entry, "title", measurement->info.title) != NULL &&
-		 add(entry, "bytes", pair("per_message", measurement->slopes[METRIC_BYTES].per_message, "cold",
-					  (double)measurement->slopes[METRIC_BYTES].cold)) &&
-		 add(entry, "floors", pair("steady_allocations", measurement->info.steady_floor,
-					   "cold_allocations", (double)measurement->info.cold_floor));
-
-	if (ok && measurement->info.limit_percent > 0)
-		ok = cJSON_AddNumberToObject(entry, "limit_percent", measurement->info.limit_percent) != NULL;
-	if (ok && measurement->build != NULL)
-		ok = cJSON_AddStringToObject(entry, "build", measurement->build) != NULL;
-	ok = ok && add_optional_floors(entry, measurement) && add_counts(entry, measurement) &&
-	     add_metrics(entry, measurement) && add_linearity(entry, measurement) &&
-	     add(entry, "functions", functions_array(measurement)) &&
-	     add(entry, "sites", sites_array(measurement)) && add(entry, "raw", raw_object(measurement));
-	if (!ok) {
-		cJSON_Delete(entry);
-		return NULL;
-	}
-	return entry;
+	return json_record_object(&results_code_record, measurement);
 }
 
 static cJSON *failures_array(const struct measurement *measurements, size_t count)
@@ -221,19 +37,13 @@ static cJSON *failures_array(const struct measurement *measurements, size_t coun
 	cJSON *array = cJSON_CreateArray();
 	size_t i;
 
-	for (i = 0; array != NULL && i < count; i++) {
-		cJSON *item;
-
-		if (!measurements[i].failed)
-			continue;
-		item = cJSON_CreateObject();
-		cJSON_AddItemToArray(array, item);
-		if (cJSON_AddStringToObject(item, "name", measurements[i].info.name) == NULL ||
-		    cJSON_AddStringToObject(item, "failure", measurements[i].failure) == NULL) {
+	for (i = 0; array != NULL && i < count; i++)
+		if (measurements[i].failed &&
+		    !cJSON_AddItemToArray(array, json_record_object(&results_failure_record,
+								    &measurements[i]))) {
 			cJSON_Delete(array);
 			return NULL;
 		}
-	}
 	return array;
 }
 
@@ -250,7 +60,7 @@ static cJSON *process_object(const struct measurement *measurements, size_t coun
 		if (measurements[i].failed || !measurements[i].has_process)
 			continue;
 		if (!add(object, measurements[i].info.name,
-			 counts_array(measurements[i].process_instructions))) {
+			 results_counts_array(measurements[i].process_instructions))) {
 			cJSON_Delete(object);
 			return NULL;
 		}
@@ -266,18 +76,12 @@ static cJSON *runs_object(const struct measurement *measurements, size_t count)
 	cJSON *object = cJSON_CreateObject();
 	size_t i;
 
-	for (i = 0; object != NULL && i < count; i++) {
-		cJSON *run = cJSON_AddObjectToObject(object, measurements[i].info.name);
-
-		if (run == NULL ||
-		    (measurements[i].source != NULL &&
-		     cJSON_AddStringToObject(run, "source", measurements[i].source) == NULL) ||
-		    cJSON_AddNumberToObject(run, "valgrind_seconds",
-					    measurements[i].valgrind_seconds) == NULL) {
+	for (i = 0; object != NULL && i < count; i++)
+		if (!add(object, measurements[i].info.name,
+			 json_record_object(&results_run_record, &measurements[i]))) {
 			cJSON_Delete(object);
 			return NULL;
 		}
-	}
 	return object;
 }
 
@@ -389,337 +193,19 @@ int results_add_shard(cJSON *document, unsigned index, unsigned count, const cha
 }
 
 /* Reading. Each reader names what it read by its path in the document ("code[2].messages"). */
-int results_reader_bad(const struct results_reader *reader, const char *path, const char *problem)
-{
-	return gate_error_set(reader->err, "cannot read results '%s': %s %s", reader->source, path,
-			      problem);
-}
-
-static int read_count(const struct results_reader *reader, const cJSON *item, const char *path,
+static int read_count(const struct json_reader *reader, const cJSON *item, const char *path,
 		      uint64_t *value)
 {
 	if (item == NULL)
-		return results_reader_bad(reader, path, "is missing");
+		return json_reader_bad(reader, path, "is missing");
 	if (!json_read_count(item, value))
-		return results_reader_bad(reader, path, "is not a non-negative integer below 2^53");
+		return json_reader_bad(reader, path, "is not a non-negative integer below 2^53");
 	return 0;
-}
-
-/* Any finite number within +-2^53 (per message figures of functions may be negative). */
-static int read_number(const struct results_reader *reader, const cJSON *item, const char *path,
-		       bool non_negative, double *value)
-{
-	if (item == NULL)
-		return results_reader_bad(reader, path, "is missing");
-	if (!json_read_number(item, non_negative, value))
-		return results_reader_bad(reader, path, non_negative ? "is not a non-negative number"
-						      : "is not a number");
-	return 0;
-}
-
-static int read_string(const struct results_reader *reader, const cJSON *item, const char *path,
-		       char **value)
-{
-	if (item == NULL)
-		return results_reader_bad(reader, path, "is missing");
-	if (!cJSON_IsString(item))
-		return results_reader_bad(reader, path, "is not a string");
-	*value = strdup(item->valuestring);
-	return *value == NULL ? gate_error_set(reader->err, "out of memory") : 0;
 }
 
 static const cJSON *member(const cJSON *object, const char *key)
 {
 	return cJSON_GetObjectItemCaseSensitive(object, key);
-}
-
-static int read_counts(const struct results_reader *reader, const cJSON *counts, const char *prefix,
-		       const char *key, uint64_t values[SLOPE_RUNS])
-{
-	const cJSON *array = member(counts, key);
-	char path[160];
-	size_t i;
-
-	snprintf(path, sizeof(path), "%s.counts.%s", prefix, key);
-	if (!cJSON_IsArray(array) || cJSON_GetArraySize(array) != SLOPE_RUNS)
-		return results_reader_bad(reader, path, "is not an array of 3 counts (at 1, N and 2N)");
-	for (i = 0; i < SLOPE_RUNS; i++) {
-		char item_path[180];
-
-		snprintf(item_path, sizeof(item_path), "%s[%zu]", path, i);
-		if (read_count(reader, cJSON_GetArrayItem(array, (int)i), item_path, &values[i]) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* The stated figure must be what the counts give: a hand edit of one without the other is a
- * corrupt baseline, not a new limit. */
-static int check_figure(const struct results_reader *reader, const cJSON *object, const char *prefix,
-			const char *key, double expected)
-{
-	char path[160];
-	double stated;
-
-	snprintf(path, sizeof(path), "%s.%s", prefix, key);
-	if (read_number(reader, member(object, key), path, true, &stated) != 0)
-		return -1;
-	/* cJSON writes a number so that it reads back to the same double: demand equality. */
-	if (stated != expected) {
-		char problem[160];
-
-		snprintf(problem, sizeof(problem), "is %.17g but its counts give %.17g", stated, expected);
-		return results_reader_bad(reader, path, problem);
-	}
-	return 0;
-}
-
-/* The metrics object, when there is one, must say what the counts give, metric by metric, and
- * name no metric without counts. */
-static int read_metric_figures(const struct results_reader *reader, const cJSON *entry, const char *prefix,
-			       struct measurement *measurement)
-{
-	const cJSON *metrics = member(entry, "metrics"), *item;
-	char path[160];
-
-	if (metrics == NULL)
-		return 0;
-	snprintf(path, sizeof(path), "%s.metrics", prefix);
-	if (!cJSON_IsObject(metrics))
-		return results_reader_bad(reader, path, "is not an object");
-	cJSON_ArrayForEach(item, metrics) {
-		const struct metric *metric = metric_find(item->string);
-		size_t id;
-
-		snprintf(path, sizeof(path), "%s.metrics.%s", prefix, item->string);
-		if (metric == NULL)
-			continue; /* a metric of a later gate: kept out, never compared */
-		id = (size_t)(metric - metric_table);
-		if (!measurement->has[id])
-			return results_reader_bad(reader, path, "has no counts (counts.KEY)");
-		if (!cJSON_IsObject(item))
-			return results_reader_bad(reader, path, "is not an object");
-		if (check_figure(reader, item, path, "per_message",
-				 measurement->slopes[id].per_message) != 0 ||
-		    check_figure(reader, item, path, "cold", (double)measurement->slopes[id].cold) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int read_slopes(const struct results_reader *reader, const cJSON *entry, const char *prefix,
-		       struct measurement *measurement)
-{
-	const cJSON *counts = member(entry, "counts");
-	struct gate_error slope_error = GATE_ERROR_INIT;
-	char path[160];
-	size_t metric;
-
-	snprintf(path, sizeof(path), "%s.counts", prefix);
-	if (!cJSON_IsObject(counts))
-		return results_reader_bad(reader, path, "is not an object");
-	/* Instructions, allocations and bytes are in every document, and so is a metric the
-	 * scenario's settings gate; a metric gate measured later, or an opt-in one that did not run,
-	 * may be absent: the verdict then says the baseline lacks it. */
-	for (metric = 0; metric < METRIC_COUNT; metric++) {
-		const char *key = metric_table[metric].key, *required;
-		char why[96], problem[128];
-
-		if (member(counts, key) == NULL) {
-			required = metric_required_by(metric, &measurement->info, why, sizeof(why));
-			if (required == NULL)
-				continue;
-			snprintf(path, sizeof(path), "%s.counts.%s", prefix, key);
-			snprintf(problem, sizeof(problem), "is missing (%s)", required);
-			return results_reader_bad(reader, path, problem);
-		}
-		if (read_counts(reader, counts, prefix, key, measurement->counts[metric]) != 0)
-			return -1;
-		measurement->has[metric] = true;
-	}
-	if (measurement_compute(measurement, &slope_error) != 0)
-		return results_reader_bad(reader, path, slope_error.message);
-	if (read_metric_figures(reader, entry, prefix, measurement) != 0)
-		return -1;
-
-	snprintf(path, sizeof(path), "%s.framework", prefix);
-	if (!cJSON_IsObject(member(entry, "framework")))
-		return results_reader_bad(reader, path, "is not an object");
-	if (check_figure(reader, member(entry, "framework"), path, "instructions",
-			 measurement->slopes[METRIC_INSTRUCTIONS].per_message) != 0 ||
-	    check_figure(reader, member(entry, "framework"), path, "allocations",
-			 measurement->slopes[METRIC_ALLOCATIONS].per_message) != 0)
-		return -1;
-	snprintf(path, sizeof(path), "%s.cold", prefix);
-	if (!cJSON_IsObject(member(entry, "cold")))
-		return results_reader_bad(reader, path, "is not an object");
-	return check_figure(reader, member(entry, "cold"), path, "instructions",
-			    (double)measurement->slopes[METRIC_INSTRUCTIONS].cold) != 0 ||
-			       check_figure(reader, member(entry, "cold"), path, "allocations",
-					    (double)measurement->slopes[METRIC_ALLOCATIONS].cold) != 0
-		       ? -1
-		       : 0;
-}
-
-static int read_functions(const struct results_reader *reader, const cJSON *array, const char *prefix,
-			  struct measurement *measurement)
-{
-	size_t count = (size_t)cJSON_GetArraySize(array), i = 0;
-	const cJSON *item;
-	char path[200];
-
-	measurement->functions = calloc(count + 1, sizeof(*measurement->functions));
-	if (measurement->functions == NULL)
-		return gate_error_set(reader->err, "out of memory");
-	cJSON_ArrayForEach(item, array) {
-		struct function_cost *cost = &measurement->functions[i];
-
-		snprintf(path, sizeof(path), "%s.functions[%zu]", prefix, i++);
-		if (!cJSON_IsObject(item))
-			return results_reader_bad(reader, path, "is not an object");
-		measurement->function_count++;
-		if (read_string(reader, member(item, "name"), path, &cost->name) != 0 ||
-		    read_number(reader, member(item, "exclusive"), path, false, &cost->exclusive) != 0 ||
-		    read_number(reader, member(item, "inclusive"), path, false, &cost->inclusive) != 0 ||
-		    read_count(reader, member(item, "cold_exclusive"), path, &cost->cold_exclusive) != 0)
-			return -1;
-		/* Absent before the project's functions were told apart: a system library's, then. */
-		cost->with_library = cost->exclusive;
-		if (member(item, "with_library") != NULL &&
-		    read_number(reader, member(item, "with_library"), path, false,
-				&cost->with_library) != 0)
-			return -1;
-		if (member(item, "project") != NULL && !cJSON_IsBool(member(item, "project")))
-			return results_reader_bad(reader, path, "has a 'project' that is not a boolean");
-		cost->project = cJSON_IsTrue(member(item, "project"));
-	}
-	return 0;
-}
-
-static int read_sites(const struct results_reader *reader, const cJSON *array, const char *prefix,
-		      struct measurement *measurement)
-{
-	size_t count = (size_t)cJSON_GetArraySize(array), i = 0;
-	const cJSON *item;
-	char path[200];
-
-	measurement->sites = calloc(count + 1, sizeof(*measurement->sites));
-	if (measurement->sites == NULL)
-		return gate_error_set(reader->err, "out of memory");
-	cJSON_ArrayForEach(item, array) {
-		struct site_cost *cost = &measurement->sites[i];
-
-		snprintf(path, sizeof(path), "%s.sites[%zu]", prefix, i++);
-		if (!cJSON_IsObject(item))
-			return results_reader_bad(reader, path, "is not an object");
-		measurement->site_count++;
-		if (read_string(reader, member(item, "location"), path, &cost->location) != 0 ||
-		    read_string(reader, member(item, "stack"), path, &cost->stack) != 0 ||
-		    read_number(reader, member(item, "blocks"), path, false, &cost->blocks) != 0 ||
-		    read_number(reader, member(item, "bytes"), path, false, &cost->bytes) != 0 ||
-		    read_count(reader, member(item, "cold_blocks"), path, &cost->cold_blocks) != 0 ||
-		    read_count(reader, member(item, "cold_bytes"), path, &cost->cold_bytes) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* The raw file names, kept so a document written again from what was read is the same. */
-static int read_raw(const struct results_reader *reader, const cJSON *raw, const char *prefix,
-		    struct measurement *measurement)
-{
-	size_t tool, which;
-	char path[160];
-
-	if (raw == NULL)
-		return 0;
-	for (tool = 0; tool < TOOL_COUNT; tool++) {
-		const cJSON *names = member(raw, run_keys(tool));
-
-		if (names == NULL && tool_table[tool].opt_in)
-			continue;
-		snprintf(path, sizeof(path), "%s.raw.%s", prefix, run_keys(tool));
-		if (!cJSON_IsArray(names) || cJSON_GetArraySize(names) != SLOPE_RUNS)
-			return results_reader_bad(reader, path, "is not an array of 3 file names");
-		for (which = 0; which < SLOPE_RUNS; which++)
-			if (read_string(reader, cJSON_GetArrayItem(names, (int)which), path,
-					&measurement->raw_files[tool][which]) != 0)
-				return -1;
-	}
-	return 0;
-}
-
-static int read_detail(const struct results_reader *reader, const cJSON *entry, const char *prefix,
-		       struct measurement *measurement)
-{
-	const cJSON *functions = member(entry, "functions"), *sites = member(entry, "sites");
-	char path[160];
-
-	snprintf(path, sizeof(path), "%s.functions", prefix);
-	if (functions != NULL && !cJSON_IsArray(functions))
-		return results_reader_bad(reader, path, "is not an array");
-	snprintf(path, sizeof(path), "%s.sites", prefix);
-	if (sites != NULL && !cJSON_IsArray(sites))
-		return results_reader_bad(reader, path, "is not an array");
-	if (functions != NULL && read_functions(reader, functions, prefix, measurement) != 0)
-		return -1;
-	if (sites != NULL && read_sites(reader, sites, prefix, measurement) != 0)
-		return -1;
-	return read_raw(reader, member(entry, "raw"), prefix, measurement);
-}
-
-static int read_info(const struct results_reader *reader, const cJSON *entry, const char *prefix,
-		     struct measurement *measurement)
-{
-	const cJSON *floors = member(entry, "floors"), *gated = member(entry, "gated");
-	char path[160];
-	size_t i;
-
-	snprintf(path, sizeof(path), "%s.name", prefix);
-	if (read_string(reader, member(entry, "name"), path, &measurement->info.name) != 0)
-		return -1;
-	if (!text_is_name(measurement->info.name))
-		return results_reader_bad(reader, path, "is not a scenario name ([a-z0-9_]{1,64})");
-	snprintf(path, sizeof(path), "%s.title", prefix);
-	if (read_string(reader, member(entry, "title"), path, &measurement->info.title) != 0)
-		return -1;
-	snprintf(path, sizeof(path), "%s.build", prefix);
-	if (member(entry, "build") != NULL &&
-	    read_string(reader, member(entry, "build"), path, &measurement->build) != 0)
-		return -1;
-	snprintf(path, sizeof(path), "%s.gated", prefix);
-	if (!cJSON_IsBool(gated))
-		return results_reader_bad(reader, path, "is not a boolean");
-	measurement->info.gated = cJSON_IsTrue(gated);
-	snprintf(path, sizeof(path), "%s.messages", prefix);
-	if (read_count(reader, member(entry, "messages"), path, &measurement->messages) != 0)
-		return -1;
-	if (measurement->messages < 2)
-		return results_reader_bad(reader, path, "is below 2");
-	snprintf(path, sizeof(path), "%s.floors", prefix);
-	if (!cJSON_IsObject(floors))
-		return results_reader_bad(reader, path, "is not an object");
-	if (read_number(reader, member(floors, "steady_allocations"), path, true,
-			&measurement->info.steady_floor) != 0 ||
-	    read_count(reader, member(floors, "cold_allocations"), path, &measurement->info.cold_floor) != 0)
-		return -1;
-	for (i = 0; i < SCENARIO_FLOORS; i++)
-		if (member(floors, scenario_floor_keys[i]) != NULL &&
-		    read_number(reader, member(floors, scenario_floor_keys[i]), path, true,
-				&measurement->info.floors[i]) != 0)
-			return -1;
-	snprintf(path, sizeof(path), "%s.gate_cycles", prefix);
-	if (member(entry, "gate_cycles") != NULL) {
-		if (!cJSON_IsBool(member(entry, "gate_cycles")))
-			return results_reader_bad(reader, path, "is not a boolean");
-		measurement->info.gate_cycles = cJSON_IsTrue(member(entry, "gate_cycles"));
-	}
-	snprintf(path, sizeof(path), "%s.limit_percent", prefix);
-	if (member(entry, "limit_percent") != NULL &&
-	    read_number(reader, member(entry, "limit_percent"), path, true,
-			&measurement->info.limit_percent) != 0)
-		return -1;
-	return 0;
 }
 
 static int compare_measurements(const void *left, const void *right)
@@ -728,30 +214,17 @@ static int compare_measurements(const void *left, const void *right)
 		      ((const struct measurement *)right)->info.name);
 }
 
-static int read_code(const struct results_reader *reader, const cJSON *code, struct results *results)
+static int read_code(const struct json_reader *reader, const cJSON *code, struct results *results)
 {
-	size_t count = (size_t)cJSON_GetArraySize(code), i;
-	const cJSON *entry;
+	size_t i;
 
-	results->measurements = calloc(count + 1, sizeof(*results->measurements));
-	if (results->measurements == NULL)
-		return gate_error_set(reader->err, "out of memory");
-	cJSON_ArrayForEach(entry, code) {
-		struct measurement *measurement = &results->measurements[results->count];
-		char prefix[64];
-
-		snprintf(prefix, sizeof(prefix), "code[%zu]", results->count);
-		if (!cJSON_IsObject(entry))
-			return results_reader_bad(reader, prefix, "is not an object");
-		results->count++;
-		if (read_info(reader, entry, prefix, measurement) != 0 ||
-		    read_slopes(reader, entry, prefix, measurement) != 0 ||
-		    read_detail(reader, entry, prefix, measurement) != 0)
-			return -1;
-	}
+	if (json_record_read_array(reader, &results_code_record, code, "code",
+				   sizeof(*results->measurements), (void **)&results->measurements,
+				   &results->count) != 0)
+		return -1;
 	qsort(results->measurements, results->count, sizeof(*results->measurements),
 	      compare_measurements);
-	for (i = 1; i < results->count; i++)
+	for (i = 1; !reader->lenient && i < results->count; i++)
 		if (strcmp(results->measurements[i - 1].info.name, results->measurements[i].info.name) == 0)
 			return gate_error_set(reader->err, "cannot read results '%s': scenario '%s' "
 					      "appears twice", reader->source,
@@ -759,38 +232,7 @@ static int read_code(const struct results_reader *reader, const cJSON *code, str
 	return 0;
 }
 
-static int read_failures(const struct results_reader *reader, const cJSON *array, struct results *results)
-{
-	const cJSON *item;
-	char path[64];
-
-	if (array == NULL)
-		return 0;
-	if (!cJSON_IsArray(array))
-		return results_reader_bad(reader, "costgate.failures", "is not an array");
-	results->failures = calloc((size_t)cJSON_GetArraySize(array) + 1, sizeof(*results->failures));
-	if (results->failures == NULL)
-		return gate_error_set(reader->err, "out of memory");
-	cJSON_ArrayForEach(item, array) {
-		struct measurement *failure = &results->failures[results->failure_count];
-		char *text = NULL;
-
-		snprintf(path, sizeof(path), "costgate.failures[%zu]", results->failure_count++);
-		failure->failed = true;
-		if (read_string(reader, member(item, "name"), path, &failure->info.name) != 0 ||
-		    read_string(reader, member(item, "failure"), path, &text) != 0)
-			return -1;
-		if (!text_is_name(failure->info.name)) {
-			free(text);
-			return results_reader_bad(reader, path, "names no scenario ([a-z0-9_]{1,64})");
-		}
-		snprintf(failure->failure, sizeof(failure->failure), "%s", text);
-		free(text);
-	}
-	return 0;
-}
-
-static int read_shard(const struct results_reader *reader, const cJSON *shard, struct results *results)
+static int read_shard(const struct json_reader *reader, const cJSON *shard, struct results *results)
 {
 	const cJSON *selected = member(shard, "selected"), *item;
 	uint64_t index = 0, count = 0;
@@ -801,21 +243,23 @@ static int read_shard(const struct results_reader *reader, const cJSON *shard, s
 	    read_count(reader, member(shard, "count"), "costgate.shard.count", &count) != 0)
 		return -1;
 	if (count < 1 || count > 64 || index < 1 || index > count)
-		return results_reader_bad(reader, "costgate.shard", "is not K/M with 1 <= K <= M <= 64");
+		return json_reader_bad(reader, "costgate.shard", "is not K/M with 1 <= K <= M <= 64");
 	if (!cJSON_IsBool(member(shard, "filtered")))
-		return results_reader_bad(reader, "costgate.shard.filtered", "is not a boolean");
+		return json_reader_bad(reader, "costgate.shard.filtered", "is not a boolean");
 	if (!cJSON_IsArray(selected))
-		return results_reader_bad(reader, "costgate.shard.selected", "is not an array");
+		return json_reader_bad(reader, "costgate.shard.selected", "is not an array");
 	results->shard_index = (unsigned)index;
 	results->shard_count = (unsigned)count;
 	results->filtered = cJSON_IsTrue(member(shard, "filtered"));
 	results->selected = calloc((size_t)cJSON_GetArraySize(selected) + 1, sizeof(char *));
 	if (results->selected == NULL)
 		return gate_error_set(reader->err, "out of memory");
-	cJSON_ArrayForEach(item, selected)
-		if (read_string(reader, item, "costgate.shard.selected[]",
-				&results->selected[results->selected_count++]) != 0)
-			return -1;
+	cJSON_ArrayForEach(item, selected) {
+		if (!cJSON_IsString(item))
+			return json_reader_bad(reader, "costgate.shard.selected[]", "is not a string");
+		if ((results->selected[results->selected_count++] = strdup(item->valuestring)) == NULL)
+			return gate_error_set(reader->err, "out of memory");
+	}
 	return 0;
 }
 
@@ -847,85 +291,53 @@ static int read_environment_block(const cJSON *block, struct environment *enviro
 	return 0;
 }
 
-static int read_gate_block(const struct results_reader *reader, const cJSON *block, struct results *results)
+static int read_gate_block(const struct json_reader *reader, const cJSON *block, struct results *results)
 {
-	const cJSON *schema = member(block, "schema");
+	const cJSON *schema = member(block, "schema"), *failures = member(block, "failures");
 	struct gate_error fingerprint_error = GATE_ERROR_INIT;
 
 	if (!cJSON_IsObject(block))
-		return results_reader_bad(reader, "costgate", "is missing or not an object");
+		return json_reader_bad(reader, "costgate", "is missing or not an object");
 	if (!cJSON_IsNumber(schema) || schema->valuedouble != GATE_SCHEMA_VERSION) {
 		char problem[96];
 
 		snprintf(problem, sizeof(problem), "is not %d (this gate reads schema %d only)",
 			 GATE_SCHEMA_VERSION, GATE_SCHEMA_VERSION);
-		return results_reader_bad(reader, "costgate.schema", problem);
+		return json_reader_bad(reader, "costgate.schema", problem);
 	}
 	if (read_count(reader, member(block, "messages"), "costgate.messages", &results->messages) != 0)
 		return -1;
 	if (environment_fingerprint_from_json(&results->fingerprint, member(block, "fingerprint"),
 					      &fingerprint_error) != 0)
-		return results_reader_bad(reader, "costgate.fingerprint",
+		return json_reader_bad(reader, "costgate.fingerprint",
 			   strncmp(fingerprint_error.message, "fingerprint: ", 13) == 0
 				   ? fingerprint_error.message + 13
 				   : fingerprint_error.message);
-	if (read_failures(reader, member(block, "failures"), results) != 0)
+	if (failures != NULL &&
+	    json_record_read_array(reader, &results_failure_record, failures, "costgate.failures",
+				   sizeof(*results->failures), (void **)&results->failures,
+				   &results->failure_count) != 0)
 		return -1;
 	return read_shard(reader, member(block, "shard"), results);
 }
 
-/* costgate.process_instructions: optional (documents from before gate counted the whole process
- * have none); each entry names a measured scenario. */
-static int read_process(const struct results_reader *reader, const cJSON *object, struct results *results)
-{
-	const cJSON *item;
-	char path[160];
-
-	if (object == NULL)
-		return 0;
-	if (!cJSON_IsObject(object))
-		return results_reader_bad(reader, "costgate.process_instructions", "is not an object");
-	cJSON_ArrayForEach(item, object) {
-		struct measurement *measurement = NULL;
-		struct gate_error slope_error = GATE_ERROR_INIT;
-		size_t i;
-
-		for (i = 0; i < results->count && measurement == NULL; i++)
-			if (strcmp(results->measurements[i].info.name, item->string) == 0)
-				measurement = &results->measurements[i];
-		snprintf(path, sizeof(path), "costgate.process_instructions.%.64s", item->string);
-		if (measurement == NULL)
-			return results_reader_bad(reader, path, "names no measured scenario");
-		if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != SLOPE_RUNS)
-			return results_reader_bad(reader, path, "is not an array of 3 counts (at 1, N and 2N)");
-		for (i = 0; i < SLOPE_RUNS; i++)
-			if (read_count(reader, cJSON_GetArrayItem(item, (int)i), path,
-				       &measurement->process_instructions[i]) != 0)
-				return -1;
-		if (slope_compute(&measurement->process_slope, measurement->process_instructions,
-				  measurement->messages, true, &slope_error) != 0)
-			return results_reader_bad(reader, path, slope_error.message);
-		measurement->has_process = true;
-	}
-	return 0;
-}
-
 /* The measurement or failure of that name, or NULL. */
-static struct measurement *find_any(struct results *results, const char *name)
+static struct measurement *find_any(struct results *results, const char *name, bool failures)
 {
 	size_t i;
 
 	for (i = 0; i < results->count; i++)
 		if (strcmp(results->measurements[i].info.name, name) == 0)
 			return &results->measurements[i];
-	for (i = 0; i < results->failure_count; i++)
+	for (i = 0; failures && i < results->failure_count; i++)
 		if (strcmp(results->failures[i].info.name, name) == 0)
 			return &results->failures[i];
 	return NULL;
 }
 
-/* costgate.runs: optional (a baseline has none); each entry names a scenario of the document. */
-static int read_runs(const struct results_reader *reader, const cJSON *object, struct results *results)
+/* costgate.process_instructions: optional (documents from before gate counted the whole process
+ * have none); each entry names a measured scenario. */
+static int read_process(const struct json_reader *reader, const cJSON *object, struct results *results)
 {
 	const cJSON *item;
 	char path[160];
@@ -933,69 +345,95 @@ static int read_runs(const struct results_reader *reader, const cJSON *object, s
 	if (object == NULL)
 		return 0;
 	if (!cJSON_IsObject(object))
-		return results_reader_bad(reader, "costgate.runs", "is not an object");
+		return json_reader_bad(reader, "costgate.process_instructions", "is not an object");
 	cJSON_ArrayForEach(item, object) {
-		struct measurement *measurement = find_any(results, item->string);
-		const cJSON *source = member(item, "source");
-		char seconds_path[200], source_path[200];
+		struct measurement *measurement = find_any(results, item->string, false);
+		struct gate_error slope_error = GATE_ERROR_INIT;
+
+		snprintf(path, sizeof(path), "costgate.process_instructions.%.64s", item->string);
+		if (measurement == NULL)
+			return json_reader_bad(reader, path, "names no measured scenario");
+		if (results_counts_read(reader, item, path, measurement->process_instructions) != 0)
+			return -1;
+		if (slope_compute(&measurement->process_slope, measurement->process_instructions,
+				  measurement->messages, true, &slope_error) != 0)
+			return json_reader_bad(reader, path, slope_error.message);
+		measurement->has_process = true;
+	}
+	return 0;
+}
+
+/* costgate.runs: optional (a baseline has none); each entry names a scenario of the document. */
+static int read_runs(const struct json_reader *reader, const cJSON *object, struct results *results)
+{
+	const cJSON *item;
+	char path[160];
+
+	if (object == NULL)
+		return 0;
+	if (!cJSON_IsObject(object))
+		return json_reader_bad(reader, "costgate.runs", "is not an object");
+	cJSON_ArrayForEach(item, object) {
+		struct measurement *measurement = find_any(results, item->string, true);
 
 		snprintf(path, sizeof(path), "costgate.runs.%.64s", item->string);
-		snprintf(seconds_path, sizeof(seconds_path), "%s.valgrind_seconds", path);
-		snprintf(source_path, sizeof(source_path), "%s.source", path);
 		if (measurement == NULL)
-			return results_reader_bad(reader, path, "names no scenario of the document");
-		if (!cJSON_IsObject(item))
-			return results_reader_bad(reader, path, "is not an object");
-		if (read_number(reader, member(item, "valgrind_seconds"), seconds_path, true,
-				&measurement->valgrind_seconds) != 0 ||
-		    (source != NULL && read_string(reader, source, source_path, &measurement->source) != 0))
+			return json_reader_bad(reader, path, "names no scenario of the document");
+		if (json_record_read(reader, &results_run_record, item, path, measurement) != 0)
 			return -1;
 	}
 	return 0;
 }
 
+/* Strict: everything gate writes, checked. Lenient: the code section only, as much of it as
+ * schema 3 requires (results_schema.h), whatever the document says its schema is. */
+static int read_document(const struct json_reader *reader, const cJSON *root, struct results *results)
+{
+	const cJSON *schema = member(root, "schema"), *block = member(root, "costgate");
+	const cJSON *code = member(root, "code");
+
+	if (!cJSON_IsObject(root))
+		return json_reader_bad(reader, "the document", "is not a JSON object");
+	if (reader->lenient)
+		return code == NULL ? 0 : read_code(reader, code, results);
+	if (!cJSON_IsNumber(schema) || schema->valuedouble != RESULTS_SCHEMA)
+		return json_reader_bad(reader, "schema", "is not 3");
+	if (read_gate_block(reader, block, results) != 0)
+		return -1;
+	if (read_environment_block(member(root, "environment"), &results->fingerprint) != 0)
+		return gate_error_set(reader->err, "out of memory");
+	if (!cJSON_IsArray(code))
+		return json_reader_bad(reader, "code", "is missing or not an array");
+	return read_code(reader, code, results) != 0 ||
+			       read_process(reader, member(block, "process_instructions"), results) != 0 ||
+			       read_runs(reader, member(block, "runs"), results) != 0
+		       ? -1
+		       : 0;
+}
+
+int results_from_json(struct results *results, const cJSON *root, const char *source, bool lenient,
+		      struct gate_error *err)
+{
+	const struct json_reader reader = { "results", source, lenient, err };
+
+	*results = (struct results)RESULTS_INIT;
+	if (read_document(&reader, root, results) == 0)
+		return 0;
+	results_release(results);
+	return -1;
+}
+
 int results_parse(struct results *results, const char *text, size_t length, const char *source,
 		  struct gate_error *err)
 {
-	struct results_reader reader = { .source = source, .err = err };
 	cJSON *root = json_read_document(text, length, err);
-	const cJSON *schema;
-	int status = -1;
+	int status;
 
 	*results = (struct results)RESULTS_INIT;
-	if (root == NULL) {
-		gate_error_prefix(err, "cannot read results '%s'", source);
-		goto out;
-	}
-	schema = member(root, "schema");
-	if (!cJSON_IsObject(root)) {
-		results_reader_bad(&reader, "the document", "is not a JSON object");
-		goto out;
-	}
-	if (!cJSON_IsNumber(schema) || schema->valuedouble != RESULTS_SCHEMA) {
-		results_reader_bad(&reader, "schema", "is not 3");
-		goto out;
-	}
-	if (read_gate_block(&reader, member(root, "costgate"), results) != 0)
-		goto out;
-	if (read_environment_block(member(root, "environment"), &results->fingerprint) != 0) {
-		gate_error_set(err, "out of memory");
-		goto out;
-	}
-	if (!cJSON_IsArray(member(root, "code"))) {
-		results_reader_bad(&reader, "code", "is missing or not an array");
-		goto out;
-	}
-	status = read_code(&reader, member(root, "code"), results);
-	if (status == 0)
-		status = read_process(&reader, member(member(root, "costgate"), "process_instructions"),
-				      results);
-	if (status == 0)
-		status = read_runs(&reader, member(member(root, "costgate"), "runs"), results);
-out:
+	if (root == NULL)
+		return gate_error_prefix(err, "cannot read results '%s'", source);
+	status = results_from_json(results, root, source, false, err);
 	cJSON_Delete(root);
-	if (status != 0)
-		results_release(results);
 	return status;
 }
 

@@ -68,6 +68,13 @@ struct results {
 int results_parse(struct results *results, const char *text, size_t length, const char *source,
 		  struct gate_error *err);
 
+/* Reads a parsed document: strictly (as results_parse), or with `lenient` as the page does, the
+ * code section only and as much of each entry as schema 3 requires, so another tool's schema 3
+ * document reads too: its figures are taken as stated (measurement.stated) when it has no
+ * counts. */
+int results_from_json(struct results *results, const cJSON *root, const char *source, bool lenient,
+		      struct gate_error *err);
+
 /* Reads and parses a file. */
 int results_read_file(struct results *results, const char *path, struct gate_error *err);
 
@@ -76,8 +83,9 @@ const struct measurement *results_find(const struct results *results, const char
 
 void results_release(struct results *results); /* NULL-safe */
 
-/* A document as the page draws it (results_view.c): every section, checked value by value, every
- * string pointing into the document, which must outlive the view. */
+/* A document as the page draws it (results_view.c): every section, checked value by value. The
+ * strings of the pairs and facts point into the document, which must outlive the view; the code
+ * section is the lenient reader's own copy. */
 struct results_wall_summary {
 	double best, median, worst; /* msg/s */
 };
@@ -100,20 +108,6 @@ struct results_wall_pair {
 	size_t loop_count;
 };
 
-struct results_metric_figure {
-	const char *key, *unit;     /* code[].metrics.KEY and its unit */
-	double per_message, cold;
-};
-
-/* One row of the `code` section: schema 3's figures, and gate's metrics when it has them. */
-struct results_code_row {
-	const char *name, *title;
-	double instructions, allocations, cold_instructions, cold_allocations;
-	bool gated, has_gated;
-	struct results_metric_figure *metrics; /* owned; NULL when the row has none */
-	size_t metric_count;
-};
-
 struct results_fact {
 	const char *key, *value;    /* a member of the environment block */
 };
@@ -121,8 +115,7 @@ struct results_fact {
 struct results_view {
 	struct results_wall_pair *pairs; /* owned, as the arrays below */
 	size_t pair_count;
-	struct results_code_row *rows;
-	size_t row_count;
+	struct results code;             /* the code section, read leniently (results_from_json) */
 	struct results_fact *facts;
 	size_t fact_count;
 	bool has_environment;

@@ -1,7 +1,7 @@
-/* Reading a results document to draw it (results.h, the page): every section of schema 3, the
- * `scenarios` pairs, the `code` rows with the metrics gate adds, the `environment`, checked value
- * by value into structs whose strings point into the document. Leaner than results_parse on the
- * `code` section: a schema 3 document from another tool has only framework, cold and gated. */
+/* Reading a results document to draw it (results.h, the page): the `scenarios` pairs and the
+ * `environment`, checked value by value into structs whose strings point into the document, and
+ * the `code` section through the one reader in its lenient mode (results_from_json), since a
+ * schema 3 document from another tool has only name, framework, cold and gated. */
 #define _GNU_SOURCE
 #include "results.h"
 
@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results_reader.h"
+#include "json_record.h"
 #include "wallclock.h"
 
-static int read_number(const struct results_reader *reader, const cJSON *object, const char *key,
+static int read_number(const struct json_reader *reader, const cJSON *object, const char *key,
 		       const char *path, bool required, double *value)
 {
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
@@ -24,12 +24,12 @@ static int read_number(const struct results_reader *reader, const cJSON *object,
 	if (item == NULL && !required)
 		return 0;
 	if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble))
-		return results_reader_bad(reader, where, item == NULL ? "is missing" : "is not a number");
+		return json_reader_bad(reader, where, item == NULL ? "is missing" : "is not a number");
 	*value = item->valuedouble;
 	return 0;
 }
 
-static int read_string(const struct results_reader *reader, const cJSON *object, const char *key,
+static int read_string(const struct json_reader *reader, const cJSON *object, const char *key,
 		       const char *path, bool required, const char **value)
 {
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
@@ -39,14 +39,14 @@ static int read_string(const struct results_reader *reader, const cJSON *object,
 	if (item == NULL && !required)
 		return 0;
 	if (!cJSON_IsString(item))
-		return results_reader_bad(reader, where, item == NULL ? "is missing" : "is not a string");
+		return json_reader_bad(reader, where, item == NULL ? "is missing" : "is not a string");
 	*value = item->valuestring;
 	return 0;
 }
 
 /* best, median and worst in msg/s: positive, best the fastest. A schema 3 document without a
  * median keeps the worst round in its place, as the reference page does. */
-static int read_summary(const struct results_reader *reader, const cJSON *object, const char *key,
+static int read_summary(const struct json_reader *reader, const cJSON *object, const char *key,
 			const char *path, struct results_wall_summary *summary)
 {
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
@@ -54,7 +54,7 @@ static int read_summary(const struct results_reader *reader, const cJSON *object
 
 	snprintf(where, sizeof(where), "%s.%s", path, key);
 	if (!cJSON_IsObject(item))
-		return results_reader_bad(reader, where, item == NULL ? "is missing" : "is not an object");
+		return json_reader_bad(reader, where, item == NULL ? "is missing" : "is not an object");
 	summary->median = -1;
 	if (read_number(reader, item, "best", where, true, &summary->best) != 0 ||
 	    read_number(reader, item, "worst", where, true, &summary->worst) != 0 ||
@@ -63,11 +63,11 @@ static int read_summary(const struct results_reader *reader, const cJSON *object
 	if (summary->median < 0)
 		summary->median = summary->worst;
 	if (!(summary->worst > 0) || summary->median < summary->worst || summary->best < summary->median)
-		return results_reader_bad(reader, where, "is not best >= median >= worst > 0");
+		return json_reader_bad(reader, where, "is not best >= median >= worst > 0");
 	return 0;
 }
 
-static int read_verdict(const struct results_reader *reader, const cJSON *object, const char *path,
+static int read_verdict(const struct json_reader *reader, const cJSON *object, const char *path,
 			bool required, bool *indistinguishable)
 {
 	const char *verdict = NULL;
@@ -79,7 +79,7 @@ static int read_verdict(const struct results_reader *reader, const cJSON *object
 		return 0;
 	snprintf(where, sizeof(where), "%s.verdict", path);
 	if (strcmp(verdict, "indistinguishable") != 0 && strcmp(verdict, "measured") != 0)
-		return results_reader_bad(reader, where, "is neither 'measured' nor 'indistinguishable'");
+		return json_reader_bad(reader, where, "is neither 'measured' nor 'indistinguishable'");
 	*indistinguishable = strcmp(verdict, "indistinguishable") == 0;
 	return 0;
 }
@@ -94,11 +94,11 @@ static double spread_of(const struct results_wall_summary *raw, const struct res
 	return raw_spread > framework_spread ? raw_spread : framework_spread;
 }
 
-static int read_loop(const struct results_reader *reader, const cJSON *object, const char *path,
+static int read_loop(const struct json_reader *reader, const cJSON *object, const char *path,
 		     struct results_wall_loop *loop)
 {
 	if (!cJSON_IsObject(object))
-		return results_reader_bad(reader, path, "is not an object");
+		return json_reader_bad(reader, path, "is not an object");
 	if (read_summary(reader, object, "raw", path, &loop->raw) != 0 ||
 	    read_summary(reader, object, "framework", path, &loop->framework) != 0)
 		return -1;
@@ -109,7 +109,7 @@ static int read_loop(const struct results_reader *reader, const cJSON *object, c
 	return read_verdict(reader, object, path, false, &loop->indistinguishable);
 }
 
-static int read_loops(const struct results_reader *reader, const cJSON *entry, const char *path,
+static int read_loops(const struct json_reader *reader, const cJSON *entry, const char *path,
 		      struct results_wall_pair *pair)
 {
 	const cJSON *loops = cJSON_GetObjectItemCaseSensitive(entry, "loops"), *item;
@@ -118,7 +118,7 @@ static int read_loops(const struct results_reader *reader, const cJSON *entry, c
 
 	snprintf(where, sizeof(where), "%s.loops", path);
 	if (loops != NULL && (!cJSON_IsArray(loops) || count == 0))
-		return results_reader_bad(reader, where, "is not an array of loops");
+		return json_reader_bad(reader, where, "is not an array of loops");
 	pair->loops = calloc(count > 0 ? count : 1, sizeof(*pair->loops));
 	if (pair->loops == NULL)
 		return gate_error_set(reader->err, "out of memory");
@@ -138,14 +138,14 @@ static int read_loops(const struct results_reader *reader, const cJSON *entry, c
 	return 0;
 }
 
-static int read_pair(const struct results_reader *reader, const cJSON *entry, const char *path,
+static int read_pair(const struct json_reader *reader, const cJSON *entry, const char *path,
 		     struct results_wall_pair *pair)
 {
 	pair->unit = WALLCLOCK_UNIT;
 	pair->median_overhead = NAN;
 	pair->spread = NAN;
 	if (!cJSON_IsObject(entry))
-		return results_reader_bad(reader, path, "is not an object");
+		return json_reader_bad(reader, path, "is not an object");
 	if (read_string(reader, entry, "name", path, true, &pair->name) != 0 ||
 	    read_string(reader, entry, "unit", path, false, &pair->unit) != 0 ||
 	    read_string(reader, entry, "title", path, false, &pair->title) != 0 ||
@@ -167,74 +167,10 @@ static int read_pair(const struct results_reader *reader, const cJSON *entry, co
 	return read_loops(reader, entry, path, pair);
 }
 
-/* The metrics object gate writes beside schema 3's fields (optional): per metric its unit, per
- * message and cold figures, in the document's order. */
-static int read_metrics(const struct results_reader *reader, const cJSON *entry, const char *path,
-			struct results_code_row *row)
-{
-	const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(entry, "metrics"), *item;
-	char where[200];
-
-	if (metrics == NULL)
-		return 0;
-	snprintf(where, sizeof(where), "%s.metrics", path);
-	if (!cJSON_IsObject(metrics))
-		return results_reader_bad(reader, where, "is not an object");
-	row->metrics = calloc((size_t)cJSON_GetArraySize(metrics) + 1, sizeof(*row->metrics));
-	if (row->metrics == NULL)
-		return gate_error_set(reader->err, "out of memory");
-	cJSON_ArrayForEach(item, metrics) {
-		struct results_metric_figure *figure = &row->metrics[row->metric_count];
-
-		snprintf(where, sizeof(where), "%s.metrics.%.64s", path, item->string);
-		if (!cJSON_IsObject(item))
-			return results_reader_bad(reader, where, "is not an object");
-		figure->key = item->string;
-		if (read_string(reader, item, "unit", where, true, &figure->unit) != 0 ||
-		    read_number(reader, item, "per_message", where, true, &figure->per_message) != 0 ||
-		    read_number(reader, item, "cold", where, true, &figure->cold) != 0)
-			return -1;
-		row->metric_count++;
-	}
-	return 0;
-}
-
-static int read_code_row(const struct results_reader *reader, const cJSON *entry, const char *path,
-			 struct results_code_row *row)
-{
-	const cJSON *framework = cJSON_GetObjectItemCaseSensitive(entry, "framework");
-	const cJSON *cold = cJSON_GetObjectItemCaseSensitive(entry, "cold");
-	const cJSON *gated = cJSON_GetObjectItemCaseSensitive(entry, "gated");
-	char framework_path[160], cold_path[160];
-
-	snprintf(framework_path, sizeof(framework_path), "%s.framework", path);
-	snprintf(cold_path, sizeof(cold_path), "%s.cold", path);
-	if (!cJSON_IsObject(entry))
-		return results_reader_bad(reader, path, "is not an object");
-	if (read_string(reader, entry, "name", path, true, &row->name) != 0 ||
-	    read_string(reader, entry, "title", path, false, &row->title) != 0)
-		return -1;
-	if (!cJSON_IsObject(framework))
-		return results_reader_bad(reader, framework_path, "is not an object");
-	if (!cJSON_IsObject(cold))
-		return results_reader_bad(reader, cold_path, "is not an object");
-	if (read_number(reader, framework, "instructions", framework_path, true, &row->instructions) != 0 ||
-	    read_number(reader, framework, "allocations", framework_path, true, &row->allocations) != 0 ||
-	    read_number(reader, cold, "instructions", cold_path, true, &row->cold_instructions) != 0 ||
-	    read_number(reader, cold, "allocations", cold_path, true, &row->cold_allocations) != 0)
-		return -1;
-	if (row->instructions < 0 || row->allocations < 0 || row->cold_instructions < 0 ||
-	    row->cold_allocations < 0)
-		return results_reader_bad(reader, path, "has a negative count");
-	row->has_gated = cJSON_IsBool(gated);
-	row->gated = cJSON_IsTrue(gated);
-	return read_metrics(reader, entry, path, row);
-}
-
 /* Reads one array section into `count` structs of `size` bytes with `read_one`. */
-static int read_section(const struct results_reader *reader, const cJSON *document, const char *key,
+static int read_section(const struct json_reader *reader, const cJSON *document, const char *key,
 			size_t size, void **items, size_t *count,
-			int (*read_one)(const struct results_reader *, const cJSON *, const char *, void *))
+			int (*read_one)(const struct json_reader *, const cJSON *, const char *, void *))
 {
 	const cJSON *section = cJSON_GetObjectItemCaseSensitive(document, key), *entry;
 	char where[64];
@@ -243,7 +179,7 @@ static int read_section(const struct results_reader *reader, const cJSON *docume
 	if (section == NULL)
 		return 0;
 	if (!cJSON_IsArray(section))
-		return results_reader_bad(reader, key, "is not an array");
+		return json_reader_bad(reader, key, "is not an array");
 	*items = calloc((size_t)cJSON_GetArraySize(section) + 1, size);
 	if (*items == NULL)
 		return gate_error_set(reader->err, "out of memory");
@@ -256,16 +192,10 @@ static int read_section(const struct results_reader *reader, const cJSON *docume
 	return 0;
 }
 
-static int read_pair_item(const struct results_reader *reader, const cJSON *entry, const char *path,
+static int read_pair_item(const struct json_reader *reader, const cJSON *entry, const char *path,
 			  void *item)
 {
 	return read_pair(reader, entry, path, item);
-}
-
-static int read_code_item(const struct results_reader *reader, const cJSON *entry, const char *path,
-			  void *item)
-{
-	return read_code_row(reader, entry, path, item);
 }
 
 void results_view_release(struct results_view *view)
@@ -276,16 +206,14 @@ void results_view_release(struct results_view *view)
 		return;
 	for (i = 0; view->pairs != NULL && i < view->pair_count + 1; i++)
 		free(view->pairs[i].loops);
-	for (i = 0; view->rows != NULL && i < view->row_count + 1; i++)
-		free(view->rows[i].metrics);
+	results_release(&view->code);
 	free(view->pairs);
-	free(view->rows);
 	free(view->facts);
 	*view = (struct results_view){ 0 };
 }
 
 /* The environment block: every member a string (the machine facts and the toolchain). */
-static int read_facts(const struct results_reader *reader, const cJSON *environment,
+static int read_facts(const struct json_reader *reader, const cJSON *environment,
 		      struct results_view *view)
 {
 	const cJSON *item;
@@ -294,7 +222,7 @@ static int read_facts(const struct results_reader *reader, const cJSON *environm
 	if (environment == NULL)
 		return 0;
 	if (!cJSON_IsObject(environment))
-		return results_reader_bad(reader, "environment", "is not an object");
+		return json_reader_bad(reader, "environment", "is not an object");
 	view->has_environment = true;
 	view->facts = calloc((size_t)cJSON_GetArraySize(environment) + 1, sizeof(*view->facts));
 	if (view->facts == NULL)
@@ -302,7 +230,7 @@ static int read_facts(const struct results_reader *reader, const cJSON *environm
 	cJSON_ArrayForEach(item, environment) {
 		snprintf(where, sizeof(where), "environment.%.64s", item->string);
 		if (!cJSON_IsString(item))
-			return results_reader_bad(reader, where, "is not a string");
+			return json_reader_bad(reader, where, "is not a string");
 		view->facts[view->fact_count++] = (struct results_fact){ item->string,
 									  item->valuestring };
 	}
@@ -312,7 +240,7 @@ static int read_facts(const struct results_reader *reader, const cJSON *environm
 static int view_read(struct results_view *view, const cJSON *document, const char *source,
 		     struct gate_error *err)
 {
-	const struct results_reader reader = { source, err };
+	const struct json_reader reader = { "results", source, false, err };
 	const cJSON *environment = cJSON_GetObjectItemCaseSensitive(document, "environment");
 
 	*view = (struct results_view){ 0 };
@@ -320,8 +248,7 @@ static int view_read(struct results_view *view, const cJSON *document, const cha
 		return gate_error_set(err, "cannot read results '%s': not a JSON object", source);
 	if (read_section(&reader, document, WALLCLOCK_SECTION, sizeof(struct results_wall_pair),
 			 (void **)&view->pairs, &view->pair_count, read_pair_item) != 0 ||
-	    read_section(&reader, document, "code", sizeof(struct results_code_row), (void **)&view->rows,
-			 &view->row_count, read_code_item) != 0)
+	    results_from_json(&view->code, document, source, true, err) != 0)
 		return -1;
 	if (cJSON_GetObjectItemCaseSensitive(document, WALLCLOCK_SECTION) == NULL &&
 	    cJSON_GetObjectItemCaseSensitive(document, "code") == NULL)
@@ -341,7 +268,7 @@ int results_view_read(struct results_view *view, const cJSON *document, const ch
 }
 
 /* An array of strings, or absent (no items). */
-static int read_strings(const struct results_reader *reader, const cJSON *object, const char *key,
+static int read_strings(const struct json_reader *reader, const cJSON *object, const char *key,
 			const char *path, const char *member, const char ***items, size_t *count)
 {
 	const cJSON *array = cJSON_GetObjectItemCaseSensitive(object, key), *item;
@@ -352,7 +279,7 @@ static int read_strings(const struct results_reader *reader, const cJSON *object
 		return 0;
 	snprintf(where, sizeof(where), "%s.%s", path, key);
 	if (!cJSON_IsArray(array))
-		return results_reader_bad(reader, where, "is not an array");
+		return json_reader_bad(reader, where, "is not an array");
 	*items = calloc((size_t)cJSON_GetArraySize(array) + 1, sizeof(**items));
 	if (*items == NULL)
 		return gate_error_set(reader->err, "out of memory");
@@ -362,13 +289,13 @@ static int read_strings(const struct results_reader *reader, const cJSON *object
 		snprintf(where, sizeof(where), "%s.%s[%zu]%s%s", path, key, *count, member ? "." : "",
 			 member ? member : "");
 		if (!cJSON_IsString(text))
-			return results_reader_bad(reader, where, "is not a string");
+			return json_reader_bad(reader, where, "is not a string");
 		(*items)[(*count)++] = text->valuestring;
 	}
 	return 0;
 }
 
-static int read_figures(const struct results_reader *reader, const cJSON *row, const char *key,
+static int read_figures(const struct json_reader *reader, const cJSON *row, const char *key,
 			const char *path, struct results_figures *figures, bool *present)
 {
 	const cJSON *object = cJSON_GetObjectItemCaseSensitive(row, key);
@@ -379,7 +306,7 @@ static int read_figures(const struct results_reader *reader, const cJSON *row, c
 		return 0;
 	snprintf(where, sizeof(where), "%s.%s", path, key);
 	if (!cJSON_IsObject(object))
-		return results_reader_bad(reader, where, "is not an object");
+		return json_reader_bad(reader, where, "is not an object");
 	figures->has_baseline = cJSON_GetObjectItemCaseSensitive(object, "baseline") != NULL;
 	if (read_number(reader, object, "head", where, true, &figures->head) != 0 ||
 	    read_number(reader, object, "baseline", where, figures->has_baseline,
@@ -391,7 +318,7 @@ static int read_figures(const struct results_reader *reader, const cJSON *row, c
 }
 
 /* The figures of every metric gated at a limit ("instructions", "cold_cycles", ...). */
-static int read_limit_figures(const struct results_reader *reader, const cJSON *item,
+static int read_limit_figures(const struct json_reader *reader, const cJSON *item,
 			      const char *path, struct results_verdict_row *row)
 {
 	size_t metric;
@@ -413,11 +340,11 @@ static int read_limit_figures(const struct results_reader *reader, const cJSON *
 	return 0;
 }
 
-static int read_verdict_row(const struct results_reader *reader, const cJSON *item, const char *path,
+static int read_verdict_row(const struct json_reader *reader, const cJSON *item, const char *path,
 			    struct results_verdict_row *row)
 {
 	if (!cJSON_IsObject(item))
-		return results_reader_bad(reader, path, "is not an object");
+		return json_reader_bad(reader, path, "is not an object");
 	row->has_limit = cJSON_GetObjectItemCaseSensitive(item, "limit_percent") != NULL;
 	return read_string(reader, item, "name", path, true, &row->name) != 0 ||
 			       read_string(reader, item, "state", path, true, &row->state) != 0 ||
@@ -450,7 +377,7 @@ void results_verdict_release(struct results_verdict *verdict)
 int results_verdict_read(struct results_verdict *verdict, const cJSON *document, const char *source,
 			 struct gate_error *err)
 {
-	const struct results_reader reader = { source, err };
+	const struct json_reader reader = { "results", source, false, err };
 	const cJSON *block = cJSON_GetObjectItemCaseSensitive(document, "costgate");
 	const cJSON *object = cJSON_GetObjectItemCaseSensitive(block, "verdict");
 	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(object, "rows"), *item;
@@ -460,7 +387,7 @@ int results_verdict_read(struct results_verdict *verdict, const cJSON *document,
 	if (object == NULL)
 		return 0;
 	if (!cJSON_IsObject(object) || !cJSON_IsArray(rows))
-		return results_reader_bad(&reader, "costgate.verdict.rows", "is not an array");
+		return json_reader_bad(&reader, "costgate.verdict.rows", "is not an array");
 	verdict->has_exit_code = cJSON_GetObjectItemCaseSensitive(object, "exit_code") != NULL;
 	if (read_string(&reader, object, "summary", "costgate.verdict", false, &verdict->summary) != 0 ||
 	    read_number(&reader, object, "exit_code", "costgate.verdict", false, &verdict->exit_code) != 0)

@@ -404,25 +404,24 @@ static void bar(FILE *out, double value, double largest, const char *what)
 		"height=\"8\"/></svg>", what, BAR_PIXELS, width);
 }
 
-/* The metrics beyond instructions and allocations that the row has (results.json's `metrics`):
- * one line each, its key, per message and cold, and its unit. */
-static void other_metrics(FILE *out, const struct results_code_row *row)
+/* The metrics beyond instructions and allocations that the row has figures of: one line each,
+ * its key, per message and cold, and its unit. */
+static void other_metrics(FILE *out, const struct measurement *row)
 {
-	size_t i;
+	size_t metric;
 
-	for (i = 0; i < row->metric_count; i++) {
-		const struct results_metric_figure *figure = &row->metrics[i];
-
-		if (strcmp(figure->key, "instructions") == 0 || strcmp(figure->key, "allocations") == 0)
+	for (metric = 0; metric < METRIC_COUNT; metric++) {
+		if (metric == METRIC_INSTRUCTIONS || metric == METRIC_ALLOCATIONS ||
+		    !(row->has[metric] || row->stated[metric]))
 			continue;
 		fputs("<div>", out);
-		escape(out, figure->key);
+		escape(out, metric_table[metric].key);
 		fputs(": ", out);
-		number(out, figure->per_message, 3);
+		number(out, row->slopes[metric].per_message, 3);
 		fputs(" / msg, ", out);
-		number(out, figure->cold, 0);
+		number(out, (double)row->slopes[metric].cold, 0);
 		fputs(" cold (", out);
-		escape(out, figure->unit);
+		escape(out, metric_table[metric].unit);
 		fputs(")</div>", out);
 	}
 }
@@ -430,7 +429,7 @@ static void other_metrics(FILE *out, const struct results_code_row *row)
 /* One scenario of the page: its code figures, its verdict row, or both. */
 struct page_scenario {
 	const char *name;
-	const struct results_code_row *code;           /* NULL: failed or missing */
+	const struct measurement *code;                /* NULL: failed or missing */
 	const struct results_verdict_row *verdict_row; /* NULL: the document has no verdict */
 };
 
@@ -460,18 +459,19 @@ static int compare_scenarios(const void *left, const void *right)
 static struct page_scenario *page_scenarios(const struct results_view *page,
 					    const struct results_verdict *verdict, size_t *count)
 {
+	const struct measurement *code = page->code.measurements;
 	size_t rows = verdict != NULL ? verdict->row_count : 0, i, j;
-	struct page_scenario *list = calloc(page->row_count + rows + 1, sizeof(*list));
+	struct page_scenario *list = calloc(page->code.count + rows + 1, sizeof(*list));
 
 	*count = 0;
-	for (i = 0; list != NULL && i < page->row_count; i++)
+	for (i = 0; list != NULL && i < page->code.count; i++)
 		list[(*count)++] = (struct page_scenario){
-			page->rows[i].name, &page->rows[i],
-			verdict != NULL ? results_verdict_find(verdict, page->rows[i].name) : NULL };
+			code[i].info.name, &code[i],
+			verdict != NULL ? results_verdict_find(verdict, code[i].info.name) : NULL };
 	for (i = 0; list != NULL && i < rows; i++) {
-		for (j = 0; j < page->row_count && strcmp(page->rows[j].name, verdict->rows[i].name) != 0; j++)
+		for (j = 0; j < page->code.count && strcmp(code[j].info.name, verdict->rows[i].name) != 0; j++)
 			;
-		if (j == page->row_count)
+		if (j == page->code.count)
 			list[(*count)++] = (struct page_scenario){ verdict->rows[i].name, NULL,
 								   &verdict->rows[i] };
 	}
@@ -538,14 +538,15 @@ static void baseline_cell(FILE *out, const struct results_verdict_row *row)
 static void code_row(FILE *out, const struct page_scenario *scenario, double most_instructions,
 		     double most_allocations)
 {
-	const struct results_code_row *row = scenario->code;
+	const struct measurement *row = scenario->code;
+	const struct slope *instructions, *allocations;
 
 	fprintf(out, "<tr class=\"scenario state-row-%s\"><th scope=\"row\">",
 		state_class(scenario->verdict_row != NULL ? scenario->verdict_row->state : NULL));
 	escape(out, scenario->name);
-	if (row != NULL && row->title != NULL) {
+	if (row != NULL && row->info.title != NULL) {
 		fputs("<div class=\"title\">", out);
-		escape(out, row->title);
+		escape(out, row->info.title);
 		fputs("</div>", out);
 	}
 	fputs("</th>", out);
@@ -557,21 +558,23 @@ static void code_row(FILE *out, const struct page_scenario *scenario, double mos
 		fputs("</td></tr>\n", out);
 		return;
 	}
+	instructions = &row->slopes[METRIC_INSTRUCTIONS];
+	allocations = &row->slopes[METRIC_ALLOCATIONS];
 	fputs("<td class=\"num\">", out);
-	number(out, row->instructions, 3);
-	bar(out, row->instructions, most_instructions, "instructions per message");
+	number(out, instructions->per_message, 3);
+	bar(out, instructions->per_message, most_instructions, "instructions per message");
 	fputs("</td>", out);
 	baseline_cell(out, scenario->verdict_row);
 	fputs("<td class=\"num\">", out);
-	number(out, row->allocations, 3);
-	bar(out, row->allocations, most_allocations, "allocations per message");
+	number(out, allocations->per_message, 3);
+	bar(out, allocations->per_message, most_allocations, "allocations per message");
 	fputs("</td><td class=\"num\">", out);
-	number(out, row->cold_instructions, 0);
+	number(out, (double)instructions->cold, 0);
 	fputs(" / ", out);
-	number(out, row->cold_allocations, 0);
+	number(out, (double)allocations->cold, 0);
 	fputs("</td><td class=\"metrics\">", out);
 	other_metrics(out, row);
-	fprintf(out, "</td><td>%s</td></tr>\n", !row->has_gated ? "" : row->gated ? "yes" : "no");
+	fprintf(out, "</td><td>%s</td></tr>\n", !row->has_gated ? "" : row->info.gated ? "yes" : "no");
 }
 
 static void code_section(FILE *out, const struct results_view *page,
@@ -594,11 +597,13 @@ static void code_section(FILE *out, const struct results_view *page,
 	      "The cold start is the whole first run: starting the service and taking one delivery. "
 	      "Counts, not seconds: they repeat to the digit. Failed scenarios come first; the "
 	      "baseline and the change are those of every figure gated at a limit.</p>\n", out);
-	for (i = 0; i < page->row_count; i++) {
-		if (page->rows[i].instructions > most_instructions)
-			most_instructions = page->rows[i].instructions;
-		if (page->rows[i].allocations > most_allocations)
-			most_allocations = page->rows[i].allocations;
+	for (i = 0; i < page->code.count; i++) {
+		const struct slope *slopes = page->code.measurements[i].slopes;
+
+		if (slopes[METRIC_INSTRUCTIONS].per_message > most_instructions)
+			most_instructions = slopes[METRIC_INSTRUCTIONS].per_message;
+		if (slopes[METRIC_ALLOCATIONS].per_message > most_allocations)
+			most_allocations = slopes[METRIC_ALLOCATIONS].per_message;
 	}
 	fputs("<div class=\"wide\"><table class=\"code-table\">\n<thead><tr><th>Scenario</th>"
 	      "<th>State</th><th class=\"num\">Instructions / msg</th>"

@@ -1,8 +1,10 @@
-/* libFuzzer target for the baseline reader (results_parse in gate/results.c), which parses from
- * memory: the input is handed over with its exact length and no terminating NUL, so reading one
- * byte past it is an ASan report. A document that parses must list its scenarios sorted and
- * unique, each found by name, and must read back the same after being written again. */
+/* libFuzzer target for the results reader (results_parse in gate/core/results.c), which parses
+ * from memory: the input is handed over with its exact length and no terminating NUL, so reading
+ * one byte past it is an ASan report. A document that parses must list its scenarios sorted and
+ * unique, each found by name, and must read back the same after being written again. The same
+ * reader's lenient mode (the page's) must read whatever the strict one read. */
 #define _GNU_SOURCE
+#include <stdbool.h>
 #include <string.h>
 
 #include "fuzz_input.h"
@@ -43,6 +45,26 @@ static void check_round_trip(const struct results *results)
 	cJSON_Delete(document);
 }
 
+/* The lenient read of any JSON value: an error names the source, and what the strict reader
+ * took the lenient one takes with as many scenarios. */
+static void check_lenient(const char *text, size_t size, const struct results *strict, bool read)
+{
+	struct results lenient = RESULTS_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	cJSON *root = cJSON_ParseWithLength(text, size);
+
+	if (root == NULL)
+		return;
+	if (results_from_json(&lenient, root, "fuzz.json", true, &err) != 0) {
+		FUZZ_REQUIRE(strstr(err.message, "fuzz.json") != NULL || strstr(err.message, "memory"));
+		FUZZ_REQUIRE(!read);
+	} else if (read) {
+		FUZZ_REQUIRE(lenient.count == strict->count);
+	}
+	results_release(&lenient);
+	cJSON_Delete(root);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct results results = RESULTS_INIT;
@@ -57,7 +79,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (results_parse(&results, text, size, "fuzz.json", &err) != 0) {
 		FUZZ_REQUIRE(err.message[0] != '\0');
 		FUZZ_REQUIRE(strstr(err.message, "fuzz.json") != NULL);
+		check_lenient(text, size, &results, false);
 	} else {
+		check_lenient(text, size, &results, true);
 		for (i = 0; i < results.count; i++) {
 			const struct measurement *measurement = &results.measurements[i];
 

@@ -40,7 +40,7 @@ static char *render(const char *text, struct gate_error *err)
 	FILE *out;
 
 	if (results_view_read(&view, parsed, "fixture.json", err) != 0) {
-		CHECK(view.pairs == NULL && view.rows == NULL && view.facts == NULL); /* released */
+		CHECK(view.pairs == NULL && view.code.measurements == NULL && view.facts == NULL); /* released */
 		cJSON_Delete(parsed);
 		return NULL;
 	}
@@ -191,7 +191,7 @@ static void page_should_show_the_metrics_gate_adds(void)
 	CHECK(page == NULL || strstr(page, "<div>instructions:") == NULL);
 	free(page);
 	CHECK(render(bad_metric, &err) == NULL);
-	CHECK_CONTAINS(err.message, "code[0].metrics.cycles.per_message is not a number");
+	CHECK_CONTAINS(err.message, "code[0].metrics.cycles.per_message is not a non-negative number");
 }
 
 /* Three scenarios of a run with a verdict: one failed to measure (no code entry), one regressed

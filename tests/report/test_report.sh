@@ -111,7 +111,7 @@ fi
 echo '{"schema": 3, "code": [{"name": "x"}]}' >"$work/bad.json"
 err=$("$gate" report "$work/bad.json" -o "$work/bad.html" 2>&1)
 code=$?
-if [ "$code" -eq 2 ] && grep -q "code\[0\].framework is not an object" <<<"$err" && [ ! -e "$work/bad.html" ]; then
+if [ "$code" -eq 2 ] && grep -q "code\[0\].framework is missing" <<<"$err" && [ ! -e "$work/bad.html" ]; then
   pass "report_should_refuse_a_malformed_document_and_write_no_page"
 else
   fail "report_should_refuse_a_malformed_document_and_write_no_page: exit $code: $err"

@@ -150,15 +150,16 @@ static void history_should_refuse_documents_it_did_not_write(void)
 	check_refused("\"costgate_history\":\"1\"", "\"costgate_history\":\"2\"", "not a history document");
 	check_refused("{\"version\":2,", "{\"version\":3,", "series[0].points[2] has no version index");
 	check_refused("{\"version\":2,", "{\"version\":1,", "series[0].points[2] is not after the point");
-	check_refused("{\"version\":2,", "{\"version\":2.5,", "has no version index");
-	check_refused("\"value\":1210", "\"value\":-1", "has no non-negative value");
+	check_refused("{\"version\":2,", "{\"version\":2.5,",
+		      "series[0].points[2].version is not a non-negative integer");
+	check_refused("\"value\":1210", "\"value\":-1", "value is not a non-negative number");
 	check_refused("\"metric\":\"instructions\"", "\"metric\":\"speed\"", "unknown metric");
 	check_refused("\"metric\":\"instructions\"", "\"metric\":\"cold_speed\"", "unknown metric");
 	check_refused("\"metric\":\"instructions\"", "\"metric\":\"cold_\"", "unknown metric");
 	check_refused("\"metric\":\"instructions\"", "\"metric\":\"cold_cold_cycles\"", "unknown metric");
 	check_refused("\"subject\":\"Check\",", "", "versions[2].subject is missing");
 	check_refused("\"accepted\":\"a reason\"", "\"accepted\":3", "accepted is not a string");
-	check_refused("\"versions\":[", "\"versions\":7,\"x\":[", "versions is missing or not an array");
+	check_refused("\"versions\":[", "\"versions\":7,\"x\":[", "'fixture.json': versions is not an array");
 }
 
 int main(void)
