@@ -2,6 +2,7 @@
  * measurements and a hand-made baseline: strict limits, declared limits, floors with and without
  * a baseline, new and missing scenarios, failures, acceptances, and the summary and JSON. */
 #include "check.h"
+#include "measured.h"
 #include "verdict.h"
 
 #include <stdbool.h>
@@ -9,28 +10,18 @@
 #include <string.h>
 
 /* A gated scenario measured with N = 1000 whose allocations sit exactly on floors of 19/19. */
-static struct measurement measured(const char *name, double per_message, uint64_t cold)
+/* measured.h's, with a title. */
+static struct measurement titled(const char *name, double per_message, uint64_t cold)
 {
-	struct measurement measurement;
+	struct measurement measurement = measured(name, per_message, cold);
 
-	memset(&measurement, 0, sizeof(measurement));
-	measurement.info.name = (char *)name;
 	measurement.info.title = (char *)"a scenario";
-	measurement.info.gated = true;
-	measurement.info.steady_floor = 19;
-	measurement.info.cold_floor = 19;
-	measurement.messages = 1000;
-	measurement.slopes[METRIC_INSTRUCTIONS].per_message = per_message;
-	measurement.slopes[METRIC_INSTRUCTIONS].cold = cold;
-	measurement.slopes[METRIC_ALLOCATIONS].per_message = 19;
-	measurement.slopes[METRIC_ALLOCATIONS].cold = 19;
-	measurement.has[METRIC_INSTRUCTIONS] = measurement.has[METRIC_ALLOCATIONS] = true;
 	return measurement;
 }
 
 static struct measurement failed(const char *name, const char *failure)
 {
-	struct measurement measurement = measured(name, 0, 0);
+	struct measurement measurement = titled(name, 0, 0);
 
 	measurement.failed = true;
 	snprintf(measurement.failure, sizeof(measurement.failure), "%s", failure);
@@ -62,7 +53,7 @@ static void decide_one(struct verdict *verdict, const struct measurement *head,
 
 static void verdict_should_pass_a_head_exactly_at_the_limit(void)
 {
-	struct measurement head = measured("alpha", 10200.0, 51000), base = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 10200.0, 51000), base = titled("alpha", 10000.0, 50000);
 	struct verdict verdict;
 
 	decide_one(&verdict, &head, &base, NULL);
@@ -80,7 +71,7 @@ static void verdict_should_pass_a_head_exactly_at_the_limit(void)
 
 static void verdict_should_fail_a_head_a_thousandth_above_the_limit(void)
 {
-	struct measurement head = measured("alpha", 10200.001, 50000), base = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 10200.001, 50000), base = titled("alpha", 10000.0, 50000);
 	struct verdict verdict;
 
 	decide_one(&verdict, &head, &base, NULL);
@@ -92,7 +83,7 @@ static void verdict_should_fail_a_head_a_thousandth_above_the_limit(void)
 
 static void verdict_should_fail_a_head_above_the_limit(void)
 {
-	struct measurement head = measured("alpha", 10300.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 10300.0, 50000), base = titled("alpha", 10000.0, 50000);
 	struct verdict verdict;
 
 	decide_one(&verdict, &head, &base, NULL);
@@ -106,7 +97,7 @@ static void verdict_should_fail_a_head_above_the_limit(void)
 
 static void verdict_should_fail_a_cold_start_above_its_limit(void)
 {
-	struct measurement head = measured("alpha", 10000.0, 51001), base = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 10000.0, 51001), base = titled("alpha", 10000.0, 50000);
 	struct verdict verdict;
 
 	decide_one(&verdict, &head, &base, NULL);
@@ -118,7 +109,7 @@ static void verdict_should_fail_a_cold_start_above_its_limit(void)
 
 static void verdict_should_apply_a_declared_limit_instead_of_two_percent(void)
 {
-	struct measurement head = measured("alpha", 10400.0, 52500), base = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 10400.0, 52500), base = titled("alpha", 10000.0, 50000);
 	struct verdict verdict;
 
 	head.info.limit_percent = base.info.limit_percent = 5;
@@ -149,7 +140,7 @@ static void verdict_should_apply_a_declared_limit_instead_of_two_percent(void)
 
 static void verdict_should_fail_a_floor_breach_without_any_baseline(void)
 {
-	struct measurement head = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 10000.0, 50000);
 	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
 
@@ -174,7 +165,7 @@ static void verdict_should_fail_a_floor_breach_without_any_baseline(void)
 
 static void verdict_should_pass_allocations_exactly_on_the_floors_without_a_baseline(void)
 {
-	struct measurement head = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 10000.0, 50000);
 	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
 
@@ -189,7 +180,7 @@ static void verdict_should_pass_allocations_exactly_on_the_floors_without_a_base
 
 static void verdict_should_ask_to_lower_floors_above_what_was_measured(void)
 {
-	struct measurement head = measured("alpha", 10000.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 10000.0, 50000), base = titled("alpha", 10000.0, 50000);
 	struct verdict verdict;
 
 	head.info.steady_floor = base.info.steady_floor = 20;
@@ -211,7 +202,7 @@ static void verdict_should_ask_to_lower_floors_above_what_was_measured(void)
 
 static void verdict_should_call_a_head_cheaper_by_more_than_the_limit_improved(void)
 {
-	struct measurement head = measured("alpha", 9799.999, 50000), base = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 9799.999, 50000), base = titled("alpha", 10000.0, 50000);
 	struct verdict verdict;
 
 	decide_one(&verdict, &head, &base, NULL);
@@ -237,8 +228,8 @@ static void verdict_should_call_a_head_cheaper_by_more_than_the_limit_improved(v
 
 static void verdict_should_fail_a_scenario_missing_from_the_head(void)
 {
-	struct measurement head[] = { measured("alpha", 10000.0, 50000) };
-	struct measurement base[] = { measured("alpha", 10000.0, 50000), measured("gone", 500.0, 900) };
+	struct measurement head[] = { titled("alpha", 10000.0, 50000) };
+	struct measurement base[] = { titled("alpha", 10000.0, 50000), titled("gone", 500.0, 900) };
 	struct results baseline = baseline_of(base, 2);
 	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
@@ -257,8 +248,8 @@ static void verdict_should_fail_a_scenario_missing_from_the_head(void)
 
 static void verdict_should_leave_out_unmeasured_scenarios_of_a_partial_run(void)
 {
-	struct measurement head[] = { measured("alpha", 10000.0, 50000) };
-	struct measurement base[] = { measured("alpha", 10000.0, 50000), measured("gone", 500.0, 900) };
+	struct measurement head[] = { titled("alpha", 10000.0, 50000) };
+	struct measurement base[] = { titled("alpha", 10000.0, 50000), titled("gone", 500.0, 900) };
 	struct results baseline = baseline_of(base, 2);
 	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
@@ -273,8 +264,8 @@ static void verdict_should_leave_out_unmeasured_scenarios_of_a_partial_run(void)
 
 static void verdict_should_call_a_scenario_not_in_the_baseline_new(void)
 {
-	struct measurement head[] = { measured("alpha", 10000.0, 50000), measured("fresh", 99999.0, 99999) };
-	struct measurement base[] = { measured("alpha", 10000.0, 50000) };
+	struct measurement head[] = { titled("alpha", 10000.0, 50000), titled("fresh", 99999.0, 99999) };
+	struct measurement base[] = { titled("alpha", 10000.0, 50000) };
 	struct results baseline = baseline_of(base, 1);
 	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
@@ -293,8 +284,8 @@ static void verdict_should_call_a_scenario_not_in_the_baseline_new(void)
 
 static void verdict_should_enforce_the_floors_of_a_new_scenario(void)
 {
-	struct measurement head[] = { measured("alpha", 10000.0, 50000), measured("fresh", 99999.0, 99999) };
-	struct measurement base[] = { measured("alpha", 10000.0, 50000) };
+	struct measurement head[] = { titled("alpha", 10000.0, 50000), titled("fresh", 99999.0, 99999) };
+	struct measurement base[] = { titled("alpha", 10000.0, 50000) };
 	struct results baseline = baseline_of(base, 1);
 	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
@@ -311,9 +302,9 @@ static void verdict_should_enforce_the_floors_of_a_new_scenario(void)
 
 static void verdict_should_fail_a_failed_measurement_with_exit_3(void)
 {
-	struct measurement head[] = { measured("alpha", 10000.0, 50000),
+	struct measurement head[] = { titled("alpha", 10000.0, 50000),
 				      failed("broken", "callgrind at N: exited with 1") };
-	struct measurement base[] = { measured("alpha", 10000.0, 50000), measured("broken", 1.0, 1) };
+	struct measurement base[] = { titled("alpha", 10000.0, 50000), titled("broken", 1.0, 1) };
 	struct results baseline = baseline_of(base, 2);
 	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
@@ -346,7 +337,7 @@ static struct acceptance accepting(struct acceptance_entry *entries, size_t coun
 
 static void verdict_should_accept_a_regression_up_to_the_accepted_value(void)
 {
-	struct measurement head = measured("alpha", 10300.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 10300.0, 50000), base = titled("alpha", 10000.0, 50000);
 	struct acceptance_entry entries[] = {
 		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), 10300.0, (char *)"a signature per message" },
 	};
@@ -366,7 +357,7 @@ static void verdict_should_accept_a_regression_up_to_the_accepted_value(void)
 
 static void verdict_should_still_fail_a_regression_beyond_the_accepted_value(void)
 {
-	struct measurement head = measured("alpha", 10300.001, 50000), base = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 10300.001, 50000), base = titled("alpha", 10000.0, 50000);
 	struct acceptance_entry entries[] = {
 		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), 10300.0, (char *)"a signature per message" },
 	};
@@ -384,7 +375,7 @@ static void verdict_should_still_fail_a_regression_beyond_the_accepted_value(voi
 
 static void verdict_should_not_let_an_instruction_acceptance_pass_a_cold_breach(void)
 {
-	struct measurement head = measured("alpha", 10300.0, 60000), base = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 10300.0, 60000), base = titled("alpha", 10000.0, 50000);
 	struct acceptance_entry entries[] = {
 		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), 99999.0, (char *)"a signature per message" },
 	};
@@ -401,8 +392,8 @@ static void verdict_should_not_let_an_instruction_acceptance_pass_a_cold_breach(
 
 static void verdict_should_mark_acceptances_no_breach_needed_as_unused(void)
 {
-	struct measurement head[] = { measured("alpha", 10300.0, 50000), measured("beta", 500.0, 900) };
-	struct measurement base[] = { measured("alpha", 10000.0, 50000), measured("beta", 500.0, 900) };
+	struct measurement head[] = { titled("alpha", 10300.0, 50000), titled("beta", 500.0, 900) };
+	struct measurement base[] = { titled("alpha", 10000.0, 50000), titled("beta", 500.0, 900) };
 	struct acceptance_entry entries[] = {
 		{ (char *)"beta", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), 600.0, (char *)"no longer needed" },
 		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), 10400.0, (char *)"a signature per message" },
@@ -434,7 +425,7 @@ static void verdict_should_mark_acceptances_no_breach_needed_as_unused(void)
 
 static void verdict_should_say_when_head_and_baseline_used_different_message_counts(void)
 {
-	struct measurement head = measured("alpha", 10000.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 10000.0, 50000), base = titled("alpha", 10000.0, 50000);
 	struct verdict verdict;
 
 	decide_one(&verdict, &head, &base, NULL);
@@ -449,10 +440,10 @@ static void verdict_should_say_when_head_and_baseline_used_different_message_cou
 
 static void verdict_should_sort_its_rows_by_name(void)
 {
-	struct measurement head[] = { measured("zeta", 1.0, 1), measured("alpha", 1.0, 1),
-				      measured("mid", 1.0, 1) };
-	struct measurement base[] = { measured("alpha", 1.0, 1), measured("beta", 1.0, 1),
-				      measured("mid", 1.0, 1), measured("zeta", 1.0, 1) };
+	struct measurement head[] = { titled("zeta", 1.0, 1), titled("alpha", 1.0, 1),
+				      titled("mid", 1.0, 1) };
+	struct measurement base[] = { titled("alpha", 1.0, 1), titled("beta", 1.0, 1),
+				      titled("mid", 1.0, 1), titled("zeta", 1.0, 1) };
 	struct results baseline = baseline_of(base, 4);
 	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
@@ -473,7 +464,7 @@ static void verdict_should_sort_its_rows_by_name(void)
 
 static void verdict_should_not_fail_the_run_for_an_ungated_regression(void)
 {
-	struct measurement head = measured("alpha", 20000.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 20000.0, 50000), base = titled("alpha", 10000.0, 50000);
 	struct verdict verdict;
 
 	head.info.gated = base.info.gated = false;
@@ -487,7 +478,7 @@ static void verdict_should_not_fail_the_run_for_an_ungated_regression(void)
 
 static void verdict_should_fail_a_scenario_ungated_against_a_gating_baseline_unless_accepted(void)
 {
-	struct measurement head = measured("alpha", 20000.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 20000.0, 50000), base = titled("alpha", 10000.0, 50000);
 	struct acceptance_entry entries[] = {
 		{ (char *)"alpha", ACCEPT_GATED, 0, (char *)"an experiment, not a product path" },
 	};
@@ -515,7 +506,7 @@ static void verdict_should_fail_a_scenario_ungated_against_a_gating_baseline_unl
 
 static void verdict_should_apply_the_baseline_s_limit_when_a_higher_one_is_not_accepted(void)
 {
-	struct measurement head = measured("alpha", 19400.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 19400.0, 50000), base = titled("alpha", 10000.0, 50000);
 	struct acceptance_entry entries[] = {
 		{ (char *)"alpha", ACCEPT_LIMIT_PERCENT, 500, (char *)"a prototype with a loose limit" },
 	};
@@ -564,7 +555,7 @@ static void with_process(struct measurement *measurement, double process)
 
 static void verdict_should_gate_work_outside_the_region_in_the_whole_process(void)
 {
-	struct measurement head = measured("alpha", 10000.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 10000.0, 50000), base = titled("alpha", 10000.0, 50000);
 	struct acceptance_entry entries[] = {
 		{ (char *)"alpha", ACCEPT_PROCESS_INSTRUCTIONS, 13000, (char *)"a checksum at fill time" },
 	};
@@ -612,7 +603,7 @@ static void verdict_should_gate_work_outside_the_region_in_the_whole_process(voi
 
 static void verdict_should_hold_a_raised_floor_to_the_baseline_s_unless_accepted(void)
 {
-	struct measurement head = measured("alpha", 10000.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 10000.0, 50000), base = titled("alpha", 10000.0, 50000);
 	struct acceptance_entry entries[] = {
 		{ (char *)"alpha", ACCEPT_STEADY_FLOOR, 20, (char *)"one more node per message" },
 		{ (char *)"alpha", ACCEPT_COLD_FLOOR, 20, (char *)"one more node at start" },
@@ -660,7 +651,7 @@ static void with_cycles(struct measurement *measurement, double per_message, uin
 
 static void verdict_should_gate_the_cycles_of_a_scenario_that_opts_in(void)
 {
-	struct measurement head = measured("alpha", 10000.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 10000.0, 50000), base = titled("alpha", 10000.0, 50000);
 	struct acceptance_entry entries[] = {
 		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_CYCLES, false), 13000.0, (char *)"a larger table" },
 	};
@@ -696,7 +687,7 @@ static void verdict_should_gate_the_cycles_of_a_scenario_that_opts_in(void)
 
 static void verdict_should_hold_a_dropped_cycles_opt_in_to_the_baseline_s(void)
 {
-	struct measurement head = measured("alpha", 10000.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 10000.0, 50000), base = titled("alpha", 10000.0, 50000);
 	struct acceptance_entry entries[] = {
 		{ (char *)"alpha", ACCEPT_GATE_CYCLES, 0, (char *)"cycles moved to another scenario" },
 	};
@@ -718,7 +709,7 @@ static void verdict_should_hold_a_dropped_cycles_opt_in_to_the_baseline_s(void)
 
 static void verdict_should_hold_the_bytes_and_peak_floors_and_their_baseline_s(void)
 {
-	struct measurement head = measured("alpha", 10000.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 10000.0, 50000), base = titled("alpha", 10000.0, 50000);
 	struct verdict verdict;
 
 	head.has[METRIC_BYTES] = head.has[METRIC_PEAK_BYTES] = true;
@@ -771,7 +762,7 @@ static void verdict_should_hold_the_bytes_and_peak_floors_and_their_baseline_s(v
 
 static void verdict_should_say_which_metrics_the_baseline_lacks(void)
 {
-	struct measurement head = measured("alpha", 10000.0, 50000), base = measured("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", 10000.0, 50000), base = titled("alpha", 10000.0, 50000);
 	struct verdict verdict;
 	cJSON *json;
 	char *lacks;
@@ -793,7 +784,7 @@ static void verdict_should_say_which_metrics_the_baseline_lacks(void)
 
 static void verdict_summary_should_count_the_scenarios_that_pass(void)
 {
-	struct measurement head[] = { measured("alpha", 1.0, 1), measured("beta", 1.0, 1) };
+	struct measurement head[] = { titled("alpha", 1.0, 1), titled("beta", 1.0, 1) };
 	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
 	char summary[512];
@@ -810,10 +801,10 @@ static void verdict_summary_should_count_the_scenarios_that_pass(void)
 
 static void verdict_summary_should_name_what_regressed_failed_and_went_missing(void)
 {
-	struct measurement head[] = { measured("alpha", 10300.0, 50000), failed("broken", "crashed"),
-				      measured("calm", 1.0, 1), measured("delta", 20000.0, 1) };
-	struct measurement base[] = { measured("alpha", 10000.0, 50000), measured("calm", 1.0, 1),
-				      measured("delta", 1.0, 1), measured("gone", 1.0, 1) };
+	struct measurement head[] = { titled("alpha", 10300.0, 50000), failed("broken", "crashed"),
+				      titled("calm", 1.0, 1), titled("delta", 20000.0, 1) };
+	struct measurement base[] = { titled("alpha", 10000.0, 50000), titled("calm", 1.0, 1),
+				      titled("delta", 1.0, 1), titled("gone", 1.0, 1) };
 	struct results baseline = baseline_of(base, 4);
 	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
@@ -859,9 +850,9 @@ static const char *string_of(const cJSON *object, const char *key)
 
 static void verdict_json_should_hold_every_row_with_its_state_and_figures(void)
 {
-	struct measurement head[] = { measured("alpha", 10300.0, 50000), failed("broken", "crashed"),
-				      measured("fresh", 5.0, 5) };
-	struct measurement base[] = { measured("alpha", 10000.0, 50000), measured("gone", 1.0, 1) };
+	struct measurement head[] = { titled("alpha", 10300.0, 50000), failed("broken", "crashed"),
+				      titled("fresh", 5.0, 5) };
+	struct measurement base[] = { titled("alpha", 10000.0, 50000), titled("gone", 1.0, 1) };
 	struct acceptance_entry entries[] = {
 		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), 10300.0, (char *)"a signature per message" },
 	};

@@ -4,29 +4,13 @@
  * byte for byte with committed files. COSTGATE_UPDATE_GOLDEN=1 rewrites them (review the diff). */
 #define _GNU_SOURCE
 #include "check.h"
+#include "measured.h"
 #include "report.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static struct measurement measured(const char *name, double per_message, uint64_t cold)
-{
-	struct measurement measurement;
-
-	memset(&measurement, 0, sizeof(measurement));
-	measurement.info.name = (char *)name;
-	measurement.info.gated = true;
-	measurement.info.steady_floor = 19;
-	measurement.info.cold_floor = 19;
-	measurement.messages = 1000;
-	measurement.slopes[METRIC_INSTRUCTIONS].per_message = per_message;
-	measurement.slopes[METRIC_INSTRUCTIONS].cold = cold;
-	measurement.slopes[METRIC_ALLOCATIONS].per_message = 19;
-	measurement.slopes[METRIC_ALLOCATIONS].cold = 19;
-	measurement.has[METRIC_INSTRUCTIONS] = measurement.has[METRIC_ALLOCATIONS] = true;
-	return measurement;
-}
 
 static struct function_cost head_functions[] = {
 	{ (char *)"parse_symbol", 500.0, 620.0, 500, 620.0, true },

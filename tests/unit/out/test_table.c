@@ -3,30 +3,20 @@
  * notes that say why, down to the summary line. */
 #define _GNU_SOURCE
 #include "check.h"
+#include "measured.h"
 #include "table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static struct measurement measured(const char *name, double per_message, uint64_t cold)
+/* measured.h's, with bytes. */
+static struct measurement with_bytes(const char *name, double per_message, uint64_t cold)
 {
-	struct measurement measurement;
+	struct measurement measurement = measured(name, per_message, cold);
 
-	memset(&measurement, 0, sizeof(measurement));
-	measurement.info.name = (char *)name;
-	measurement.info.gated = true;
-	measurement.info.steady_floor = 19;
-	measurement.info.cold_floor = 19;
-	measurement.messages = 1000;
-	measurement.slopes[METRIC_INSTRUCTIONS].per_message = per_message;
-	measurement.slopes[METRIC_INSTRUCTIONS].cold = cold;
-	measurement.slopes[METRIC_ALLOCATIONS].per_message = 19;
-	measurement.slopes[METRIC_ALLOCATIONS].cold = 19;
 	measurement.slopes[METRIC_BYTES].per_message = 1234.5;
 	measurement.slopes[METRIC_BYTES].cold = 5000;
-	measurement.has[METRIC_INSTRUCTIONS] = true;
-	measurement.has[METRIC_ALLOCATIONS] = true;
 	measurement.has[METRIC_BYTES] = true;
 	return measurement;
 }
@@ -90,17 +80,17 @@ static void decide_example(struct example *example)
 {
 	struct gate_error err = GATE_ERROR_INIT;
 
-	example->head[0] = measured("zeta", 10300, 50000);
-	example->head[1] = measured("alpha", 10000, 50000);
-	example->head[2] = measured("broken", 0, 0);
-	example->head[3] = measured("fresh", 5, 5);
+	example->head[0] = with_bytes("zeta", 10300, 50000);
+	example->head[1] = with_bytes("alpha", 10000, 50000);
+	example->head[2] = with_bytes("broken", 0, 0);
+	example->head[3] = with_bytes("fresh", 5, 5);
 	example->head[2].failed = true;
 	snprintf(example->head[2].failure, sizeof(example->head[2].failure),
 		 "callgrind at N: exited with 1");
-	example->base[0] = measured("alpha", 10000, 50000);
-	example->base[1] = measured("broken", 1, 1);
-	example->base[2] = measured("gone", 1, 1);
-	example->base[3] = measured("zeta", 10000, 50000);
+	example->base[0] = with_bytes("alpha", 10000, 50000);
+	example->base[1] = with_bytes("broken", 1, 1);
+	example->base[2] = with_bytes("gone", 1, 1);
+	example->base[3] = with_bytes("zeta", 10000, 50000);
 	example->baseline = (struct results)RESULTS_INIT;
 	example->baseline.measurements = example->base;
 	example->baseline.count = 4;
@@ -129,7 +119,7 @@ static void table_should_print_the_columns_of_a_comparison(void)
 
 static void table_should_print_the_columns_without_a_baseline(void)
 {
-	struct measurement head[] = { measured("alpha", 17312, 23632) };
+	struct measurement head[] = { with_bytes("alpha", 17312, 23632) };
 	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
 	char *text, line[512];
@@ -212,8 +202,8 @@ static void table_should_end_with_the_summary(void)
 
 static void table_should_explain_cold_and_floor_breaches(void)
 {
-	struct measurement head[] = { measured("alpha", 10000, 51500) };
-	struct measurement base[] = { measured("alpha", 10000, 50000) };
+	struct measurement head[] = { with_bytes("alpha", 10000, 51500) };
+	struct measurement base[] = { with_bytes("alpha", 10000, 50000) };
 	struct results baseline = RESULTS_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
@@ -236,8 +226,8 @@ static void table_should_explain_cold_and_floor_breaches(void)
 
 static void table_should_name_settings_looser_and_stricter_than_the_baseline(void)
 {
-	struct measurement head[] = { measured("alpha", 19000, 50000), measured("beta", 10000, 50000) };
-	struct measurement base[] = { measured("alpha", 10000, 50000), measured("beta", 10000, 50000) };
+	struct measurement head[] = { with_bytes("alpha", 19000, 50000), with_bytes("beta", 10000, 50000) };
+	struct measurement base[] = { with_bytes("alpha", 10000, 50000), with_bytes("beta", 10000, 50000) };
 	struct results baseline = RESULTS_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
@@ -277,8 +267,8 @@ static void table_should_name_settings_looser_and_stricter_than_the_baseline(voi
 
 static void table_should_show_an_ungated_regression_as_not_gated_and_not_within_limits(void)
 {
-	struct measurement head[] = { measured("alpha", 19000, 50000), measured("beta", 10000, 50000) };
-	struct measurement base[] = { measured("alpha", 10000, 50000), measured("beta", 10000, 50000) };
+	struct measurement head[] = { with_bytes("alpha", 19000, 50000), with_bytes("beta", 10000, 50000) };
+	struct measurement base[] = { with_bytes("alpha", 10000, 50000), with_bytes("beta", 10000, 50000) };
 	struct results baseline = RESULTS_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
@@ -301,8 +291,8 @@ static void table_should_show_an_ungated_regression_as_not_gated_and_not_within_
 
 static void table_should_show_acceptances_floors_to_lower_and_improvements(void)
 {
-	struct measurement head[] = { measured("alpha", 10300, 50000), measured("beta", 9000, 50000) };
-	struct measurement base[] = { measured("alpha", 10000, 50000), measured("beta", 10000, 50000) };
+	struct measurement head[] = { with_bytes("alpha", 10300, 50000), with_bytes("beta", 9000, 50000) };
+	struct measurement base[] = { with_bytes("alpha", 10000, 50000), with_bytes("beta", 10000, 50000) };
 	struct acceptance_entry entries[] = {
 		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), 10400, (char *)"a signature per message" },
 		{ (char *)"gone", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, true), 777, (char *)"long ago" },
@@ -342,8 +332,8 @@ static void table_should_show_acceptances_floors_to_lower_and_improvements(void)
  * of 0 is shown as what it accepts. A raised one names the metric alone. */
 static void table_should_name_a_dropped_or_raised_optional_floor(void)
 {
-	struct measurement head[] = { measured("alpha", 10000, 50000), measured("beta", 10000, 50000) };
-	struct measurement base[] = { measured("alpha", 10000, 50000), measured("beta", 10000, 50000) };
+	struct measurement head[] = { with_bytes("alpha", 10000, 50000), with_bytes("beta", 10000, 50000) };
+	struct measurement base[] = { with_bytes("alpha", 10000, 50000), with_bytes("beta", 10000, 50000) };
 	struct acceptance_entry entries[] = {
 		{ (char *)"beta", ACCEPT_STEADY_BYTES_FLOOR, 0, (char *)"bytes vary with the input" },
 	};
@@ -377,7 +367,7 @@ static void table_should_name_a_dropped_or_raised_optional_floor(void)
 
 static void table_should_warn_when_the_cost_per_message_is_not_constant(void)
 {
-	struct measurement head[] = { measured("alpha", 100, 1000) };
+	struct measurement head[] = { with_bytes("alpha", 100, 1000) };
 	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
 	char *text;

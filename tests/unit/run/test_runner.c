@@ -611,46 +611,42 @@ static void runner_capture_should_return_output_larger_than_a_mebibyte_whole(voi
 	free(output);
 }
 
+/* runner_capture of `argv` with a deadline of `seconds` fails, within `within` seconds, with
+ * `problem` in the message and no output. */
+static void check_capture_fails(char **argv, unsigned seconds, double within, const char *problem)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	char *output = (char *)"untouched";
+	double started = now();
+
+	CHECK(runner_capture(argv, "/", sealed_environment, seconds, &output, &err) == -1);
+	CHECK(now() - started < within);
+	CHECK_CONTAINS(err.message, problem);
+	CHECK(output == NULL);
+}
+
 static void runner_capture_should_say_how_a_failing_command_ended(void)
 {
 	char *exits[] = { "/bin/sh", "-c", "echo partial; exit 2", NULL };
 	char *crashes[] = { "/bin/sh", "-c", "kill -SEGV $$", NULL };
-	struct gate_error err = GATE_ERROR_INIT;
-	char *output = (char *)"untouched";
 
-	CHECK(runner_capture(exits, "/", sealed_environment, 10, &output, &err) == -1);
-	CHECK_STR(err.message, "'/bin/sh' exited with 2");
-	CHECK(output == NULL);
-	err = (struct gate_error)GATE_ERROR_INIT;
-	CHECK(runner_capture(crashes, "/", sealed_environment, 10, &output, &err) == -1);
-	CHECK_CONTAINS(err.message, "'/bin/sh' ");
-	CHECK_CONTAINS(err.message, "killed by signal 11");
-	CHECK(output == NULL);
+	check_capture_fails(exits, 10, 10, "'/bin/sh' exited with 2");
+	check_capture_fails(crashes, 10, 10, "'/bin/sh' was killed by signal 11");
 }
 
 static void runner_capture_should_say_a_program_could_not_start(void)
 {
 	char *argv[] = { "/nonexistent/costgate-describe", "--describe", NULL };
-	struct gate_error err = GATE_ERROR_INIT;
-	char *output = NULL;
 
-	CHECK(runner_capture(argv, "/", sealed_environment, 10, &output, &err) == -1);
-	CHECK_CONTAINS(err.message, "/nonexistent/costgate-describe");
-	CHECK_CONTAINS(err.message, "No such file or directory");
-	CHECK(output == NULL);
+	check_capture_fails(argv, 10, 10, "/nonexistent/costgate-describe");
+	check_capture_fails(argv, 10, 10, "No such file or directory");
 }
 
 static void runner_capture_should_kill_a_command_at_its_deadline(void)
 {
 	char *argv[] = { "/bin/sleep", "5", NULL };
-	struct gate_error err = GATE_ERROR_INIT;
-	char *output = NULL;
-	double started = now();
 
-	CHECK(runner_capture(argv, "/", sealed_environment, 1, &output, &err) == -1);
-	CHECK(now() - started < 4.0);
-	CHECK_CONTAINS(err.message, "timed out after 1 s");
-	CHECK(output == NULL);
+	check_capture_fails(argv, 1, 4.0, "timed out after 1 s");
 }
 
 /* Regression: runner_capture once enforced its deadline only while the child's stdout was open;
