@@ -586,6 +586,38 @@ static bool fits(const char *path, const struct elf_object *like)
 	return fit;
 }
 
+const char *const *elf_search_subdirectories(const struct elf_object *like)
+{
+	static const char *const x86_64[] = {
+		"glibc-hwcaps/x86-64-v4", "glibc-hwcaps/x86-64-v3", "glibc-hwcaps/x86-64-v2",
+		"tls/x86_64/x86_64",      "tls/x86_64",             "tls",
+		"x86_64/x86_64",          "x86_64",                 NULL,
+	};
+	static const char *const other[] = { "tls", NULL };
+
+	return elf_object_machine(like) == EM_X86_64 && elf_object_bits(like) == 64 ? x86_64 : other;
+}
+
+/* `name` in one directory of a search path, its CPU subdirectories first; owned. */
+static char *search_directory(const char *directory, size_t length, const char *name,
+			      const struct elf_object *like)
+{
+	const char *const *subdirectory = elf_search_subdirectories(like);
+	char *candidate = NULL;
+
+	for (;; subdirectory++) {
+		if (asprintf(&candidate, "%.*s/%s%s%s", (int)length, directory,
+			     *subdirectory != NULL ? *subdirectory : "", *subdirectory != NULL ? "/" : "",
+			     name) < 0)
+			return NULL;
+		if (fits(candidate, like))
+			return candidate;
+		free(candidate);
+		if (*subdirectory == NULL)
+			return NULL;
+	}
+}
+
 /* `name` in the ':'-separated `directories` ($ORIGIN and ${ORIGIN} are `origin`), owned. */
 static char *search_path(const char *directories, const char *name, const char *origin,
 			 const struct elf_object *like)
@@ -594,7 +626,7 @@ static char *search_path(const char *directories, const char *name, const char *
 
 	while (entry != NULL && *entry != '\0') {
 		size_t length = strcspn(entry, ":");
-		char *candidate = NULL;
+		char *directory = NULL, *found = NULL;
 
 		if (length > 0) {
 			const char *rest = NULL;
@@ -603,13 +635,14 @@ static char *search_path(const char *directories, const char *name, const char *
 				rest = entry + 7;
 			else if (length >= 9 && strncmp(entry, "${ORIGIN}", 9) == 0)
 				rest = entry + 9;
-			if (rest != NULL ? asprintf(&candidate, "%s%.*s/%s", origin,
-						    (int)(length - (size_t)(rest - entry)), rest, name) < 0
-					 : asprintf(&candidate, "%.*s/%s", (int)length, entry, name) < 0)
+			if (rest != NULL ? asprintf(&directory, "%s%.*s", origin,
+						    (int)(length - (size_t)(rest - entry)), rest) < 0
+					 : (directory = strndup(entry, length)) == NULL)
 				return NULL;
-			if (fits(candidate, like))
-				return candidate;
-			free(candidate);
+			found = search_directory(directory, strlen(directory), name, like);
+			free(directory);
+			if (found != NULL)
+				return found;
 		}
 		entry = entry[length] == ':' ? entry + length + 1 : NULL;
 	}
@@ -670,12 +703,14 @@ char *elf_library_find(const char *name, const struct elf_object *needing,
 	if ((origin = directory_of(needing->path)) == NULL)
 		return NULL;
 	if (dynamic->runpath == NULL) {
+		size_t i;
+
 		if (dynamic->rpath != NULL)
 			found = search_path(dynamic->rpath, name, origin, needing);
-		if (found == NULL && search->program_rpath != NULL)
-			found = search_path(search->program_rpath, name,
-					    search->program_directory ? search->program_directory : origin,
-					    needing);
+		for (i = search->loader_count; found == NULL && i > 0; i--)
+			if (search->loaders[i - 1].rpath != NULL)
+				found = search_path(search->loaders[i - 1].rpath, name,
+						    search->loaders[i - 1].origin, needing);
 	} else {
 		found = search_path(dynamic->runpath, name, origin, needing);
 	}

@@ -115,23 +115,40 @@ const struct elf_ldcache *elf_ldcache_system(void);
 char *elf_ldcache_find(const struct elf_ldcache *cache, const char *name,
 		       const struct elf_object *like);
 
-/* What the loader knows beside the object that needs a library: the cache, and the program's
- * directory and DT_RPATH (which its libraries without a DT_RUNPATH inherit). */
+/* A DT_RPATH an object passes on to the libraries it loads and theirs, with the directory its
+ * $ORIGIN stands for. */
+struct elf_rpath {
+	const char *rpath;               /* NULL: the object passes none on (it has DT_RUNPATH) */
+	const char *origin;
+};
+
+/* What the loader knows beside the object that needs a library: the cache, the program's
+ * directory, and the DT_RPATH of each object that loaded the one searching. */
 struct elf_search {
 	const struct elf_ldcache *cache; /* NULL: none */
 	const char *program_directory;   /* the executable's directory: its $ORIGIN, and where the
 					  * scenario runs (a relative name with a slash is from there) */
-	const char *program_rpath;       /* the executable's DT_RPATH when it has no DT_RUNPATH, or NULL */
+	const struct elf_rpath *loaders; /* the program first, then each object that loaded the
+					  * next, down to the one that loaded the object searching */
+	size_t loader_count;
 };
 
 /* Where the loader finds the library `name` that `needing` names (`dynamic` is its dynamic
- * section): a name with a slash as it is (from the program's directory when relative); else the
- * object's DT_RPATH and then the program's when the object has no DT_RUNPATH, else its
- * DT_RUNPATH ($ORIGIN is the directory of the object that names it); then the cache; then the
- * system's directories. A candidate of another class or machine is passed over, as the loader
- * does. LD_LIBRARY_PATH is not read: gate runs scenarios with a cleared environment. Returns the
- * real path, owned, or NULL when the loader would not find it. */
+ * section): a name with a slash as it is (from the program's directory when relative). Else,
+ * when the object has no DT_RUNPATH, its DT_RPATH and then those of its loaders, nearest first
+ * and the program's last; with one, its DT_RUNPATH ($ORIGIN is the directory of the object whose
+ * run path it is). Then the cache, then the system's directories. In every directory of a run
+ * path the loader tries the CPU subdirectories first (elf_search_subdirectories), and so does
+ * this, as on a CPU that has every feature they name. A candidate of another class or machine is
+ * passed over, as the loader does. LD_LIBRARY_PATH is not read: gate runs scenarios with a
+ * cleared environment. Returns the real path, owned, or NULL when the loader would not find it. */
 char *elf_library_find(const char *name, const struct elf_object *needing,
 		       const struct elf_dynamic *dynamic, const struct elf_search *search);
+
+/* The subdirectories of a search directory that glibc's loader tries before the directory
+ * itself for objects like `like`, in its order, NULL-terminated: for 64-bit x86 the glibc-hwcaps
+ * levels (x86-64-v4, -v3, -v2) and the legacy hwcaps directories of glibc before 2.37 (tls,
+ * x86_64 and their pairs, as `ld.so --help` lists them); for others the legacy "tls". */
+const char *const *elf_search_subdirectories(const struct elf_object *like);
 
 #endif

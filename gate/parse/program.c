@@ -35,9 +35,12 @@ struct check {
 	struct region_found found[MAX_REPORTED];
 	size_t found_count;
 	bool list_only;           /* program_objects: find the objects, check nothing */
-	struct elf_search search; /* the executable's directory and DT_RPATH, set when it is read */
-	char *program_directory;  /* owned; search's */
-	char *program_rpath;      /* owned; search's */
+	struct elf_search search; /* the executable's directory and the loaders' DT_RPATHs */
+	char *program_directory;  /* owned; search's, set when the executable is read */
+	struct elf_rpath loaders[MAX_OBJECTS]; /* search's: the objects being read, the executable
+						* first, each one's DT_RPATH (NULL: it has
+						* DT_RUNPATH) pointing into its dynamic section */
+	char *origins[MAX_OBJECTS];            /* owned: each loader's directory */
 	struct gate_error *err;
 };
 
@@ -177,9 +180,35 @@ static bool is_library(const char *path)
 	return library;
 }
 
-/* Every ELF file in the run path's directories that are not the system's. */
-static int visit_run_path(struct check *check, const char *run_path, const char *path)
+/* Every ELF file in `directory` itself. */
+static int visit_directory(struct check *check, const char *directory)
 {
+	struct dirent **names = NULL;
+	int count = scandir(directory, &names, NULL, alphasort), i, status = 0;
+
+	for (i = 0; i < count; i++) {
+		char *file = NULL;
+		struct stat info;
+
+		if (status == 0 && asprintf(&file, "%s/%s", directory, names[i]->d_name) >= 0 &&
+		    stat(file, &info) == 0 && S_ISREG(info.st_mode) && is_library(file)) {
+			status = visit_object(check, file);
+			file = NULL;
+		}
+		free(file);
+		free(names[i]);
+	}
+	free(names);
+	return status;
+}
+
+/* Every ELF file in the run path's directories that are not the system's, and in the CPU
+ * subdirectories the loader tries first in each (glibc-hwcaps/x86-64-v3, tls, ...): whichever
+ * this CPU would take, every one is read. */
+static int visit_run_path(struct check *check, const char *run_path, const char *path,
+			  const struct elf_object *object)
+{
+	const char *const *subdirectories = elf_search_subdirectories(object);
 	char *copy = strdup(run_path), *entry, *save = NULL;
 	int status = 0;
 
@@ -187,25 +216,22 @@ static int visit_run_path(struct check *check, const char *run_path, const char 
 		return gate_error_set(check->err, "out of memory");
 	for (entry = strtok_r(copy, ":", &save); entry != NULL && status == 0;
 	     entry = strtok_r(NULL, ":", &save)) {
-		char *directory = expand_origin(entry, path);
-		struct dirent **names = NULL;
-		int count = directory != NULL && !cg_object_is_system(directory)
-				    ? scandir(directory, &names, NULL, alphasort) : 0;
-		int i;
+		char *directory = expand_origin(entry, path), *subdirectory = NULL;
+		size_t i;
 
-		for (i = 0; i < count; i++) {
-			char *file = NULL;
-			struct stat info;
-
-			if (status == 0 && asprintf(&file, "%s/%s", directory, names[i]->d_name) >= 0 &&
-			    stat(file, &info) == 0 && S_ISREG(info.st_mode) && is_library(file)) {
-				status = visit_object(check, file);
-				file = NULL;
-			}
-			free(file);
-			free(names[i]);
+		if (directory == NULL || cg_object_is_system(directory)) {
+			free(directory);
+			continue;
 		}
-		free(names);
+		status = visit_directory(check, directory);
+		for (i = 0; status == 0 && subdirectories[i] != NULL; i++) {
+			if (asprintf(&subdirectory, "%s/%s", directory, subdirectories[i]) < 0)
+				status = gate_error_set(check->err, "out of memory");
+			else
+				status = visit_directory(check, subdirectory);
+			free(subdirectory);
+			subdirectory = NULL;
+		}
 		free(directory);
 	}
 	free(copy);
@@ -282,41 +308,53 @@ static int check_debug_file(struct region_visit *visit, const struct elf_object 
 	return status;
 }
 
-/* The executable, read first: its directory and DT_RPATH for the search of its libraries'. */
-static int set_program(struct check *check, const char *path, const struct elf_dynamic *dynamic)
+/* The executable, read first: its directory for the search of its libraries. */
+static int set_program(struct check *check, const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
 	check->program_directory = strndup(path, slash != NULL && slash != path ? (size_t)(slash - path) : 1);
 	if (check->program_directory == NULL)
 		return gate_error_set(check->err, "out of memory");
-	if (dynamic->runpath == NULL && dynamic->rpath != NULL &&
-	    (check->program_rpath = strdup(dynamic->rpath)) == NULL)
-		return gate_error_set(check->err, "out of memory");
 	check->search.cache = elf_ldcache_system();
 	check->search.program_directory = check->program_directory;
-	check->search.program_rpath = check->program_rpath;
+	check->search.loaders = check->loaders;
 	return 0;
 }
 
 /* The libraries the object names that the loader would map from outside the system's
- * directories: found as it finds them, each read in turn. */
-static int visit_needed(struct check *check, const struct elf_object *object,
+ * directories: found as it finds them, each read in turn, with the object on the stack of
+ * loaders whose DT_RPATH they inherit. */
+static int visit_needed(struct check *check, const struct elf_object *object, const char *path,
 			const struct elf_dynamic *dynamic)
 {
-	size_t i;
+	size_t depth = check->search.loader_count, i;
+	const char *slash = strrchr(path, '/');
+	int status = 0;
 
-	for (i = 0; i < dynamic->needed_count; i++) {
+	if (depth == MAX_OBJECTS)
+		return gate_error_set(check->err, "libraries nested more than %d deep in the scenario",
+				      MAX_OBJECTS);
+	check->origins[depth] = strndup(path, slash != NULL && slash != path ? (size_t)(slash - path) : 1);
+	if (check->origins[depth] == NULL)
+		return gate_error_set(check->err, "out of memory");
+	check->loaders[depth] = (struct elf_rpath){ dynamic->runpath == NULL ? dynamic->rpath : NULL,
+						    check->origins[depth] };
+	for (i = 0; status == 0 && i < dynamic->needed_count; i++) {
 		char *library = elf_library_find(dynamic->needed[i], object, dynamic, &check->search);
 
 		if (library != NULL && cg_object_is_system(library)) {
 			free(library);
 			continue;
 		}
-		if (library != NULL && visit_object(check, library) != 0)
-			return -1;
+		check->search.loader_count = depth + 1;
+		if (library != NULL)
+			status = visit_object(check, library);
+		check->search.loader_count = depth;
 	}
-	return 0;
+	free(check->origins[depth]);
+	check->origins[depth] = NULL;
+	return status;
 }
 
 static int check_object(struct check *check, const char *path)
@@ -330,18 +368,18 @@ static int check_object(struct check *check, const char *path)
 	if (elf_object_open(path, &object, check->err) != 0 ||
 	    elf_object_dynamic(object, &dynamic, check->err) != 0)
 		goto out;
-	if (check->program_directory == NULL && set_program(check, path, &dynamic) != 0)
+	if (check->program_directory == NULL && set_program(check, path) != 0)
 		goto out;
 	if (!check->list_only) {
 		elf_object_each_symbol(object, ELF_SYMBOLS_BOTH, visit_region, &visit);
 		if (check_debug_file(&visit, object, path) != 0 || check_preamble(object, check->err) != 0)
 			goto out;
 	}
-	if (visit_needed(check, object, &dynamic) != 0)
+	if (visit_needed(check, object, path, &dynamic) != 0)
 		goto out;
 	/* dlopen("libx.so") searches the run path too: every object there may be loaded. */
 	run_path = dynamic.runpath != NULL ? dynamic.runpath : dynamic.rpath;
-	if (run_path != NULL && visit_run_path(check, run_path, path) != 0)
+	if (run_path != NULL && visit_run_path(check, run_path, path, object) != 0)
 		goto out;
 	status = 0;
 out:
@@ -358,7 +396,6 @@ static void check_release(struct check *check)
 	for (i = 0; i < check->path_count; i++)
 		free(check->paths[i]);
 	free(check->program_directory);
-	free(check->program_rpath);
 }
 
 /* "0x1af0 in /a/b, 0x1b40 in /a/b" */

@@ -70,7 +70,7 @@ static int names_add(struct packages_names *names, const char *text)
  * the cache and the system's directories), its real path, owned; NULL when there is none. */
 static char *system_libc(void)
 {
-	struct elf_search search = { elf_ldcache_system(), NULL, NULL };
+	struct elf_search search = { elf_ldcache_system(), NULL, NULL, 0 };
 	struct elf_dynamic none = ELF_DYNAMIC_INIT;
 	struct gate_error ignored = GATE_ERROR_INIT;
 	struct elf_object *self = NULL;
@@ -362,7 +362,7 @@ static int compare_text(const void *left, const void *right)
 /* The libraries `object` (files->items[next]) names, resolved as the loader would, added to
  * `files`. The executable, first, sets the search's program directory and run path. */
 static int collect_needed(struct packages_names *files, size_t next, struct elf_search *search,
-			  char **program, struct gate_error *err)
+			  char **program, struct elf_rpath *loader, struct gate_error *err)
 {
 	struct elf_object *object = NULL;
 	struct elf_dynamic dynamic = ELF_DYNAMIC_INIT;
@@ -383,7 +383,9 @@ static int collect_needed(struct packages_names *files, size_t next, struct elf_
 			goto out;
 		}
 		search->program_directory = program[0];
-		search->program_rpath = program[1];
+		*loader = (struct elf_rpath){ program[1], program[0] };
+		search->loaders = loader;
+		search->loader_count = 1;
 	}
 	for (i = 0; i < dynamic.needed_count; i++) {
 		char *library = elf_library_find(dynamic.needed[i], object, &dynamic, search);
@@ -410,8 +412,11 @@ out:
 /* `executable` (its real path) then every library it loads, breadth first, each once. */
 static int collect(const char *executable, struct packages_names *files, struct gate_error *err)
 {
-	struct elf_search search = { elf_ldcache_system(), NULL, NULL };
+	struct elf_search search = { elf_ldcache_system(), NULL, NULL, 0 };
 	char *program[2] = { NULL, NULL }; /* the executable's directory and DT_RPATH */
+	struct elf_rpath loader;           /* the executable, the one loader every library has
+					    * here: breadth first, an object's own loader is not
+					    * followed */
 	char *first = realpath(executable, NULL);
 	size_t next;
 	int status = 0;
@@ -427,7 +432,7 @@ static int collect(const char *executable, struct packages_names *files, struct 
 	}
 	free(first);
 	for (next = 0; status == 0 && next < files->count; next++)
-		status = collect_needed(files, next, &search, program, err);
+		status = collect_needed(files, next, &search, program, &loader, err);
 	free(program[0]);
 	free(program[1]);
 	return status;

@@ -93,7 +93,7 @@ static void build_id_should_name_the_c_librarys_debug_file(void)
 	struct elf_dynamic none = ELF_DYNAMIC_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 	struct elf_object *self = open_or_null("/proc/self/exe"), *libc = NULL;
-	struct elf_search search = { &cache, NULL, NULL };
+	struct elf_search search = { &cache, NULL, NULL, 0 };
 	char *path = NULL, *debug = NULL, hex[129] = "", *loader = NULL;
 	char *self_path = realpath("/proc/self/exe", NULL);
 
@@ -125,7 +125,7 @@ static void a_32_bit_library_should_be_read_and_its_run_path_searched_for_32_bit
 	struct elf_object *library = open_or_null(FIXTURE("libthirtytwo.so.1"));
 	struct elf_dynamic dynamic = ELF_DYNAMIC_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
-	struct elf_search search = { NULL, NULL, NULL };
+	struct elf_search search = { NULL, NULL, NULL, 0 };
 	char *found, *expected = realpath(FIXTURE("dep/libdep32.so.1"), NULL), hex[129] = "";
 
 	CHECK(library != NULL);
@@ -160,7 +160,7 @@ static void the_cache_should_give_what_ldconfig_wrote_for_the_objects_class(void
 	struct gate_error err = GATE_ERROR_INIT;
 	struct elf_object *self = open_or_null("/proc/self/exe");
 	struct elf_object *library = open_or_null(FIXTURE("libthirtytwo.so.1"));
-	struct elf_search search = { &cache, NULL, NULL };
+	struct elf_search search = { &cache, NULL, NULL, 0 };
 	char *cached = realpath(FIXTURE("cached/libcached.so.1"), NULL);
 	char *dep = realpath(FIXTURE("dep/libdep32.so.1"), NULL), *found;
 
@@ -199,7 +199,8 @@ static void a_library_without_a_run_path_should_inherit_the_programs_rpath(void)
 	struct elf_dynamic user_dynamic = ELF_DYNAMIC_INIT, mid_dynamic = ELF_DYNAMIC_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 	char *directory = realpath(ELF_FIXTURES, NULL);
-	struct elf_search search = { NULL, directory, NULL };
+	struct elf_search search = { NULL, directory, NULL, 0 };
+	struct elf_rpath program = { NULL, directory };
 	char *found = NULL, *loader = NULL;
 
 	CHECK(user != NULL && mid != NULL && directory != NULL);
@@ -210,7 +211,9 @@ static void a_library_without_a_run_path_should_inherit_the_programs_rpath(void)
 	CHECK(user_dynamic.runpath == NULL);
 	CHECK_STR(user_dynamic.rpath, "$ORIGIN/inherit");
 	CHECK(mid_dynamic.runpath == NULL && mid_dynamic.rpath == NULL);
-	search.program_rpath = user_dynamic.rpath;
+	program.rpath = user_dynamic.rpath;
+	search.loaders = &program;
+	search.loader_count = 1;
 	found = elf_library_find("libmid.so.1", user, &user_dynamic, &search);
 	loader = loader_answer(FIXTURE("user"), "libmid.so.1");
 	CHECK(found != NULL && loader != NULL && strcmp(found, loader) == 0);
@@ -220,7 +223,7 @@ static void a_library_without_a_run_path_should_inherit_the_programs_rpath(void)
 	loader = loader_answer(FIXTURE("user"), "libleaf.so.1");
 	CHECK(found != NULL && loader != NULL && strcmp(found, loader) == 0);
 	free(found);
-	search.program_rpath = NULL;
+	search.loader_count = 0;
 	CHECK(elf_library_find("libleaf.so.1", mid, &mid_dynamic, &search) == NULL);
 	/* A name with a slash is taken as it is, a relative one from the program's directory. */
 	found = elf_library_find("inherit/libleaf.so.1", mid, &mid_dynamic, &search);
@@ -233,6 +236,66 @@ out:
 	elf_dynamic_release(&mid_dynamic);
 	elf_object_close(user);
 	elf_object_close(mid);
+}
+
+/* The loader's answer for `library` of `program`, and the module's for the object `needing`
+ * (with its loaders, the program first) must agree. */
+static void check_as_the_loader(const char *program, const char *library, const char *needing,
+				const char *const *loaders, size_t loader_count)
+{
+	struct elf_object *object = open_or_null(needing), *loader_objects[4] = { NULL };
+	struct elf_dynamic dynamic = ELF_DYNAMIC_INIT, loader_dynamic[4] = { ELF_DYNAMIC_INIT };
+	struct elf_rpath rpaths[4];
+	struct gate_error err = GATE_ERROR_INIT;
+	char *directory = realpath(ELF_FIXTURES, NULL), *origins[4] = { NULL };
+	struct elf_search search = { NULL, directory, rpaths, loader_count };
+	char *found = NULL, *answer = loader_answer(program, library);
+	size_t i;
+
+	CHECK(object != NULL && answer != NULL && loader_count <= 4);
+	for (i = 0; object != NULL && i < loader_count && i < 4; i++) {
+		loader_objects[i] = open_or_null(loaders[i]);
+		CHECK(loader_objects[i] != NULL &&
+		      elf_object_dynamic(loader_objects[i], &loader_dynamic[i], &err) == 0);
+		origins[i] = strndup(loaders[i], (size_t)(strrchr(loaders[i], '/') - loaders[i]));
+		rpaths[i] = (struct elf_rpath){ loader_dynamic[i].runpath == NULL ? loader_dynamic[i].rpath
+										 : NULL, origins[i] };
+	}
+	if (object != NULL && elf_object_dynamic(object, &dynamic, &err) == 0)
+		found = elf_library_find(library, object, &dynamic, &search);
+	CHECK_STR(err.message, "");
+	CHECK(found != NULL && answer != NULL && strcmp(found, answer) == 0);
+	if (found != NULL && answer != NULL && strcmp(found, answer) != 0)
+		printf("module: %s, loader: %s\n", found, answer);
+	for (i = 0; i < 4; i++) {
+		elf_dynamic_release(&loader_dynamic[i]);
+		elf_object_close(loader_objects[i]);
+		free(origins[i]);
+	}
+	elf_dynamic_release(&dynamic);
+	elf_object_close(object);
+	free(found);
+	free(answer);
+	free(directory);
+}
+
+/* hwuser's run path holds libhw.so.1 and, in glibc-hwcaps/x86-64-v2, a copy the loader takes
+ * first on a CPU of that level. */
+static void a_cpu_subdirectory_of_the_run_path_should_come_first(void)
+{
+	check_as_the_loader(FIXTURE("hwuser"), "libhw.so.1", FIXTURE("hwuser"), NULL, 0);
+}
+
+/* libbb has no run path; libcc is only where libaa's DT_RPATH points, libaa being the object
+ * that loaded libbb: the loader looks there, after libbb's own and before the program's. */
+static void a_library_should_inherit_the_rpath_of_each_object_above_it(void)
+{
+	static const char *const loaders[] = { FIXTURE("chain/chainuser"), FIXTURE("chain/a/libaa.so.1") };
+
+	check_as_the_loader(FIXTURE("chain/chainuser"), "libbb.so.1", FIXTURE("chain/a/libaa.so.1"),
+			    loaders, 1);
+	check_as_the_loader(FIXTURE("chain/chainuser"), "libcc.so.1", FIXTURE("chain/b/libbb.so.1"),
+			    loaders, 2);
 }
 
 static void open_should_name_a_file_that_is_not_elf_or_missing(void)
@@ -353,6 +416,8 @@ int main(void)
 	RUN(a_32_bit_library_should_be_read_and_its_run_path_searched_for_32_bit_files);
 	RUN(the_cache_should_give_what_ldconfig_wrote_for_the_objects_class);
 	RUN(a_library_without_a_run_path_should_inherit_the_programs_rpath);
+	RUN(a_cpu_subdirectory_of_the_run_path_should_come_first);
+	RUN(a_library_should_inherit_the_rpath_of_each_object_above_it);
 	RUN(open_should_name_a_file_that_is_not_elf_or_missing);
 	RUN(a_truncated_file_should_be_refused_for_its_tables_out_of_the_file);
 	RUN(a_name_offset_past_the_string_table_should_be_refused);

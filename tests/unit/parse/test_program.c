@@ -47,6 +47,16 @@ static void program_should_find_a_client_request_in_32_bit_code(void)
 		       "talk to valgrind");
 }
 
+/* hwuser defines the region; so does the copy of its library in its run path's
+ * glibc-hwcaps/x86-64-v2, the one the loader maps on such a CPU (make_fixtures.sh). */
+static void program_should_read_the_cpu_subdirectories_of_the_run_path(void)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(program_check(ELF_FIXTURES "/hwuser", "costgate_measured_region", &err) == -1);
+	CHECK_CONTAINS(err.message, "glibc-hwcaps/x86-64-v2/libhw.so.1");
+}
+
 static void program_should_refuse_an_executable_without_the_region(void)
 {
 	struct gate_error err = GATE_ERROR_INIT;
@@ -75,6 +85,7 @@ int main(int argc, char **argv)
 {
 	(void)argc;
 	RUN(program_should_find_a_client_request_in_32_bit_code);
+	RUN(program_should_read_the_cpu_subdirectories_of_the_run_path);
 	RUN(program_should_refuse_a_file_that_is_not_elf);
 	RUN(program_should_refuse_tables_outside_the_file);
 	RUN(program_should_refuse_a_missing_file);

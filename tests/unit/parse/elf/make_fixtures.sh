@@ -9,6 +9,12 @@
 #                       libmid, which has no run path and needs libleaf (found through user's)
 #   libasks32.so.1      32-bit, defines costgate_measured_region and asks valgrind a client
 #                       request (valgrind.h's x86 preamble) in it
+#   hwuser, hw/libhw.so.1, hw/glibc-hwcaps/x86-64-v2/libhw.so.1: hwuser has DT_RUNPATH $ORIGIN/hw
+#                       and defines costgate_measured_region; the loader takes the x86-64-v2 copy,
+#                       which defines it too (the plain one does not)
+#   chain/chainuser, chain/a/libaa.so.1, chain/b/libbb.so.1, chain/b/libcc.so.1: chainuser has
+#                       DT_RPATH $ORIGIN/a, libaa DT_RPATH $ORIGIN/../b, libbb none: libbb finds
+#                       libcc only through libaa's, the object that loaded it
 #   notelf              a shell script
 # Usage: make_fixtures.sh DIR C_COMPILER LINKER LDCONFIG
 set -euo pipefail
@@ -40,5 +46,25 @@ printf 'int mid(void);\nint main(void) { return mid() == 4 ? 0 : 1; }\n' >user.c
 printf '#include <valgrind/valgrind.h>\nint costgate_measured_region(void);\nint costgate_measured_region(void) { return RUNNING_ON_VALGRIND; }\n' >asks.c
 "$cc" -m32 -fPIC -O1 -c asks.c -o asks32.o
 "$ld" -m elf_i386 -shared -soname libasks32.so.1 asks32.o -o libasks32.so.1
+mkdir -p hw/glibc-hwcaps/x86-64-v2 chain/a chain/b
+printf 'int hw(void) { return 1; }\n' >hw.c
+printf 'int hw(void) { return 2; }\nint costgate_measured_region(void);\nint costgate_measured_region(void) { return 0; }\n' >hw2.c
+printf 'int hw(void);\nint costgate_measured_region(void);\nint costgate_measured_region(void) { return hw(); }\nint main(void) { return costgate_measured_region() == 2 ? 0 : 1; }\n' >hwuser.c
+"$cc" -shared -fPIC hw.c -Wl,-soname,libhw.so.1 -o hw/libhw.so.1
+"$cc" -shared -fPIC hw2.c -Wl,-soname,libhw.so.1 -o hw/glibc-hwcaps/x86-64-v2/libhw.so.1
+# shellcheck disable=SC2016 # $ORIGIN is the loader's, not the shell's
+"$cc" hwuser.c hw/libhw.so.1 -Wl,--enable-new-dtags -Wl,-rpath,'$ORIGIN/hw' -o hwuser
+printf 'int cc(void) { return 5; }\n' >cc.c
+printf 'int cc(void);\nint bb(void) { return cc(); }\n' >bb.c
+printf 'int bb(void);\nint aa(void) { return bb(); }\n' >aa.c
+printf 'int aa(void);\nint main(void) { return aa() == 5 ? 0 : 1; }\n' >chainuser.c
+"$cc" -shared -fPIC cc.c -Wl,-soname,libcc.so.1 -o chain/b/libcc.so.1
+"$cc" -shared -fPIC bb.c -Wl,-soname,libbb.so.1 chain/b/libcc.so.1 -o chain/b/libbb.so.1
+# shellcheck disable=SC2016 # $ORIGIN is the loader's, not the shell's
+"$cc" -shared -fPIC aa.c -Wl,-soname,libaa.so.1 chain/b/libbb.so.1 -Wl,--disable-new-dtags \
+  -Wl,-rpath,'$ORIGIN/../b' -o chain/a/libaa.so.1
+# shellcheck disable=SC2016 # $ORIGIN is the loader's, not the shell's
+"$cc" chainuser.c chain/a/libaa.so.1 -Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/a' \
+  -Wl,-rpath-link,chain/b -o chain/chainuser
 printf '#!/bin/sh\necho not a program\n' >notelf
 rm -f ./*.c ./*.o
