@@ -70,10 +70,14 @@ struct opt {
 	NULL, OPT_TEXT, OPT_AT(type, member) + OPT_IS(type, member, const char *), 0, 0, 0
 #define OPT_COPY_FIELD(type, member) \
 	NULL, OPT_COPY, OPT_AT(type, member) + OPT_IS(type, member, char *), 0, 0, 0
+/* An unsigned field of 4 or 8 bytes; a `high` the field cannot hold is a compile error. */
 #define OPT_UNSIGNED_FIELD(type, member, low, high)                                            \
 	NULL, OPT_UNSIGNED,                                                                    \
 		OPT_AT(type, member) + 0 * sizeof(_Generic(&((type *)0)->member, unsigned *: 1, \
-							      uint64_t *: 1)),                 \
+							      uint64_t *: 1)) +                \
+			0 * sizeof(char[(uint64_t)(high) <= (sizeof(((type *)0)->member) == 4    \
+								     ? UINT32_MAX                \
+								     : UINT64_MAX) ? 1 : -1]), \
 		0, (low), (high)
 #define OPT_LIST_FIELD(type, member, count_member)                                             \
 	NULL, OPT_LIST, OPT_AT(type, member) + OPT_IS(type, member, char **),                  \

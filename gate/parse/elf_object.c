@@ -255,8 +255,10 @@ int elf_object_dynamic(const struct elf_object *object, struct elf_dynamic *dyna
 				goto oom;
 			continue;
 		}
+		/* Of two entries the loader keeps the last. */
 		slot = entry.d_tag == DT_RUNPATH ? &dynamic->runpath : &dynamic->rpath;
-		if (*slot == NULL && (*slot = strdup(text)) == NULL)
+		free(*slot);
+		if ((*slot = strdup(text)) == NULL)
 			goto oom;
 	}
 	status = 0;
@@ -689,7 +691,7 @@ static char *directory_of(const char *path)
 char *elf_library_find(const char *name, const struct elf_object *needing,
 		       const struct elf_dynamic *dynamic, const struct elf_search *search)
 {
-	char *origin = NULL, *found = NULL, *real = NULL;
+	char *origin = NULL, *found = NULL;
 
 	if (strchr(name, '/') != NULL) {
 		if (name[0] != '/' && search->program_directory != NULL) {
@@ -722,9 +724,6 @@ char *elf_library_find(const char *name, const struct elf_object *needing,
 	if (found == NULL)
 		found = search_system(name, needing);
 out:
-	if (found != NULL)
-		real = realpath(found, NULL);
-	free(found);
 	free(origin);
-	return real;
+	return found;
 }

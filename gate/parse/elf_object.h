@@ -141,7 +141,8 @@ struct elf_search {
  * path the loader tries the CPU subdirectories first (elf_search_subdirectories), and so does
  * this, as on a CPU that has every feature they name. A candidate of another class or machine is
  * passed over, as the loader does. LD_LIBRARY_PATH is not read: gate runs scenarios with a
- * cleared environment. Returns the real path, owned, or NULL when the loader would not find it. */
+ * cleared environment. Returns the path the loader would open, owned (symbolic links not
+ * resolved: the directory of that path is the library's $ORIGIN), or NULL when it would find none. */
 char *elf_library_find(const char *name, const struct elf_object *needing,
 		       const struct elf_dynamic *dynamic, const struct elf_search *search);
 

@@ -167,7 +167,7 @@ static char *expand_origin(const char *entry, const char *path)
 	return expanded;
 }
 
-static int check_object(struct check *check, const char *path);
+static int check_object(struct check *check, const char *path, const char *found);
 static int visit_object(struct check *check, char *path);
 
 /* Whether the file at `path` is a shared library dlopen could load. */
@@ -238,11 +238,14 @@ static int visit_run_path(struct check *check, const char *run_path, const char 
 	return status;
 }
 
-/* Adds `path` to the objects to read unless it was read already; reads it. */
+/* Adds `path` (as the loader found it) to the objects to read unless its file was read already;
+ * reads it. Objects are told apart by their real paths; a library's $ORIGIN is the directory of
+ * the path it was found under, a symbolic link's own, as the loader takes it (the executable's
+ * is its real directory, from /proc/self/exe). */
 static int visit_object(struct check *check, char *path)
 {
 	char *real = realpath(path, NULL);
-	int saved = errno;
+	int saved = errno, status;
 	size_t i;
 
 	if (real == NULL) {
@@ -250,20 +253,23 @@ static int visit_object(struct check *check, char *path)
 		free(path);
 		return -1;
 	}
-	free(path);
 	for (i = 0; i < check->path_count; i++) {
 		if (strcmp(check->paths[i], real) == 0) {
 			free(real);
+			free(path);
 			return 0;
 		}
 	}
 	if (check->path_count == MAX_OBJECTS) {
 		free(real);
+		free(path);
 		return gate_error_set(check->err, "more than %d libraries in the run path of the "
 				      "scenario", MAX_OBJECTS);
 	}
 	check->paths[check->path_count++] = real;
-	return check_object(check, real);
+	status = check_object(check, real, check->path_count == 1 ? real : path);
+	free(path);
+	return status;
 }
 
 /* The file named by the object's .gnu_debuglink where valgrind looks for it in the object's own
@@ -357,7 +363,8 @@ static int visit_needed(struct check *check, const struct elf_object *object, co
 	return status;
 }
 
-static int check_object(struct check *check, const char *path)
+/* Reads the object at `path` (its real path) that the loader found at `found`. */
+static int check_object(struct check *check, const char *path, const char *found)
 {
 	struct elf_object *object = NULL;
 	struct elf_dynamic dynamic = ELF_DYNAMIC_INIT;
@@ -375,11 +382,11 @@ static int check_object(struct check *check, const char *path)
 		if (check_debug_file(&visit, object, path) != 0 || check_preamble(object, check->err) != 0)
 			goto out;
 	}
-	if (visit_needed(check, object, path, &dynamic) != 0)
+	if (visit_needed(check, object, found, &dynamic) != 0)
 		goto out;
 	/* dlopen("libx.so") searches the run path too: every object there may be loaded. */
 	run_path = dynamic.runpath != NULL ? dynamic.runpath : dynamic.rpath;
-	if (run_path != NULL && visit_run_path(check, run_path, path, object) != 0)
+	if (run_path != NULL && visit_run_path(check, run_path, found, object) != 0)
 		goto out;
 	status = 0;
 out:

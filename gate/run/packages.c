@@ -66,6 +66,16 @@ static int names_add(struct packages_names *names, const char *text)
 	return 0;
 }
 
+/* The real path of `path` (owned, freed here), owned; NULL for NULL or a path that does not
+ * resolve. */
+static char *real_path(char *path)
+{
+	char *real = path != NULL ? realpath(path, NULL) : NULL;
+
+	free(path);
+	return real;
+}
+
 /* The C library the system's programs load (for objects of gate's own class and machine, through
  * the cache and the system's directories), its real path, owned; NULL when there is none. */
 static char *system_libc(void)
@@ -80,7 +90,7 @@ static char *system_libc(void)
 		return NULL;
 	libc = elf_library_find("libc.so.6", self, &none, &search);
 	elf_object_close(self);
-	return libc;
+	return real_path(libc);
 }
 
 /* A directory without a leading /usr: merged-/usr systems list a file under either. */
@@ -388,7 +398,7 @@ static int collect_needed(struct packages_names *files, size_t next, struct elf_
 		search->loader_count = 1;
 	}
 	for (i = 0; i < dynamic.needed_count; i++) {
-		char *library = elf_library_find(dynamic.needed[i], object, &dynamic, search);
+		char *library = real_path(elf_library_find(dynamic.needed[i], object, &dynamic, search));
 
 		if (library == NULL) {
 			gate_error_set(err, "cannot find '%s', a library '%s' loads", dynamic.needed[i],

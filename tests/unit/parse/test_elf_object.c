@@ -62,6 +62,17 @@ static char *loader_answer(const char *program, const char *library)
 	return found;
 }
 
+/* elf_library_find's answer, resolved to its real path as the loader's is; owned. */
+static char *find_real(const char *name, const struct elf_object *needing,
+		       const struct elf_dynamic *dynamic, const struct elf_search *search)
+{
+	char *found = elf_library_find(name, needing, dynamic, search);
+	char *real = found != NULL ? realpath(found, NULL) : NULL;
+
+	free(found);
+	return real;
+}
+
 static void open_should_read_this_executable(void)
 {
 	struct elf_object *self = open_or_null("/proc/self/exe");
@@ -99,7 +110,7 @@ static void build_id_should_name_the_c_librarys_debug_file(void)
 
 	CHECK(elf_ldcache_read("/etc/ld.so.cache", &cache, &err) == 0);
 	if (self != NULL)
-		path = elf_library_find("libc.so.6", self, &none, &search);
+		path = find_real("libc.so.6", self, &none, &search);
 	CHECK(path != NULL);
 	if (self_path != NULL) /* not /proc/self/exe: in the child that would be env itself */
 		loader = loader_answer(self_path, "libc.so.6");
@@ -142,10 +153,10 @@ static void a_32_bit_library_should_be_read_and_its_run_path_searched_for_32_bit
 	CHECK_STR(dynamic.runpath, "$ORIGIN/wrong:$ORIGIN/dep");
 	CHECK(dynamic.rpath == NULL);
 	/* $ORIGIN/wrong holds a 64-bit file of that name: the loader passes it over. */
-	found = elf_library_find("libdep32.so.1", library, &dynamic, &search);
+	found = find_real("libdep32.so.1", library, &dynamic, &search);
 	CHECK(found != NULL && expected != NULL && strcmp(found, expected) == 0);
 	free(found);
-	CHECK(elf_library_find("libnowhere.so.9", library, &dynamic, &search) == NULL);
+	CHECK(find_real("libnowhere.so.9", library, &dynamic, &search) == NULL);
 	free(expected);
 	elf_dynamic_release(&dynamic);
 	elf_object_close(library);
@@ -177,11 +188,11 @@ static void the_cache_should_give_what_ldconfig_wrote_for_the_objects_class(void
 	CHECK(found != NULL && strcmp(found, dep) == 0);
 	free(found);
 	CHECK(elf_ldcache_find(&cache, "libdep32.so.1", self) == NULL);
-	found = elf_library_find("libcached.so.1", self, &none, &search);
+	found = find_real("libcached.so.1", self, &none, &search);
 	CHECK(found != NULL && strcmp(found, cached) == 0);
 	free(found);
 	search.cache = NULL;
-	CHECK(elf_library_find("libcached.so.1", self, &none, &search) == NULL);
+	CHECK(find_real("libcached.so.1", self, &none, &search) == NULL);
 out:
 	free(cached);
 	free(dep);
@@ -214,19 +225,19 @@ static void a_library_without_a_run_path_should_inherit_the_programs_rpath(void)
 	program.rpath = user_dynamic.rpath;
 	search.loaders = &program;
 	search.loader_count = 1;
-	found = elf_library_find("libmid.so.1", user, &user_dynamic, &search);
+	found = find_real("libmid.so.1", user, &user_dynamic, &search);
 	loader = loader_answer(FIXTURE("user"), "libmid.so.1");
 	CHECK(found != NULL && loader != NULL && strcmp(found, loader) == 0);
 	free(found);
 	free(loader);
-	found = elf_library_find("libleaf.so.1", mid, &mid_dynamic, &search);
+	found = find_real("libleaf.so.1", mid, &mid_dynamic, &search);
 	loader = loader_answer(FIXTURE("user"), "libleaf.so.1");
 	CHECK(found != NULL && loader != NULL && strcmp(found, loader) == 0);
 	free(found);
 	search.loader_count = 0;
-	CHECK(elf_library_find("libleaf.so.1", mid, &mid_dynamic, &search) == NULL);
+	CHECK(find_real("libleaf.so.1", mid, &mid_dynamic, &search) == NULL);
 	/* A name with a slash is taken as it is, a relative one from the program's directory. */
-	found = elf_library_find("inherit/libleaf.so.1", mid, &mid_dynamic, &search);
+	found = find_real("inherit/libleaf.so.1", mid, &mid_dynamic, &search);
 	CHECK(found != NULL && loader != NULL && strcmp(found, loader) == 0);
 	free(found);
 	free(loader);
@@ -262,7 +273,7 @@ static void check_as_the_loader(const char *program, const char *library, const 
 										 : NULL, origins[i] };
 	}
 	if (object != NULL && elf_object_dynamic(object, &dynamic, &err) == 0)
-		found = elf_library_find(library, object, &dynamic, &search);
+		found = find_real(library, object, &dynamic, &search);
 	CHECK_STR(err.message, "");
 	CHECK(found != NULL && answer != NULL && strcmp(found, answer) == 0);
 	if (found != NULL && answer != NULL && strcmp(found, answer) != 0)
@@ -296,6 +307,27 @@ static void a_library_should_inherit_the_rpath_of_each_object_above_it(void)
 			    loaders, 1);
 	check_as_the_loader(FIXTURE("chain/chainuser"), "libcc.so.1", FIXTURE("chain/b/libbb.so.1"),
 			    loaders, 2);
+}
+
+/* Of two DT_RUNPATH entries the loader keeps the last, and so does the module. */
+static void the_last_of_two_run_paths_should_count(void)
+{
+	struct elf_object *object = open_or_null(FIXTURE("tworunpaths.so"));
+	struct elf_dynamic dynamic = ELF_DYNAMIC_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(object != NULL && elf_object_dynamic(object, &dynamic, &err) == 0);
+	CHECK_STR(dynamic.runpath, "$ORIGIN/first");
+	elf_dynamic_release(&dynamic);
+	elf_object_close(object);
+}
+
+/* libs is found through the link sym/libs.so.1 to real/libs.so.1; its $ORIGIN/deps is sym/deps. */
+static void origin_should_be_the_directory_a_library_was_found_in(void)
+{
+	static const char *const loaders[] = { FIXTURE("symuser") };
+
+	check_as_the_loader(FIXTURE("symuser"), "libd.so.1", FIXTURE("sym/libs.so.1"), loaders, 1);
 }
 
 static void open_should_name_a_file_that_is_not_elf_or_missing(void)
@@ -418,6 +450,8 @@ int main(void)
 	RUN(a_library_without_a_run_path_should_inherit_the_programs_rpath);
 	RUN(a_cpu_subdirectory_of_the_run_path_should_come_first);
 	RUN(a_library_should_inherit_the_rpath_of_each_object_above_it);
+	RUN(origin_should_be_the_directory_a_library_was_found_in);
+	RUN(the_last_of_two_run_paths_should_count);
 	RUN(open_should_name_a_file_that_is_not_elf_or_missing);
 	RUN(a_truncated_file_should_be_refused_for_its_tables_out_of_the_file);
 	RUN(a_name_offset_past_the_string_table_should_be_refused);

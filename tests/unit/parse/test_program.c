@@ -57,6 +57,16 @@ static void program_should_read_the_cpu_subdirectories_of_the_run_path(void)
 	CHECK_CONTAINS(err.message, "glibc-hwcaps/x86-64-v2/libhw.so.1");
 }
 
+/* symuser loads libs through a symbolic link in sym/; libs's run path $ORIGIN/deps is the
+ * link's directory's, where libd defines the region a second time (make_fixtures.sh). */
+static void program_should_take_origin_from_the_path_a_library_was_found_under(void)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(program_check(ELF_FIXTURES "/symuser", "costgate_measured_region", &err) == -1);
+	CHECK_CONTAINS(err.message, "sym/deps/libd.so.1");
+}
+
 static void program_should_refuse_an_executable_without_the_region(void)
 {
 	struct gate_error err = GATE_ERROR_INIT;
@@ -86,6 +96,7 @@ int main(int argc, char **argv)
 	(void)argc;
 	RUN(program_should_find_a_client_request_in_32_bit_code);
 	RUN(program_should_read_the_cpu_subdirectories_of_the_run_path);
+	RUN(program_should_take_origin_from_the_path_a_library_was_found_under);
 	RUN(program_should_refuse_a_file_that_is_not_elf);
 	RUN(program_should_refuse_tables_outside_the_file);
 	RUN(program_should_refuse_a_missing_file);

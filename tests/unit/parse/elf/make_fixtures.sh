@@ -15,6 +15,12 @@
 #   chain/chainuser, chain/a/libaa.so.1, chain/b/libbb.so.1, chain/b/libcc.so.1: chainuser has
 #                       DT_RPATH $ORIGIN/a, libaa DT_RPATH $ORIGIN/../b, libbb none: libbb finds
 #                       libcc only through libaa's, the object that loaded it
+#   symuser, sym/libs.so.1 -> ../real/libs.so.1, sym/deps/libd.so.1: symuser (DT_RUNPATH
+#                       $ORIGIN/sym) and libd define costgate_measured_region; libs has DT_RUNPATH
+#                       $ORIGIN/deps, which the loader takes from the link's directory (sym/), not
+#                       the file's (real/, which has no deps/)
+#   tworunpaths.so      two DT_RUNPATH entries, $ORIGIN/second then $ORIGIN/first (a DT_NEEDED
+#                       entry's tag rewritten): the loader keeps the last
 #   notelf              a shell script
 # Usage: make_fixtures.sh DIR C_COMPILER LINKER LDCONFIG
 set -euo pipefail
@@ -66,5 +72,38 @@ printf 'int aa(void);\nint main(void) { return aa() == 5 ? 0 : 1; }\n' >chainuse
 # shellcheck disable=SC2016 # $ORIGIN is the loader's, not the shell's
 "$cc" chainuser.c chain/a/libaa.so.1 -Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/a' \
   -Wl,-rpath-link,chain/b -o chain/chainuser
+mkdir -p sym/deps real
+printf 'int costgate_measured_region(void);\nint costgate_measured_region(void) { return 1; }\n' >d.c
+printf 'int costgate_measured_region(void);\nint s(void) { return costgate_measured_region(); }\n' >s.c
+printf 'int s(void);\nint costgate_measured_region(void);\nint costgate_measured_region(void) { return 0; }\nint main(void) { return s() < 0; }\n' >symuser.c
+"$cc" -shared -fPIC d.c -Wl,-soname,libd.so.1 -o sym/deps/libd.so.1
+# shellcheck disable=SC2016 # $ORIGIN is the loader's, not the shell's
+"$cc" -shared -fPIC s.c -Wl,-soname,libs.so.1 sym/deps/libd.so.1 -Wl,--enable-new-dtags \
+  -Wl,-rpath,'$ORIGIN/deps' -o real/libs.so.1
+ln -s ../real/libs.so.1 sym/libs.so.1
+# shellcheck disable=SC2016 # $ORIGIN is the loader's, not the shell's
+"$cc" symuser.c real/libs.so.1 -Wl,--enable-new-dtags -Wl,-rpath,'$ORIGIN/sym' \
+  -Wl,-rpath-link,sym/deps -o symuser
+# shellcheck disable=SC2016 # $ORIGIN is the loader's, not the shell's
+"$cc" -shared -fPIC cc.c -Wl,-soname,'$ORIGIN/second' -o second.so
+# shellcheck disable=SC2016 # $ORIGIN is the loader's, not the shell's
+"$cc" -shared -fPIC bb.c second.so -Wl,--enable-new-dtags -Wl,-rpath,'$ORIGIN/first' \
+  -o tworunpaths.so
+python3 - tworunpaths.so <<'PATCH'
+import struct, sys
+path = sys.argv[1]
+data = bytearray(open(path, "rb").read())
+phoff, = struct.unpack_from("<Q", data, 0x20)
+phentsize, phnum = struct.unpack_from("<HH", data, 0x36)
+for i in range(phnum):
+    kind, _, offset, _, _, size = struct.unpack_from("<IIQQQQ", data, phoff + i * phentsize)
+    if kind == 2:  # PT_DYNAMIC
+        for at in range(offset, offset + size, 16):
+            tag, = struct.unpack_from("<q", data, at)
+            if tag == 1:  # the DT_NEEDED of second.so becomes a DT_RUNPATH (29)
+                struct.pack_into("<q", data, at, 29)
+                break
+open(path, "wb").write(data)
+PATCH
 printf '#!/bin/sh\necho not a program\n' >notelf
 rm -f ./*.c ./*.o
