@@ -4,7 +4,7 @@
 
 #include <costgate/harness.h>
 
-#include "one_byte.h"
+#include "test_only.h"
 
 static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
 {

@@ -2,7 +2,7 @@
  * handles one more message than was asked for. The harness's count check must catch it. */
 #include <costgate/harness.h>
 
-#include "one_byte.h"
+#include "test_only.h"
 
 static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
 {

@@ -2,6 +2,8 @@
  * fill check must catch it (exit 1). */
 #include <costgate/harness.h>
 
+#include "test_only.h"
+
 static struct costgate_queue *requests;
 
 static int start(struct costgate_service *service)
@@ -19,18 +21,10 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return 1;
 }
 
-static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
-{
-	(void)service;
-	(void)message;
-	(void)length;
-	return 0;
-}
-
 const struct costgate_scenario costgate_scenario = {
 	.name = "steals_during_fill",
 	.title = "test only: consumes while the queue is filled",
 	.body = body,
 	.start = start,
-	.handle = handle,
+	.handle = ignore_message,
 };
