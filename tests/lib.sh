@@ -109,6 +109,30 @@ git_isolate() {
   export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_TERMINAL_PROMPT=0
 }
 
+# git_fixed: git_isolate, and every commit made at one date, so that hashes repeat.
+git_fixed() {
+  git_isolate
+  export GIT_AUTHOR_DATE='2024-01-01T00:00:00Z' GIT_COMMITTER_DATE='2024-01-01T00:00:00Z'
+}
+
+# work_dir NAME: $work, a temporary directory removed at exit with what temp_dir made, or kept
+# and named on stderr when COSTGATE_E2E_KEEP is set. A test that must do something first (wait
+# for the processes it started) defines before_cleanup.
+work_dir() {
+  work=$(mktemp -d "${TMPDIR:-/tmp}/costgate-$1.XXXXXX") || exit 2
+  trap lib_cleanup EXIT
+  trap 'exit 130' INT TERM
+}
+lib_cleanup() {
+  if declare -F before_cleanup >/dev/null; then before_cleanup; fi
+  if [ -n "${COSTGATE_E2E_KEEP:-}" ]; then
+    echo "kept $work" >&2
+  else
+    rm -rf "$work"
+  fi
+  rm -rf "$lib_temp_root/costgate-$$-"*
+}
+
 # program_total FILE: callgrind_annotate's PROGRAM TOTALS (Ir) of a callgrind file, digits only.
 program_total() {
   callgrind_annotate "$1" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(/,/, "", $1); print $1; exit }'

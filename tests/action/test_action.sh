@@ -9,8 +9,8 @@
 # refused (exit 3) and never run. Then the verify mode decides again from the check's results and
 # raw files, and refuses forged ones.
 # Usage: test_action.sh COSTGATE_SOURCE_DIR
-set -u
-export LC_ALL=C
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 
 if [ $# -ne 1 ]; then
   echo "usage: $0 COSTGATE_SOURCE_DIR" >&2
@@ -19,31 +19,11 @@ fi
 source_dir=$(realpath -- "$1") || exit 2
 action=$source_dir/tools/action.sh
 messages=200
-passed=0 failures=0
-
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_TERMINAL_PROMPT=0
-export GIT_AUTHOR_DATE='2024-01-01T00:00:00Z' GIT_COMMITTER_DATE='2024-01-01T00:00:00Z'
+git_fixed
 unset CFLAGS LDFLAGS CMAKE_PREFIX_PATH PKG_CONFIG_PATH COSTGATE_GATE
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/costgate-action.XXXXXX") || exit 2
+work_dir action
 repo=$work/repo
-cleanup() {
-  if [ -n "${COSTGATE_E2E_KEEP:-}" ]; then
-    echo "kept $work" >&2
-  else
-    rm -rf "$work"
-  fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-finish() {
-  echo "$passed passed, $failures failed"
-  [ "$failures" -eq 0 ]
-}
-show() { sed 's/^/    | /' "$1"; }
 
 # The runner: its temporary directory and the files GitHub reads after each step.
 export RUNNER_TEMP=$work/runner GITHUB_ACTION_PATH=$source_dir GITHUB_ACTIONS=true

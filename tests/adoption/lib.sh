@@ -6,8 +6,7 @@
 # shellcheck source=tests/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 # Git must not read the user's configuration (signing, hooks, templates) nor ask anything.
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_TERMINAL_PROMPT=0
-export GIT_AUTHOR_DATE='2024-01-01T00:00:00Z' GIT_COMMITTER_DATE='2024-01-01T00:00:00Z'
+git_fixed
 # Hosts are built with the flags each test gives them, not the caller's.
 unset CFLAGS LDFLAGS CC CMAKE_PREFIX_PATH PKG_CONFIG_PATH MAKEFLAGS
 
@@ -21,22 +20,13 @@ code=0
 # $prefix, the shared install, with gate in it.
 adoption_setup() {
   prefix=$(realpath -- "$2") || exit 2
-  work=$(mktemp -d "${TMPDIR:-/tmp}/costgate-$1.XXXXXX") || exit 2
+  work_dir "$1"
   out=$work/stdout err=$work/stderr log=$work/build.log
-  trap adoption_cleanup EXIT
-  trap 'exit 130' INT TERM
   gate=$prefix/bin/gate
   if [ ! -x "$gate" ]; then
     fail "setup: no costgate install in $prefix (the adoption_install test makes it)"
     finish
     exit 1
-  fi
-}
-adoption_cleanup() {
-  if [ -n "${COSTGATE_E2E_KEEP:-}" ]; then
-    echo "kept $work" >&2
-  else
-    rm -rf "$work"
   fi
 }
 

@@ -8,61 +8,28 @@
 # measures the same figures, and against main's baseline gate re-measures main in a worktree
 # configured the same way. Nothing is written into costgate's own tree.
 # Usage: test_adoption.sh COSTGATE_SOURCE_DIR PREFIX
-# shellcheck source=tests/lib.sh
-source "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/adoption/lib.sh
+source "$(dirname "$0")/lib.sh"
 if [ $# -ne 2 ]; then
   echo "usage: $0 COSTGATE_SOURCE_DIR PREFIX" >&2
   exit 2
 fi
 source_dir=$(realpath -- "$1") || exit 2
-prefix=$(realpath -- "$2") || exit 2
 example=$source_dir/examples/querystring
-messages=200
-code=0
-
-# Git must not read the user's configuration (signing, hooks, templates) nor ask anything.
-git_isolate
-export GIT_AUTHOR_DATE='2024-01-01T00:00:00Z' GIT_COMMITTER_DATE='2024-01-01T00:00:00Z'
-# The example is configured with the flags this test gives it, not the caller's.
-unset CFLAGS LDFLAGS CMAKE_PREFIX_PATH
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/costgate-adoption.XXXXXX") || exit 2
+adoption_setup adoption "$2"
 repo=$work/repo
-gate=$prefix/bin/gate
-out=$work/stdout err=$work/stderr log=$work/build.log
-cleanup() {
-  if [ -n "${COSTGATE_E2E_KEEP:-}" ]; then
-    echo "kept $work" >&2
-  else
-    rm -rf "$work"
-  fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
-# quietly NAME COMMAND...: runs COMMAND with its output in the log; shows the log on failure.
-quietly() {
-  local name=$1
-  shift
-  if ! "$@" >"$log" 2>&1; then
-    echo "    $name failed: $*"
-    show "$log"
-    return 1
-  fi
-}
-
-# new_repo: the example alone in a git repository on main, one commit, not yet built.
-new_repo() {
+# example_repo: the example alone in a git repository on main, one commit, not yet built.
+example_repo() {
   mkdir -p "$repo" && cp -R "$example"/. "$repo"/ && rm -rf "$repo/build" &&
     printf 'build/\nbuild-*/\n' >"$repo/.gitignore" &&
     git -C "$repo" init -q -b main &&
     git -C "$repo" config user.name "costgate adoption" &&
     git -C "$repo" config user.email "adoption@costgate.invalid" &&
     git -C "$repo" config commit.gpgsign false &&
-    commit "the querystring library"
+    commit "$repo" "the querystring library"
 }
 
-commit() { git -C "$repo" add -A && git -C "$repo" commit -q -m "$1"; }
 
 # build DIR [CMAKE_ARGS...]: configures the example into $repo/DIR against the prefix, builds it.
 build() {
@@ -72,8 +39,8 @@ build() {
     quietly "build the example" cmake --build "$repo/$dir" -j 2
 }
 
-# run_gate ARGS...: gate from the repository's root, as a user runs it; sets $code, $out, $err.
-run_gate() {
+# gate_example ARGS...: gate from the repository's root, as a user runs it; sets $code, $out, $err.
+gate_example() {
   (cd "$repo" && exec "$gate" -j 2 --messages "$messages" "$@") >"$out" 2>"$err"
   code=$?
 }
@@ -132,7 +99,7 @@ else
   fail "install_should_put_gate_the_harness_and_the_package_under_the_prefix: missing$missing"
 fi
 
-if ! new_repo || ! build build; then
+if ! example_repo || ! build build; then
   fail "setup: cannot make and build the example's repository"
   finish
   exit
@@ -145,12 +112,12 @@ else
 fi
 
 # 2. The baseline of main, committed.
-run_gate --save-baseline main
+gate_example --save-baseline main
 if check_run "save_baseline_should_pass_and_write_baselines_main_json" 0 \
   "^find_param +[0-9]+\.[0-9]{3} +0\.000 .* 0/0 +ok\$" \
   "^parse_query +[0-9]+\.[0-9]{3} +1\.000 .* 1/1 +ok\$" &&
   [ -s "$repo/baselines/main.json" ]; then
-  commit "baseline of main"
+  commit "$repo" "baseline of main"
 else
   fail "setup: no baseline on main"
   finish
@@ -161,8 +128,8 @@ main_find_row=$(row find_param) main_parse_row=$(row parse_query)
 
 # 3a. About 5 % dearer per message in qs_decode: a regression that names the function.
 git -C "$repo" checkout -q -b trim-spaces main
-if trim_spaces && commit "trim encoded spaces" && build build; then
-  run_gate --baseline=main
+if trim_spaces && commit "$repo" "trim encoded spaces" && build build; then
+  gate_example --baseline=main
   head=$(per_message parse_query)
   change=$(percent "$head" "$base_parse")
   if ! in_range "$change" 3 8; then
@@ -187,8 +154,8 @@ fi
 
 # 3b. One more allocation per message in qs_split: both floors fail, the site is named.
 git -C "$repo" checkout -q -b scratch-copy main
-if scratch_copy && commit "a scratch copy of the query" && build build; then
-  run_gate --baseline=main
+if scratch_copy && commit "$repo" "a scratch copy of the query" && build build; then
+  gate_example --baseline=main
   line=$(grep -n 'char \*scratch = malloc' "$library" | cut -d: -f1)
   check_run "extra_allocation_should_regress_and_name_the_site" 1 \
     "^find_param: 1\.000 allocations per message, above the declared floor of 0\$" \
@@ -201,8 +168,8 @@ fi
 
 # 3c. Under 1 % dearer: within the limit.
 git -C "$repo" checkout -q -b length-limit main
-if length_limit && commit "refuse overlong queries" && build build; then
-  run_gate --baseline=main
+if length_limit && commit "$repo" "refuse overlong queries" && build build; then
+  gate_example --baseline=main
   change_find=$(percent "$(per_message find_param)" "$base_find")
   change_parse=$(percent "$(per_message parse_query)" "$base_parse")
   if ! in_range "$change_find" 0 0.99 || ! in_range "$change_parse" 0 0.99; then
@@ -236,7 +203,7 @@ if build build-c89 -DCMAKE_C_FLAGS=-std=c89; then
   else
     fail "c89_build_should_not_compile_the_harness"
   fi
-  run_gate --build-dir build-c89
+  gate_example --build-dir build-c89
   if check_run "c89_build_should_measure_within_its_floors" 0 "^pass: 2 scenarios within their limits\$"; then
     if [ "$(row find_param)" = "$main_find_row" ] && [ "$(row parse_query)" = "$main_parse_row" ]; then
       pass "c89_build_should_measure_what_main_measured"
@@ -248,7 +215,7 @@ if build build-c89 -DCMAKE_C_FLAGS=-std=c89; then
   fi
   # Against main's baseline, measured without the flag: a different build, so gate measures main
   # again in a worktree configured like this build, and nothing changed.
-  run_gate --build-dir build-c89 --baseline=main
+  gate_example --build-dir build-c89 --baseline=main
   check_run "c89_build_against_main_should_remeasure_main_and_pass" 0 \
     "^find_param +$(regex_escape "$base_find") +$(regex_escape "$base_find") +\+0\.00 % " \
     "^parse_query +$(regex_escape "$base_parse") +$(regex_escape "$base_parse") +\+0\.00 % " \

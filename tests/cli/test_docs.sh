@@ -4,15 +4,11 @@
 # the completion offers exactly those options, the subcommands, files after a FILE option, the
 # built scenarios after --scenario, and nothing after a value such as N.
 # Usage: test_docs.sh GATE MAN_PAGE COMPLETION
-set -u
-export LC_ALL=C
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$1 page=$2 completion=$3
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir docs) || exit 2
 
 # The page renders, and roff has nothing to say about it.
 if MANWIDTH=100 man -l "$page" >"$tmp/page.txt" 2>"$tmp/man.err" && [ ! -s "$tmp/man.err" ] &&
@@ -89,5 +85,4 @@ expect_completion completion_should_read_the_build_dir_given "consume_other" \
   gate --build-dir other -s con
 expect_completion completion_should_offer_scenarios_to_profile reply gate profile re
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -4,16 +4,12 @@
 # from BUILD/scenarios/manifest.txt, and every refusal is exit 2 with nothing written. Runs no
 # valgrind: the executables are costgate's own scenarios, copied.
 # Usage: test_manifest.sh GATE BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$(realpath -- "$1") build=$(realpath -- "$2")
-export LC_ALL=C
 unset CC
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir manifest) || exit 2
 cd "$tmp" || exit 2
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
 
 mkdir -p b/scenarios other
 cp "$build/scenarios/batch" "$build/scenarios/reply" b/scenarios/
@@ -99,5 +95,4 @@ else
   fail "manifest_should_make_its_directory_and_have_help"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

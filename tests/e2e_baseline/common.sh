@@ -21,22 +21,12 @@ code=0
 wall_check=off
 
 # Git must not read the user's configuration (signing, hooks, templates) nor ask anything.
-git_isolate
-export GIT_AUTHOR_DATE='2024-01-01T00:00:00Z' GIT_COMMITTER_DATE='2024-01-01T00:00:00Z'
+git_fixed
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/costgate-e2e-baseline.XXXXXX") || exit 2
+work_dir e2e-baseline
 out=$work/stdout err=$work/stderr
-cleanup() {
-  # A killed gate leaves its valgrind runs behind; wait for them before removing their files.
-  wait_for_orphans
-  if [ -n "${COSTGATE_E2E_KEEP:-}" ]; then
-    echo "kept $work" >&2
-  else
-    rm -rf "$work"
-  fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# A killed gate leaves its valgrind runs behind; wait for them before removing their files.
+before_cleanup() { wait_for_orphans; }
 
 # new_repo DIR: a git repository on main holding the demo project, one commit, not yet built.
 new_repo() {

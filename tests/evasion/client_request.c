@@ -1,29 +1,10 @@
 /* Test-only evasion: work skipped when the program runs under valgrind (RUNNING_ON_VALGRIND, a
  * client request). gate must find the client-request preamble in the executable before measuring
  * it (exit 3). */
-#include <string.h>
 #include <valgrind/valgrind.h>
 
 #include "harness.h"
-
-static unsigned long checksum(const unsigned char *message, size_t length)
-{
-	unsigned long value = length;
-	int i;
-
-	for (i = 0; i < 20000; i++) {
-		value = value * 2654435761u + message[(size_t)i % length];
-		COSTGATE_KEEP(value);
-	}
-	return value;
-}
-
-static size_t body(unsigned char *buffer, size_t capacity)
-{
-	(void)capacity;
-	memcpy(buffer, "unseen", 6);
-	return 6;
-}
+#include "unseen_work.h"
 
 static int handle(struct service *service, const unsigned char *message, size_t length)
 {

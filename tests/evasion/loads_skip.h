@@ -7,31 +7,13 @@
 #include <string.h>
 
 #include "harness.h"
+#include "unseen_work.h"
 
 #if defined(LOAD_BY_NAME) || defined(LOAD_BY_PATH)
 static int (*evasion_skip)(void);
 #else
 int evasion_skip(void);
 #endif
-
-static unsigned long checksum(const unsigned char *message, size_t length)
-{
-	unsigned long value = length;
-	int i;
-
-	for (i = 0; i < 20000; i++) {
-		value = value * 2654435761u + message[(size_t)i % length];
-		COSTGATE_KEEP(value);
-	}
-	return value;
-}
-
-static size_t body(unsigned char *buffer, size_t capacity)
-{
-	(void)capacity;
-	memcpy(buffer, "unseen", 6);
-	return 6;
-}
 
 static int start(struct service *service)
 {

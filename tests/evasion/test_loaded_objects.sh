@@ -4,15 +4,11 @@
 # refused before any run), or opened with dlopen by absolute path (read once valgrind reports the
 # object, after the runs). Each is exit 3 naming the library.
 # Usage: test_loaded_objects.sh GATE BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$1 build=$2
-export LC_ALL=C
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir loaded-objects) || exit 2
 loaded=$build/tests/evasion/loaded
 library=$(realpath "$loaded/lib/libevasion_skip.so")
 
@@ -50,5 +46,4 @@ expect dlopens_by_name no
 expect linked_by_path no
 expect dlopens_by_path yes
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

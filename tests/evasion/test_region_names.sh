@@ -5,15 +5,11 @@
 # links to (.gnu_debuglink), whose symbol table valgrind reads too. The same executable with an
 # honest debug file measures as usual.
 # Usage: test_region_names.sh GATE BUILD_DIR
-set -u
+# shellcheck source=tests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 gate=$1 build=$2
-export LC_ALL=C
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(temp_dir region-names) || exit 2
 region=costgate_measured_region
 
 # variant NAME: a build directory of one scenario, a copy of consume_raw, in $tmp/NAME.
@@ -66,5 +62,4 @@ variant honest_debug_file
 )
 expect honest_debug_file 0 "^pass: 1 scenario within its limits"
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

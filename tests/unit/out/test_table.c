@@ -100,21 +100,60 @@ static void decide_example(struct example *example)
 	example->verdict.baseline_source = "main:baselines/main.json";
 }
 
+/* `head` decided against a baseline of `base` (both `count` long, N = 1000) with `acceptance`
+ * (or NULL), and its table; table_done releases both. */
+struct table_run {
+	struct results baseline;
+	struct verdict verdict;
+	char *text;
+};
+
+static char *table_against(struct table_run *run, struct measurement *head, struct measurement *base,
+			   size_t count, const struct acceptance *acceptance)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+
+	run->baseline = (struct results)RESULTS_INIT;
+	run->baseline.measurements = base;
+	run->baseline.count = count;
+	run->baseline.messages = 1000;
+	CHECK(verdict_decide(&run->verdict, head, count, &run->baseline, acceptance, true, &err) == 0);
+	run->text = print(&run->verdict);
+	return run->text;
+}
+
+static void table_done(struct table_run *run)
+{
+	free(run->text);
+	verdict_release(&run->verdict);
+}
+
+/* The example's table, decided and printed; example_done releases both. */
+static char *example_table(struct example *example)
+{
+	decide_example(example);
+	return print(&example->verdict);
+}
+
+static void example_done(struct example *example, char *text)
+{
+	free(text);
+	verdict_release(&example->verdict);
+}
+
 static void table_should_print_the_columns_of_a_comparison(void)
 {
 	struct example example;
 	char *text, line[512];
 
-	decide_example(&example);
-	text = print(&example.verdict);
+	text = example_table(&example);
 	CHECK_STR(line_of(text, 0, line, sizeof(line)),
 		  "scenario  instr/msg   baseline   change  cold instr  baseline   change  alloc/msg  "
 		  "bytes/msg  cold alloc  floors msg/cold  state");
 	CHECK_STR(line_of(text, 1, line, sizeof(line)),
 		  "alpha     10000.000  10000.000  +0.00 %       50000     50000  +0.00 %     19.000   "
 		  "1234.500          19            19/19  ok");
-	free(text);
-	verdict_release(&example.verdict);
+	example_done(&example, text);
 }
 
 static void table_should_print_the_columns_without_a_baseline(void)
@@ -143,12 +182,10 @@ static void table_should_sort_its_rows_by_name(void)
 	char *text, line[512];
 	size_t i;
 
-	decide_example(&example);
-	text = print(&example.verdict);
+	text = example_table(&example);
 	for (i = 0; i < 5; i++)
 		CHECK(strncmp(line_of(text, i + 1, line, sizeof(line)), names[i], strlen(names[i])) == 0);
-	free(text);
-	verdict_release(&example.verdict);
+	example_done(&example, text);
 }
 
 static void table_should_print_dashes_for_a_failed_or_missing_scenario(void)
@@ -156,8 +193,7 @@ static void table_should_print_dashes_for_a_failed_or_missing_scenario(void)
 	struct example example;
 	char *text, line[512];
 
-	decide_example(&example);
-	text = print(&example.verdict);
+	text = example_table(&example);
 	CHECK_STR(line_of(text, 2, line, sizeof(line)),
 		  "broken            -          -        -           -         -        -          -  "
 		  "        -           -                -  failed");
@@ -166,8 +202,7 @@ static void table_should_print_dashes_for_a_failed_or_missing_scenario(void)
 		  "        -           -                -  missing");
 	CHECK_CONTAINS(text, "\nbroken: failed to measure: callgrind at N: exited with 1\n");
 	CHECK_CONTAINS(text, "\ngone: in the baseline but not measured: the scenario is missing\n");
-	free(text);
-	verdict_release(&example.verdict);
+	example_done(&example, text);
 }
 
 static void table_should_show_both_figures_and_the_change_of_a_breach(void)
@@ -175,14 +210,12 @@ static void table_should_show_both_figures_and_the_change_of_a_breach(void)
 	struct example example;
 	char *text;
 
-	decide_example(&example);
-	text = print(&example.verdict);
+	text = example_table(&example);
 	CHECK_CONTAINS(text, "\nzeta: 10300.000 instructions per message against 10000.000 in the "
 			     "baseline: +3.00 %, above the 2 % limit\n");
 	CHECK_CONTAINS(text, "\nbaseline: main:baselines/main.json\n");
 	CHECK_CONTAINS(text, "\nfresh: new: not in the baseline");
-	free(text);
-	verdict_release(&example.verdict);
+	example_done(&example, text);
 }
 
 static void table_should_end_with_the_summary(void)
@@ -190,47 +223,36 @@ static void table_should_end_with_the_summary(void)
 	struct example example;
 	char *text, line[512], summary[512];
 
-	decide_example(&example);
-	text = print(&example.verdict);
+	text = example_table(&example);
 	verdict_summary(&example.verdict, summary, sizeof(summary));
 	CHECK_STR(last_line(text, line, sizeof(line)), summary);
 	CHECK_STR(line, "fail: 1 regressed (zeta), 1 failed to measure (broken), 1 missing (gone)");
 	CHECK(text[strlen(text) - 1] == '\n');
-	free(text);
-	verdict_release(&example.verdict);
+	example_done(&example, text);
 }
 
 static void table_should_explain_cold_and_floor_breaches(void)
 {
 	struct measurement head[] = { with_bytes("alpha", 10000, 51500) };
 	struct measurement base[] = { with_bytes("alpha", 10000, 50000) };
-	struct results baseline = RESULTS_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-	struct verdict verdict;
+	struct table_run run;
 	char *text;
 
 	head[0].slopes[METRIC_ALLOCATIONS].per_message = 19.5;
 	head[0].slopes[METRIC_ALLOCATIONS].cold = 21;
-	baseline.measurements = base;
-	baseline.count = 1;
-	baseline.messages = 1000;
-	CHECK(verdict_decide(&verdict, head, 1, &baseline, NULL, true, &err) == 0);
-	text = print(&verdict);
+	text = table_against(&run, head, base, 1, NULL);
 	CHECK_CONTAINS(text, "\nalpha: 51500 cold instructions against 50000 in the baseline: "
 			     "+3.00 %, above the 2 % limit\n");
 	CHECK_CONTAINS(text, "\nalpha: 19.500 allocations per message, above the declared floor of 19\n");
 	CHECK_CONTAINS(text, "\nalpha: 21 allocations in the cold run, above the declared floor of 19\n");
-	free(text);
-	verdict_release(&verdict);
+	table_done(&run);
 }
 
 static void table_should_name_settings_looser_and_stricter_than_the_baseline(void)
 {
 	struct measurement head[] = { with_bytes("alpha", 19000, 50000), with_bytes("beta", 10000, 50000) };
 	struct measurement base[] = { with_bytes("alpha", 10000, 50000), with_bytes("beta", 10000, 50000) };
-	struct results baseline = RESULTS_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-	struct verdict verdict;
+	struct table_run run;
 	char *text;
 
 	head[0].info.gated = false;
@@ -242,11 +264,7 @@ static void table_should_name_settings_looser_and_stricter_than_the_baseline(voi
 	base[1].info.gated = false;
 	head[1].slopes[METRIC_ALLOCATIONS].per_message = 18;
 	head[1].info.steady_floor = 18;
-	baseline.measurements = base;
-	baseline.count = 2;
-	baseline.messages = 1000;
-	CHECK(verdict_decide(&verdict, head, 2, &baseline, NULL, true, &err) == 0);
-	text = print(&verdict);
+	text = table_against(&run, head, base, 2, NULL);
 	CHECK_CONTAINS(text, "\nalpha: not gated, but the baseline gates it: loosening a setting is a "
 			     "breach unless accepted (metric 'gated', value 0)\n");
 	CHECK_CONTAINS(text, "\nalpha: the instruction limit 500 % is above the baseline's 2 %: loosening "
@@ -261,8 +279,7 @@ static void table_should_name_settings_looser_and_stricter_than_the_baseline(voi
 	CHECK_CONTAINS(text, "\nbeta: note: the instruction limit is now 1 % (the baseline's: 2 %)\n");
 	CHECK_CONTAINS(text, "\nbeta: note: the steady floor is now 18 (the baseline's: 19)\n");
 	CHECK_CONTAINS(text, "\nfail: 1 regressed (alpha)\n");
-	free(text);
-	verdict_release(&verdict);
+	table_done(&run);
 }
 
 static void table_should_show_an_ungated_regression_as_not_gated_and_not_within_limits(void)
@@ -339,19 +356,13 @@ static void table_should_name_a_dropped_or_raised_optional_floor(void)
 	};
 	struct acceptance acceptance = { entries, 1, (char *)"baselines/accepted.json",
 					  metric_acceptance_figures() };
-	struct results baseline = RESULTS_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-	struct verdict verdict;
+	struct table_run run;
 	char *text;
 
 	base[0].info.floors[FLOOR_STEADY_BYTES] = base[1].info.floors[FLOOR_STEADY_BYTES] = 2000;
 	base[0].info.floors[FLOOR_COLD_BYTES] = 6000;
 	head[0].info.floors[FLOOR_COLD_BYTES] = 7000;
-	baseline.measurements = base;
-	baseline.count = 2;
-	baseline.messages = 1000;
-	CHECK(verdict_decide(&verdict, head, 2, &baseline, &acceptance, true, &err) == 0);
-	text = print(&verdict);
+	text = table_against(&run, head, base, 2, &acceptance);
 	CHECK_CONTAINS(text, "\nalpha: the floor 'steady_bytes' is no longer declared (the baseline's: "
 			     "2000): loosening a setting is a breach unless accepted (metric "
 			     "'steady_bytes_floor', value 0)\n");
@@ -361,8 +372,7 @@ static void table_should_name_a_dropped_or_raised_optional_floor(void)
 	CHECK_CONTAINS(text, "\nbeta: accepted without the steady bytes floor: bytes vary with the "
 			     "input (baselines/accepted.json)\n");
 	CHECK_CONTAINS(text, "\nfail: 1 regressed (alpha)\n");
-	free(text);
-	verdict_release(&verdict);
+	table_done(&run);
 }
 
 static void table_should_warn_when_the_cost_per_message_is_not_constant(void)
@@ -435,8 +445,7 @@ static void table_should_print_the_wall_clock_and_escape_why_there_is_none(void)
 	text = print(&example.verdict);
 	CHECK_CONTAINS(text, "\nzeta: wall clock not compared: a native drain failed: ");
 	CHECK(strchr(text, '\033') == NULL);
-	free(text);
-	verdict_release(&example.verdict);
+	example_done(&example, text);
 }
 
 int main(void)
