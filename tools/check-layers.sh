@@ -43,36 +43,43 @@ for rank in "${!layers[@]}"; do
   done
 done | sort >"$work/headers"
 
-# Each include: "FILE LINE RANK LAYER NAME", the including file's layer.
+# Each include: "FILE LINE RANK LAYER NAME", the including file's layer (one awk a layer).
 for rank in "${!layers[@]}"; do
   layer=${layers[$rank]}
-  for file in "$root/$layer"/*.[ch]; do
-    [ -e "$file" ] || continue
-    { grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file" || true; } |
-      sed 's/^\([0-9]*\):.*"\([^"]*\)".*/\1 \2/' |
-      while read -r line name; do
-        echo "$layer/${file##*/} $line $rank $layer $name"
-      done
-  done
+  files=("$root/$layer"/*.[ch])
+  [ -e "${files[0]}" ] || continue
+  awk -v rank="$rank" -v layer="$layer" '
+    /^[[:space:]]*#[[:space:]]*include[[:space:]]*"/ {
+      name = $0; sub(/^[^"]*"/, "", name); sub(/".*$/, "", name)
+      file = FILENAME; sub(/^.*\//, "", file)
+      print layer "/" file, FNR, rank, layer, name
+    }' "${files[@]}"
 done >"$work/includes"
+
+# Each include against the header's owner, in one pass: "headers" first, then "includes".
+awk -v order="${layers[*]}" '
+  NR == FNR { owners[$1]++; rank[$1] = $2; owner[$1] = $3; next }
+  {
+    file = $1; line = $2; from = $3; layer = $4; name = $5
+    if (!(name in owners)) {
+      print file ":" line ": includes \"" name "\", a header no layer has"
+    } else if (owners[name] > 1) {
+      print file ":" line ": includes \"" name "\", a header of more than one layer"
+    } else if (rank[name] > from) {
+      split(order, names, " ")
+      allowed = names[1]
+      for (i = 2; i <= from + 1; i++) allowed = allowed " " names[i]
+      print file ":" line ": includes " owner[name] "/" name ": " layer "/ may include only " \
+        "its own layer and those before it (" allowed ")"
+    }
+  }' "$work/headers" "$work/includes" >"$work/upward"
 
 problems=0
 report() { echo "$*"; problems=$((problems + 1)); }
 
-while read -r file line rank layer name; do
-  mapfile -t owners < <(awk -v name="$name" '$1 == name { print $2, $3 }' "$work/headers")
-  if [ "${#owners[@]}" -eq 0 ]; then
-    report "$file:$line: includes \"$name\", a header no layer has"
-  elif [ "${#owners[@]}" -gt 1 ]; then
-    report "$file:$line: includes \"$name\", a header of more than one layer"
-  else
-    read -r owner_rank owner <<<"${owners[0]}"
-    if [ "$owner_rank" -gt "$rank" ]; then
-      report "$file:$line: includes $owner/$name: $layer/ may include only its own layer and" \
-        "those before it (${layers[*]:0:rank+1})"
-    fi
-  fi
-done <"$work/includes"
+while read -r problem; do
+  report "$problem"
+done <"$work/upward"
 
 # The files' graph: a file (its name without .c or .h) depends on each header it includes that
 # is not its own; tsort names a loop when there is one, one loop at a time.
