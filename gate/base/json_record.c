@@ -33,8 +33,13 @@ static int read_value(const struct json_reader *reader, const struct json_field 
 	switch (field->type) {
 	case JSON_TEXT:
 	case JSON_TEXT_FIXED:
+	case JSON_TEXT_VIEW:
 		if (!cJSON_IsString(item))
 			return json_reader_bad(reader, path, "is not a string");
+		if (field->type == JSON_TEXT_VIEW) {
+			*(const char **)value = item->valuestring;
+			return 0;
+		}
 		if (field->type == JSON_TEXT_FIXED) {
 			snprintf(value, field->size, "%s", item->valuestring);
 			return 0;
@@ -63,6 +68,8 @@ static int read_value(const struct json_reader *reader, const struct json_field 
 			return json_reader_bad(reader, path, "is not a boolean");
 		*(bool *)value = cJSON_IsTrue(item);
 		return 0;
+	case JSON_OBJECT:
+		return json_record_read(reader, field->element, item, path, value);
 	case JSON_ARRAY:
 		if (json_record_read_array(reader, field->element, item, path, field->size,
 					   (void **)value, (size_t *)at(record, field->count_offset)) != 0)
@@ -110,6 +117,7 @@ static bool is_empty(const struct json_field *field, const void *value)
 {
 	switch (field->type) {
 	case JSON_TEXT:
+	case JSON_TEXT_VIEW:
 		return *(char *const *)value == NULL;
 	case JSON_TEXT_FIXED:
 		return *(const char *)value == '\0';
@@ -122,6 +130,7 @@ static bool is_empty(const struct json_field *field, const void *value)
 		return *(const double *)value == 0;
 	case JSON_BOOL:
 		return !*(const bool *)value;
+	case JSON_OBJECT:
 	case JSON_ARRAY:
 	case JSON_CUSTOM:
 		break;
@@ -135,6 +144,7 @@ static cJSON *write_value(const struct json_field *field, const void *record)
 
 	switch (field->type) {
 	case JSON_TEXT:
+	case JSON_TEXT_VIEW:
 		return *(char *const *)value != NULL ? cJSON_CreateString(*(char *const *)value)
 						     : cJSON_CreateNull();
 	case JSON_TEXT_FIXED:
@@ -148,6 +158,8 @@ static cJSON *write_value(const struct json_field *field, const void *record)
 		return cJSON_CreateNumber(*(const double *)value);
 	case JSON_BOOL:
 		return cJSON_CreateBool(*(const bool *)value);
+	case JSON_OBJECT:
+		return json_record_object(field->element, value);
 	case JSON_ARRAY:
 		return json_record_array(field->element, *(void *const *)value, field->size,
 					 *(const size_t *)at_const(record, field->count_offset));
@@ -237,7 +249,8 @@ const struct json_field *json_record_field(const struct json_record *record, con
 const char *json_type_name(enum json_type type)
 {
 	static const char *const names[] = {
-		[JSON_TEXT] = "string", [JSON_TEXT_FIXED] = "string", [JSON_COUNT] = "count",
+		[JSON_TEXT] = "string", [JSON_TEXT_FIXED] = "string", [JSON_TEXT_VIEW] = "string",
+		[JSON_OBJECT] = "object", [JSON_COUNT] = "count",
 		[JSON_INDEX] = "count", [JSON_NUMBER] = "number", [JSON_NONNEG] = "number >= 0",
 		[JSON_BOOL] = "boolean", [JSON_ARRAY] = "array", [JSON_CUSTOM] = "object",
 	};

@@ -28,11 +28,14 @@ int json_reader_bad(const struct json_reader *reader, const char *path, const ch
 enum json_type {
 	JSON_TEXT,                /* char *, owned: a copy of the string */
 	JSON_TEXT_FIXED,          /* char[size], the string cut to fit */
+	JSON_TEXT_VIEW,           /* const char *, pointing into the document read (which must
+				   * outlive the struct) */
 	JSON_COUNT,               /* uint64_t: an integer from 0 to 2^53 - 1 */
 	JSON_INDEX,               /* size_t: likewise */
 	JSON_NUMBER,              /* double: finite, within +-(2^53 - 1) */
 	JSON_NONNEG,              /* double: the same and not negative */
 	JSON_BOOL,                /* bool */
+	JSON_OBJECT,              /* a struct member, an object of `element` */
 	JSON_ARRAY,               /* a pointer to `size`-byte structs, each an object of `element`,
 				   * with their count (size_t) at `count_offset` */
 	JSON_CUSTOM,              /* an object or array the field's own functions read and write */
@@ -58,7 +61,7 @@ struct json_field {
 	const char *since;        /* the costgate version that first wrote it ("0.1.0") */
 	unsigned flags;
 	size_t present;           /* 1 + the offset of a bool set when the key was read; 0: none */
-	const struct json_record *element; /* JSON_ARRAY: what each element is */
+	const struct json_record *element; /* JSON_OBJECT, JSON_ARRAY: what it (each element) is */
 	size_t count_offset;      /* JSON_ARRAY: where its count is */
 	/* JSON_CUSTOM: reads `item` (present, or NULL when absent and not required) into the
 	 * record (no read function: a figure derived from others, written and not read back);
@@ -75,11 +78,14 @@ struct json_field {
 	offsetof(type, member) + 0 * sizeof(_Generic(&((type *)0)->member, want *: 1)), \
 		sizeof(((type *)0)->member)
 #define JSON_TEXT_MEMBER(type, member) JSON_TEXT, JSON_AT(type, member, char *)
+#define JSON_VIEW_MEMBER(type, member) JSON_TEXT_VIEW, JSON_AT(type, member, const char *)
 #define JSON_COUNT_MEMBER(type, member) JSON_COUNT, JSON_AT(type, member, uint64_t)
 #define JSON_INDEX_MEMBER(type, member) JSON_INDEX, JSON_AT(type, member, size_t)
 #define JSON_NUMBER_MEMBER(type, member) JSON_NUMBER, JSON_AT(type, member, double)
 #define JSON_NONNEG_MEMBER(type, member) JSON_NONNEG, JSON_AT(type, member, double)
 #define JSON_BOOL_MEMBER(type, member) JSON_BOOL, JSON_AT(type, member, bool)
+#define JSON_OBJECT_MEMBER(type, member, record) \
+	JSON_OBJECT, offsetof(type, member), sizeof(((type *)0)->member), .element = (record)
 #define JSON_ARRAY_MEMBER(type, member, count_member, record)                                \
 	JSON_ARRAY, offsetof(type, member), sizeof(*((type *)0)->member), .element = (record),   \
 	.count_offset = offsetof(type, count_member) +                                          \

@@ -1,7 +1,8 @@
-/* Reading a results document to draw it (results.h, the page): the `scenarios` pairs and the
- * `environment`, checked value by value into structs whose strings point into the document, and
- * the `code` section through the one reader in its lenient mode (results_from_json), since a
- * schema 3 document from another tool has only name, framework, cold and gated. */
+/* Reading a results document to draw it (results.h, the page): the `scenarios` pairs, the
+ * `environment` and the verdict gate wrote, each object through its table of members
+ * (json_record.h) into structs whose strings point into the document, and the `code` section
+ * through the one reader in its lenient mode (results_from_json), since a schema 3 document from
+ * another tool has only name, framework, cold and gated. */
 #define _GNU_SOURCE
 #include "results.h"
 
@@ -14,78 +15,55 @@
 #include "json_record.h"
 #include "wallclock.h"
 
-static int read_number(const struct json_reader *reader, const cJSON *object, const char *key,
-		       const char *path, bool required, double *value)
+/* Whether `object` has the member `key`. */
+static bool has(const cJSON *object, const char *key)
 {
-	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
-	char where[160];
-
-	snprintf(where, sizeof(where), "%s.%s", path, key);
-	if (item == NULL && !required)
-		return 0;
-	if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble))
-		return json_reader_bad(reader, where, item == NULL ? "is missing" : "is not a number");
-	*value = item->valuedouble;
-	return 0;
-}
-
-static int read_string(const struct json_reader *reader, const cJSON *object, const char *key,
-		       const char *path, bool required, const char **value)
-{
-	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
-	char where[160];
-
-	snprintf(where, sizeof(where), "%s.%s", path, key);
-	if (item == NULL && !required)
-		return 0;
-	if (!cJSON_IsString(item))
-		return json_reader_bad(reader, where, item == NULL ? "is missing" : "is not a string");
-	*value = item->valuestring;
-	return 0;
+	return cJSON_GetObjectItemCaseSensitive(object, key) != NULL;
 }
 
 /* best, median and worst in msg/s: positive, best the fastest. A schema 3 document without a
  * median keeps the worst round in its place, as the reference page does. */
-static int read_summary(const struct json_reader *reader, const cJSON *object, const char *key,
-			const char *path, struct results_wall_summary *summary)
+static int finish_summary(const struct json_reader *reader, const cJSON *object, const char *path,
+			  void *record)
 {
-	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
-	char where[160];
+	struct results_wall_summary *summary = record;
 
-	snprintf(where, sizeof(where), "%s.%s", path, key);
-	if (!cJSON_IsObject(item))
-		return json_reader_bad(reader, where, item == NULL ? "is missing" : "is not an object");
-	summary->median = -1;
-	if (read_number(reader, item, "best", where, true, &summary->best) != 0 ||
-	    read_number(reader, item, "worst", where, true, &summary->worst) != 0 ||
-	    read_number(reader, item, "median", where, false, &summary->median) != 0)
-		return -1;
-	if (summary->median < 0)
+	if (!has(object, "median"))
 		summary->median = summary->worst;
 	if (!(summary->worst > 0) || summary->median < summary->worst || summary->best < summary->median)
-		return json_reader_bad(reader, where, "is not best >= median >= worst > 0");
+		return json_reader_bad(reader, path, "is not best >= median >= worst > 0");
 	return 0;
 }
 
-static int read_verdict(const struct json_reader *reader, const cJSON *object, const char *path,
-			bool required, bool *indistinguishable)
+static const struct json_field summary_fields[] = {
+	{ .key = "best", JSON_NUMBER_MEMBER(struct results_wall_summary, best), .need = JSON_REQUIRED,
+	  .since = "0.1.0" },
+	{ .key = "worst", JSON_NUMBER_MEMBER(struct results_wall_summary, worst), .need = JSON_REQUIRED,
+	  .since = "0.1.0" },
+	{ .key = "median", JSON_NUMBER_MEMBER(struct results_wall_summary, median),
+	  .need = JSON_OPTIONAL, .since = "0.2.0" },
+};
+
+static const struct json_record summary_record = JSON_RECORD("msg/s summary", summary_fields,
+							     finish_summary);
+
+/* "measured" or "indistinguishable", into the bool at `indistinguishable`. */
+static int read_verdict_word(const struct json_reader *reader, const cJSON *item, const char *path,
+			     bool *indistinguishable)
 {
-	const char *verdict = NULL;
-	char where[160];
-
-	if (read_string(reader, object, "verdict", path, required, &verdict) != 0)
-		return -1;
-	if (verdict == NULL)
+	if (item == NULL)
 		return 0;
-	snprintf(where, sizeof(where), "%s.verdict", path);
-	if (strcmp(verdict, "indistinguishable") != 0 && strcmp(verdict, "measured") != 0)
-		return json_reader_bad(reader, where, "is neither 'measured' nor 'indistinguishable'");
-	*indistinguishable = strcmp(verdict, "indistinguishable") == 0;
+	if (!cJSON_IsString(item))
+		return json_reader_bad(reader, path, "is not a string");
+	if (strcmp(item->valuestring, "indistinguishable") != 0 &&
+	    strcmp(item->valuestring, "measured") != 0)
+		return json_reader_bad(reader, path, "is neither 'measured' nor 'indistinguishable'");
+	*indistinguishable = strcmp(item->valuestring, "indistinguishable") == 0;
 	return 0;
 }
 
-/* What the verdict rule gives for two summaries: the spread and the verdict (wallclock.c's
- * arithmetic on the summaries alone). */
+/* What the verdict rule gives for two summaries: the spread (wallclock.c's arithmetic on the
+ * summaries alone). */
 static double spread_of(const struct results_wall_summary *raw, const struct results_wall_summary *framework)
 {
 	double raw_spread = wall_slowdown_percent(raw->best, raw->worst);
@@ -94,109 +72,107 @@ static double spread_of(const struct results_wall_summary *raw, const struct res
 	return raw_spread > framework_spread ? raw_spread : framework_spread;
 }
 
-static int read_loop(const struct json_reader *reader, const cJSON *object, const char *path,
-		     struct results_wall_loop *loop)
+static int read_loop_verdict(const struct json_reader *reader, const cJSON *item, const char *path,
+			     void *record)
 {
-	if (!cJSON_IsObject(object))
-		return json_reader_bad(reader, path, "is not an object");
-	if (read_summary(reader, object, "raw", path, &loop->raw) != 0 ||
-	    read_summary(reader, object, "framework", path, &loop->framework) != 0)
-		return -1;
-	loop->overhead = wall_slowdown_percent(loop->raw.best, loop->framework.best);
-	loop->indistinguishable = fabs(loop->overhead) < spread_of(&loop->raw, &loop->framework);
-	if (read_number(reader, object, "overhead_percent", path, false, &loop->overhead) != 0)
-		return -1;
-	return read_verdict(reader, object, path, false, &loop->indistinguishable);
+	return read_verdict_word(reader, item, path,
+				 &((struct results_wall_loop *)record)->indistinguishable);
 }
 
-static int read_loops(const struct json_reader *reader, const cJSON *entry, const char *path,
-		      struct results_wall_pair *pair)
+/* A loop without its overhead or its verdict gets those the rule gives its summaries. */
+static int finish_loop(const struct json_reader *reader, const cJSON *object, const char *path,
+		       void *record)
 {
-	const cJSON *loops = cJSON_GetObjectItemCaseSensitive(entry, "loops"), *item;
-	char where[160];
-	size_t count = loops != NULL ? (size_t)cJSON_GetArraySize(loops) : 0;
+	struct results_wall_loop *loop = record;
 
-	snprintf(where, sizeof(where), "%s.loops", path);
-	if (loops != NULL && (!cJSON_IsArray(loops) || count == 0))
-		return json_reader_bad(reader, where, "is not an array of loops");
-	pair->loops = calloc(count > 0 ? count : 1, sizeof(*pair->loops));
+	(void)reader;
+	(void)path;
+	if (!has(object, "overhead_percent"))
+		loop->overhead = wall_slowdown_percent(loop->raw.best, loop->framework.best);
+	if (!has(object, "verdict"))
+		loop->indistinguishable = fabs(wall_slowdown_percent(loop->raw.best, loop->framework.best)) <
+					  spread_of(&loop->raw, &loop->framework);
+	return 0;
+}
+
+static const struct json_field loop_fields[] = {
+	{ .key = "raw", JSON_OBJECT_MEMBER(struct results_wall_loop, raw, &summary_record),
+	  .need = JSON_REQUIRED, .since = "0.2.0" },
+	{ .key = "framework", JSON_OBJECT_MEMBER(struct results_wall_loop, framework, &summary_record),
+	  .need = JSON_REQUIRED, .since = "0.2.0" },
+	{ .key = "overhead_percent", JSON_NUMBER_MEMBER(struct results_wall_loop, overhead),
+	  .need = JSON_OPTIONAL, .since = "0.2.0" },
+	{ .key = "verdict", .type = JSON_CUSTOM, .need = JSON_OPTIONAL, .since = "0.2.0",
+	  .shape = "string: measured or indistinguishable", .read = read_loop_verdict },
+};
+
+static const struct json_record loop_record = JSON_RECORD("loop", loop_fields, finish_loop);
+
+static int read_pair_verdict(const struct json_reader *reader, const cJSON *item, const char *path,
+			     void *record)
+{
+	return read_verdict_word(reader, item, path,
+				 &((struct results_wall_pair *)record)->indistinguishable);
+}
+
+/* The unit is msg/s unless said; the median overhead and the spread are computed when absent;
+ * a pair without loops is one loop, itself. */
+static int finish_pair(const struct json_reader *reader, const cJSON *object, const char *path,
+		       void *record)
+{
+	struct results_wall_pair *pair = record;
+
+	(void)path;
+	if (pair->unit == NULL)
+		pair->unit = WALLCLOCK_UNIT;
+	if (!has(object, "median_overhead_percent"))
+		pair->median_overhead = wall_slowdown_percent(pair->raw.median, pair->framework.median);
+	if (!has(object, "spread_percent"))
+		pair->spread = spread_of(&pair->raw, &pair->framework);
+	if (pair->loop_count > 0)
+		return 0;
+	free(pair->loops);
+	pair->loops = calloc(1, sizeof(*pair->loops));
 	if (pair->loops == NULL)
 		return gate_error_set(reader->err, "out of memory");
-	if (count == 0) {
-		/* One loop: the pair itself. */
-		pair->loops[0] = (struct results_wall_loop){ pair->raw, pair->framework, pair->overhead,
-						pair->indistinguishable };
-		pair->loop_count = 1;
-		return 0;
-	}
-	cJSON_ArrayForEach(item, loops) {
-		snprintf(where, sizeof(where), "%s.loops[%zu]", path, pair->loop_count);
-		if (read_loop(reader, item, where, &pair->loops[pair->loop_count]) != 0)
-			return -1;
-		pair->loop_count++;
-	}
+	pair->loops[0] = (struct results_wall_loop){ pair->raw, pair->framework, pair->overhead,
+						     pair->indistinguishable };
+	pair->loop_count = 1;
 	return 0;
 }
 
-static int read_pair(const struct json_reader *reader, const cJSON *entry, const char *path,
-		     struct results_wall_pair *pair)
-{
-	pair->unit = WALLCLOCK_UNIT;
-	pair->median_overhead = NAN;
-	pair->spread = NAN;
-	if (!cJSON_IsObject(entry))
-		return json_reader_bad(reader, path, "is not an object");
-	if (read_string(reader, entry, "name", path, true, &pair->name) != 0 ||
-	    read_string(reader, entry, "unit", path, false, &pair->unit) != 0 ||
-	    read_string(reader, entry, "title", path, false, &pair->title) != 0 ||
-	    read_string(reader, entry, "raw_scenario", path, false, &pair->raw_name) != 0 ||
-	    read_string(reader, entry, "method", path, false, &pair->method) != 0 ||
-	    read_number(reader, entry, "messages", path, false, &pair->messages) != 0 ||
-	    read_summary(reader, entry, "raw", path, &pair->raw) != 0 ||
-	    read_summary(reader, entry, "framework", path, &pair->framework) != 0 ||
-	    read_number(reader, entry, "overhead_percent", path, true, &pair->overhead) != 0 ||
-	    read_verdict(reader, entry, path, true, &pair->indistinguishable) != 0 ||
-	    read_number(reader, entry, "median_overhead_percent", path, false,
-			&pair->median_overhead) != 0 ||
-	    read_number(reader, entry, "spread_percent", path, false, &pair->spread) != 0)
-		return -1;
-	if (isnan(pair->median_overhead))
-		pair->median_overhead = wall_slowdown_percent(pair->raw.median, pair->framework.median);
-	if (isnan(pair->spread))
-		pair->spread = spread_of(&pair->raw, &pair->framework);
-	return read_loops(reader, entry, path, pair);
-}
+static const struct json_field pair_fields[] = {
+	{ .key = "name", JSON_VIEW_MEMBER(struct results_wall_pair, name), .need = JSON_REQUIRED,
+	  .since = "0.1.0" },
+	{ .key = "unit", JSON_VIEW_MEMBER(struct results_wall_pair, unit), .need = JSON_OPTIONAL,
+	  .since = "0.1.0" },
+	{ .key = "title", JSON_VIEW_MEMBER(struct results_wall_pair, title), .need = JSON_OPTIONAL,
+	  .since = "0.2.0" },
+	{ .key = "raw_scenario", JSON_VIEW_MEMBER(struct results_wall_pair, raw_name),
+	  .need = JSON_OPTIONAL, .since = "0.2.0" },
+	{ .key = "method", JSON_VIEW_MEMBER(struct results_wall_pair, method), .need = JSON_OPTIONAL,
+	  .since = "0.2.0" },
+	{ .key = "messages", JSON_NUMBER_MEMBER(struct results_wall_pair, messages),
+	  .need = JSON_OPTIONAL, .since = "0.1.0" },
+	{ .key = "raw", JSON_OBJECT_MEMBER(struct results_wall_pair, raw, &summary_record),
+	  .need = JSON_REQUIRED, .since = "0.1.0" },
+	{ .key = "framework", JSON_OBJECT_MEMBER(struct results_wall_pair, framework, &summary_record),
+	  .need = JSON_REQUIRED, .since = "0.1.0" },
+	{ .key = "overhead_percent", JSON_NUMBER_MEMBER(struct results_wall_pair, overhead),
+	  .need = JSON_REQUIRED, .since = "0.1.0" },
+	{ .key = "verdict", .type = JSON_CUSTOM, .need = JSON_REQUIRED, .since = "0.1.0",
+	  .shape = "string: measured or indistinguishable", .read = read_pair_verdict },
+	{ .key = "median_overhead_percent",
+	  JSON_NUMBER_MEMBER(struct results_wall_pair, median_overhead), .need = JSON_OPTIONAL,
+	  .since = "0.2.0" },
+	{ .key = "spread_percent", JSON_NUMBER_MEMBER(struct results_wall_pair, spread),
+	  .need = JSON_OPTIONAL, .since = "0.2.0" },
+	{ .key = "loops", JSON_ARRAY_MEMBER(struct results_wall_pair, loops, loop_count, &loop_record),
+	  .need = JSON_OPTIONAL, .since = "0.2.0", .flags = JSON_NONEMPTY },
+};
 
-/* Reads one array section into `count` structs of `size` bytes with `read_one`. */
-static int read_section(const struct json_reader *reader, const cJSON *document, const char *key,
-			size_t size, void **items, size_t *count,
-			int (*read_one)(const struct json_reader *, const cJSON *, const char *, void *))
-{
-	const cJSON *section = cJSON_GetObjectItemCaseSensitive(document, key), *entry;
-	char where[64];
-
-	*count = 0;
-	if (section == NULL)
-		return 0;
-	if (!cJSON_IsArray(section))
-		return json_reader_bad(reader, key, "is not an array");
-	*items = calloc((size_t)cJSON_GetArraySize(section) + 1, size);
-	if (*items == NULL)
-		return gate_error_set(reader->err, "out of memory");
-	cJSON_ArrayForEach(entry, section) {
-		snprintf(where, sizeof(where), "%s[%zu]", key, *count);
-		if (read_one(reader, entry, where, (char *)*items + *count * size) != 0)
-			return -1;
-		++*count;
-	}
-	return 0;
-}
-
-static int read_pair_item(const struct json_reader *reader, const cJSON *entry, const char *path,
-			  void *item)
-{
-	return read_pair(reader, entry, path, item);
-}
+static const struct json_record pair_record = JSON_RECORD("wall-clock pair", pair_fields,
+							  finish_pair);
 
 void results_view_release(struct results_view *view)
 {
@@ -204,7 +180,7 @@ void results_view_release(struct results_view *view)
 
 	if (view == NULL)
 		return;
-	for (i = 0; view->pairs != NULL && i < view->pair_count + 1; i++)
+	for (i = 0; view->pairs != NULL && i < view->pair_count; i++)
 		free(view->pairs[i].loops);
 	results_release(&view->code);
 	free(view->pairs);
@@ -241,22 +217,21 @@ static int view_read(struct results_view *view, const cJSON *document, const cha
 		     struct gate_error *err)
 {
 	const struct json_reader reader = { "results", source, false, err };
-	const cJSON *environment = cJSON_GetObjectItemCaseSensitive(document, "environment");
+	const cJSON *pairs = cJSON_GetObjectItemCaseSensitive(document, WALLCLOCK_SECTION);
 
 	*view = (struct results_view){ 0 };
 	if (!cJSON_IsObject(document))
 		return gate_error_set(err, "cannot read results '%s': not a JSON object", source);
-	if (read_section(&reader, document, WALLCLOCK_SECTION, sizeof(struct results_wall_pair),
-			 (void **)&view->pairs, &view->pair_count, read_pair_item) != 0 ||
+	if ((pairs != NULL &&
+	     json_record_read_array(&reader, &pair_record, pairs, WALLCLOCK_SECTION,
+				    sizeof(*view->pairs), (void **)&view->pairs, &view->pair_count) != 0) ||
 	    results_from_json(&view->code, document, source, true, err) != 0)
 		return -1;
-	if (cJSON_GetObjectItemCaseSensitive(document, WALLCLOCK_SECTION) == NULL &&
-	    cJSON_GetObjectItemCaseSensitive(document, "code") == NULL)
+	if (pairs == NULL && cJSON_GetObjectItemCaseSensitive(document, "code") == NULL)
 		return gate_error_set(err, "cannot read results '%s': it has neither a scenarios nor "
 				      "a code section", source);
-	return read_facts(&reader, environment, view);
+	return read_facts(&reader, cJSON_GetObjectItemCaseSensitive(document, "environment"), view);
 }
-
 
 int results_view_read(struct results_view *view, const cJSON *document, const char *source,
 		      struct gate_error *err)
@@ -267,26 +242,26 @@ int results_view_read(struct results_view *view, const cJSON *document, const ch
 	return -1;
 }
 
-/* An array of strings, or absent (no items). */
-static int read_strings(const struct json_reader *reader, const cJSON *object, const char *key,
-			const char *path, const char *member, const char ***items, size_t *count)
+/* The verdict gate wrote (costgate.verdict). */
+
+/* An array of strings, each the array's item or its `member`, into `items`; absent: none. */
+static int read_strings(const struct json_reader *reader, const cJSON *array, const char *path,
+			const char *member, const char ***items, size_t *count)
 {
-	const cJSON *array = cJSON_GetObjectItemCaseSensitive(object, key), *item;
+	const cJSON *item;
 	char where[200];
 
-	*count = 0;
 	if (array == NULL)
 		return 0;
-	snprintf(where, sizeof(where), "%s.%s", path, key);
 	if (!cJSON_IsArray(array))
-		return json_reader_bad(reader, where, "is not an array");
+		return json_reader_bad(reader, path, "is not an array");
 	*items = calloc((size_t)cJSON_GetArraySize(array) + 1, sizeof(**items));
 	if (*items == NULL)
 		return gate_error_set(reader->err, "out of memory");
 	cJSON_ArrayForEach(item, array) {
 		const cJSON *text = member != NULL ? cJSON_GetObjectItemCaseSensitive(item, member) : item;
 
-		snprintf(where, sizeof(where), "%s.%s[%zu]%s%s", path, key, *count, member ? "." : "",
+		snprintf(where, sizeof(where), "%s[%zu]%s%s", path, *count, member ? "." : "",
 			 member ? member : "");
 		if (!cJSON_IsString(text))
 			return json_reader_bad(reader, where, "is not a string");
@@ -295,32 +270,54 @@ static int read_strings(const struct json_reader *reader, const cJSON *object, c
 	return 0;
 }
 
-static int read_figures(const struct json_reader *reader, const cJSON *row, const char *key,
-			const char *path, struct results_figures *figures, bool *present)
+static int read_breaches(const struct json_reader *reader, const cJSON *item, const char *path,
+			 void *record)
 {
-	const cJSON *object = cJSON_GetObjectItemCaseSensitive(row, key);
+	struct results_verdict_row *row = record;
+
+	return read_strings(reader, item, path, NULL, &row->breaches, &row->breach_count);
+}
+
+static int read_accepted(const struct json_reader *reader, const cJSON *item, const char *path,
+			 void *record)
+{
+	struct results_verdict_row *row = record;
+
+	return read_strings(reader, item, path, "reason", &row->accepted_reasons, &row->accepted_count);
+}
+
+/* The head's figure and, when compared, the baseline's and the change. */
+static int finish_figures(const struct json_reader *reader, const cJSON *object, const char *path,
+			  void *record)
+{
+	struct results_figures *figures = record;
 	char where[200];
 
-	*present = object != NULL;
-	if (object == NULL)
-		return 0;
-	snprintf(where, sizeof(where), "%s.%s", path, key);
-	if (!cJSON_IsObject(object))
-		return json_reader_bad(reader, where, "is not an object");
-	figures->has_baseline = cJSON_GetObjectItemCaseSensitive(object, "baseline") != NULL;
-	if (read_number(reader, object, "head", where, true, &figures->head) != 0 ||
-	    read_number(reader, object, "baseline", where, figures->has_baseline,
-			&figures->baseline) != 0 ||
-	    read_number(reader, object, "change_percent", where, figures->has_baseline,
-			&figures->change_percent) != 0)
-		return -1;
+	figures->has_baseline = has(object, "baseline");
+	snprintf(where, sizeof(where), "%s.change_percent", path);
+	if (figures->has_baseline && !has(object, "change_percent"))
+		return json_reader_bad(reader, where, "is missing");
 	return 0;
 }
 
-/* The figures of every metric gated at a limit ("instructions", "cold_cycles", ...). */
-static int read_limit_figures(const struct json_reader *reader, const cJSON *item,
-			      const char *path, struct results_verdict_row *row)
+static const struct json_field figures_fields[] = {
+	{ .key = "head", JSON_NUMBER_MEMBER(struct results_figures, head), .need = JSON_REQUIRED,
+	  .since = "0.2.0" },
+	{ .key = "baseline", JSON_NUMBER_MEMBER(struct results_figures, baseline),
+	  .need = JSON_OPTIONAL, .since = "0.2.0" },
+	{ .key = "change_percent", JSON_NUMBER_MEMBER(struct results_figures, change_percent),
+	  .need = JSON_OPTIONAL, .since = "0.2.0" },
+};
+
+static const struct json_record figures_record = JSON_RECORD("figures", figures_fields,
+							     finish_figures);
+
+/* The figures of every metric gated at a limit, under keys the metric table names
+ * ("instructions", "cold_cycles", ...). */
+static int finish_row(const struct json_reader *reader, const cJSON *object, const char *path,
+		      void *record)
 {
+	struct results_verdict_row *row = record;
 	size_t metric;
 	int cold;
 
@@ -329,36 +326,64 @@ static int read_limit_figures(const struct json_reader *reader, const cJSON *ite
 		    metric_table[metric].gating != METRIC_LIMIT_OPT_IN)
 			continue;
 		for (cold = 0; cold < 2; cold++) {
-			char key[64];
+			const cJSON *figures;
+			char key[64], where[200];
 
 			metric_figure_key(key, sizeof(key), metric, cold != 0);
-			if (read_figures(reader, item, key, path, &row->figures[metric][cold],
-					 &row->has_figures[metric][cold]) != 0)
+			figures = cJSON_GetObjectItemCaseSensitive(object, key);
+			row->has_figures[metric][cold] = figures != NULL;
+			snprintf(where, sizeof(where), "%s.%s", path, key);
+			if (figures != NULL && json_record_read(reader, &figures_record, figures, where,
+								&row->figures[metric][cold]) != 0)
 				return -1;
 		}
 	}
 	return 0;
 }
 
-static int read_verdict_row(const struct json_reader *reader, const cJSON *item, const char *path,
-			    struct results_verdict_row *row)
+static const struct json_field row_fields[] = {
+	{ .key = "name", JSON_VIEW_MEMBER(struct results_verdict_row, name), .need = JSON_REQUIRED,
+	  .since = "0.1.0" },
+	{ .key = "state", JSON_VIEW_MEMBER(struct results_verdict_row, state), .need = JSON_REQUIRED,
+	  .since = "0.1.0" },
+	{ .key = "failure", JSON_VIEW_MEMBER(struct results_verdict_row, failure),
+	  .need = JSON_OPTIONAL, .since = "0.1.0" },
+	{ .key = "limit_percent", JSON_NUMBER_MEMBER(struct results_verdict_row, limit_percent),
+	  .need = JSON_OPTIONAL, .since = "0.1.0",
+	  .present = JSON_PRESENT(struct results_verdict_row, has_limit) },
+	{ .key = "breaches", .type = JSON_CUSTOM, .need = JSON_OPTIONAL, .since = "0.2.0",
+	  .shape = "array of strings", .read = read_breaches },
+	{ .key = "accepted", .type = JSON_CUSTOM, .need = JSON_OPTIONAL, .since = "0.2.0",
+	  .shape = "array of objects with a reason", .read = read_accepted },
+};
+
+static const struct json_record row_record = JSON_RECORD("verdict row", row_fields, finish_row);
+
+/* Any finite number: the document's, untrusted; the page takes 0 to 255 for an exit code. */
+static int read_exit_code(const struct json_reader *reader, const cJSON *item, const char *path,
+			  void *record)
 {
-	if (!cJSON_IsObject(item))
-		return json_reader_bad(reader, path, "is not an object");
-	row->has_limit = cJSON_GetObjectItemCaseSensitive(item, "limit_percent") != NULL;
-	return read_string(reader, item, "name", path, true, &row->name) != 0 ||
-			       read_string(reader, item, "state", path, true, &row->state) != 0 ||
-			       read_string(reader, item, "failure", path, false, &row->failure) != 0 ||
-			       read_number(reader, item, "limit_percent", path, false,
-					   &row->limit_percent) != 0 ||
-			       read_strings(reader, item, "breaches", path, NULL, &row->breaches,
-					    &row->breach_count) != 0 ||
-			       read_strings(reader, item, "accepted", path, "reason",
-					    &row->accepted_reasons, &row->accepted_count) != 0 ||
-			       read_limit_figures(reader, item, path, row) != 0
-		       ? -1
-		       : 0;
+	struct results_verdict *verdict = record;
+
+	if (item == NULL)
+		return 0;
+	if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble))
+		return json_reader_bad(reader, path, "is not a number");
+	verdict->exit_code = item->valuedouble;
+	verdict->has_exit_code = true;
+	return 0;
 }
+
+static const struct json_field verdict_fields[] = {
+	{ .key = "summary", JSON_VIEW_MEMBER(struct results_verdict, summary), .need = JSON_OPTIONAL,
+	  .since = "0.2.0" },
+	{ .key = "exit_code", .type = JSON_CUSTOM, .need = JSON_OPTIONAL, .since = "0.2.0",
+	  .shape = "number (the page draws 0 to 255 only)", .read = read_exit_code },
+	{ .key = "rows", JSON_ARRAY_MEMBER(struct results_verdict, rows, row_count, &row_record),
+	  .need = JSON_REQUIRED, .since = "0.1.0" },
+};
+
+static const struct json_record verdict_record = JSON_RECORD("verdict", verdict_fields, NULL);
 
 void results_verdict_release(struct results_verdict *verdict)
 {
@@ -366,7 +391,7 @@ void results_verdict_release(struct results_verdict *verdict)
 
 	if (verdict == NULL)
 		return;
-	for (i = 0; verdict->rows != NULL && i < verdict->row_count + 1; i++) {
+	for (i = 0; verdict->rows != NULL && i < verdict->row_count; i++) {
 		free(verdict->rows[i].breaches);
 		free(verdict->rows[i].accepted_reasons);
 	}
@@ -380,29 +405,14 @@ int results_verdict_read(struct results_verdict *verdict, const cJSON *document,
 	const struct json_reader reader = { "results", source, false, err };
 	const cJSON *block = cJSON_GetObjectItemCaseSensitive(document, "costgate");
 	const cJSON *object = cJSON_GetObjectItemCaseSensitive(block, "verdict");
-	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(object, "rows"), *item;
-	char where[64];
 
 	*verdict = (struct results_verdict){ 0 };
 	if (object == NULL)
 		return 0;
-	if (!cJSON_IsObject(object) || !cJSON_IsArray(rows))
-		return json_reader_bad(&reader, "costgate.verdict.rows", "is not an array");
-	verdict->has_exit_code = cJSON_GetObjectItemCaseSensitive(object, "exit_code") != NULL;
-	if (read_string(&reader, object, "summary", "costgate.verdict", false, &verdict->summary) != 0 ||
-	    read_number(&reader, object, "exit_code", "costgate.verdict", false, &verdict->exit_code) != 0)
-		return -1;
-	verdict->rows = calloc((size_t)cJSON_GetArraySize(rows) + 1, sizeof(*verdict->rows));
-	if (verdict->rows == NULL)
-		return gate_error_set(err, "out of memory");
-	cJSON_ArrayForEach(item, rows) {
-		snprintf(where, sizeof(where), "costgate.verdict.rows[%zu]", verdict->row_count);
-		if (read_verdict_row(&reader, item, where, &verdict->rows[verdict->row_count++]) != 0) {
-			results_verdict_release(verdict);
-			return -1;
-		}
-	}
-	return 0;
+	if (json_record_read(&reader, &verdict_record, object, "costgate.verdict", verdict) == 0)
+		return 0;
+	results_verdict_release(verdict);
+	return -1;
 }
 
 const struct results_verdict_row *results_verdict_find(const struct results_verdict *verdict,
