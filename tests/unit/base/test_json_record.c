@@ -175,11 +175,61 @@ static void record_should_read_and_write_arrays_of_records(void)
 	cJSON_Delete(array);
 }
 
+/* A string that stays in the document, and a member struct read through its own record. */
+struct point {
+	double x, y;
+};
+
+struct labelled {
+	const char *label;
+	struct point at;
+};
+
+static const struct json_field point_fields[] = {
+	{ .key = "x", JSON_NUMBER_MEMBER(struct point, x), .need = JSON_REQUIRED, .since = "0.1.0" },
+	{ .key = "y", JSON_NUMBER_MEMBER(struct point, y), .need = JSON_REQUIRED, .since = "0.1.0" },
+};
+
+static const struct json_record point_record = JSON_RECORD("point", point_fields, NULL);
+
+static const struct json_field labelled_fields[] = {
+	{ .key = "label", JSON_VIEW_MEMBER(struct labelled, label), .need = JSON_REQUIRED,
+	  .since = "0.1.0" },
+	{ .key = "at", JSON_OBJECT_MEMBER(struct labelled, at, &point_record), .need = JSON_REQUIRED,
+	  .since = "0.1.0" },
+};
+
+static const struct json_record labelled_record = JSON_RECORD("labelled", labelled_fields, NULL);
+
+static void record_should_point_into_the_document_and_read_member_structs(void)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	const struct json_reader reader = { "labelled", "test.json", false, &err };
+	cJSON *object = cJSON_Parse("{\"label\":\"here\",\"at\":{\"x\":1.5,\"y\":-2}}");
+	struct labelled read = { 0 };
+	cJSON *written;
+	char *text;
+
+	CHECK(json_record_read(&reader, &labelled_record, object, "l", &read) == 0);
+	CHECK(read.label == cJSON_GetObjectItemCaseSensitive(object, "label")->valuestring);
+	CHECK(read.at.x == 1.5 && read.at.y == -2);
+	written = json_record_object(&labelled_record, &read);
+	text = json_print(written, false, NULL);
+	CHECK_STR(text, "{\"label\":\"here\",\"at\":{\"x\":1.5,\"y\":-2}}");
+	free(text);
+	cJSON_Delete(written);
+	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(object, "at"), "y");
+	CHECK(json_record_read(&reader, &labelled_record, object, "l", &read) == -1);
+	CHECK_CONTAINS(err.message, "cannot read labelled 'test.json': l.at.y is missing");
+	cJSON_Delete(object);
+}
+
 int main(void)
 {
 	RUN(record_should_write_and_read_back_every_member);
 	RUN(record_should_refuse_each_wrong_value_by_its_path);
 	RUN(record_should_need_members_as_declared);
 	RUN(record_should_read_and_write_arrays_of_records);
+	RUN(record_should_point_into_the_document_and_read_member_structs);
 	return CHECK_EXIT();
 }
