@@ -236,16 +236,6 @@ int json_record_read_array(const struct json_reader *reader, const struct json_r
 	return 0;
 }
 
-const struct json_field *json_record_field(const struct json_record *record, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < record->count; i++)
-		if (strcmp(record->fields[i].key, key) == 0)
-			return &record->fields[i];
-	return NULL;
-}
-
 const char *json_type_name(enum json_type type)
 {
 	static const char *const names[] = {

@@ -129,9 +129,6 @@ int json_record_read_array(const struct json_reader *reader, const struct json_r
 			   const cJSON *array, const char *path, size_t size, void **items,
 			   size_t *count);
 
-/* The field of `record` with that key, or NULL. */
-const struct json_field *json_record_field(const struct json_record *record, const char *key);
-
 /* Type and need as docs/results-schema.md spells them ("count", "optional"). */
 const char *json_type_name(enum json_type type);
 const char *json_need_name(enum json_need need);

@@ -55,9 +55,10 @@ struct measurement {
 	struct slope slopes[METRIC_COUNT];
 	bool has[METRIC_COUNT];
 	/* Read leniently from a document without counts (another tool's schema 3, for the page):
-	 * the figures as the document states them, per metric, and whether it said `gated`. */
+	 * the figures as the document states them, per metric. */
 	bool stated[METRIC_COUNT];
-	bool has_gated;
+	bool has_gated;            /* the document said whether it is gated (a lenient read may
+				    * find no `gated`) */
 	/* The whole process, every thread, start to exit (DHAT's instruction count): work done
 	 * outside the region per message (at fill time, on another thread, at exit) shows here. */
 	uint64_t process_instructions[SLOPE_RUNS];

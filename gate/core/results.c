@@ -348,9 +348,10 @@ static int read_process(const struct json_reader *reader, const cJSON *object, s
 		return json_reader_bad(reader, "costgate.process_instructions", "is not an object");
 	cJSON_ArrayForEach(item, object) {
 		struct measurement *measurement = find_any(results, item->string, false);
+		char quoted[300];
 		struct gate_error slope_error = GATE_ERROR_INIT;
 
-		snprintf(path, sizeof(path), "costgate.process_instructions.%.64s", item->string);
+		snprintf(path, sizeof(path), "costgate.process_instructions.%s", text_quote(quoted, sizeof(quoted), item->string));
 		if (measurement == NULL)
 			return json_reader_bad(reader, path, "names no measured scenario");
 		if (results_counts_read(reader, item, path, measurement->process_instructions) != 0)
@@ -375,8 +376,9 @@ static int read_runs(const struct json_reader *reader, const cJSON *object, stru
 		return json_reader_bad(reader, "costgate.runs", "is not an object");
 	cJSON_ArrayForEach(item, object) {
 		struct measurement *measurement = find_any(results, item->string, true);
+		char quoted[300];
 
-		snprintf(path, sizeof(path), "costgate.runs.%.64s", item->string);
+		snprintf(path, sizeof(path), "costgate.runs.%s", text_quote(quoted, sizeof(quoted), item->string));
 		if (measurement == NULL)
 			return json_reader_bad(reader, path, "names no scenario of the document");
 		if (json_record_read(reader, &results_run_record, item, path, measurement) != 0)

@@ -61,34 +61,27 @@ static int check_figure(const struct json_reader *reader, const cJSON *object, c
 	return json_reader_bad(reader, where, problem);
 }
 
-/* Two figures of one or two metrics: {"instructions": 1077, "allocations": 2}. */
-struct figure_pair {
-	const char *first, *second;   /* the keys */
-	enum metric_id first_metric, second_metric;
-	bool cold;                    /* the cold figures, else the per-message ones */
-};
-
-static const struct figure_pair framework_pair = { "instructions", "allocations",
-						   METRIC_INSTRUCTIONS, METRIC_ALLOCATIONS, false };
-static const struct figure_pair cold_pair = { "instructions", "allocations",
-					      METRIC_INSTRUCTIONS, METRIC_ALLOCATIONS, true };
+/* Schema 3's two figures, instructions and allocations: per message (`framework`) or of the
+ * 1-delivery run (`cold`). */
+static const char *const pair_keys[] = { "instructions", "allocations" };
+static const enum metric_id pair_metrics[] = { METRIC_INSTRUCTIONS, METRIC_ALLOCATIONS };
 
 static double figure_of(const struct measurement *measurement, enum metric_id metric, bool cold)
 {
 	return cold ? (double)measurement->slopes[metric].cold : measurement->slopes[metric].per_message;
 }
 
-static cJSON *pair_object(const struct measurement *measurement, const struct figure_pair *pair)
+static cJSON *pair_object(const struct measurement *measurement, bool cold)
 {
 	cJSON *object = cJSON_CreateObject();
+	size_t i;
 
-	if (cJSON_AddNumberToObject(object, pair->first,
-				    figure_of(measurement, pair->first_metric, pair->cold)) == NULL ||
-	    cJSON_AddNumberToObject(object, pair->second,
-				    figure_of(measurement, pair->second_metric, pair->cold)) == NULL) {
-		cJSON_Delete(object);
-		return NULL;
-	}
+	for (i = 0; object != NULL && i < 2; i++)
+		if (cJSON_AddNumberToObject(object, pair_keys[i],
+					    figure_of(measurement, pair_metrics[i], cold)) == NULL) {
+			cJSON_Delete(object);
+			return NULL;
+		}
 	return object;
 }
 
@@ -117,32 +110,33 @@ static int state_figure(const struct json_reader *reader, const cJSON *object, c
 /* Before the counts are read the pair's figures are taken as stated; once counts are read
  * (results_code_record's finish) they are checked against them instead. */
 static int read_pair(const struct json_reader *reader, const cJSON *item, const char *path,
-		     struct measurement *measurement, const struct figure_pair *pair)
+		     struct measurement *measurement, bool cold)
 {
+	size_t i;
+
 	if (!cJSON_IsObject(item))
 		return json_reader_bad(reader, path, "is not an object");
-	return state_figure(reader, item, path, pair->first, measurement, pair->first_metric,
-			    pair->cold) != 0 ||
-			       state_figure(reader, item, path, pair->second, measurement,
-					    pair->second_metric, pair->cold) != 0
-		       ? -1
-		       : 0;
+	for (i = 0; i < 2; i++)
+		if (state_figure(reader, item, path, pair_keys[i], measurement, pair_metrics[i],
+				 cold) != 0)
+			return -1;
+	return 0;
 }
 
 static int check_pair(const struct json_reader *reader, const cJSON *entry, const char *path,
-		      const char *key, const struct measurement *measurement,
-		      const struct figure_pair *pair)
+		      const struct measurement *measurement, bool cold)
 {
+	const char *key = cold ? "cold" : "framework";
 	const cJSON *object = cJSON_GetObjectItemCaseSensitive(entry, key);
 	char where[300];
+	size_t i;
 
 	snprintf(where, sizeof(where), "%s.%s", path, key);
-	return check_figure(reader, object, where, pair->first,
-			    figure_of(measurement, pair->first_metric, pair->cold)) != 0 ||
-			       check_figure(reader, object, where, pair->second,
-					    figure_of(measurement, pair->second_metric, pair->cold)) != 0
-		       ? -1
-		       : 0;
+	for (i = 0; i < 2; i++)
+		if (check_figure(reader, object, where, pair_keys[i],
+				 figure_of(measurement, pair_metrics[i], cold)) != 0)
+			return -1;
+	return 0;
 }
 
 /* framework and cold: schema 3's figures. */
@@ -150,38 +144,42 @@ static int check_pair(const struct json_reader *reader, const cJSON *entry, cons
 static int read_framework(const struct json_reader *reader, const cJSON *item, const char *path,
 			  void *record)
 {
-	return read_pair(reader, item, path, record, &framework_pair);
+	return read_pair(reader, item, path, record, false);
 }
 
 static cJSON *write_framework(const void *record)
 {
-	return pair_object(record, &framework_pair);
+	return pair_object(record, false);
 }
 
 static int read_cold(const struct json_reader *reader, const cJSON *item, const char *path,
 		     void *record)
 {
-	return read_pair(reader, item, path, record, &cold_pair);
+	return read_pair(reader, item, path, record, true);
 }
 
 static cJSON *write_cold(const void *record)
 {
-	return pair_object(record, &cold_pair);
+	return pair_object(record, true);
+}
+
+/* A metric's per-message and cold figures: {"per_message": ..., "cold": ...}. */
+static cJSON *slope_object(const struct measurement *measurement, size_t metric)
+{
+	cJSON *object = cJSON_CreateObject();
+
+	if (cJSON_AddNumberToObject(object, "per_message", measurement->slopes[metric].per_message) == NULL ||
+	    cJSON_AddNumberToObject(object, "cold", (double)measurement->slopes[metric].cold) == NULL) {
+		cJSON_Delete(object);
+		return NULL;
+	}
+	return object;
 }
 
 /* bytes: per message and cold, derived from counts.bytes and not read back. */
 static cJSON *write_bytes(const void *record)
 {
-	const struct measurement *measurement = record;
-	cJSON *object = cJSON_CreateObject();
-
-	if (cJSON_AddNumberToObject(object, "per_message",
-				    measurement->slopes[METRIC_BYTES].per_message) == NULL ||
-	    cJSON_AddNumberToObject(object, "cold", (double)measurement->slopes[METRIC_BYTES].cold) == NULL) {
-		cJSON_Delete(object);
-		return NULL;
-	}
-	return object;
+	return slope_object(record, METRIC_BYTES);
 }
 
 /* floors: the declared allocation floors, then the optional floors the scenario declares. */
@@ -190,25 +188,29 @@ static int read_floors(const struct json_reader *reader, const cJSON *item, cons
 {
 	struct scenario_info *info = &((struct measurement *)record)->info;
 	const cJSON *value;
+	char where[300];
 	size_t i;
 
 	if (item == NULL)
 		return 0;
 	if (!cJSON_IsObject(item))
 		return json_reader_bad(reader, path, "is not an object");
+	snprintf(where, sizeof(where), "%s.steady_allocations", path);
 	value = cJSON_GetObjectItemCaseSensitive(item, "steady_allocations");
 	if (value == NULL || !json_read_number(value, true, &info->steady_floor))
-		return json_reader_bad(reader, path, value == NULL ? "has no steady_allocations"
-								   : "is not a non-negative number");
+		return json_reader_bad(reader, where, value == NULL ? "is missing"
+								    : "is not a non-negative number");
+	snprintf(where, sizeof(where), "%s.cold_allocations", path);
 	value = cJSON_GetObjectItemCaseSensitive(item, "cold_allocations");
 	if (value == NULL || !json_read_count(value, &info->cold_floor))
-		return json_reader_bad(reader, path, value == NULL
-							     ? "has no cold_allocations"
-							     : "is not a non-negative integer below 2^53");
+		return json_reader_bad(reader, where, value == NULL
+							      ? "is missing"
+							      : "is not a non-negative integer below 2^53");
 	for (i = 0; i < SCENARIO_FLOORS; i++) {
+		snprintf(where, sizeof(where), "%s.%s", path, scenario_floor_keys[i]);
 		value = cJSON_GetObjectItemCaseSensitive(item, scenario_floor_keys[i]);
 		if (value != NULL && !json_read_number(value, true, &info->floors[i]))
-			return json_reader_bad(reader, path, "is not a non-negative number");
+			return json_reader_bad(reader, where, "is not a non-negative number");
 	}
 	return 0;
 }
@@ -316,10 +318,11 @@ static int read_metrics(const struct json_reader *reader, const cJSON *item, con
 		return json_reader_bad(reader, path, "is not an object");
 	cJSON_ArrayForEach(figures, item) {
 		const struct metric *metric = metric_find(figures->string);
-		char where[300];
+		char where[300], quoted[300];
 		size_t id;
 
-		snprintf(where, sizeof(where), "%s.%.64s", path, figures->string);
+		snprintf(where, sizeof(where), "%s.%s", path,
+			 text_quote(quoted, sizeof(quoted), figures->string));
 		if (metric == NULL)
 			continue;
 		id = (size_t)(metric - metric_table);
@@ -345,11 +348,9 @@ static int read_metrics(const struct json_reader *reader, const cJSON *item, con
 
 static cJSON *figures_of(const struct measurement *measurement, size_t metric)
 {
-	cJSON *figures = cJSON_CreateObject();
+	cJSON *figures = slope_object(measurement, metric);
 
-	if (cJSON_AddNumberToObject(figures, "per_message", measurement->slopes[metric].per_message) == NULL ||
-	    cJSON_AddNumberToObject(figures, "cold", (double)measurement->slopes[metric].cold) == NULL ||
-	    cJSON_AddStringToObject(figures, "unit", metric_table[metric].unit) == NULL) {
+	if (figures != NULL && cJSON_AddStringToObject(figures, "unit", metric_table[metric].unit) == NULL) {
 		cJSON_Delete(figures);
 		return NULL;
 	}
@@ -457,8 +458,8 @@ static int finish_code(const struct json_reader *reader, const cJSON *object, co
 	if (!measurement->has[METRIC_INSTRUCTIONS])
 		return 0;
 	memset(measurement->stated, 0, sizeof(measurement->stated));
-	return check_pair(reader, object, path, "framework", measurement, &framework_pair) != 0 ||
-			       check_pair(reader, object, path, "cold", measurement, &cold_pair) != 0
+	return check_pair(reader, object, path, measurement, false) != 0 ||
+			       check_pair(reader, object, path, measurement, true) != 0
 		       ? -1
 		       : 0;
 }

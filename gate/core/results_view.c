@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "json_record.h"
+#include "text.h"
 #include "wallclock.h"
 
 /* Whether `object` has the member `key`. */
@@ -193,7 +194,7 @@ static int read_facts(const struct json_reader *reader, const cJSON *environment
 		      struct results_view *view)
 {
 	const cJSON *item;
-	char where[120];
+	char where[400], quoted[300];
 
 	if (environment == NULL)
 		return 0;
@@ -204,7 +205,8 @@ static int read_facts(const struct json_reader *reader, const cJSON *environment
 	if (view->facts == NULL)
 		return gate_error_set(reader->err, "out of memory");
 	cJSON_ArrayForEach(item, environment) {
-		snprintf(where, sizeof(where), "environment.%.64s", item->string);
+		snprintf(where, sizeof(where), "environment.%s",
+			 text_quote(quoted, sizeof(quoted), item->string));
 		if (!cJSON_IsString(item))
 			return json_reader_bad(reader, where, "is not a string");
 		view->facts[view->fact_count++] = (struct results_fact){ item->string,

@@ -601,14 +601,14 @@ const char *const *elf_search_subdirectories(const struct elf_object *like)
 }
 
 /* `name` in one directory of a search path, its CPU subdirectories first; owned. */
-static char *search_directory(const char *directory, size_t length, const char *name,
+static char *search_directory(const char *directory, const char *name,
 			      const struct elf_object *like)
 {
 	const char *const *subdirectory = elf_search_subdirectories(like);
 	char *candidate = NULL;
 
 	for (;; subdirectory++) {
-		if (asprintf(&candidate, "%.*s/%s%s%s", (int)length, directory,
+		if (asprintf(&candidate, "%s/%s%s%s", directory,
 			     *subdirectory != NULL ? *subdirectory : "", *subdirectory != NULL ? "/" : "",
 			     name) < 0)
 			return NULL;
@@ -641,7 +641,7 @@ static char *search_path(const char *directories, const char *name, const char *
 						    (int)(length - (size_t)(rest - entry)), rest) < 0
 					 : (directory = strndup(entry, length)) == NULL)
 				return NULL;
-			found = search_directory(directory, strlen(directory), name, like);
+			found = search_directory(directory, name, like);
 			free(directory);
 			if (found != NULL)
 				return found;

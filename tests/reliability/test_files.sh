@@ -282,7 +282,7 @@ refused baseline_name_number "code\[0\]\.name is not a string$"
 edited baseline_messages_string '0,/"messages":/ s/("messages":[[:space:]]*)10,/\1"10",/'
 refused baseline_messages_string "code\[0\]\.messages is not a non-negative integer below 2\^53$"
 edited baseline_floor_negative 's/("steady_allocations":[[:space:]]*)0,/\1-1,/'
-refused baseline_floor_negative "code\[0\]\.floors is not a non-negative number$"
+refused baseline_floor_negative "code\[0\]\.floors\.steady_allocations is not a non-negative number$"
 edited baseline_fingerprint_number 's/^(\t\t\t"valgrind":[[:space:]]*)"3[^"]*"/\13.19/'
 refused baseline_fingerprint_number "costgate\.fingerprint .*valgrind"
 edited baseline_failures_object 's/("failures":[[:space:]]*)\[\]/\1{}/'

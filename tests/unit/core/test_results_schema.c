@@ -166,6 +166,21 @@ static void schema_should_read_another_tools_document_leniently(void)
 	cJSON_Delete(root);
 }
 
+/* A key the document chose is named in an error with its control bytes quoted, never raw. */
+static void schema_should_quote_a_key_of_the_document_in_its_errors(void)
+{
+	cJSON *root = read_json(BASELINE);
+	cJSON *block = cJSON_GetObjectItemCaseSensitive(root, "costgate");
+	cJSON *runs = cJSON_AddObjectToObject(block, "runs");
+	struct gate_error err;
+
+	cJSON_AddObjectToObject(runs, "\x1b[2Jclear");
+	CHECK(read_back(root, false, &err) == -1);
+	CHECK_CONTAINS(err.message, "costgate.runs.\\x1b[2Jclear names no scenario of the document");
+	CHECK(strchr(err.message, '\x1b') == NULL);
+	cJSON_Delete(root);
+}
+
 /* docs/results-schema.md has one row per member: | `PATH.KEY` | TYPE | NEED | SINCE |. */
 static void schema_should_be_listed_in_the_docs_as_the_tables_say(void)
 {
@@ -202,6 +217,7 @@ int main(void)
 	RUN(schema_should_need_each_member_as_its_table_says);
 	RUN(schema_should_write_the_members_it_declares_in_order);
 	RUN(schema_should_read_another_tools_document_leniently);
+	RUN(schema_should_quote_a_key_of_the_document_in_its_errors);
 	RUN(schema_should_be_listed_in_the_docs_as_the_tables_say);
 	return CHECK_EXIT();
 }
