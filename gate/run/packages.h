@@ -26,8 +26,8 @@ struct packages_cache {
 int packages_describe(struct packages_cache *cache, const char *executable, char **text,
 		      struct gate_error *err);
 
-/* Looks up the libraries of all `executables` and the C library at once (two dpkg-query runs, not two per library),
- * so that packages_describe finds them cached. Failures are left for packages_describe to name. */
+/* Looks up the libraries of all `executables` and the C library at once (one dpkg-query run,
+ * not one per library), so that packages_describe finds them cached. Failures are left for packages_describe to name. */
 void packages_prefetch(struct packages_cache *cache, char *const *executables, size_t count);
 
 /* The package and version of the C library this machine's programs load, e.g.

@@ -821,12 +821,6 @@ static int wait_until(pid_t pid, double timeout_seconds, const struct timespec *
 int runner_capture(char *const *argv, const char *directory, char *const *environment,
 		   double timeout_seconds, char **output, struct gate_error *err)
 {
-	return runner_capture_exit(argv, directory, environment, timeout_seconds, 0, output, err);
-}
-
-int runner_capture_exit(char *const *argv, const char *directory, char *const *environment,
-			double timeout_seconds, int accepted_exit, char **output, struct gate_error *err)
-{
 	struct runner_job job = { .argv = argv, .directory = directory };
 	sigset_t mask;
 	struct child_setup setup = {
@@ -886,9 +880,7 @@ int runner_capture_exit(char *const *argv, const char *directory, char *const *e
 		return gate_error_set(err, "'%s' printed %s", argv[0], end == CAPTURE_TOO_LARGE ?
 				      "more than " RUNNER_CAPTURE_LIMIT_TEXT " (gate's limit)" :
 				      "more than gate could hold in memory");
-	if (*output != NULL && (runner_job_succeeded(&job) ||
-				(accepted_exit != 0 && job.exited && job.exit_code == accepted_exit &&
-				 !job.timed_out && job.leftovers == 0)))
+	if (*output != NULL && runner_job_succeeded(&job))
 		return 0;
 	runner_describe_end(&job, timeout_seconds, how, sizeof(how));
 	free(*output);

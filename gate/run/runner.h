@@ -99,11 +99,6 @@ int runner_run(struct runner_job *jobs, size_t job_count, const struct runner_op
 int runner_capture(char *const *argv, const char *directory, char *const *environment,
 		   double timeout_seconds, char **output, struct gate_error *err);
 
-/* runner_capture, also accepting `accepted_exit` as a success (dpkg-query -S exits 1 when one of
- * its paths has no owner, having printed the others'). */
-int runner_capture_exit(char *const *argv, const char *directory, char *const *environment,
-			double timeout_seconds, int accepted_exit, char **output, struct gate_error *err);
-
 /* "exited with 1", "killed by signal 11 (Segmentation fault)", "timed out after 5 s", "could
  * not start: No such file or directory": how a job ended, for messages. */
 void runner_describe_end(const struct runner_job *job, double timeout_seconds, char *text,

@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,6 +171,73 @@ static void objects_should_list_the_executable_its_libraries_and_its_loader(void
 	CHECK(objects == NULL && count == 0);
 }
 
+/* The first line dpkg-query prints for COMMAND, or "" (no package owns the file, no dpkg). */
+static void dpkg_line(const char *command, char *line, size_t size)
+{
+	FILE *output = popen(command, "r");
+
+	line[0] = '\0';
+	if (output != NULL && fgets(line, (int)size, output) != NULL)
+		line[strcspn(line, "\n")] = '\0';
+	if (output != NULL)
+		pclose(output);
+}
+
+static int compare_names(const void *left, const void *right)
+{
+	return strcmp(*(char *const *)left, *(char *const *)right);
+}
+
+/* Owners are read from dpkg's file lists, not asked of `dpkg-query -S`: the description must be
+ * what dpkg-query itself says of every library this test maps (libc, its loader, cJSON, and
+ * libasan and libubsan in the sanitized build). */
+static void describe_should_name_the_owners_dpkg_query_names(void)
+{
+	struct packages_cache cache = PACKAGES_CACHE_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	struct packages_object *objects = NULL;
+	char *text = NULL, *named[64], expected[4096] = "", command[PATH_MAX + 128], line[512];
+	size_t count = 0, owned = 0, i;
+
+	if (!have_dpkg())
+		return;
+	CHECK(packages_describe(&cache, "/proc/self/exe", &text, &err) == 0);
+	CHECK(packages_objects("/proc/self/exe", &objects, &count, &err) == 0);
+	for (i = 1; i < count && owned < 64; i++) {
+		const char *path = objects[i].path;
+		char *separator, *comma;
+
+		/* dpkg lists a file under either side of a merged /usr. */
+		snprintf(command, sizeof(command), "dpkg-query -S '%s' '%s%s' 2>/dev/null", path,
+			 strncmp(path, "/usr/", 5) == 0 ? "" : "/usr",
+			 strncmp(path, "/usr/", 5) == 0 ? path + 4 : path);
+		dpkg_line(command, line, sizeof(line));
+		if ((separator = strstr(line, ": /")) == NULL)
+			continue;
+		*separator = '\0';
+		if ((comma = strchr(line, ',')) != NULL)
+			*comma = '\0';
+		snprintf(command, sizeof(command),
+			 "dpkg-query -W -f='${Package} ${Version}\\n' '%s' 2>/dev/null", line);
+		dpkg_line(command, line, sizeof(line));
+		CHECK(line[0] != '\0');
+		named[owned++] = strdup(line);
+	}
+	CHECK(owned >= 2); /* libc6 and libcjson1 at least */
+	qsort(named, owned, sizeof(*named), compare_names);
+	for (i = 0; i < owned; i++) {
+		if (i == 0 || strcmp(named[i], named[i - 1]) != 0)
+			snprintf(expected + strlen(expected), sizeof(expected) - strlen(expected), "%s%s",
+				 expected[0] != '\0' ? ", " : "", named[i]);
+	}
+	CHECK_STR(text, expected);
+	for (i = 0; i < owned; i++)
+		free(named[i]);
+	free(text);
+	packages_objects_release(objects, count);
+	packages_cache_release(&cache);
+}
+
 int main(void)
 {
 	RUN(describe_should_name_the_system_packages_this_executable_loads);
@@ -179,5 +247,6 @@ int main(void)
 	RUN(describe_should_name_a_missing_executable);
 	RUN(prefetch_should_cache_every_library_and_the_c_library);
 	RUN(objects_should_list_the_executable_its_libraries_and_its_loader);
+	RUN(describe_should_name_the_owners_dpkg_query_names);
 	return CHECK_EXIT();
 }
