@@ -2,13 +2,9 @@
 #ifndef GATE_CMD_EXPORT_H
 #define GATE_CMD_EXPORT_H
 
-#include "optlayer.h"
+#include "command.h"
 
-/* argv[0] is "export". Returns the exit code: 0, or 2 (usage, unreadable or malformed results,
- * the output cannot be written). */
-int cmd_export(int argc, char **argv);
-
-/* Its options, for gate(1) and the completion (optdoc.h). */
-extern const struct command_spec export_spec;
+/* Exit codes: 0, or 2 (usage, unreadable or malformed results, the output cannot be written). */
+extern const struct command export_command;
 
 #endif

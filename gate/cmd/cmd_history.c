@@ -10,8 +10,8 @@
 
 #include "baseline.h"
 #include "chart.h"
+#include "command.h"
 #include "exit_codes.h"
-#include "fs.h"
 #include "history.h"
 #include "optlayer.h"
 #include "results.h"
@@ -19,14 +19,16 @@
 #include "verdict.h"
 
 struct history_options {
+	struct command_shared shared;
 	const char *ref;
 	const char *since;
 	char **scenarios;   /* globs (point into argv); owned array */
 	size_t scenario_count;
 	const char *json_path;
 	const char *svg_dir;
-	bool help;
 };
+
+static const struct history_options history_defaults = { .ref = "main" };
 
 #define OWN(context) ((struct history_options *)(context)->own)
 
@@ -55,7 +57,7 @@ static const struct opt *const history_opts[] = {
 	&opt_ref, &opt_history_scenario, &opt_since, &opt_history_json, &opt_svg, &opt_help, NULL,
 };
 
-const struct command_spec history_spec = {
+static const struct command_spec history_spec = {
 	"gate history",
 	"usage: gate history [options]",
 	"Prints the history of the branch's committed baseline (baselines/REF.json on the\n"
@@ -72,21 +74,41 @@ const struct command_spec history_spec = {
 	NULL,
 };
 
-static int parse_options(struct history_options *options, int argc, char **argv,
-			 struct gate_error *err)
-{
-	struct common_targets common = { .help = &options->help };
-	struct opt_context context = { options, &common };
-
-	*options = (struct history_options){ .ref = "main" };
-	return opt_parse(&history_spec, &context, argc, argv, NULL, NULL, err);
-}
-
 /* Untrusted text (subjects, reasons) on a terminal: no control characters. */
 static void print_clean(FILE *out, const char *text)
 {
 	for (; *text != '\0'; text++)
 		fputc((unsigned char)*text < 0x20 || *text == 0x7f ? '?' : *text, out);
+}
+
+/* "  [LABEL: TEXT]" after a line, when there is a TEXT. */
+static void print_note(FILE *out, const char *label, const char *text)
+{
+	if (text == NULL)
+		return;
+	fprintf(out, "  [%s: ", label);
+	print_clean(out, text);
+	fputc(']', out);
+}
+
+/* One figure of a series: its commit, the figure, the change from the one before, the subject
+ * and what else changed there. */
+static void print_point(FILE *out, const struct history *history,
+			const struct history_point *point, bool first)
+{
+	const struct history_version *version = &history->versions[point->version];
+	char value[64], change[64] = "";
+
+	chart_format_value(value, sizeof(value), point->value);
+	if (point->has_change)
+		chart_format_percent(change, sizeof(change), point->change_percent);
+	fprintf(out, "  %s  %-9s %14s %10s  ", version->commit.date, version->commit.short_hash,
+		value, change);
+	print_clean(out, version->commit.subject);
+	if (!first)
+		print_note(out, "toolchain", version->fingerprint_change);
+	print_note(out, "accepted", point->accepted);
+	fputc('\n', out);
 }
 
 static void print_series(FILE *out, const struct history *history,
@@ -98,29 +120,8 @@ static void print_series(FILE *out, const struct history *history,
 	size_t i;
 
 	fprintf(out, "\n%s: %s\n", series->scenario, series->label);
-	for (i = 0; i < series->point_count; i++) {
-		const struct history_point *point = &series->points[i];
-		const struct history_version *version = &history->versions[point->version];
-
-		chart_format_value(value, sizeof(value), point->value);
-		change[0] = '\0';
-		if (point->has_change)
-			chart_format_percent(change, sizeof(change), point->change_percent);
-		fprintf(out, "  %s  %-9s %14s %10s  ", version->commit.date, version->commit.short_hash,
-			value, change);
-		print_clean(out, version->commit.subject);
-		if (version->fingerprint_change != NULL && i > 0) {
-			fputs("  [toolchain: ", out);
-			print_clean(out, version->fingerprint_change);
-			fputc(']', out);
-		}
-		if (point->accepted != NULL) {
-			fputs("  [accepted: ", out);
-			print_clean(out, point->accepted);
-			fputc(']', out);
-		}
-		fputc('\n', out);
-	}
+	for (i = 0; i < series->point_count; i++)
+		print_point(out, history, &series->points[i], i == 0);
 	chart_format_percent(change, sizeof(change), series->drift_percent);
 	chart_format_value(value, sizeof(value), first->value);
 	fprintf(out, "  drift %s: %s (%s) -> ", change, value,
@@ -178,30 +179,22 @@ static void file_safe(char *name)
 static int write_chart(const struct history *history, const struct history_series *series,
 		       const char *directory, struct gate_error *err)
 {
-	char *path = NULL, *text = NULL, *name = strdup(series->scenario);
-	size_t length = 0;
-	FILE *out = NULL;
+	struct command_output chart;
+	char *path = NULL, *name = strdup(series->scenario);
 	int status = -1;
 
-	if (name == NULL || (out = open_memstream(&text, &length)) == NULL) {
-		gate_error_set(err, "out of memory");
-		goto out;
+	if (name != NULL) {
+		file_safe(name);
+		if (asprintf(&path, "%s/%s.%s.svg", directory, name, series->key) < 0)
+			path = NULL;
 	}
-	chart_history(out, history, series, true);
-	if (fclose(out) != 0) {
+	if (path == NULL)
 		gate_error_set(err, "out of memory");
-		goto out;
+	else if (command_output_open(&chart, err) == 0) {
+		chart_history(chart.stream, history, series, true);
+		status = command_output_close(&chart, path, 0, err);
 	}
-	file_safe(name);
-	if (asprintf(&path, "%s/%s.%s.svg", directory, name, series->key) < 0) {
-		path = NULL;
-		gate_error_set(err, "out of memory");
-		goto out;
-	}
-	status = fs_write_atomic(path, text, length, NULL, err);
-out:
 	free(path);
-	free(text);
 	free(name);
 	return status;
 }
@@ -237,47 +230,39 @@ static int write_outputs(const struct history *history, const struct history_opt
 	return status;
 }
 
-int cmd_history(int argc, char **argv)
+static int run(void *own, struct gate_error *err)
 {
-	struct history_options options;
+	const struct history_options *options = own;
 	struct history history = HISTORY_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-	char *root = NULL;
+	char *root = baseline_repository_root();
 	int code = GATE_EXIT_USAGE;
 	enum history_status status;
 
-	if (parse_options(&options, argc, argv, &err) != 0)
-		goto out;
-	if (options.help) {
-		opt_usage(stdout, &history_spec);
-		code = 0;
-		goto out;
-	}
-	root = baseline_repository_root();
 	if (root == NULL) {
-		gate_error_set(&err, "no history: the current directory is not in a git repository");
-		code = GATE_EXIT_NO_BASELINE;
-		goto out;
+		gate_error_set(err, "no history: the current directory is not in a git repository");
+		return GATE_EXIT_NO_BASELINE;
 	}
-	status = history_walk(&history, &(struct history_request){ .root = root, .ref = options.ref,
-				      .since = options.since, .patterns = options.scenarios,
-				      .pattern_count = options.scenario_count }, &err);
+	status = history_walk(&history, &(struct history_request){
+				      .root = root, .ref = options->ref, .since = options->since,
+				      .patterns = options->scenarios,
+				      .pattern_count = options->scenario_count }, err);
 	warn_skipped(&history);
 	if (status != HISTORY_FOUND) {
 		code = status == HISTORY_NONE ? GATE_EXIT_NO_BASELINE : GATE_EXIT_USAGE;
 		goto out;
 	}
 	print_history(stdout, &history);
-	if (fflush(stdout) != 0) {
-		gate_error_set(&err, "cannot write the history to stdout");
-		goto out;
-	}
-	code = write_outputs(&history, &options, &err) == 0 ? 0 : GATE_EXIT_USAGE;
+	if (fflush(stdout) != 0)
+		gate_error_set(err, "cannot write the history to stdout");
+	else if (write_outputs(&history, options, err) == 0)
+		code = 0;
 out:
-	if (code != 0)
-		session_fail(code, &err);
 	history_release(&history);
-	free(options.scenarios);
 	free(root);
 	return code;
 }
+
+const struct command history_command = {
+	.spec = &history_spec, .size = sizeof(struct history_options),
+	.defaults = &history_defaults, .run = run,
+};

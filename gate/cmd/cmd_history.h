@@ -2,13 +2,10 @@
 #ifndef GATE_CMD_HISTORY_H
 #define GATE_CMD_HISTORY_H
 
-#include "optlayer.h"
+#include "command.h"
 
-/* argv[0] is "history". Returns the exit code: 0, 2 (usage, no scenario matches, an output
- * cannot be written) or 4 (no history). */
-int cmd_history(int argc, char **argv);
-
-/* Its options, for gate(1) and the completion (optdoc.h). */
-extern const struct command_spec history_spec;
+/* Exit codes: 0, 2 (usage, no scenario matches, an output cannot be written) or 4 (no
+ * history). */
+extern const struct command history_command;
 
 #endif

@@ -14,11 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "command.h"
 #include "exit_codes.h"
 #include "fs.h"
 #include "optlayer.h"
 #include "runner.h"
-#include "session.h"
 #include "text.h"
 
 #ifndef GATE_VERSION
@@ -32,13 +32,16 @@
 #define CC_WORDS_MAX 16
 
 struct manifest_options {
+	struct command_shared shared;
 	const char *output_dir; /* where manifest.txt goes */
 	const char *cc;         /* the compiler command; NULL: $CC, else cc */
 	const char *cflags;     /* the compile flags; required */
 	const char *ldflags;    /* the link flags */
-	int verbosity;
-	bool help;
+	char **executables;     /* the operands (command_main's) */
+	size_t count;
 };
+
+static const struct manifest_options manifest_defaults = { .ldflags = "" };
 
 #define OWN(context) ((struct manifest_options *)(context)->own)
 
@@ -76,7 +79,7 @@ static const struct opt_note manifest_notes[] = {
 	{ NULL, NULL },
 };
 
-const struct command_spec manifest_spec = {
+static const struct command_spec manifest_spec = {
 	"gate manifest",
 	"usage: gate manifest --output-dir DIR --cflags TEXT [options] EXE...",
 	"Writes DIR/manifest.txt, the list of scenario executables gate measures, for a build\n"
@@ -224,48 +227,18 @@ static int write_scenario(FILE *out, const char *executable, char *const *execut
 	return 0;
 }
 
-/* The whole manifest in memory: written only when every scenario is listed. */
-static int compose(char *const *executables, size_t count, const char *compiler,
-		   const struct manifest_options *options, char **text, size_t *length,
-		   struct gate_error *err)
+static int finish(void *own, char **operands, size_t operand_count, struct gate_error *err)
 {
-	FILE *out = open_memstream(text, length);
-	size_t i;
-	int status = 0;
+	struct manifest_options *options = own;
 
-	if (out == NULL)
-		return gate_error_set(err, "out of memory");
-	fprintf(out, "# costgate scenario manifest: written by gate manifest, read by gate\n"
-		"costgate %s\ncompiler %s\nflags %s\n", GATE_VERSION, compiler, options->cflags);
-	for (i = 0; status == 0 && i < count; i++)
-		status = write_scenario(out, executables[i], executables, i, options, err);
-	if (fclose(out) != 0 && status == 0)
-		status = gate_error_set(err, "out of memory");
-	if (status != 0) {
-		free(*text);
-		*text = NULL;
-	}
-	return status;
-}
-
-static int parse_options(struct manifest_options *options, int argc, char **argv,
-			 char ***executables, size_t *count, struct gate_error *err)
-{
-	struct common_targets common;
-	struct opt_context context = { options, &common };
-
-	*options = (struct manifest_options){ .ldflags = "", .verbosity = 1 };
-	common = (struct common_targets){ .verbosity = &options->verbosity, .help = &options->help };
-	if (opt_parse(&manifest_spec, &context, argc, argv, executables, count, err) != 0)
-		return -1;
-	if (options->help)
-		return 0;
+	options->executables = operands;
+	options->count = operand_count;
 	if (options->output_dir == NULL)
 		return gate_error_set(err, "gate manifest needs --output-dir DIR (see gate manifest --help)");
 	if (options->cflags == NULL)
 		return gate_error_set(err, "gate manifest needs --cflags TEXT, the flags the scenarios "
 				      "were compiled with ('' for none; see gate manifest --help)");
-	if (*count == 0)
+	if (operand_count == 0)
 		return gate_error_set(err, "gate manifest needs the scenario executables to list "
 				      "(see gate manifest --help)");
 	if (options->cc == NULL)
@@ -277,42 +250,50 @@ static int parse_options(struct manifest_options *options, int argc, char **argv
 	return 0;
 }
 
-int cmd_manifest(int argc, char **argv)
+/* The whole manifest drawn in memory, written only when every scenario is listed. */
+static int write_manifest(const struct manifest_options *options, const char *compiler,
+			  const char *path, struct gate_error *err)
 {
-	struct manifest_options options;
-	struct gate_error err = GATE_ERROR_INIT;
-	char **executables = NULL, *compiler = NULL, *text = NULL, *path = NULL;
-	size_t count = 0, length = 0;
+	struct command_output manifest;
+	size_t i;
+	int status = 0;
+
+	if (command_output_open(&manifest, err) != 0)
+		return -1;
+	fprintf(manifest.stream, "# costgate scenario manifest: written by gate manifest, read by "
+		"gate\ncostgate %s\ncompiler %s\nflags %s\n", GATE_VERSION, compiler,
+		options->cflags);
+	for (i = 0; status == 0 && i < options->count; i++)
+		status = write_scenario(manifest.stream, options->executables[i],
+					options->executables, i, options, err);
+	if (status == 0)
+		status = fs_mkdir_p(options->output_dir, 0755, err);
+	return command_output_close(&manifest, path, status, err);
+}
+
+static int run(void *own, struct gate_error *err)
+{
+	const struct manifest_options *options = own;
+	char *compiler = NULL, *path = NULL;
 	int code = GATE_EXIT_USAGE;
 
-	if (parse_options(&options, argc, argv, &executables, &count, &err) != 0)
-		goto out;
-	if (options.help) {
-		opt_usage(stdout, &manifest_spec);
+	if (asprintf(&path, "%s/manifest.txt", options->output_dir) < 0) {
+		gate_error_set(err, "out of memory");
+		return code;
+	}
+	if (identify_compiler(options->cc, &compiler, err) == 0 &&
+	    write_manifest(options, compiler, path, err) == 0) {
 		code = 0;
-		goto out;
+		if (options->shared.verbosity > 0)
+			fprintf(stderr, "gate: manifest: wrote %s (%zu scenario%s)\n", path,
+				options->count, options->count == 1 ? "" : "s");
 	}
-	if (identify_compiler(options.cc, &compiler, &err) != 0 ||
-	    compose(executables, count, compiler, &options, &text, &length, &err) != 0 ||
-	    fs_mkdir_p(options.output_dir, 0755, &err) != 0)
-		goto out;
-	if (asprintf(&path, "%s/manifest.txt", options.output_dir) < 0) {
-		path = NULL;
-		gate_error_set(&err, "out of memory");
-		goto out;
-	}
-	if (fs_write_atomic(path, text, length, NULL, &err) != 0)
-		goto out;
-	if (options.verbosity > 0)
-		fprintf(stderr, "gate: manifest: wrote %s (%zu scenario%s)\n", path, count,
-			count == 1 ? "" : "s");
-	code = 0;
-out:
-	if (code != 0)
-		session_fail(code, &err);
-	free(executables);
 	free(compiler);
-	free(text);
 	free(path);
 	return code;
 }
+
+const struct command manifest_command = {
+	.spec = &manifest_spec, .size = sizeof(struct manifest_options),
+	.defaults = &manifest_defaults, .finish = finish, .run = run,
+};

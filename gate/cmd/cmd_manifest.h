@@ -3,12 +3,10 @@
 #ifndef GATE_CMD_MANIFEST_H
 #define GATE_CMD_MANIFEST_H
 
-#include "optlayer.h"
+#include "command.h"
 
-/* argv[0] is "manifest". Returns the exit code. */
-int cmd_manifest(int argc, char **argv);
-
-/* Its options, for gate(1) and the completion (optdoc.h). */
-extern const struct command_spec manifest_spec;
+/* Exit codes: 0, or 2 (usage, an executable or flags refused, an unknown compiler, the
+ * manifest cannot be written). */
+extern const struct command manifest_command;
 
 #endif

@@ -13,9 +13,10 @@
 
 #include "baseline.h"
 #include "callgrind.h"
+#include "command.h"
 #include "dhat.h"
 #include "exit_codes.h"
-#include "fs.h"
+#include "options.h"
 #include "seal.h"
 #include "runner.h"
 #include "session.h"
@@ -249,47 +250,36 @@ static int check_raw(const struct session *session, const char *directory, struc
 	return 0;
 }
 
-/* costgate.sealed.scenarios of the results file at `path`, parsed into *document (owned). */
-static const cJSON *sealed_scenarios(const char *path, cJSON **document, struct gate_error *err)
+/* costgate.sealed.scenarios[name] of a results document, or NULL. */
+static const cJSON *sealed_files(const cJSON *document, const char *name)
 {
-	char *text = NULL;
-	size_t length = 0;
+	const cJSON *costgate = cJSON_GetObjectItemCaseSensitive(document, "costgate");
+	const cJSON *sealed = cJSON_GetObjectItemCaseSensitive(costgate, "sealed");
 
-	*document = NULL;
-	if (fs_read_file(path, FS_READ_LIMIT, &text, &length) != 0) {
-		gate_error_set(err, "cannot read results '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	*document = cJSON_ParseWithLength(text, length);
-	free(text);
-	if (*document == NULL) {
-		gate_error_set(err, "cannot read results '%s': not JSON", path);
-		return NULL;
-	}
 	return cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(
-			cJSON_GetObjectItemCaseSensitive(*document, "costgate"), "sealed"),
-		"scenarios");
+		cJSON_GetObjectItemCaseSensitive(sealed, "scenarios"), name);
 }
 
 /* --check-build: the programs the run (or its shards) measured, costgate.sealed of each results
- * file, are the programs of the build in `build_dir`, made from the same sources. */
+ * file (the first that has a scenario), are the programs of the build in `build_dir`, made from
+ * the same sources. */
 static int check_build(const struct session *session, char *const *paths, size_t path_count,
 		       const char *build_dir, struct gate_error *err)
 {
-	cJSON **documents = calloc(path_count + 1, sizeof(*documents));
-	const cJSON **sealed = calloc(path_count + 1, sizeof(*sealed));
+	cJSON *documents = cJSON_CreateArray(), *document = NULL;
 	size_t i, k;
 	int status = -1;
 
-	if (documents == NULL || sealed == NULL) {
-		gate_error_set(err, "out of memory");
-		goto out;
-	}
+	if (documents == NULL)
+		return gate_error_set(err, "out of memory");
 	for (k = 0; k < path_count; k++) {
-		sealed[k] = sealed_scenarios(paths[k], &documents[k], err);
-		if (documents[k] == NULL)
+		if (results_document_read(paths[k], false, &document, err) != 0)
 			goto out;
+		if (!cJSON_AddItemToArray(documents, document)) {
+			cJSON_Delete(document);
+			gate_error_set(err, "out of memory");
+			goto out;
+		}
 	}
 	for (i = 0; i < session->measurement_count; i++) {
 		const char *name = session->measurements[i].info.name;
@@ -297,17 +287,15 @@ static int check_build(const struct session *session, char *const *paths, size_t
 
 		if (session->measurements[i].failed)
 			continue;
-		for (k = 0; k < path_count && files == NULL; k++)
-			files = cJSON_GetObjectItemCaseSensitive(sealed[k], name);
+		cJSON_ArrayForEach(document, documents)
+			if (files == NULL)
+				files = sealed_files(document, name);
 		if (seal_compare(files, name, build_dir, err) != 0)
 			goto out;
 	}
 	status = 0;
 out:
-	for (k = 0; documents != NULL && k < path_count; k++)
-		cJSON_Delete(documents[k]);
-	free(documents);
-	free(sealed);
+	cJSON_Delete(documents);
 	return status;
 }
 
@@ -327,56 +315,47 @@ static int read_shards(struct results *shards, const struct gate_options *option
 	return 0;
 }
 
-static int merge(const struct gate_options *options)
+static int merge(void *own, struct gate_error *err)
 {
+	const struct gate_options *options = own;
 	struct session session = { .options = options };
 	struct measure_options measure_options = { .messages = options->messages, .jobs = options->jobs,
 						   .timeout_seconds = options->timeout_seconds,
 						   .scaled_timeouts = true,
 						   .no_randomize = true, .verbosity = options->verbosity };
 	struct results *shards = calloc(options->input_count + 1, sizeof(*shards));
-	struct gate_error err = GATE_ERROR_INIT;
-	int code = GATE_EXIT_USAGE;
+	int code = session_check_outputs(options);
 	size_t i;
 
-	code = session_check_outputs(options);
 	if (code != 0)
 		goto out;
 	code = GATE_EXIT_USAGE;
-	if (shards == NULL || read_shards(shards, options, &err) != 0 ||
+	if (shards == NULL || read_shards(shards, options, err) != 0 ||
 	    combine(&session, shards, options->input_count) != 0) {
-		if (shards == NULL || err.message[0] == '\0')
-			gate_error_set(&err, "out of memory");
-		code = session_fail(GATE_EXIT_USAGE, &err);
+		if (shards == NULL || err->message[0] == '\0')
+			gate_error_set(err, "out of memory");
 		goto out;
 	}
 	measure_options.messages = shards[0].messages;
 	session.root = baseline_repository_root();
 	session.valgrind = runner_find_program("valgrind", getenv("PATH"));
-	if (session_make_directories(options->raw_dir, &err) != 0 ||
-	    (session.raw_dir = realpath(options->raw_dir, NULL)) == NULL) {
-		code = session_fail(GATE_EXIT_USAGE, &err);
+	if (session_make_directories(options->raw_dir, err) != 0)
+		goto out;
+	session.raw_dir = realpath(options->raw_dir, NULL);
+	if (session.raw_dir == NULL) {
+		gate_error_set(err, "cannot use directory '%s': %s", options->raw_dir,
+			       strerror(errno));
 		goto out;
 	}
 	measure_options.raw_dir = session.raw_dir;
 	measure_options.valgrind = session.valgrind;
-	if (options->check_raw != NULL && check_raw(&session, options->check_raw, &err) != 0) {
-		code = session_fail(GATE_EXIT_MEASUREMENT, &err);
+	code = GATE_EXIT_MEASUREMENT;
+	if ((options->check_raw != NULL && check_raw(&session, options->check_raw, err) != 0) ||
+	    (options->check_build != NULL &&
+	     check_build(&session, options->inputs, options->input_count, options->check_build,
+			 err) != 0))
 		goto out;
-	}
-	if (options->check_build != NULL &&
-	    check_build(&session, options->inputs, options->input_count, options->check_build,
-			&err) != 0) {
-		code = session_fail(GATE_EXIT_MEASUREMENT, &err);
-		goto out;
-	}
-	code = session_load_acceptance(&session);
-	if (code == 0)
-		code = session_load_baseline(&session);
-	if (code == 0)
-		code = session_make_comparable(&session, &measure_options);
-	if (code == 0)
-		code = session_decide_and_report(&session);
+	code = session_run(&session, &measure_options, false);
 out:
 	for (i = 0; shards != NULL && i < options->input_count; i++)
 		results_release(&shards[i]);
@@ -385,22 +364,22 @@ out:
 	return code;
 }
 
-int cmd_merge(int argc, char **argv)
+static void start(void *own, struct common_targets *common)
 {
-	struct gate_options options;
-	struct gate_error err = GATE_ERROR_INIT;
-	int code;
-
-	if (options_parse_merge(&options, argc, argv, &err) != 0) {
-		options_release(&options);
-		return session_fail(GATE_EXIT_USAGE, &err);
-	}
-	if (options.help) {
-		options_merge_usage(stdout);
-		options_release(&options);
-		return 0;
-	}
-	code = merge(&options);
-	options_release(&options);
-	return code;
+	options_start(own, common);
 }
+
+static int finish(void *own, char **operands, size_t operand_count, struct gate_error *err)
+{
+	return options_finish_merge(own, operands, operand_count, err);
+}
+
+static void release(void *own)
+{
+	options_release(own);
+}
+
+const struct command merge_command = {
+	.spec = &merge_spec, .size = sizeof(struct gate_options), .start = start, .finish = finish,
+	.run = merge, .release = release,
+};

@@ -3,7 +3,9 @@
 #ifndef GATE_CMD_MERGE_H
 #define GATE_CMD_MERGE_H
 
-/* argv[0] is "merge". Returns the exit code. */
-int cmd_merge(int argc, char **argv);
+#include "command.h"
+
+/* Exit codes as gate's (gate --help). */
+extern const struct command merge_command;
 
 #endif

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "command.h"
 #include "exit_codes.h"
 #include "manifest.h"
 #include "native_runs.h"
@@ -21,41 +22,43 @@
 #include "suggest.h"
 #include "verdict.h"
 
-#define SECONDS_MAX 600.0
+#define SECONDS_MAX_MS 600000
 #define FREQUENCY_MAX 4000
 #define TOP_MAX 1000
 
 struct profile_options {
+	struct command_shared shared;
 	const char *scenario;
-	const char *build_dir;
 	char *output;          /* the profile file; owned */
 	double seconds;        /* how long the drain should last, when messages is 0 */
 	uint64_t messages;     /* drain exactly this many; 0: calibrate to seconds */
 	unsigned frequency;    /* samples per second */
 	unsigned top;          /* functions printed */
-	double timeout_seconds;
-	int verbosity;
-	bool help;
 };
 
-#define OWN(context) ((struct profile_options *)(context)->own)
+static const struct profile_options profile_defaults = { .seconds = 2, .frequency = 1000,
+							.top = 20 };
 
-static int apply_seconds(const struct opt_context *c, const char *value, struct gate_error *err)
+static int finish(void *own, char **operands, size_t operand_count, struct gate_error *err)
 {
-	char *end = NULL;
+	struct profile_options *options = own;
 
-	errno = 0;
-	if ((value[0] >= '0' && value[0] <= '9') || value[0] == '.')
-		OWN(c)->seconds = strtod(value, &end);
-	if (end == NULL || errno != 0 || *end != '\0' || !(OWN(c)->seconds >= 0.01) ||
-	    OWN(c)->seconds > SECONDS_MAX)
-		return gate_error_set(err, "--seconds must be a number from 0.01 to %.0f, not '%s'",
-				      SECONDS_MAX, value);
+	if (operand_count == 0)
+		return gate_error_set(err, "gate profile needs a SCENARIO (see gate profile "
+				      "--help)");
+	options->scenario = operands[0];
+	if (options->output == NULL &&
+	    asprintf(&options->output, "%s/gate/profile/%s.prof", options->shared.build_dir,
+		     options->scenario) < 0) {
+		options->output = NULL;
+		return gate_error_set(err, "out of memory");
+	}
 	return 0;
 }
 
 static const struct opt opt_seconds = {
-	"seconds", 0, "S", "size the drain to last about S seconds (default 2)", OPT_CALLS(apply_seconds) };
+	"seconds", 0, "S", "size the drain to last about S seconds (default 2)",
+	OPT_SECONDS_FIELD(struct profile_options, seconds, 10, SECONDS_MAX_MS) };
 static const struct opt opt_profile_messages = {
 	"messages", 'n', "N", "drain exactly N messages instead", OPT_UNSIGNED_FIELD(struct profile_options, messages, 1, NATIVE_RUNS_COUNT_MAX) };
 static const struct opt opt_frequency = {
@@ -77,7 +80,7 @@ static const struct opt_note profile_notes[] = {
 	{ NULL, NULL },
 };
 
-const struct command_spec profile_spec = {
+static const struct command_spec profile_spec = {
 	"gate profile",
 	"usage: gate profile SCENARIO [options]",
 	"A CPU profile of SCENARIO's drain with gperftools' profiler, on its native variant\n"
@@ -92,44 +95,6 @@ const struct command_spec profile_spec = {
 	NULL,
 	profile_notes,
 };
-
-static int parse_options(struct profile_options *options, int argc, char **argv,
-			 struct gate_error *err)
-{
-	struct common_targets common;
-	struct opt_context context = { options, &common };
-	char **operands = NULL;
-	size_t operand_count = 0;
-	int status = -1;
-
-	*options = (struct profile_options){ .build_dir = "build", .seconds = 2, .frequency = 1000,
-					     .top = 20, .timeout_seconds = 600, .verbosity = 1 };
-	common = (struct common_targets){ .build_dir = &options->build_dir,
-					  .timeout_seconds = &options->timeout_seconds,
-					  .verbosity = &options->verbosity, .help = &options->help };
-	if (opt_parse(&profile_spec, &context, argc, argv, &operands, &operand_count, err) != 0)
-		goto out;
-	if (options->help) {
-		status = 0;
-		goto out;
-	}
-	if (operand_count == 0) {
-		gate_error_set(err, "gate profile needs a SCENARIO (see gate profile --help)");
-		goto out;
-	}
-	options->scenario = operands[0];
-	if (options->output == NULL &&
-	    asprintf(&options->output, "%s/gate/profile/%s.prof", options->build_dir,
-		     options->scenario) < 0) {
-		options->output = NULL;
-		gate_error_set(err, "out of memory");
-		goto out;
-	}
-	status = 0;
-out:
-	free(operands);
-	return status;
-}
 
 /* The profile's path made absolute (the run's working directory is the executable's), with its
  * directory created. */
@@ -179,8 +144,8 @@ static int record(const struct profile_options *options, const char *path, const
 	environment[i++] = frequency;
 	environment[i] = NULL;
 	snprintf(count_text, sizeof(count_text), "%" PRIu64, count);
-	status = runner_capture(argv, dirname(directory), environment, options->timeout_seconds,
-				&printed, err);
+	status = runner_capture(argv, dirname(directory), environment,
+				options->shared.timeout_seconds, &printed, err);
 	free(printed);
 	free(directory);
 	return status;
@@ -212,8 +177,8 @@ static int print_top(const struct profile_options *options, const char *path, co
 
 	if (pprof == NULL)
 		return gate_error_set(err, "google-pprof not found on PATH (Debian: google-perftools)");
-	if (runner_capture(argv, "/", native_runs_environment(), options->timeout_seconds, &text,
-			   err) != 0) {
+	if (runner_capture(argv, "/", native_runs_environment(), options->shared.timeout_seconds,
+			   &text, err) != 0) {
 		free(pprof);
 		return -1;
 	}
@@ -233,67 +198,51 @@ static int print_top(const struct profile_options *options, const char *path, co
 	return 0;
 }
 
-static int run(const struct profile_options *options)
+static int run(void *own, struct gate_error *err)
 {
+	const struct profile_options *options = own;
 	struct manifest native = MANIFEST_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
 	const struct manifest_entry *entry = NULL;
 	char *output = NULL;
 	uint64_t count = options->messages;
 	double rate;
 	int code = GATE_EXIT_USAGE;
-	size_t i;
 
-	if (native_runs_read_manifest(&native, options->build_dir, &err) != 0)
+	if (native_runs_read_manifest(&native, options->shared.build_dir, err) != 0)
 		goto out;
-	for (i = 0; i < native.entry_count && entry == NULL; i++)
-		if (strcmp(native.entries[i].name, options->scenario) == 0)
-			entry = &native.entries[i];
+	entry = command_find_scenario(&native, options->scenario);
 	if (entry == NULL) {
-		unknown_scenario(&native, options->scenario, &err);
+		unknown_scenario(&native, options->scenario, err);
 		goto out;
 	}
-	if ((output = absolute_output(options->output, &err)) == NULL)
+	if ((output = absolute_output(options->output, err)) == NULL)
 		goto out;
 	code = GATE_EXIT_MEASUREMENT;
 	if (count == 0) {
 		if (native_runs_calibrate(entry->path, options->seconds, NATIVE_RUNS_COUNT_MAX,
-					  options->timeout_seconds, &rate, &err) != 0)
+					  options->shared.timeout_seconds, &rate, err) != 0)
 			goto out;
 		count = (uint64_t)ceil(rate * options->seconds);
 		count = count < 1 ? 1 : count > NATIVE_RUNS_COUNT_MAX ? NATIVE_RUNS_COUNT_MAX : count;
 	}
-	if (options->verbosity > 0)
+	if (options->shared.verbosity > 0)
 		fprintf(stderr, "gate: profile: %s draining %" PRIu64 " messages at %u samples a second\n",
 			entry->name, count, options->frequency);
-	if (record(options, entry->path, output, count, &err) != 0 ||
-	    print_top(options, entry->path, output, &err) != 0)
+	if (record(options, entry->path, output, count, err) != 0 ||
+	    print_top(options, entry->path, output, err) != 0)
 		goto out;
 	fflush(stdout);
-	if (options->verbosity > 0)
+	if (options->shared.verbosity > 0)
 		fprintf(stderr, "gate: profile: wrote %s (google-pprof --text %s %s)\n", output,
 			entry->path, output);
 	code = 0;
 out:
-	if (code != 0)
-		session_fail(code, &err);
 	free(output);
 	manifest_release(&native);
 	return code;
 }
 
-int cmd_profile(int argc, char **argv)
-{
-	struct profile_options options;
-	struct gate_error err = GATE_ERROR_INIT;
-	int code;
-
-	if (parse_options(&options, argc, argv, &err) != 0)
-		code = session_fail(GATE_EXIT_USAGE, &err);
-	else if (options.help)
-		code = (opt_usage(stdout, &profile_spec), 0);
-	else
-		code = run(&options);
-	free(options.output);
-	return code;
-}
+const struct command profile_command = {
+	.spec = &profile_spec, .size = sizeof(struct profile_options),
+	.defaults = &profile_defaults, .finish = finish, .run = run,
+};

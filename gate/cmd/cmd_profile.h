@@ -4,13 +4,10 @@
 #ifndef GATE_CMD_PROFILE_H
 #define GATE_CMD_PROFILE_H
 
-#include "optlayer.h"
+#include "command.h"
 
-/* argv[0] is "profile". Returns the exit code: 0, 2 (usage, unknown scenario), 3 (the run or
- * google-pprof failed, or google-pprof is missing). */
-int cmd_profile(int argc, char **argv);
-
-/* Its options, for gate(1) and the completion (optdoc.h). */
-extern const struct command_spec profile_spec;
+/* Exit codes: 0, 2 (usage, unknown scenario), 3 (the run or google-pprof failed, or
+ * google-pprof is missing). */
+extern const struct command profile_command;
 
 #endif

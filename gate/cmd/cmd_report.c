@@ -3,30 +3,26 @@
 #define _GNU_SOURCE
 #include "cmd_report.h"
 
-#include <errno.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "command.h"
 #include "exit_codes.h"
-#include "fs.h"
 #include "history.h"
 #include "optlayer.h"
 #include "page.h"
-#include "session.h"
 #include "verdict.h"
 #include "wallclock.h"
 
 struct report_options {
-	const char *input;  /* the results document */
-	char *output;       /* the page; owned */
+	struct command_shared shared;
+	const char *input;   /* the results document */
+	char *output;        /* the page; owned */
 	const char *history; /* gate history --json's document, or NULL */
-	int verbosity;
-	bool help;
 };
+
+static const struct report_options report_defaults = { .input = "build/gate/results.json" };
 
 /* RESULTS with its .json suffix replaced by .html (or .html appended). */
 static char *default_output(const char *input)
@@ -43,7 +39,16 @@ static char *default_output(const char *input)
 	return output;
 }
 
-#define OWN(context) ((struct report_options *)(context)->own)
+static int finish(void *own, char **operands, size_t operand_count, struct gate_error *err)
+{
+	struct report_options *options = own;
+
+	if (operand_count == 1)
+		options->input = operands[0];
+	if (options->output == NULL && (options->output = default_output(options->input)) == NULL)
+		return gate_error_set(err, "out of memory");
+	return 0;
+}
 
 static const struct opt opt_page_output = {
 	"output", 'o', "FILE", "the page (default: RESULTS with .html for .json)", OPT_COPY_FIELD(struct report_options, output) };
@@ -59,7 +64,7 @@ static const struct opt_note report_notes[] = {
 	{ NULL, NULL },
 };
 
-const struct command_spec report_spec = {
+static const struct command_spec report_spec = {
 	"gate report",
 	"usage: gate report [options] [RESULTS]",
 	"Writes the results page of RESULTS (default build/gate/results.json): one HTML file\n"
@@ -75,63 +80,6 @@ const struct command_spec report_spec = {
 	report_notes,
 };
 
-static int parse_options(struct report_options *options, int argc, char **argv,
-			 struct gate_error *err)
-{
-	struct common_targets common;
-	struct opt_context context = { options, &common };
-	char **operands = NULL;
-	size_t operand_count = 0;
-	int status = -1;
-
-	*options = (struct report_options){ .input = "build/gate/results.json", .verbosity = 1 };
-	common = (struct common_targets){ .verbosity = &options->verbosity, .help = &options->help };
-	if (opt_parse(&report_spec, &context, argc, argv, &operands, &operand_count, err) != 0)
-		goto out;
-	if (operand_count == 1)
-		options->input = operands[0];
-	if (options->output == NULL && (options->output = default_output(options->input)) == NULL) {
-		gate_error_set(err, "out of memory");
-		goto out;
-	}
-	status = 0;
-out:
-	free(operands);
-	return status;
-}
-
-/* The document is read into the results module's view and its verdict (every value checked: a
- * malformed one writes nothing), the page drawn from them in memory and written whole (fs.h). */
-static int write_page(const cJSON *document, const struct history *history,
-		      const struct report_options *options, struct gate_error *err)
-{
-	struct results_view view;
-	struct results_verdict verdict;
-	char *text = NULL;
-	size_t length = 0;
-	FILE *out = NULL;
-	int status = -1;
-
-	if (results_view_read(&view, document, options->input, err) != 0)
-		return -1;
-	if (results_verdict_read(&verdict, document, options->input, err) != 0)
-		goto out;
-	out = open_memstream(&text, &length);
-	if (out == NULL) {
-		gate_error_set(err, "out of memory");
-		goto out;
-	}
-	page_write(out, &view, &verdict, history, options->input);
-	status = fclose(out) != 0 ? gate_error_set(err, "out of memory") : 0;
-	if (status == 0)
-		status = fs_write_atomic(options->output, text, length, NULL, err);
-out:
-	free(text);
-	results_verdict_release(&verdict);
-	results_view_release(&view);
-	return status;
-}
-
 static int read_history(struct history *history, const char *path, struct gate_error *err)
 {
 	cJSON *document = NULL;
@@ -144,34 +92,37 @@ static int read_history(struct history *history, const char *path, struct gate_e
 	return status;
 }
 
-int cmd_report(int argc, char **argv)
+/* The results (every value checked: malformed ones write nothing) and the history as the
+ * results module's views, the page drawn from them in memory and written whole. */
+static int run(void *own, struct gate_error *err)
 {
-	struct report_options options;
-	struct gate_error err = GATE_ERROR_INIT;
+	const struct report_options *options = own;
 	struct history history = HISTORY_INIT;
-	cJSON *document = NULL;
+	struct command_results results = { NULL, { 0 } };
+	struct results_view view = { 0 };
+	struct command_output page;
 	int code = GATE_EXIT_USAGE;
 
-	if (parse_options(&options, argc, argv, &err) != 0)
+	if ((options->history != NULL && read_history(&history, options->history, err) != 0) ||
+	    command_results_read(&results, options->input, err) != 0 ||
+	    results_view_read(&view, results.document, options->input, err) != 0 ||
+	    command_output_open(&page, err) != 0)
 		goto out;
-	if (options.help) {
-		opt_usage(stdout, &report_spec);
-		code = 0;
+	page_write(page.stream, &view, &results.verdict, options->history != NULL ? &history : NULL,
+		   options->input);
+	if (command_output_close(&page, options->output, 0, err) != 0)
 		goto out;
-	}
-	if (options.history != NULL && read_history(&history, options.history, &err) != 0)
-		goto out;
-	if (results_document_read(options.input, false, &document, &err) != 0 ||
-	    write_page(document, options.history != NULL ? &history : NULL, &options, &err) != 0)
-		goto out;
-	if (options.verbosity > 0)
-		fprintf(stderr, "gate: report: wrote %s\n", options.output);
+	if (options->shared.verbosity > 0)
+		fprintf(stderr, "gate: report: wrote %s\n", options->output);
 	code = 0;
 out:
-	if (code != 0)
-		session_fail(code, &err);
-	cJSON_Delete(document);
+	results_view_release(&view);
+	command_results_release(&results);
 	history_release(&history);
-	free(options.output);
 	return code;
 }
+
+const struct command report_command = {
+	.spec = &report_spec, .size = sizeof(struct report_options), .defaults = &report_defaults,
+	.finish = finish, .run = run,
+};

@@ -5,7 +5,6 @@
 #define _GNU_SOURCE
 #include "cmd_time.h"
 
-#include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <libgen.h>
@@ -15,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "command.h"
 #include "environment.h"
 #include "exit_codes.h"
 #include "manifest.h"
@@ -27,7 +27,7 @@
 #include "verdict.h"
 #include "wallclock.h"
 
-#define ROUND_SECONDS_MAX 600.0
+#define ROUND_SECONDS_MAX_MS 600000
 #define LOOPS_MAX 20
 #define ROUNDS_MAX 50
 #define PROCESS_BYTES_MAX (256ULL << 20)    /* bodies one process holds, with the queue's slots */
@@ -38,17 +38,16 @@
 	       "single-threaded, CLOCK_MONOTONIC around the drain; a discarded calibration round first"
 
 struct time_options {
-	const char *build_dir;
+	struct command_shared shared;
 	char *json_path;    /* owned */
 	char **scenarios;   /* harness-side names or globs (point into argv); owned array */
 	size_t scenario_count;
 	double round_seconds;
 	unsigned loops;
 	unsigned rounds;
-	double timeout_seconds;
-	int verbosity;
-	bool help;
 };
+
+static const struct time_options time_defaults = { .round_seconds = 1, .loops = 3, .rounds = 3 };
 
 /* A native executable and what its --describe says. */
 struct side {
@@ -71,33 +70,26 @@ struct timing {
 	struct environment environment;
 };
 
-static int parse_seconds(const char *text, double *seconds, struct gate_error *err)
+static int finish(void *own, char **operands, size_t operand_count, struct gate_error *err)
 {
-	char *end = NULL;
+	struct time_options *options = own;
 
-	errno = 0;
-	if ((text[0] >= '0' && text[0] <= '9') || text[0] == '.')
-		*seconds = strtod(text, &end);
-	if (end == NULL || errno != 0 || *end != '\0' || !(*seconds >= 0.001) ||
-	    *seconds > ROUND_SECONDS_MAX)
-		return gate_error_set(err, "--round-seconds must be a number of seconds from 0.001 to "
-				      "%.0f, not '%s'", ROUND_SECONDS_MAX, text);
+	(void)operands;
+	(void)operand_count;
+	if (options->json_path == NULL &&
+	    asprintf(&options->json_path, "%s/gate/results.json", options->shared.build_dir) < 0) {
+		options->json_path = NULL;
+		return gate_error_set(err, "out of memory");
+	}
 	return 0;
-}
-
-#define OWN(context) ((struct time_options *)(context)->own)
-
-static int apply_round_seconds(const struct opt_context *c, const char *value,
-			       struct gate_error *err)
-{
-	return parse_seconds(value, &OWN(c)->round_seconds, err);
 }
 
 static const struct opt opt_time_scenario = {
 	"scenario", 's', "NAME", "time only NAME (the harness side; a name or a glob); may repeat",
 	OPT_LIST_FIELD(struct time_options, scenarios, scenario_count) };
 static const struct opt opt_round_seconds = {
-	"round-seconds", 0, "S", "how long a round lasts (default 1)", OPT_CALLS(apply_round_seconds) };
+	"round-seconds", 0, "S", "how long a round lasts (default 1)",
+	OPT_SECONDS_FIELD(struct time_options, round_seconds, 1, ROUND_SECONDS_MAX_MS) };
 static const struct opt opt_loops = { "loops", 0, "L", "loops per pair (default 3)", OPT_UNSIGNED_FIELD(struct time_options, loops, 1, LOOPS_MAX) };
 static const struct opt opt_rounds = {
 	"rounds", 0, "R", "rounds of each side in a loop (default 3)", OPT_UNSIGNED_FIELD(struct time_options, rounds, 1, ROUNDS_MAX) };
@@ -116,7 +108,7 @@ static const struct opt_note time_notes[] = {
 	{ NULL, NULL },
 };
 
-const struct command_spec time_spec = {
+static const struct command_spec time_spec = {
 	"gate time",
 	"usage: gate time [options]",
 	"Times every scenario that declares a raw counterpart against that raw loop, natively\n"
@@ -131,26 +123,6 @@ const struct command_spec time_spec = {
 	NULL,
 	time_notes,
 };
-
-static int parse_options(struct time_options *options, int argc, char **argv, struct gate_error *err)
-{
-	struct common_targets common;
-	struct opt_context context = { options, &common };
-
-	*options = (struct time_options){ .build_dir = "build", .round_seconds = 1, .loops = 3,
-					  .rounds = 3, .timeout_seconds = 600, .verbosity = 1 };
-	common = (struct common_targets){ .build_dir = &options->build_dir,
-					  .timeout_seconds = &options->timeout_seconds,
-					  .verbosity = &options->verbosity, .help = &options->help };
-	if (opt_parse(&time_spec, &context, argc, argv, NULL, NULL, err) != 0)
-		return -1;
-	if (options->json_path == NULL &&
-	    asprintf(&options->json_path, "%s/gate/results.json", options->build_dir) < 0) {
-		options->json_path = NULL;
-		return gate_error_set(err, "out of memory");
-	}
-	return 0;
-}
 
 static char *owned_string(const cJSON *object, const char *key)
 {
@@ -201,14 +173,12 @@ out:
 	return status;
 }
 
+/* The side of the native scenario `name` (sides[i] is native.entries[i]), or NULL. */
 static const struct side *find_side(const struct timing *timing, const char *name)
 {
-	size_t i;
+	const struct manifest_entry *entry = command_find_scenario(&timing->native, name);
 
-	for (i = 0; i < timing->side_count; i++)
-		if (strcmp(timing->sides[i].name, name) == 0)
-			return &timing->sides[i];
-	return NULL;
+	return entry != NULL ? &timing->sides[entry - timing->native.entries] : NULL;
 }
 
 static bool selected(const struct time_options *options, const char *name)
@@ -227,14 +197,15 @@ static int find_pairs(struct timing *timing, struct gate_error *err)
 	const struct time_options *options = timing->options;
 	size_t i;
 
-	if (native_runs_read_manifest(&timing->native, options->build_dir, err) != 0)
+	if (native_runs_read_manifest(&timing->native, options->shared.build_dir, err) != 0)
 		return -1;
 	timing->sides = calloc(timing->native.entry_count + 1, sizeof(*timing->sides));
 	timing->pairs = calloc(timing->native.entry_count + 1, sizeof(*timing->pairs));
 	if (timing->sides == NULL || timing->pairs == NULL)
 		return gate_error_set(err, "out of memory");
 	for (i = 0; i < timing->native.entry_count; i++, timing->side_count++)
-		if (describe(&timing->sides[i], &timing->native.entries[i], options->timeout_seconds, err) != 0)
+		if (describe(&timing->sides[i], &timing->native.entries[i],
+			     options->shared.timeout_seconds, err) != 0)
 			return -1;
 	for (i = 0; i < timing->side_count; i++) {
 		const struct side *side = &timing->sides[i], *raw;
@@ -269,13 +240,13 @@ static int round_rate(const struct timing *timing, const struct side *side, uint
 	uint64_t total = 0, nanoseconds, i;
 
 	for (i = 0; i < processes; i++) {
-		if (native_runs_drain(side->path, chunk, timing->options->timeout_seconds, &nanoseconds,
-				      err) != 0)
+		if (native_runs_drain(side->path, chunk, timing->options->shared.timeout_seconds,
+				      &nanoseconds, err) != 0)
 			return -1;
 		total += nanoseconds;
 	}
 	*rate = (double)(chunk * processes) / ((double)total / 1e9);
-	if (timing->options->verbosity > 1)
+	if (timing->options->shared.verbosity > 1)
 		fprintf(stderr, "gate: time: %s: %.0f msg/s\n", side->name, *rate);
 	return 0;
 }
@@ -295,9 +266,9 @@ static int time_pair(const struct timing *timing, struct wall_pair *pair, struct
 	if (chunk_max > NATIVE_RUNS_COUNT_MAX)
 		chunk_max = NATIVE_RUNS_COUNT_MAX;
 	if (native_runs_calibrate(raw->path, options->round_seconds, chunk_max,
-				  options->timeout_seconds, &raw_rate, err) != 0 ||
+				  options->shared.timeout_seconds, &raw_rate, err) != 0 ||
 	    native_runs_calibrate(harness->path, options->round_seconds, chunk_max,
-				  options->timeout_seconds, &harness_rate, err) != 0)
+				  options->shared.timeout_seconds, &harness_rate, err) != 0)
 		return gate_error_prefix(err, "timing '%s'", pair->name);
 	wanted = (uint64_t)ceil(options->round_seconds * (raw_rate > harness_rate ? raw_rate : harness_rate));
 	wanted = wanted < 1 ? 1 : wanted;
@@ -311,7 +282,7 @@ static int time_pair(const struct timing *timing, struct wall_pair *pair, struct
 	pair->framework_rates = calloc(count, sizeof(double));
 	if (pair->raw_rates == NULL || pair->framework_rates == NULL)
 		return gate_error_set(err, "out of memory");
-	if (options->verbosity > 0)
+	if (options->shared.verbosity > 0)
 		fprintf(stderr, "gate: time: %s against %s: %" PRIu64 " messages a round (%" PRIu64
 			" process%s), %u loop%s of %u rounds\n", pair->name, pair->raw_name,
 			pair->messages, processes, processes == 1 ? "" : "es", pair->loops,
@@ -388,10 +359,10 @@ static void timing_release(struct timing *timing)
 }
 
 /* The steps: pairs, environment, rounds, table, results file. */
-static int run(const struct time_options *options)
+static int run(void *own, struct gate_error *err)
 {
+	const struct time_options *options = own;
 	struct timing timing = { .options = options };
-	struct gate_error err = GATE_ERROR_INIT;
 	char *valgrind = runner_find_program("valgrind", getenv("PATH"));
 	int code = GATE_EXIT_USAGE;
 	struct timespec started, ended;
@@ -400,14 +371,14 @@ static int run(const struct time_options *options)
 	size_t i;
 
 	clock_gettime(CLOCK_MONOTONIC, &started);
-	if (find_pairs(&timing, &err) != 0)
+	if (find_pairs(&timing, err) != 0)
 		goto out;
 	code = GATE_EXIT_MEASUREMENT;
 	if (environment_collect(&timing.environment, valgrind ? valgrind : "valgrind",
-				timing.native.compiler, timing.native.flags, &err) != 0)
+				timing.native.compiler, timing.native.flags, err) != 0)
 		goto out;
 	for (i = 0; i < timing.pair_count; i++)
-		if (time_pair(&timing, &timing.pairs[i], &err) != 0)
+		if (time_pair(&timing, &timing.pairs[i], err) != 0)
 			goto out;
 	print_table(&timing);
 	fflush(stdout);
@@ -417,39 +388,25 @@ static int run(const struct time_options *options)
 	tally = native_runs_tally();
 	seconds = (double)(ended.tv_sec - started.tv_sec) +
 		  (double)(ended.tv_nsec - started.tv_nsec) / 1e9;
-	if (options->verbosity > 0 && seconds > 0)
+	if (options->shared.verbosity > 0 && seconds > 0)
 		fprintf(stderr, "gate: time: %" PRIu64 " runs in %.1f s; the timed drains took %.1f s "
 			"(%.0f %%), the rest of the runs %.1f s (start, fill, teardown, exit), gate "
 			"itself %.1f s\n", tally.runs, seconds, tally.drain_seconds,
 			100.0 * tally.drain_seconds / seconds, tally.run_seconds - tally.drain_seconds,
 			seconds - tally.run_seconds);
 	code = GATE_EXIT_USAGE;
-	if (store(&timing, &err) != 0)
+	if (store(&timing, err) != 0)
 		goto out;
-	if (options->verbosity > 0)
+	if (options->shared.verbosity > 0)
 		fprintf(stderr, "gate: time: wrote the scenarios section of %s\n", options->json_path);
 	code = 0;
 out:
-	if (code != 0)
-		session_fail(code, &err);
 	free(valgrind);
 	timing_release(&timing);
 	return code;
 }
 
-int cmd_time(int argc, char **argv)
-{
-	struct time_options options;
-	struct gate_error err = GATE_ERROR_INIT;
-	int code;
-
-	if (parse_options(&options, argc, argv, &err) != 0)
-		code = session_fail(GATE_EXIT_USAGE, &err);
-	else if (options.help)
-		code = (opt_usage(stdout, &time_spec), 0);
-	else
-		code = run(&options);
-	free(options.scenarios);
-	free(options.json_path);
-	return code;
-}
+const struct command time_command = {
+	.spec = &time_spec, .size = sizeof(struct time_options), .defaults = &time_defaults,
+	.finish = finish, .run = run,
+};

@@ -4,12 +4,9 @@
 #ifndef GATE_CMD_TIME_H
 #define GATE_CMD_TIME_H
 
-#include "optlayer.h"
+#include "command.h"
 
-/* argv[0] is "time". Returns the exit code: 0, 2 (usage, no build, no pair), 3 (a run failed). */
-int cmd_time(int argc, char **argv);
-
-/* Its options, for gate(1) and the completion (optdoc.h). */
-extern const struct command_spec time_spec;
+/* Exit codes: 0, 2 (usage, no build, no pair), 3 (a run failed). */
+extern const struct command time_command;
 
 #endif

@@ -36,19 +36,8 @@ static int run(const struct gate_options *options, const char *program)
 
 	if (code == 0)
 		code = session_prepare(&session);
-
 	if (code == 0)
-		code = session_load_acceptance(&session);
-	if (code == 0)
-		code = session_load_baseline(&session);
-	if (code == 0)
-		code = session_measure(&session, &measure_options);
-	if (code == 0)
-		code = session_make_comparable(&session, &measure_options);
-	if (code == 0)
-		code = session_match_messages(&session, &measure_options);
-	if (code == 0)
-		code = session_decide_and_report(&session);
+		code = session_run(&session, &measure_options, true);
 	session_release(&session);
 	return code;
 }
@@ -76,25 +65,23 @@ static void handle_termination(void)
 		sigaction(signals[i], &action, NULL);
 }
 
-/* gate's subcommands: the word after gate, what --help says of it, its entry point and its
- * options (for the manual page and the completion). */
-struct command {
+/* gate's subcommands: the word after gate, what --help says of it, and the command (its options
+ * for the manual page and the completion too). */
+struct subcommand {
 	const char *name;
 	const char *about;
-	int (*run)(int argc, char **argv);
-	const struct command_spec *spec;
+	const struct command *command;
 };
 
-static const struct command commands[] = {
-	{ "time", "wall clock against the raw loops", cmd_time, &time_spec },
-	{ "profile", "a CPU profile of one scenario (gate profile SCENARIO)", cmd_profile,
-	  &profile_spec },
-	{ "report", "the results page (gate report [FILE])", cmd_report, &report_spec },
-	{ "merge", "shards, or one run decided again (gate merge FILE...)", cmd_merge, &merge_spec },
-	{ "history", "every figure over the branch's commits", cmd_history, &history_spec },
-	{ "export", "one run for other tools (--format bmf|junit|csv)", cmd_export, &export_spec },
+static const struct subcommand commands[] = {
+	{ "time", "wall clock against the raw loops", &time_command },
+	{ "profile", "a CPU profile of one scenario (gate profile SCENARIO)", &profile_command },
+	{ "report", "the results page (gate report [FILE])", &report_command },
+	{ "merge", "shards, or one run decided again (gate merge FILE...)", &merge_command },
+	{ "history", "every figure over the branch's commits", &history_command },
+	{ "export", "one run for other tools (--format bmf|junit|csv)", &export_command },
 	{ "manifest", "list scenarios built without CMake (gate manifest --output-dir DIR EXE...)",
-	  cmd_manifest, &manifest_spec },
+	  &manifest_command },
 };
 
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))
@@ -131,7 +118,7 @@ static int generate(const char *format, const char *path)
 	}
 	for (i = 0; i < COMMAND_COUNT; i++)
 		documented[i] = (struct optdoc_command){ commands[i].name, commands[i].about,
-							 commands[i].spec };
+							 commands[i].command->spec };
 	out = fopen(path, "w");
 	if (out != NULL) {
 		if (format[0] == 'm')
@@ -168,7 +155,7 @@ int main(int argc, char **argv)
 	handle_termination();
 	for (i = 0; argc > 1 && i < COMMAND_COUNT; i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
+			return command_main(commands[i].command, argc - 1, argv + 1);
 	if (argc == 4 && strcmp(argv[1], "--generate") == 0)
 		return generate(argv[2], argv[3]);
 	if (argc > 1 && nearest_command(argv[1]) != NULL) {

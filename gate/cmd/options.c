@@ -235,37 +235,42 @@ static int fill_defaults(struct gate_options *options, struct gate_error *err)
 }
 
 
-static int parse(struct gate_options *options, const struct command_spec *spec, int argc,
-		 char **argv, bool merge, struct gate_error *err)
+void options_start(struct gate_options *options, struct common_targets *common)
 {
-	struct common_targets common;
-	struct opt_context context;
-
 	*options = (struct gate_options){
 		.messages = 1000,
 		.timeout_seconds = 600,
 		.build_dir = "build",
 		.verbosity = 1,
 	};
-	common = (struct common_targets){ &options->build_dir, &options->timeout_seconds,
-					  &options->timeout_given, &options->jobs,
-					  &options->verbosity, &options->help, &options->version };
-	context = (struct opt_context){ options, &common };
-	if (opt_parse(spec, &context, argc, argv, &options->inputs, &options->input_count, err) != 0)
-		return -1;
-	if (merge && options->input_count == 0 && !options->help)
-		return gate_error_set(err, "gate merge needs the shard result files to combine");
-	return fill_defaults(options, err);
+	*common = (struct common_targets){ &options->build_dir, &options->timeout_seconds,
+					   &options->timeout_given, &options->jobs,
+					   &options->verbosity, &options->help, &options->version };
 }
 
 int options_parse(struct gate_options *options, int argc, char **argv, struct gate_error *err)
 {
-	return parse(options, &gate_spec, argc, argv, false, err);
+	struct common_targets common;
+	struct opt_context context = { options, &common };
+
+	options_start(options, &common);
+	if (opt_parse(&gate_spec, &context, argc, argv, &options->inputs, &options->input_count,
+		      err) != 0)
+		return -1;
+	return fill_defaults(options, err);
 }
 
-int options_parse_merge(struct gate_options *options, int argc, char **argv, struct gate_error *err)
+int options_finish_merge(struct gate_options *options, char *const *files, size_t count,
+			 struct gate_error *err)
 {
-	return parse(options, &merge_spec, argc, argv, true, err);
+	size_t i;
+
+	if (count == 0)
+		return gate_error_set(err, "gate merge needs the shard result files to combine");
+	for (i = 0; i < count; i++)
+		if (opt_append(&options->inputs, &options->input_count, files[i], err) != 0)
+			return -1;
+	return fill_defaults(options, err);
 }
 
 void options_usage(FILE *out, const char *subcommands)
@@ -278,11 +283,6 @@ void options_usage(FILE *out, const char *subcommands)
 		spec.epilogue = epilogue;
 	opt_usage(out, &spec);
 	free(epilogue);
-}
-
-void options_merge_usage(FILE *out)
-{
-	opt_usage(out, &merge_spec);
 }
 
 void options_release(struct gate_options *options)

@@ -56,16 +56,19 @@ struct gate_options {
 /* Parses argv. Returns 0, or -1 with err naming the bad argument (the caller exits 2). */
 int options_parse(struct gate_options *options, int argc, char **argv, struct gate_error *err);
 
-/* Parses the arguments of `gate merge` (argv[0] is "merge"): the reporting and baseline options
- * plus the shard files. Measuring options are refused. */
-int options_parse_merge(struct gate_options *options, int argc, char **argv, struct gate_error *err);
+/* The defaults, and where the shared options land in `options` (options_parse; gate merge, whose
+ * command line command_main parses with merge_spec: the reporting and baseline options, the
+ * measuring ones refused). */
+void options_start(struct gate_options *options, struct common_targets *common);
+
+/* gate merge's shard files, after its options: the defaults that depend on them (as
+ * options_parse). 0, or -1 with err. */
+int options_finish_merge(struct gate_options *options, char *const *files, size_t count,
+			 struct gate_error *err);
 
 /* The --help text; `subcommands` (the command table's lines, or NULL) goes before the exit
  * codes. */
 void options_usage(FILE *out, const char *subcommands);
-
-/* gate merge --help. */
-void options_merge_usage(FILE *out);
 
 void options_release(struct gate_options *options);
 

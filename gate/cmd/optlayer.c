@@ -31,6 +31,24 @@ int opt_parse_unsigned(const char *text, uint64_t low, uint64_t high, const char
 	return 0;
 }
 
+/* A decimal number of seconds from low_ms to high_ms milliseconds ("0.5"; "1e-1" too, but no
+ * sign, "inf" or "nan"). */
+static int parse_seconds(const char *text, uint64_t low_ms, uint64_t high_ms, const char *option,
+			 double *seconds, struct gate_error *err)
+{
+	double low = (double)low_ms / 1000, high = (double)high_ms / 1000, parsed = 0;
+	char *end = NULL;
+
+	errno = 0;
+	if ((text[0] >= '0' && text[0] <= '9') || text[0] == '.')
+		parsed = strtod(text, &end);
+	if (end == NULL || errno != 0 || *end != '\0' || !(parsed >= low) || parsed > high)
+		return gate_error_set(err, "%s must be a number of seconds from %g to %g, not '%s'",
+				      option, low, high, text);
+	*seconds = parsed;
+	return 0;
+}
+
 int opt_append(char ***array, size_t *count, char *item, struct gate_error *err)
 {
 	char **grown = realloc(*array, (*count + 1) * sizeof(*grown));
@@ -42,50 +60,78 @@ int opt_append(char ***array, size_t *count, char *item, struct gate_error *err)
 	return 0;
 }
 
+/* Where an option's value goes: a field of the command's own options, or the one a member of
+ * struct common_targets points to. */
+static void *opt_field(const struct opt *opt, const struct opt_context *context)
+{
+	if (opt->shared)
+		return *(void **)(void *)((char *)(void *)context->common + opt->field);
+	return (char *)context->own + opt->field;
+}
+
 /* Stores or hands on an option's value, as its kind says (optlayer.h). */
 static int opt_apply(const struct opt *opt, const struct opt_context *context, const char *value,
 		     struct gate_error *err)
 {
-	char *own = context->own, name[64];
+	void *field = opt_field(opt, context);
+	char name[64];
 	uint64_t number;
 
 	switch (opt->kind) {
 	case OPT_FLAG:
-		*(bool *)(void *)(own + opt->field) = true;
+		*(bool *)field = true;
 		return 0;
 	case OPT_TEXT:
-		*(const char **)(void *)(own + opt->field) = value;
+		*(const char **)field = value;
 		return 0;
-	case OPT_COPY: {
-		char **field = (char **)(void *)(own + opt->field);
-
-		free(*field);
-		return (*field = strdup(value)) != NULL ? 0 : gate_error_set(err, "out of memory");
-	}
+	case OPT_COPY:
+		free(*(char **)field);
+		*(char **)field = strdup(value);
+		return *(char **)field != NULL ? 0 : gate_error_set(err, "out of memory");
 	case OPT_UNSIGNED:
 		snprintf(name, sizeof(name), "--%s", opt->name);
 		if (opt_parse_unsigned(value, opt->low, opt->high, name, &number, err) != 0)
 			return -1;
 		if (opt->size == sizeof(uint64_t))
-			*(uint64_t *)(void *)(own + opt->field) = number;
+			*(uint64_t *)field = number;
 		else
-			*(unsigned *)(void *)(own + opt->field) = (unsigned)number;
+			*(unsigned *)field = (unsigned)number;
 		return 0;
 	case OPT_LIST:
-		return opt_append((char ***)(void *)(own + opt->field),
-				  (size_t *)(void *)(own + opt->count), (char *)value, err);
+		return opt_append((char ***)field,
+				  (size_t *)(void *)((char *)context->own + opt->count), (char *)value,
+				  err);
+	case OPT_LEVEL:
+		*(int *)field = (int)opt->low;
+		return 0;
+	case OPT_SECONDS:
+		snprintf(name, sizeof(name), "--%s", opt->name);
+		return parse_seconds(value, opt->low, opt->high, name, (double *)field, err);
 	case OPT_CALL:
 	default:
 		return opt->apply(context, value, err);
 	}
 }
 
-static int apply_build_dir(const struct opt_context *context, const char *value,
-			   struct gate_error *err)
+void opt_release(const struct command_spec *spec, void *own)
 {
-	(void)err;
-	*context->common->build_dir = value;
-	return 0;
+	size_t i;
+
+	for (i = 0; spec->opts[i] != NULL; i++) {
+		const struct opt *opt = spec->opts[i];
+		char **field = (char **)(void *)((char *)own + opt->field);
+
+		if (opt->shared || (opt->kind != OPT_COPY && opt->kind != OPT_LIST))
+			continue;
+		if (opt->kind == OPT_COPY) {
+			free(*field);
+			*field = NULL;
+		} else {
+			free(*(char ***)(void *)field);
+			*(char ***)(void *)field = NULL;
+			*(size_t *)(void *)((char *)own + opt->count) = 0;
+		}
+	}
 }
 
 static int apply_timeout(const struct opt_context *context, const char *value,
@@ -101,61 +147,21 @@ static int apply_timeout(const struct opt_context *context, const char *value,
 	return 0;
 }
 
-static int apply_jobs(const struct opt_context *context, const char *value, struct gate_error *err)
-{
-	uint64_t jobs;
-
-	if (opt_parse_unsigned(value, 1, JOBS_MAX, "--jobs", &jobs, err) != 0)
-		return -1;
-	*context->common->jobs = (unsigned)jobs;
-	return 0;
-}
-
-static int apply_verbose(const struct opt_context *context, const char *value,
-			 struct gate_error *err)
-{
-	(void)value;
-	(void)err;
-	*context->common->verbosity = 2;
-	return 0;
-}
-
-static int apply_quiet(const struct opt_context *context, const char *value, struct gate_error *err)
-{
-	(void)value;
-	(void)err;
-	*context->common->verbosity = 0;
-	return 0;
-}
-
-static int apply_help(const struct opt_context *context, const char *value, struct gate_error *err)
-{
-	(void)value;
-	(void)err;
-	*context->common->help = true;
-	return 0;
-}
-
-static int apply_version(const struct opt_context *context, const char *value,
-			 struct gate_error *err)
-{
-	(void)value;
-	(void)err;
-	*context->common->version = true;
-	return 0;
-}
-
 const struct opt opt_build_dir = { "build-dir", 0, "DIR", "the build to use (default build)",
-				   OPT_CALLS(apply_build_dir) };
+				   OPT_SHARED_FIELD(OPT_TEXT, build_dir, const char *, 0, 0) };
 const struct opt opt_timeout = { "timeout", 0, "SECONDS", "kill every run after this long",
 				 OPT_CALLS(apply_timeout) };
 const struct opt opt_jobs = { "jobs", 'j', "JOBS",
-			      "valgrind runs at once (default: the number of CPUs)", OPT_CALLS(apply_jobs) };
+			      "valgrind runs at once (default: the number of CPUs)",
+			      OPT_SHARED_FIELD(OPT_UNSIGNED, jobs, unsigned, 1, JOBS_MAX) };
 const struct opt opt_verbose = { "verbose", 'v', NULL, "print each command it runs",
-				 OPT_CALLS(apply_verbose) };
-const struct opt opt_quiet = { "quiet", 'q', NULL, "no progress on stderr", OPT_CALLS(apply_quiet) };
-const struct opt opt_help = { "help", 'h', NULL, "this text", OPT_CALLS(apply_help) };
-const struct opt opt_version = { "version", 'V', NULL, "gate's version", OPT_CALLS(apply_version) };
+				 OPT_SHARED_FIELD(OPT_LEVEL, verbosity, int, 2, 0) };
+const struct opt opt_quiet = { "quiet", 'q', NULL, "no progress on stderr",
+			       OPT_SHARED_FIELD(OPT_LEVEL, verbosity, int, 0, 0) };
+const struct opt opt_help = { "help", 'h', NULL, "this text",
+			      OPT_SHARED_FIELD(OPT_FLAG, help, bool, 0, 0) };
+const struct opt opt_version = { "version", 'V', NULL, "gate's version",
+				 OPT_SHARED_FIELD(OPT_FLAG, version, bool, 0, 0) };
 
 static size_t count_opts(const struct opt *const *opts)
 {

@@ -38,7 +38,10 @@ enum opt_kind {
 	OPT_TEXT,     /* const char * field = the value (argv's own string) */
 	OPT_COPY,     /* char * field = a copy of the value (owned; a repeat replaces it) */
 	OPT_UNSIGNED, /* unsigned or uint64_t field = the value, a whole number from low to high */
-	OPT_LIST      /* char ** field grows by the value, its size_t count at `count` */
+	OPT_LIST,     /* char ** field grows by the value, its size_t count at `count` */
+	OPT_LEVEL,    /* int field = low (takes no value) */
+	OPT_SECONDS   /* double field = the value, a decimal number of seconds from low to high
+		       * milliseconds */
 };
 
 struct opt {
@@ -51,7 +54,9 @@ struct opt {
 	size_t field;         /* the field's offset in the command's own options */
 	size_t size;          /* the field's size (OPT_UNSIGNED: 4 or 8 bytes) */
 	size_t count;         /* OPT_LIST: the offset of its size_t count */
-	uint64_t low, high;   /* OPT_UNSIGNED: the range */
+	uint64_t low, high;   /* OPT_UNSIGNED, OPT_SECONDS (ms): the range; OPT_LEVEL: the level */
+	bool shared;          /* the field is the one a member of struct common_targets points to
+			       * (`field` that member's offset), not one of the command's own */
 };
 
 /* 0, when the field `member` of `type` has the type `want`; a compile error otherwise, so a typed
@@ -62,14 +67,14 @@ struct opt {
 
 /* The tail of a struct opt initializer after the help text: a handler that does more than store
  * the value (checks it against something else, sets two fields)... */
-#define OPT_CALLS(function) function, OPT_CALL, 0, 0, 0, 0, 0
+#define OPT_CALLS(function) function, OPT_CALL, 0, 0, 0, 0, 0, false
 /* ...or the field it writes, by type. */
 #define OPT_FLAG_FIELD(type, member) \
-	NULL, OPT_FLAG, OPT_AT(type, member) + OPT_IS(type, member, bool), 0, 0, 0
+	NULL, OPT_FLAG, OPT_AT(type, member) + OPT_IS(type, member, bool), 0, 0, 0, false
 #define OPT_TEXT_FIELD(type, member) \
-	NULL, OPT_TEXT, OPT_AT(type, member) + OPT_IS(type, member, const char *), 0, 0, 0
+	NULL, OPT_TEXT, OPT_AT(type, member) + OPT_IS(type, member, const char *), 0, 0, 0, false
 #define OPT_COPY_FIELD(type, member) \
-	NULL, OPT_COPY, OPT_AT(type, member) + OPT_IS(type, member, char *), 0, 0, 0
+	NULL, OPT_COPY, OPT_AT(type, member) + OPT_IS(type, member, char *), 0, 0, 0, false
 /* An unsigned field of 4 or 8 bytes; a `high` the field cannot hold is a compile error. */
 #define OPT_UNSIGNED_FIELD(type, member, low, high)                                            \
 	NULL, OPT_UNSIGNED,                                                                    \
@@ -78,10 +83,22 @@ struct opt {
 			0 * sizeof(char[(uint64_t)(high) <= (sizeof(((type *)0)->member) == 4    \
 								     ? UINT32_MAX                \
 								     : UINT64_MAX) ? 1 : -1]), \
-		0, (low), (high)
+		0, (low), (high), false
+/* A double field of seconds, from low_ms to high_ms milliseconds ("0.25" for 250). */
+#define OPT_SECONDS_FIELD(type, member, low_ms, high_ms)                                      \
+	NULL, OPT_SECONDS, OPT_AT(type, member) + OPT_IS(type, member, double), 0, (low_ms),   \
+		(high_ms), false
 #define OPT_LIST_FIELD(type, member, count_member)                                             \
 	NULL, OPT_LIST, OPT_AT(type, member) + OPT_IS(type, member, char **),                  \
-		offsetof(type, count_member) + OPT_IS(type, count_member, size_t), 0, 0
+		offsetof(type, count_member) + OPT_IS(type, count_member, size_t), 0, 0, false
+/* ...or, for an option every command may list, the field a member of struct common_targets points
+ * to: kind OPT_FLAG, OPT_TEXT, OPT_UNSIGNED (from low to high) or OPT_LEVEL (the level low), and
+ * the type that field has. */
+#define OPT_SHARED_FIELD(kind, member, want, low, high)                                        \
+	NULL, kind,                                                                            \
+		offsetof(struct common_targets, member) +                                      \
+			OPT_IS(struct common_targets, member, want *),                         \
+		sizeof(want), 0, (low), (high), true
 
 /* The options every command may list. */
 extern const struct opt opt_build_dir, opt_timeout, opt_jobs, opt_verbose, opt_quiet, opt_help,
@@ -128,5 +145,9 @@ int opt_parse_unsigned(const char *text, uint64_t low, uint64_t high, const char
 
 /* Appends to a growing array of argv strings (--scenario patterns, input files). */
 int opt_append(char ***array, size_t *count, char *item, struct gate_error *err);
+
+/* Frees what the spec's options made the command's own options `own` own: each OPT_COPY field
+ * and each OPT_LIST array (not the argv strings in it), left NULL and empty. */
+void opt_release(const struct command_spec *spec, void *own);
 
 #endif

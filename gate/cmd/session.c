@@ -1076,6 +1076,23 @@ int session_decide_and_report(struct session *session)
 	return code;
 }
 
+int session_run(struct session *session, struct measure_options *measure_options, bool measure)
+{
+	int code = session_load_acceptance(session);
+
+	if (code == 0)
+		code = session_load_baseline(session);
+	if (code == 0 && measure)
+		code = session_measure(session, measure_options);
+	if (code == 0)
+		code = session_make_comparable(session, measure_options);
+	if (code == 0 && measure)
+		code = session_match_messages(session, measure_options);
+	if (code == 0)
+		code = session_decide_and_report(session);
+	return code;
+}
+
 void session_release(struct session *session)
 {
 	size_t i;

@@ -90,6 +90,12 @@ int session_match_messages(struct session *session, struct measure_options *meas
  * exit code (or a worse one when writing failed). */
 int session_decide_and_report(struct session *session);
 
+/* The steps after session_prepare (gate) or the shards read (gate merge), in order: acceptances,
+ * baseline, the measurements when `measure` (gate merge has its figures already), comparable,
+ * matched in N when measured here, decided and reported. Returns 0, or the exit code of the
+ * step that stopped. */
+int session_run(struct session *session, struct measure_options *measure_options, bool measure);
+
 void session_release(struct session *session);
 
 #endif

@@ -7,8 +7,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "command.h"
 #include "manifest.h"
 #include "native_runs.h"
 #include "wallclock.h"
@@ -32,16 +32,6 @@ static void not_timed(struct verdict_wall *wall, const char *format, ...)
 	wall->timed = false;
 	vsnprintf(wall->why_not, sizeof(wall->why_not), format, arguments);
 	va_end(arguments);
-}
-
-static const struct manifest_entry *find_entry(const struct manifest *manifest, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < manifest->entry_count; i++)
-		if (strcmp(manifest->entries[i].name, name) == 0)
-			return &manifest->entries[i];
-	return NULL;
 }
 
 /* The fastest and the slowest of one side's rounds. */
@@ -152,8 +142,8 @@ static void time_rows(struct verdict *verdict, const struct manifest *head,
 
 		if (row->wall == NULL)
 			continue;
-		here = find_entry(head, row->name);
-		there = find_entry(base, row->name);
+		here = command_find_scenario(head, row->name);
+		there = command_find_scenario(base, row->name);
 		if (here == NULL || there == NULL) {
 			not_timed(row->wall, "no native build of it %s", here == NULL ? "at head"
 										   : "in the baseline");

@@ -13,6 +13,7 @@ struct toy {
 	size_t item_count;
 	unsigned small;
 	uint64_t count;
+	double seconds;
 	bool flag;
 	const char *build_dir;
 	double timeout;
@@ -181,6 +182,49 @@ static void typed_options_should_store_each_kind_in_its_field(void)
 	free(toy.items);
 }
 
+/* Seconds are a decimal number within a range given in milliseconds; what the options own (the
+ * copies and the lists) is freed by the spec, and nothing else. */
+static void seconds_should_be_checked_and_owned_fields_released(void)
+{
+	static const struct opt opt_copy = { "copy", 0, "C", "copied",
+					     OPT_COPY_FIELD(struct toy, copy) };
+	static const struct opt opt_item = { "item", 'i', "I", "items",
+					     OPT_LIST_FIELD(struct toy, items, item_count) };
+	static const struct opt opt_seconds = {
+		"seconds", 0, "S", "0.01 to 600 s",
+		OPT_SECONDS_FIELD(struct toy, seconds, 10, 600000) };
+	static const struct opt *const typed[] = { &opt_copy, &opt_item, &opt_seconds, &opt_name,
+						   NULL };
+	static const struct command_spec spec = { "gate typed", "usage: gate typed", NULL, typed,
+						  NULL, 0, NULL, NULL, NULL };
+	static struct common_targets common;
+	char *argv[] = { "typed", "--copy", "c", "-i", "a", "--seconds", "0.25", "-N", "n", NULL };
+	char *too_short[] = { "typed", "--seconds", "0.001", NULL };
+	char *signed_value[] = { "typed", "--seconds=-1", NULL };
+	char *not_a_number[] = { "typed", "--seconds", "1s", NULL };
+	struct gate_error err = GATE_ERROR_INIT;
+	struct toy toy = { 0 };
+	struct opt_context context = { &toy, &common };
+
+	CHECK(opt_parse(&spec, &context, 9, argv, NULL, NULL, &err) == 0);
+	CHECK(toy.seconds == 0.25);
+	CHECK(opt_parse(&spec, &context, 3, too_short, NULL, NULL, &err) == -1);
+	CHECK_STR(err.message,
+		  "--seconds must be a number of seconds from 0.01 to 600, not '0.001'");
+	CHECK(opt_parse(&spec, &context, 2, signed_value, NULL, NULL, &err) == -1);
+	CHECK_STR(err.message, "--seconds must be a number of seconds from 0.01 to 600, not '-1'");
+	CHECK(opt_parse(&spec, &context, 3, not_a_number, NULL, NULL, &err) == -1);
+	CHECK_STR(err.message, "--seconds must be a number of seconds from 0.01 to 600, not '1s'");
+	CHECK(toy.seconds == 0.25);
+	CHECK_STR(toy.copy, "c");
+	CHECK_U64(toy.item_count, 1);
+	opt_release(&spec, &toy);
+	CHECK(toy.copy == NULL);
+	CHECK(toy.items == NULL);
+	CHECK_U64(toy.item_count, 0);
+	CHECK(toy.name == argv[8]);
+}
+
 static void opt_usage_should_be_made_from_the_options(void)
 {
 	char *text = NULL;
@@ -215,6 +259,7 @@ int main(void)
 	RUN(opt_parse_should_name_the_option_as_it_was_typed);
 	RUN(opt_parse_should_refuse_operands_when_the_command_takes_none);
 	RUN(typed_options_should_store_each_kind_in_its_field);
+	RUN(seconds_should_be_checked_and_owned_fields_released);
 	RUN(opt_usage_should_be_made_from_the_options);
 	return CHECK_EXIT();
 }
