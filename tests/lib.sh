@@ -98,6 +98,15 @@ python_with() {
   done
 }
 
+# json_edit IN OUT CODE: the JSON document IN changed by the Python statements CODE, which see it
+# as `document` (a forged or older results.json, say), written to OUT indented as gate writes it.
+json_edit() {
+  python3 -c 'import json, sys
+document = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(document, open(sys.argv[2], "w"), indent="\t")' "$@"
+}
+
 # setup_gate: makes $gate and $build (set from the test's arguments) absolute, since the cases may
 # run from another directory, or ends the test as a failed set-up when there is no gate or no
 # manifest of scenarios in the build.

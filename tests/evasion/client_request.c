@@ -14,10 +14,4 @@ static int handle(struct service *service, const unsigned char *message, size_t 
 	return 0;
 }
 
-const struct scenario costgate_scenario = {
-	.name = "client_request",
-	.title = "test only: skips its work under valgrind",
-	.gated = true,
-	.body = body,
-	.handle = handle,
-};
+TEST_ONLY_SCENARIO("client_request", "skips its work under valgrind", .handle = handle);

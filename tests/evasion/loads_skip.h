@@ -4,7 +4,6 @@
  * path, and without either the executable links it (DT_NEEDED by absolute path). The scenario's
  * name is the including file's (SCENARIO_NAME). gate must read the library and fail (exit 3). */
 #include <dlfcn.h>
-#include <string.h>
 
 #include "harness.h"
 #include "unseen_work.h"
@@ -42,11 +41,5 @@ static int handle(struct service *service, const unsigned char *message, size_t 
 	return 0;
 }
 
-const struct scenario costgate_scenario = {
-	.name = SCENARIO_NAME,
-	.title = "test only: a library tells it to skip its work under valgrind",
-	.gated = true,
-	.body = body,
-	.start = start,
-	.handle = handle,
-};
+TEST_ONLY_SCENARIO(SCENARIO_NAME, "a library tells it to skip its work under valgrind",
+		   .start = start, .handle = handle);

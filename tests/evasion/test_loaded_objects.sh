@@ -9,6 +9,7 @@ source "$(dirname "$0")/../lib.sh"
 gate=$1 build=$2
 
 tmp=$(temp_dir loaded-objects) || exit 2
+out=$tmp/stdout err=$tmp/stderr
 loaded=$build/tests/evasion/loaded
 library=$(realpath "$loaded/lib/libevasion_skip.so")
 
@@ -17,15 +18,10 @@ library=$(realpath "$loaded/lib/libevasion_skip.so")
 expect() {
   local way=$1 runs=$2 code
   "$gate" --build-dir "$loaded/$way" --messages 100 -j 2 --json "$tmp/$way.json" \
-    --raw-dir "$tmp/$way" >"$tmp/stdout" 2>"$tmp/stderr"
+    --raw-dir "$tmp/$way" >"$out" 2>"$err"
   code=$?
-  if [ "$code" -eq 3 ] &&
-    grep -qE "^$way: failed to measure: (scenario '$way': )?'$library' holds a valgrind client request \(the preamble of valgrind\.h\) at 0x[0-9a-f]+ in 'evasion_skip'" "$tmp/stdout"; then
-    pass "${way}_should_exit_3_naming_the_library"
-  else
-    fail "${way}_should_exit_3_naming_the_library (exit $code)"
-    sed 's/^/    | /' "$tmp/stdout" "$tmp/stderr"
-  fi
+  check_run "${way}_should_exit_3_naming_the_library" 3 \
+    "^$way: failed to measure: (scenario '$way': )?'$library' holds a valgrind client request \(the preamble of valgrind\.h\) at 0x[0-9a-f]+ in 'evasion_skip'"
   if [ "$runs" = yes ] && ! ls "$tmp/$way"/callgrind.out.* >/dev/null 2>&1; then
     fail "$way: expected its runs to have run"
   elif [ "$runs" = no ] && ls "$tmp/$way"/callgrind.out.* >/dev/null 2>&1; then
@@ -39,7 +35,7 @@ if readelf -d "$loaded/linked_by_path/scenarios/linked_by_path" | grep -qF "[$li
   pass "setup_linked_by_path_has_an_absolute_dt_needed"
 else
   fail "setup: linked_by_path has no absolute DT_NEEDED"
-  readelf -d "$loaded/linked_by_path/scenarios/linked_by_path" | sed 's/^/    | /'
+  show <(readelf -d "$loaded/linked_by_path/scenarios/linked_by_path")
 fi
 
 expect dlopens_by_name no

@@ -11,21 +11,23 @@ gate=$1 build=$2
 tmp=$(temp_dir program-checks) || exit 2
 own=$(realpath "$build/tests/evasion/own/scenarios")
 shared=$(realpath "$build/tests/evasion/libevasion_toggle.so")
+out=$tmp/stdout err=$tmp/stderr
 
-# run DIR: gate on the build DIR; sets code and fills $tmp/stdout, $tmp/stderr.
+# run DIR: gate on the build DIR; sets code and fills $out and $err.
 run() {
   "$gate" --build-dir "$1" --messages 100 -j 2 --json "$tmp/results.json" --raw-dir "$tmp/raw" \
-    >"$tmp/stdout" 2>"$tmp/stderr"
+    >"$out" 2>"$err"
   code=$?
 }
 
 # expect NAME CODE FIXED_LINE: the last run exited CODE and printed FIXED_LINE exactly.
 expect() {
-  if [ "$code" -eq "$2" ] && grep -qxF -- "$3" "$tmp/stdout"; then
+  if [ "$code" -eq "$2" ] && grep -qxF -- "$3" "$out"; then
     pass "$1"
   else
     fail "$1: exit $code, expected $2 and the line: $3"
-    sed 's/^/    | /' "$tmp/stdout" "$tmp/stderr"
+    show "$out"
+    show "$err"
   fi
 }
 
@@ -40,13 +42,8 @@ else
   expect "a_second_region_function_should_fail_naming_both_addresses" 3 \
     "second_region: failed to measure: 2 functions are named 'costgate_measured_region' (${regions[0]} in '$own/second_region', ${regions[1]} in '$own/second_region'): exactly one may be the measured region, or callgrind counts the wrong code"
 fi
-if grep -qE "^client_request: failed to measure: '$own/client_request' holds a valgrind client request \(the preamble of valgrind\.h\) at 0x[0-9a-f]+ in 'handle': the program under test may not talk to valgrind\$" "$tmp/stdout" &&
-  [ "$code" -eq 3 ]; then
-  pass "running_on_valgrind_should_fail_naming_the_function"
-else
-  fail "running_on_valgrind_should_fail_naming_the_function (exit $code)"
-  sed 's/^/    | /' "$tmp/stdout"
-fi
+check_run "running_on_valgrind_should_fail_naming_the_function" 3 \
+  "^client_request: failed to measure: '$own/client_request' holds a valgrind client request \(the preamble of valgrind\.h\) at 0x[0-9a-f]+ in 'handle': the program under test may not talk to valgrind\$"
 if ls "$tmp/raw"/callgrind.out.* >/dev/null 2>&1; then
   fail "refused_scenarios_should_never_run_under_valgrind: $(ls "$tmp/raw")"
 else
@@ -54,21 +51,11 @@ else
 fi
 
 run "$build/tests/evasion/library"
-if grep -qE "^toggles_in_library: failed to measure: '$shared' holds a valgrind client request \(the preamble of valgrind\.h\) at 0x[0-9a-f]+ in 'evasion_hidden_checksum'" "$tmp/stdout" &&
-  [ "$code" -eq 3 ]; then
-  pass "a_client_request_in_a_library_of_the_build_tree_should_fail_naming_the_library"
-else
-  fail "a_client_request_in_a_library_of_the_build_tree_should_fail_naming_the_library (exit $code)"
-  sed 's/^/    | /' "$tmp/stdout"
-fi
+check_run "a_client_request_in_a_library_of_the_build_tree_should_fail_naming_the_library" 3 \
+  "^toggles_in_library: failed to measure: '$shared' holds a valgrind client request \(the preamble of valgrind\.h\) at 0x[0-9a-f]+ in 'evasion_hidden_checksum'"
 
 # The real scenarios pass the same checks (one region each, no client request).
 run "$build"
-if [ "$code" -eq 0 ] && ! grep -q "failed to measure" "$tmp/stdout"; then
-  pass "the_project_s_own_scenarios_should_pass_the_checks"
-else
-  fail "the_project_s_own_scenarios_should_pass_the_checks (exit $code)"
-  sed 's/^/    | /' "$tmp/stdout"
-fi
+check_run "the_project_s_own_scenarios_should_pass_the_checks" 0 "!failed to measure"
 
 finish

@@ -1,12 +1,13 @@
-/* The work the evasion scenarios hide from valgrind (client_request.c, loads_skip.h): a checksum
- * of 20,000 steps over a message, "unseen". */
+/* The work the evasion scenarios hide from valgrind (second_region.c, client_request.c,
+ * loads_skip.h): a checksum of 20,000 steps over a message. Their messages, and their declaration,
+ * are those of every test-only scenario (tests/scenarios/test_only.h). */
 #ifndef COSTGATE_TEST_UNSEEN_WORK_H
 #define COSTGATE_TEST_UNSEEN_WORK_H
 
 #include <stddef.h>
-#include <string.h>
 
 #include "harness.h"
+#include "../scenarios/test_only.h"
 
 static inline unsigned long checksum(const unsigned char *message, size_t length)
 {
@@ -18,13 +19,6 @@ static inline unsigned long checksum(const unsigned char *message, size_t length
 		COSTGATE_KEEP(value);
 	}
 	return value;
-}
-
-static inline size_t body(unsigned char *buffer, size_t capacity)
-{
-	(void)capacity;
-	memcpy(buffer, "unseen", 6);
-	return 6;
 }
 
 #endif

@@ -148,69 +148,55 @@ check "estimated cycles are L1 + 5 x LL + 35 x RAM of the simulation's totals: $
   test "$(field "$tmp/base/results.json" \
     "[e['counts']['cycles'] for e in d['code'] if e['name'] == 'list_walk'][0]")" = "$expected"
 
+# merge NAME ARGS...: gate merge --quiet ARGS, its output in $tmp/NAME.stdout, exit code in $status.
+merge() {
+  local name=$1
+  shift
+  "$gate" merge --quiet "$@" >"$tmp/$name.stdout" 2>&1
+  status=$?
+}
+
 # A second opinion reads the cycles again from the simulation's files: a forged count is refused.
-"$gate" merge --quiet --check-raw "$raw" --json "$tmp/again.json" "$tmp/base/results.json" \
-  >"$tmp/merge.stdout" 2>&1
-check "gate merge --check-raw agrees with the cycles it measured (exit 0)" test "$?" = 0
-python3 - "$tmp/base/results.json" "$tmp/forged.json" <<'PY'
-import json, sys
-document = json.load(open(sys.argv[1]))
+merge merge --check-raw "$raw" --json "$tmp/again.json" "$tmp/base/results.json"
+check "gate merge --check-raw agrees with the cycles it measured (exit 0)" test "$status" = 0
+json_edit "$tmp/base/results.json" "$tmp/forged.json" '
 for entry in document["code"]:
     if entry["name"] == "list_walk":
-        counts = entry["counts"]["cycles"]
-        n = entry["messages"]
+        counts, n = entry["counts"]["cycles"], entry["messages"]
         counts[2] -= 100 * n
-        entry["metrics"]["cycles"]["per_message"] = (counts[2] - counts[1]) / n
-json.dump(document, open(sys.argv[2], "w"))
-PY
-"$gate" merge --quiet --check-raw "$raw" --json "$tmp/again2.json" "$tmp/forged.json" \
-  >"$tmp/forged.stdout" 2>&1
-code=$?
+        entry["metrics"]["cycles"]["per_message"] = (counts[2] - counts[1]) / n'
+merge forged --check-raw "$raw" --json "$tmp/again2.json" "$tmp/forged.json"
 check "cycles lowered consistently in the document are caught by the raw files (exit 3)" \
-  test "$code" = 3
+  test "$status" = 3
 check "naming the file" grep -q "estimated cycles is [0-9]*, but '$raw/cachesim.out.list_walk.400' holds" \
   "$tmp/forged.stdout"
 
 # The peak is read again from DHAT's files too.
-python3 - "$tmp/base/results.json" "$tmp/forged_peak.json" <<'PY'
-import json, sys
-document = json.load(open(sys.argv[1]))
+json_edit "$tmp/base/results.json" "$tmp/forged_peak.json" '
 for entry in document["code"]:
     if entry["name"] == "bytes_tenfold":
-        counts = entry["counts"]["peak_bytes"]
-        n = entry["messages"]
+        counts, n = entry["counts"]["peak_bytes"], entry["messages"]
         counts[:] = [c - 10 for c in counts]
         entry["metrics"]["peak_bytes"]["cold"] = counts[0]
-        entry["metrics"]["peak_bytes"]["per_message"] = (counts[2] - counts[1]) / n
-json.dump(document, open(sys.argv[2], "w"))
-PY
-"$gate" merge --quiet --check-raw "$raw" --json "$tmp/again3.json" "$tmp/forged_peak.json" \
-  >"$tmp/forged_peak.stdout" 2>&1
-code=$?
-check "a lowered peak live heap is caught by DHAT's files (exit 3)" test "$code" = 3
+        entry["metrics"]["peak_bytes"]["per_message"] = (counts[2] - counts[1]) / n'
+merge forged_peak --check-raw "$raw" --json "$tmp/again3.json" "$tmp/forged_peak.json"
+check "a lowered peak live heap is caught by DHAT's files (exit 3)" test "$status" = 3
 check "naming the file" \
   grep -q "peak live heap of the process is [0-9]*, but '$raw/dhat.out.bytes_tenfold.1' holds" \
   "$tmp/forged_peak.stdout"
 
 # A document that opts in to cycles but leaves their counts out does not get past unchecked.
-python3 - "$tmp/base/results.json" "$tmp/no_cycles.json" <<'PY'
-import json, sys
-document = json.load(open(sys.argv[1]))
+json_edit "$tmp/base/results.json" "$tmp/no_cycles.json" '
 for entry in document["code"]:
     entry["counts"].pop("cycles", None)
-    entry["metrics"].pop("cycles", None)
-json.dump(document, open(sys.argv[2], "w"))
-PY
-"$gate" merge --quiet --json "$tmp/again4.json" "$tmp/no_cycles.json" >"$tmp/no_cycles.stdout" 2>&1
-code=$?
+    entry["metrics"].pop("cycles", None)'
+merge no_cycles --json "$tmp/again4.json" "$tmp/no_cycles.json"
 check "a document gating cycles without their counts is refused (exit 2), naming the key" \
-  test "$code:$(grep -c "counts.cycles is missing (the scenario sets gate_cycles)" "$tmp/no_cycles.stdout")" = 2:1
+  test "$status:$(grep -c "counts.cycles is missing (the scenario sets gate_cycles)" "$tmp/no_cycles.stdout")" = 2:1
 
 # A baseline written before the peak and the cycles were measured: what it has is compared, what
 # it lacks is named, and nothing fails for it.
-python3 - "$tmp/base/results.json" "$tmp/older.json" <<'PY'
-import json, sys
-document = json.load(open(sys.argv[1]))
+json_edit "$tmp/base/results.json" "$tmp/older.json" '
 for entry in document["code"]:
     for key in ("peak_bytes", "cycles"):
         entry["counts"].pop(key, None)
@@ -218,9 +204,7 @@ for entry in document["code"]:
     entry["raw"].pop("cachesim", None)
     entry.pop("gate_cycles", None)
 for block in (document["costgate"]["fingerprint"], document["costgate"].get("environment", {})):
-    block.pop("cache", None)
-json.dump(document, open(sys.argv[2], "w"))
-PY
+    block.pop("cache", None)'
 run_gate scattered --baseline-file "$tmp/older.json"
 check "against an older baseline the scattered walk's cycles are not compared: no breach for it" \
   test "$(field "$tmp/scattered/results.json" "${row}['breaches']")" = "[]"

@@ -13,8 +13,8 @@
 # take a fraction of a second each. A replay without damage must give the live figures exactly.
 # Process faults (SIGKILL, exit status, a missing output file) run the real valgrind.
 # Usage: test_faults.sh GATE BUILD_DIR C_COMPILER
-# shellcheck source=tests/lib.sh
-source "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/reliability/common.sh
+source "$(dirname "$0")/common.sh"
 gate=$1 build=$2 compiler=$3
 gate=$(realpath -- "$gate") build=$(realpath -- "$build")
 if [ ! -x "$gate" ] || [ ! -f "$build/scenarios/manifest.txt" ] ||
@@ -37,25 +37,6 @@ run_gate() {
   PATH="$tmp/bin:$PATH" "$gate" --messages 2 --jobs 2 --quiet --json "$tmp/$name.json" \
     --raw-dir "$tmp/$name.raw" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
   code=$?
-}
-
-# expect NAME CODE PATTERN...: the last run exited CODE and its stdout or stderr matches every
-# extended regular expression PATTERN. Prints the message it checked, for docs/reliability.md.
-expect() {
-  local name=$1 want=$2 pattern message
-  shift 2
-  for pattern in "$@"; do
-    if ! grep -Eq -- "$pattern" "$tmp/$name.out" "$tmp/$name.err"; then
-      fail "$name: exit $code (want $want), no match for '$pattern' in: $(cat "$tmp/$name.out" "$tmp/$name.err")"
-      return
-    fi
-  done
-  message=$(grep -Eh -m 1 -- "$1" "$tmp/$name.out" "$tmp/$name.err" | head -n 1)
-  if [ "$code" -ne "$want" ]; then
-    fail "$name: exit $code, want $want: $message"
-  else
-    pass "$name (exit $code: $message)"
-  fi
 }
 
 # --- the stand-in valgrind. Orders in $tmp/bin/fault: "KIND TARGET", TARGET a glob matched
@@ -137,6 +118,13 @@ done
 EOF
 chmod +x "$tmp/bin/valgrind"
 fault() { echo "$1 $2" >"$tmp/bin/fault"; }
+# damaged NAME KIND TARGET PATTERN: consume_json measured with the stand-in's fault KIND at TARGET
+# must fail to measure (exit 3) saying PATTERN.
+damaged() {
+  fault "$2" "$3"
+  run_gate "$1" "${scenario[@]}"
+  expect "$1" 3 "$4"
+}
 
 # --- the recording: one live measurement of consume_json, its raw files kept for the replays
 scenario=(--build-dir "$build" --scenario consume_json)
@@ -160,66 +148,43 @@ fi
 
 # --- callgrind output, damaged in the snapshot at N = 2 (the file keeps the name valgrind gave it)
 at="consume_json: failed to measure: callgrind run at 4: cannot parse '[^']*/callgrind\.out\.consume_json\.4\.[0-9]+'"
-fault truncated callgrind.out.consume_json.2
-run_gate callgrind_truncated "${scenario[@]}"
-expect callgrind_truncated 3 "$at: "
-fault empty callgrind.out.consume_json.2
-run_gate callgrind_empty "${scenario[@]}"
-expect callgrind_empty 3 "$at: empty file"
-fault garbage callgrind.out.consume_json.2
-run_gate callgrind_binary_garbage "${scenario[@]}"
-expect callgrind_binary_garbage 3 "$at: line 1: "
-fault count-above-64-bits callgrind.out.consume_json.2
-run_gate callgrind_count_above_64_bits "${scenario[@]}"
-expect callgrind_count_above_64_bits 3 "$at: line [0-9]+: count '18446744073709551616' is above 18446744073709551615"
-fault sum-overflows callgrind.out.consume_json.2
-run_gate callgrind_sum_overflows "${scenario[@]}"
-expect callgrind_sum_overflows 3 "$at: line [0-9]+: total cost overflows"
+damaged callgrind_truncated truncated callgrind.out.consume_json.2 "$at: "
+damaged callgrind_empty empty callgrind.out.consume_json.2 "$at: empty file"
+damaged callgrind_binary_garbage garbage callgrind.out.consume_json.2 "$at: line 1: "
+damaged callgrind_count_above_64_bits count-above-64-bits callgrind.out.consume_json.2 \
+  "$at: line [0-9]+: count '18446744073709551616' is above 18446744073709551615"
+damaged callgrind_sum_overflows sum-overflows callgrind.out.consume_json.2 \
+  "$at: line [0-9]+: total cost overflows"
 
 # --- DHAT output, damaged in the snapshot at N = 2
 at="consume_json: failed to measure: dhat run at 4: cannot parse '[^']*/dhat\.out\.consume_json\.4\.[0-9]+'"
-fault not-json dhat.out.consume_json.2
-run_gate dhat_not_json "${scenario[@]}"
-expect dhat_not_json 3 "$at: not JSON"
-fault missing-key dhat.out.consume_json.2
-run_gate dhat_missing_pps "${scenario[@]}"
-expect dhat_missing_pps 3 "$at: missing key 'pps'"
-fault string-count dhat.out.consume_json.2
-run_gate dhat_string_count "${scenario[@]}"
-expect dhat_string_count 3 "$at: pps\[0\]\.tbk is not a non-negative integer"
-fault negative-count dhat.out.consume_json.2
-run_gate dhat_negative_count "${scenario[@]}"
-expect dhat_negative_count 3 "$at: pps\[0\]\.tbk is not a non-negative integer"
-fault huge-count dhat.out.consume_json.2
-run_gate dhat_huge_count "${scenario[@]}"
-expect dhat_huge_count 3 "$at: pps\[0\]\.tbk is not a non-negative integer"
+damaged dhat_not_json not-json dhat.out.consume_json.2 "$at: not JSON"
+damaged dhat_missing_pps missing-key dhat.out.consume_json.2 "$at: missing key 'pps'"
+damaged dhat_string_count string-count dhat.out.consume_json.2 \
+  "$at: pps\[0\]\.tbk is not a non-negative integer"
+damaged dhat_negative_count negative-count dhat.out.consume_json.2 \
+  "$at: pps\[0\]\.tbk is not a non-negative integer"
+damaged dhat_huge_count huge-count dhat.out.consume_json.2 \
+  "$at: pps\[0\]\.tbk is not a non-negative integer"
 # An empty pps in the 2N run only: a profile without a single allocation, not even the queue's.
-fault empty-pps dhat.out.consume_json.4
-run_gate dhat_empty_pps_at_2n "${scenario[@]}"
-expect dhat_empty_pps_at_2n 3 "consume_json: failed to measure: dhat run at 4: the profile records no allocation at all"
+damaged dhat_empty_pps_at_2n empty-pps dhat.out.consume_json.4 \
+  "consume_json: failed to measure: dhat run at 4: the profile records no allocation at all"
 # An empty pps in every run: DHAT recorded no allocation at all, not even the harness's own
 # queue (allocated outside the region in every scenario). Nothing was measured.
-fault empty-pps 'dhat.out.*'
-run_gate dhat_empty_pps_everywhere "${scenario[@]}"
-expect dhat_empty_pps_everywhere 3 "consume_json: failed to measure: dhat run at 4: the profile records no allocation at all"
+damaged dhat_empty_pps_everywhere empty-pps 'dhat.out.*' \
+  "consume_json: failed to measure: dhat run at 4: the profile records no allocation at all"
 
 # --- valgrind itself
-fault killed callgrind.out.consume_json.2
-run_gate valgrind_killed "${scenario[@]}"
-expect valgrind_killed 3 \
+damaged valgrind_killed killed callgrind.out.consume_json.2 \
   "consume_json: failed to measure: callgrind run at 4 was killed by signal 9 \(Killed\) \(log: [^)]*/callgrind\.log\.consume_json\.4\)"
-fault exits-1 dhat.out.consume_json.4
-run_gate valgrind_exits_1 "${scenario[@]}"
-expect valgrind_exits_1 3 \
+damaged valgrind_exits_1 exits-1 dhat.out.consume_json.4 \
   "consume_json: failed to measure: dhat run at 4 exited with 1 \(log: [^)]*/dhat\.log\.consume_json\.4\)"
 if grep -q 'no-such-option' "$tmp/valgrind_exits_1.raw/dhat.log.consume_json.4"; then
   pass "valgrind_exits_1_should_keep_what_valgrind_said_in_the_log"
 else
   fail "valgrind_exits_1_should_keep_what_valgrind_said_in_the_log"
 fi
-fault no-version none
-run_gate valgrind_without_version "${scenario[@]}"
-expect valgrind_without_version 3 "^gate: error: .*valgrind.*--version"
+damaged valgrind_without_version no-version none "^gate: error: .*valgrind.*--version"
 if [ ! -s "$tmp/valgrind_without_version.out" ]; then
   pass "valgrind_without_version_should_print_no_table"
 else
@@ -230,9 +195,8 @@ fi
 # must not take the old file for this run's output.
 mkdir -p "$tmp/dhat_output_not_written.raw"
 cp "$tmp/recorded/"* "$tmp/dhat_output_not_written.raw/"
-fault no-output dhat.out.consume_json.2
-run_gate dhat_output_not_written "${scenario[@]}"
-expect dhat_output_not_written 3 "consume_json: failed to measure: dhat run at 4: 0 of its processes wrote an output where the harness makes 4"
+damaged dhat_output_not_written no-output dhat.out.consume_json.2 \
+  "consume_json: failed to measure: dhat run at 4: 0 of its processes wrote an output where the harness makes 4"
 
 # --- scenarios that fail under the real valgrind (no stand-in)
 mv "$tmp/bin" "$tmp/bin.off"

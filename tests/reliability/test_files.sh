@@ -13,8 +13,8 @@
 # line saying so (docs/reliability.md). Every measured run is consume_raw at N = 2: what is
 # tested is gate's handling of files, not the counts.
 # Usage: test_files.sh GATE BUILD_DIR
-# shellcheck source=tests/lib.sh
-source "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/reliability/common.sh
+source "$(dirname "$0")/common.sh"
 gate=$1 build=$2
 setup_gate
 skipped=0
@@ -48,25 +48,6 @@ run_gate() {
   shift
   "$gate" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
   code=$?
-}
-
-# expect NAME CODE PATTERN...: the last run exited CODE and its stdout or stderr matches every
-# extended regular expression PATTERN. Prints the message it checked, for docs/reliability.md.
-expect() {
-  local name=$1 want=$2 pattern message
-  shift 2
-  for pattern in "$@"; do
-    if ! grep -Eq -- "$pattern" "$tmp/$name.out" "$tmp/$name.err"; then
-      fail "$name: exit $code (want $want), no match for '$pattern' in: $(cat "$tmp/$name.out" "$tmp/$name.err")"
-      return 1
-    fi
-  done
-  message=$(grep -Eh -m 1 -- "$1" "$tmp/$name.out" "$tmp/$name.err" | head -n 1)
-  if [ "$code" -ne "$want" ]; then
-    fail "$name: exit $code, want $want: $message"
-    return 1
-  fi
-  pass "$name (exit $code: $message)"
 }
 
 # The reference: a lone run. Its results.json is the same bytes on every run of this tree.

@@ -15,24 +15,15 @@ mkdir -p "$work/build/scenarios"
   grep '^scenario nondeterministic ' "$build/tests/scenarios/manifest.txt"
 } >"$work/build/scenarios/manifest.txt"
 
+out=$work/out err=$work/err
 "$gate" -q --verify --messages 200 --build-dir "$work/build" --json "$work/results.json" \
-  --raw-dir "$work/raw" >"$work/out" 2>"$work/err"
+  --raw-dir "$work/raw" >"$out" 2>"$err"
 code=$?
-if [ "$code" -eq 3 ]; then
-  pass "verify_should_fail_a_scenario_that_is_not_deterministic"
-else
-  fail "verify_should_fail_a_scenario_that_is_not_deterministic (exit $code)"
-fi
-if grep -Eq '^nondeterministic: failed to measure: not deterministic: the callgrind run at [0-9]+ counted [0-9]+ and then [0-9]+ instructions' "$work/out"; then
-  pass "verify_should_name_the_scenario_the_run_and_both_counts"
-else
-  fail "verify_should_name_the_scenario_the_run_and_both_counts: $(cat "$work/out")"
-fi
-if grep -Eq '^consume_raw +47\.170 .* ok$' "$work/out"; then
-  pass "verify_should_pass_a_deterministic_scenario"
-else
-  fail "verify_should_pass_a_deterministic_scenario: $(cat "$work/out")"
-fi
+# One run, exit 3 for the one scenario: each case below names what it checks of it.
+check_run "verify_should_fail_a_scenario_that_is_not_deterministic" 3
+check_run "verify_should_name_the_scenario_the_run_and_both_counts" 3 \
+  '^nondeterministic: failed to measure: not deterministic: the callgrind run at [0-9]+ counted [0-9]+ and then [0-9]+ instructions'
+check_run "verify_should_pass_a_deterministic_scenario" 3 '^consume_raw +47\.170 .* ok$'
 if [ -s "$work/raw/callgrind.out.consume_raw.400.again" ] && [ -s "$work/raw/dhat.out.consume_raw.400.again" ]; then
   pass "verify_should_keep_the_second_runs"
 else
@@ -49,7 +40,7 @@ if { [ "$code" -ne 3 ] || grep -q 'not linear' "$work/once.out"; } &&
   pass "without_verify_a_single_measurement_cannot_tell (exit $code)"
 else
   fail "without_verify_a_single_measurement_cannot_tell (exit $code)"
-  sed 's/^/    | /' "$work/once.out"
+  show "$work/once.out"
 fi
 
 finish

@@ -4,8 +4,8 @@
 # merged side branch), then gate history's figures, markers and drift checked exactly, its exit
 # codes, its JSON, and the history charts of gate report in headless Chromium, against the figures.
 # Usage: test_history.sh GATE SOURCE_DIR ARTIFACT_DIR
-# shellcheck source=tests/lib.sh
-source "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/report/common.sh
+source "$(dirname "$0")/common.sh"
 gate=$(realpath -- "$1") source_dir=$(realpath -- "$2") artifacts=$3
 here=$source_dir/tests/report
 git_isolate
@@ -79,14 +79,16 @@ label() {
   done < <(git -C "$repo" log --all --format='%h %s' | awk '{print $1, $2 $3}')
 }
 
-# run NAME ARGS...: gate history in the repository, stdout/stderr to $work/NAME.{out,err}.
+# run NAME ARGS...: gate history in the repository (or in $dir when set), stdout and stderr to
+# $out and $err, $work/NAME.{out,err}.
 run() {
   local name=$1
   shift
-  (cd "$repo" && "$gate" history "$@") >"$work/$name.out" 2>"$work/$name.err"
+  out=$work/$name.out err=$work/$name.err
+  (cd "${dir:-$repo}" && "$gate" history "$@") >"$out" 2>"$err"
   code=$?
-  label "$work/$name.out"
-  label "$work/$name.err"
+  label "$out"
+  label "$err"
 }
 
 run full -s consume_json
@@ -176,27 +178,16 @@ fi
 
 # A clone whose local main is behind: the remote's branch is the history.
 git clone -q "$repo" "$work/clone" && git -C "$work/clone" reset -q --hard HEAD~3 || exit 2
-(cd "$work/clone" && "$gate" history -s consume_json) >"$work/clone.out" 2>"$work/clone.err"
-code=$?
-if [ "$code" -eq 0 ] && grep -q '^baselines/main.json on refs/remotes/origin/main (.*): 10 versions' "$work/clone.out"; then
-  pass "history_should_prefer_origin_s_branch_to_a_local_one"
-else
-  fail "history_should_prefer_origin_s_branch_to_a_local_one: exit $code"
-  show "$work/clone.out"
-  show "$work/clone.err"
-fi
+dir=$work/clone run clone -s consume_json
+check_run history_should_prefer_origin_s_branch_to_a_local_one 0 \
+  '^baselines/main\.json on refs/remotes/origin/main \(.*\): 10 versions'
 
 # Exit codes.
-expect() { # expect NAME CODE PATTERN ARGS...
+expect() { # expect NAME CODE PATTERN ARGS...: PATTERN an extended regular expression on stderr
   local name=$1 want=$2 pattern=$3
   shift 3
   run "$name" "$@"
-  if [ "$code" -eq "$want" ] && grep -q -- "$pattern" "$work/$name.err"; then
-    pass "$name"
-  else
-    fail "$name: exit $code, want $want"
-    show "$work/$name.err"
-  fi
+  check_run "$name" "$want" "err:$pattern"
 }
 expect history_should_reject_an_unknown_option_with_exit_2 2 "unknown option '--bogus'" --bogus
 expect history_should_reject_a_date_that_is_not_a_day_with_exit_2 2 "'2024-02-30' is not a date" --since 2024-02-30
@@ -204,14 +195,8 @@ expect history_should_reject_a_glob_that_matches_nothing_with_exit_2 2 "no scena
 expect history_should_reject_a_full_ref_with_exit_2 2 "is not a branch name" --ref refs/tags/main
 expect history_without_the_branch_should_exit_4 4 "neither refs/remotes/origin/release nor refs/heads/release" --ref release
 expect history_with_no_commit_since_the_date_should_exit_4 4 "no commit on refs/heads/main since 2030-01-01" --since 2030-01-01
-(cd "$work" && "$gate" history) >"$work/nogit.out" 2>"$work/nogit.err"
-code=$?
-if [ "$code" -eq 4 ] && grep -q "not in a git repository" "$work/nogit.err"; then
-  pass "history_outside_a_git_repository_should_exit_4"
-else
-  fail "history_outside_a_git_repository_should_exit_4: exit $code"
-  show "$work/nogit.err"
-fi
+dir=$work run nogit
+check_run history_outside_a_git_repository_should_exit_4 4 "err:not in a git repository"
 
 # The JSON and the page: figures, markers and drift in the rendered DOM.
 (cd "$repo" && "$gate" history --json "$work/history.json" --svg "$work/svg") >/dev/null 2>&1
@@ -234,34 +219,25 @@ if [ "$code" -eq 0 ] && grep -q "estimated cycles per message +2.00 % since 2024
 else
   fail "page_should_give_each_drift_from_its_own_first_figure"
 fi
-browser=$(command -v chromium || command -v chromium-browser || true)
 if [ "$code" -ne 0 ] || [ -z "$browser" ]; then
   fail "page_should_draw_the_history_charts: report exit $code, browser '${browser:-none}'"
 else
-  timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$work/profile" --enable-logging=stderr --v=0 --dump-dom "file://$page" \
-    >"$work/dom.html" 2>"$work/dom.err"
+  chrome --enable-logging=stderr --v=0 --dump-dom "file://$page" >"$work/dom.html" 2>"$work/dom.err"
   if python3 "$here/check_history.py" dom "$work/history.json" "$work/dom.html" >"$work/check.out" 2>&1 &&
-    ! grep -qE ':CONSOLE[:(]|Uncaught' "$work/dom.err"; then
+    ! console "$work/dom.err" >/dev/null; then
     pass "page_should_draw_the_history_charts_with_the_figures_markers_and_drift ($(tail -n 1 "$work/check.out"))"
   else
     fail "page_should_draw_the_history_charts_with_the_figures_markers_and_drift"
     show "$work/check.out"
-    grep -E ':CONSOLE[:(]|Uncaught' "$work/dom.err" | head -n 5
+    console "$work/dom.err" | head -n 5
   fi
   rm -f "$artifacts/history.png"
-  timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --disable-sync \
-    --user-data-dir="$work/profile2" --screenshot="$artifacts/history.png" --window-size=1000,2600 \
-    --hide-scrollbars "file://$page" >/dev/null 2>&1
+  chrome --screenshot="$artifacts/history.png" --window-size=1000,2600 --hide-scrollbars \
+    "file://$page" >/dev/null 2>&1
 fi
 printf 'not json' >"$work/bad-history.json"
-err=$("$gate" report -q "$source_dir/tests/report/results.json" --history "$work/bad-history.json" -o "$work/bad.html" 2>&1)
-code=$?
-if [ "$code" -eq 2 ] && grep -q "bad-history.json" <<<"$err" && [ ! -e "$work/bad.html" ]; then
-  pass "report_should_refuse_a_history_that_does_not_read_and_write_no_page"
-else
-  fail "report_should_refuse_a_history_that_does_not_read_and_write_no_page: exit $code: $err"
-fi
+report_refuses report_should_refuse_a_history_that_does_not_read_and_write_no_page "$work/bad.html" \
+  "bad-history.json" -q "$source_dir/tests/report/results.json" --history "$work/bad-history.json" \
+  -o "$work/bad.html"
 
 finish

@@ -5,25 +5,16 @@
 # the network into one, and a control page proves the check sees it), and a screenshot is kept
 # as a test artifact in the build directory.
 # Usage: test_report.sh GATE RESULTS_FIXTURE ARTIFACT_DIR RESULTS_CHECK
-# shellcheck source=tests/lib.sh
-source "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/report/common.sh
+source "$(dirname "$0")/common.sh"
 gate=$(realpath -- "$1") fixture=$(realpath -- "$2") artifacts=$3 check=$(realpath -- "$4")
 mkdir -p "$artifacts"
 artifacts=$(realpath -- "$artifacts")
 work=$(temp_dir report) || exit 2
 
-browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
   setup_fail "no chromium on PATH (tools/install-deps.sh installs Debian's chromium)"
 fi
-# chrome FLAGS... URL: one headless run, sealed from the network and from any profile.
-chrome() {
-  timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$(mktemp -d -p "$work")" "$@"
-}
-# console FILE: the console messages chromium logged to stderr (FILE), one a line.
-console() { grep -E ':CONSOLE[:(]|Uncaught' "$1"; }
 
 page=$artifacts/report.html
 "$gate" report -q "$fixture" -o "$page"
@@ -101,20 +92,10 @@ if [ -s "$work/copy.html" ]; then
 else
   fail "report_should_default_to_the_results_name_with_html"
 fi
-err=$("$gate" report "$work/absent.json" 2>&1)
-code=$?
-if [ "$code" -eq 2 ] && grep -q "gate: error: cannot read '$work/absent.json': No such file" <<<"$err"; then
-  pass "report_should_refuse_a_missing_results_file_with_exit_2"
-else
-  fail "report_should_refuse_a_missing_results_file_with_exit_2: exit $code: $err"
-fi
+report_refuses report_should_refuse_a_missing_results_file_with_exit_2 "$work/absent.html" \
+  "gate: error: cannot read '$work/absent.json': No such file" "$work/absent.json"
 echo '{"schema": 3, "code": [{"name": "x"}]}' >"$work/bad.json"
-err=$("$gate" report "$work/bad.json" -o "$work/bad.html" 2>&1)
-code=$?
-if [ "$code" -eq 2 ] && grep -q "code\[0\].framework is missing" <<<"$err" && [ ! -e "$work/bad.html" ]; then
-  pass "report_should_refuse_a_malformed_document_and_write_no_page"
-else
-  fail "report_should_refuse_a_malformed_document_and_write_no_page: exit $code: $err"
-fi
+report_refuses report_should_refuse_a_malformed_document_and_write_no_page "$work/bad.html" \
+  "code\[0\].framework is missing" "$work/bad.json" -o "$work/bad.html"
 
 finish

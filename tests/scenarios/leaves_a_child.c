@@ -18,11 +18,5 @@ static int start(struct costgate_service *service)
 	return 0;
 }
 
-const struct costgate_scenario costgate_scenario = {
-	.name = "leaves_a_child",
-	.title = "test only: leaves a detached child running",
-	.gated = true,
-	.body = one_byte_body,
-	.start = start,
-	.handle = keep_message,
-};
+TEST_ONLY_SCENARIO("leaves_a_child", "leaves a detached child running", .start = start,
+		   .handle = keep_message);

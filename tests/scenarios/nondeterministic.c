@@ -21,10 +21,4 @@ static int handle(struct costgate_service *service, const unsigned char *message
 	return 0;
 }
 
-const struct costgate_scenario costgate_scenario = {
-	.name = "nondeterministic",
-	.title = "test only: work that depends on the clock",
-	.gated = true,
-	.body = one_byte_body,
-	.handle = handle,
-};
+TEST_ONLY_SCENARIO("nondeterministic", "work that depends on the clock", .handle = handle);

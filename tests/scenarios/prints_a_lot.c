@@ -30,11 +30,5 @@ static int start(struct costgate_service *service)
 	return 0;
 }
 
-const struct costgate_scenario costgate_scenario = {
-	.name = "prints_a_lot",
-	.title = "test only: writes 2 MiB of output",
-	.gated = true,
-	.body = one_byte_body,
-	.start = start,
-	.handle = keep_message,
-};
+TEST_ONLY_SCENARIO("prints_a_lot", "writes 2 MiB of output", .start = start,
+		   .handle = keep_message);

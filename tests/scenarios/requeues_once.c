@@ -14,9 +14,5 @@ static int handle(struct costgate_service *service, const unsigned char *message
 	return costgate_queue_publish(service->requests, message, length);
 }
 
-const struct costgate_scenario costgate_scenario = {
-	.name = "requeues_once",
-	.title = "test only: handles one message more than asked for",
-	.body = one_byte_body,
-	.handle = handle,
-};
+TEST_ONLY_DECLARATION("requeues_once", "handles one message more than asked for",
+		      .body = one_byte_body, .handle = handle);

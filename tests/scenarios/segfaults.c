@@ -15,10 +15,4 @@ static int handle(struct costgate_service *service, const unsigned char *message
 	return 0;
 }
 
-const struct costgate_scenario costgate_scenario = {
-	.name = "segfaults",
-	.title = "test only: crashes in its handler",
-	.gated = true,
-	.body = one_byte_body,
-	.handle = handle,
-};
+TEST_ONLY_SCENARIO("segfaults", "crashes in its handler", .handle = handle);

@@ -21,10 +21,5 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return 1;
 }
 
-const struct costgate_scenario costgate_scenario = {
-	.name = "steals_during_fill",
-	.title = "test only: consumes while the queue is filled",
-	.body = body,
-	.start = start,
-	.handle = ignore_message,
-};
+TEST_ONLY_DECLARATION("steals_during_fill", "consumes while the queue is filled", .body = body,
+		      .start = start, .handle = ignore_message);

@@ -1,6 +1,8 @@
-/* What the test-only scenarios share where it is not their point: a message of one byte, 'x', and
- * a handler that does nothing with it (ignore_message) or keeps it from being optimised away
- * (keep_message). */
+/* What the test-only scenarios share where it is not their point: a message of one byte, 'x', a
+ * handler that does nothing with it (ignore_message) or keeps it from being optimised away
+ * (keep_message), and their declaration (TEST_ONLY_SCENARIO, TEST_ONLY_DECLARATION). The
+ * scenarios here include it, tests/evasion's too, and the trust tests copy it into their
+ * repository. */
 #ifndef COSTGATE_TEST_ONLY_H
 #define COSTGATE_TEST_ONLY_H
 
@@ -32,5 +34,20 @@ static inline int keep_message(struct costgate_service *service, const unsigned 
 	COSTGATE_KEEP(length);
 	return 0;
 }
+
+/* TEST_ONLY_DECLARATION(NAME, WHAT, FIELDS...): the declaration of the scenario NAME, titled
+ * "test only: WHAT", with FIELDS, the rest of its designated initialisers. */
+#define TEST_ONLY_DECLARATION(scenario_name, what, ...)                                 \
+	const struct costgate_scenario costgate_scenario = {                            \
+		.name = scenario_name,                                                  \
+		.title = "test only: " what,                                            \
+		__VA_ARGS__                                                             \
+	}
+
+/* TEST_ONLY_SCENARIO(NAME, WHAT, FIELDS...): the same for a gated scenario whose messages are
+ * one_byte_body's; FIELDS name .handle at least. */
+#define TEST_ONLY_SCENARIO(scenario_name, what, ...)                                    \
+	TEST_ONLY_DECLARATION(scenario_name, what, .gated = true, .body = one_byte_body,        \
+			      __VA_ARGS__)
 
 #endif

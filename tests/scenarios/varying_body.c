@@ -13,9 +13,5 @@ static size_t body(unsigned char *buffer, size_t capacity)
 	return 1;
 }
 
-const struct costgate_scenario costgate_scenario = {
-	.name = "varying_body",
-	.title = "test only: a generator whose bytes change",
-	.body = body,
-	.handle = ignore_message,
-};
+TEST_ONLY_DECLARATION("varying_body", "a generator whose bytes change", .body = body,
+		      .handle = ignore_message);

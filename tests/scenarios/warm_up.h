@@ -7,15 +7,10 @@
 
 #include <costgate/harness.h>
 
+#include "test_only.h"
+
 #define WARM_UP_MESSAGES 10
 #define WARM_UP_SPINS 200
-
-static size_t warm_up_body(unsigned char *buffer, size_t capacity)
-{
-	(void)capacity;
-	buffer[0] = 'x';
-	return 1;
-}
 
 static int warm_up_handle(struct costgate_service *service, const unsigned char *message,
 			  size_t length)

@@ -2,10 +2,5 @@
  * failure at N = 100, a warning at N = 1000. */
 #include "warm_up.h"
 
-const struct costgate_scenario costgate_scenario = {
-	.name = "warms_up",
-	.title = "test only: the first messages cost three times the rest",
-	.gated = true,
-	.body = warm_up_body,
-	.handle = warm_up_handle,
-};
+TEST_ONLY_SCENARIO("warms_up", "the first messages cost three times the rest",
+		   .handle = warm_up_handle);

@@ -5,28 +5,22 @@
 # as a hash is used as it is; a name that is only a tag, a short or unknown hash and a name two
 # remotes disagree on are exit 4, listing the refs looked at.
 # Usage: baseline_ref.sh GATE COSTGATE_SOURCE_DIR
-# shellcheck source=tests/e2e_baseline/common.sh
-source "$(dirname "$0")/../e2e_baseline/common.sh"
-
-repo=$work/repo
+# shellcheck source=tests/trust/common.sh
+source "$(dirname "$0")/common.sh"
 
 repo_with_baseline "$repo"
 main_commit=$(git -C "$repo" rev-parse main)
 
 # The change: about 3 % dearer per message, its own baselines/main.json measured with that, and a
 # build that tags its own commit `main` (git tag -f at configure time, as a CMakeLists.txt can).
-git -C "$repo" checkout -q -b change main
-set_iterations "$repo" 2060 && build "$repo" && run_gate "$repo" --save-baseline main
+dearer change && build "$repo" && run_gate "$repo" --save-baseline main
 cat >>"$repo/CMakeLists.txt" <<'CMAKE'
 execute_process(COMMAND git tag -f main HEAD WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
                 OUTPUT_QUIET ERROR_QUIET)
 CMAKE
-if ! commit "$repo" "dearer, with its own baseline and a tag" || ! build "$repo" ||
-  [ "$(git -C "$repo" rev-parse 'refs/tags/main^{commit}')" != "$(git -C "$repo" rev-parse HEAD)" ]; then
-  fail "setup: the build did not plant the tag main on the change's commit"
-  finish
-  exit
-fi
+{ commit "$repo" "dearer, with its own baseline and a tag" && build "$repo" &&
+  [ "$(git -C "$repo" rev-parse 'refs/tags/main^{commit}')" = "$(git -C "$repo" rev-parse HEAD)" ]; } ||
+  end_setup "the build did not plant the tag main on the change's commit"
 
 # CI: a clone of the pull request has origin/main and no local main. git's own rules would read
 # `main` as the tag (the change's baseline) and pass.

@@ -4,18 +4,11 @@
 # file; a legal reason full of Markdown and HTML is shown escaped; a scenario whose name is not
 # [a-z0-9_]{1,64} is exit 2 naming the manifest. Real gate, real valgrind, a real git repository.
 # Usage: forged_text.sh GATE COSTGATE_SOURCE_DIR
-# shellcheck source=tests/e2e_baseline/common.sh
-source "$(dirname "$0")/../e2e_baseline/common.sh"
-
-repo=$work/repo
+# shellcheck source=tests/trust/common.sh
+source "$(dirname "$0")/common.sh"
 
 repo_with_baseline "$repo"
-git -C "$repo" checkout -q -b change main
-if ! set_iterations "$repo" 2060 || ! build "$repo"; then
-  fail "setup: cannot build the dearer change"
-  finish
-  exit
-fi
+{ dearer change && build "$repo"; } || end_setup "cannot build the dearer change"
 accepted=$repo/baselines/accepted.json
 
 # accept REASON_JSON: an acceptance of the change's cost with that reason (a JSON string body).

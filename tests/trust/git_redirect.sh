@@ -5,30 +5,24 @@
 # baseline above gate's 256 MiB limit is an input error
 # (exit 2, as the README says), not "no baseline" (exit 4).
 # Usage: git_redirect.sh GATE COSTGATE_SOURCE_DIR
-# shellcheck source=tests/e2e_baseline/common.sh
-source "$(dirname "$0")/../e2e_baseline/common.sh"
-
-repo=$work/repo
+# shellcheck source=tests/trust/common.sh
+source "$(dirname "$0")/common.sh"
 
 repo_with_baseline "$repo"
 base=$(git -C "$repo" rev-parse main)
 
 # The change: about 3 % dearer per message, with its own baselines/main.json measured so, and a
 # CMakeLists.txt that, at configure time, makes git read the base commit as the change's own.
-git -C "$repo" checkout -q -b change main
-set_iterations "$repo" 2060 && build "$repo" && run_gate "$repo" --save-baseline main
+dearer change && build "$repo" && run_gate "$repo" --save-baseline main
 cat >>"$repo/CMakeLists.txt" <<'CMAKE'
 execute_process(COMMAND git rev-parse HEAD~1 WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
                 OUTPUT_VARIABLE base OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
 execute_process(COMMAND git replace -f ${base} HEAD WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
                 OUTPUT_QUIET ERROR_QUIET)
 CMAKE
-if ! commit "$repo" "dearer, with its own baseline and a replace ref" || ! build "$repo" ||
-  [ "$(git -C "$repo" show "$base:scenarios/work.c" | grep -c 'WORK_ITERATIONS 2060')" -ne 1 ]; then
-  fail "setup: the build did not make the base commit read as the change"
-  finish
-  exit
-fi
+{ commit "$repo" "dearer, with its own baseline and a replace ref" && build "$repo" &&
+  [ "$(git -C "$repo" show "$base:scenarios/work.c" | grep -c 'WORK_ITERATIONS 2060')" -eq 1 ]; } ||
+  end_setup "the build did not make the base commit read as the change"
 
 run_gate "$repo" --baseline=main --base-commit "$base"
 check_run "planted_replace_ref_should_not_redirect_the_base_commit" 1 \

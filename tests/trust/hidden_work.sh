@@ -6,75 +6,72 @@
 # exit 1 naming the whole process's figure. Real gate,
 # valgrind and git.
 # Usage: hidden_work.sh GATE COSTGATE_SOURCE_DIR
-# shellcheck source=tests/e2e_baseline/common.sh
-source "$(dirname "$0")/../e2e_baseline/common.sh"
+# shellcheck source=tests/trust/common.sh
+source "$(dirname "$0")/common.sh"
 
-repo=$work/repo
-
-if ! new_repo "$repo" || ! build "$repo"; then
-  fail "setup: cannot make and build the demo repository"
-  finish
-  exit
-fi
-run_gate "$repo" --save-baseline main
-base=$(per_message work)
-if [ "$code" -ne 0 ] || ! commit "$repo" "baseline of main"; then
-  fail "setup: no baseline on main (exit $code)"
-  finish
-  exit
-fi
+repo_with_baseline "$repo"
+base=$(per_message work) # the table of the run that saved the baseline
 base_re=$(regex_escape "$base")
 work_c=$repo/scenarios/work.c
 loop='{ unsigned long hidden = 0; for (int k = 0; k < 4000; k++) { hidden = hidden * 31 + (unsigned long)k; COSTGATE_KEEP(hidden); } }'
+# What every case must print: the whole process's figure above the limit.
+whole_process='^work: [0-9.]+ instructions per message in the whole process against [0-9.]+ in the baseline: \+[0-9.]+ %, \+[0-9.]+ % outside the region, above the 2 % limit'
+
+# change BRANCH [SED_SCRIPT STRING...]: work.c on a fresh branch BRANCH from main, edited by
+# SED_SCRIPT; $changed is yes when the edit took (every fixed STRING is in the file after it).
+change() {
+  local branch=$1 string
+  changed=no
+  git -C "$repo" checkout -q -f -B "$branch" main || return
+  if [ $# -gt 1 ]; then
+    sed -i "$2" "$work_c" || return
+    shift 2
+    for string in "$@"; do grep -qF -- "$string" "$work_c" || return; done
+  fi
+  changed=yes
+}
+
+# regresses NAME [PATTERN...]: the change made and built, gate fails `work` on its whole process's
+# figure (exit 1), its stdout matching every PATTERN too.
+regresses() {
+  local name=$1
+  shift
+  if [ "$changed" != yes ] || ! build "$repo"; then
+    fail "$name: cannot make or build the change"
+    return 1
+  fi
+  run_gate "$repo" --baseline=main
+  check_run "$name" 1 "$@" "$whole_process" "^fail: 1 regressed \(work\)\$"
+}
 
 # 1. Per message work in the body generator, which runs while the queue is filled.
-git -C "$repo" checkout -q -B fill main
-sed -i "s|^	(void)capacity;\$|	(void)capacity;\n	$loop|" "$work_c"
-if grep -q 'unsigned long hidden' "$work_c" && build "$repo"; then
-  run_gate "$repo" --baseline=main
-  check_run "work_at_fill_time_should_regress_in_the_whole_process" 1 \
-    "^work +$base_re +$base_re +\+0\.00 % " \
-    "^work: [0-9.]+ instructions per message in the whole process against [0-9.]+ in the baseline: \+[0-9.]+ %, \+[0-9.]+ % outside the region, above the 2 % limit \(work done at fill time, on another thread or at exit\)\$" \
-    "^fail: 1 regressed \(work\)\$"
-else
-  fail "work_at_fill_time_should_regress_in_the_whole_process: cannot build the change"
-fi
+change fill "s|^	(void)capacity;\$|	(void)capacity;\n	$loop|" 'unsigned long hidden'
+regresses work_at_fill_time_should_regress_in_the_whole_process \
+  "^work +$base_re +$base_re +\+0\.00 % " \
+  "$whole_process \(work done at fill time, on another thread or at exit\)\$"
 
 # 2. A count kept per message, and the work done for it by a destructor at exit.
-git -C "$repo" checkout -q -f -B at_exit main
-sed -i "s|^static int handle(|static unsigned long pending;\n\n__attribute__((destructor)) static void settle(void)\n{\n	for (unsigned long m = 0; m < pending; m++)\n		$loop\n}\n\nstatic int handle(|; s|^	COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));\$|&\n	pending++;|" "$work_c"
-if grep -q 'pending++' "$work_c" && grep -q 'destructor' "$work_c" && build "$repo"; then
-  run_gate "$repo" --baseline=main
-  check_run "work_left_for_exit_should_regress_in_the_whole_process" 1 \
-    "^work +[0-9.]+ +$base_re +\+0\.[0-9]{2} % " \
-    "^work: [0-9.]+ instructions per message in the whole process against [0-9.]+ in the baseline: \+[0-9.]+ %, \+[0-9.]+ % outside the region, above the 2 % limit" \
-    "^fail: 1 regressed \(work\)\$"
+change at_exit "s|^static int handle(|static unsigned long pending;\n\n__attribute__((destructor)) static void settle(void)\n{\n	for (unsigned long m = 0; m < pending; m++)\n		$loop\n}\n\nstatic int handle(|; s|^	COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));\$|&\n	pending++;|" \
+  'pending++' 'destructor'
+if regresses work_left_for_exit_should_regress_in_the_whole_process \
+  "^work +[0-9.]+ +$base_re +\+0\.[0-9]{2} % "; then
   # results.json has both figures of the row.
   if tr -d ' \t\n' <"$repo/build/gate/results.json" | grep -qE '"breaches":\["process_instructions"\]'; then
     pass "results_json_should_name_the_process_breach"
   else
     fail "results_json_should_name_the_process_breach"
   fi
-else
-  fail "work_left_for_exit_should_regress_in_the_whole_process: cannot build the change"
 fi
 
 # 3. The same count handed to a worker thread that stop() starts and joins.
-git -C "$repo" checkout -q -f -B worker_thread main
-sed -i "s|^#include <string.h>\$|#include <pthread.h>\n#include <string.h>|; s|^static int handle(|static unsigned long pending;\n\nstatic void *settle(void *unused)\n{\n	(void)unused;\n	for (unsigned long m = 0; m < pending; m++)\n		$loop\n	return NULL;\n}\n\nstatic void stop(struct service *service)\n{\n	pthread_t worker;\n\n	(void)service;\n	if (pthread_create(\&worker, NULL, settle, NULL) == 0)\n		pthread_join(worker, NULL);\n}\n\nstatic int handle(|; s|^	COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));\$|&\n	pending++;|; s|^	\.handle = handle,\$|&\n	.stop = stop,|" "$work_c"
-if grep -q 'pthread_create' "$work_c" && grep -q '\.stop = stop,' "$work_c" && build "$repo"; then
-  run_gate "$repo" --baseline=main
-  check_run "work_on_a_worker_thread_in_stop_should_regress_in_the_whole_process" 1 \
-    "^work +[0-9.]+ +$base_re +\+0\.[0-9]{2} % " \
-    "^work: [0-9.]+ instructions per message in the whole process against [0-9.]+ in the baseline: \+[0-9.]+ %, \+[0-9.]+ % outside the region, above the 2 % limit" \
-    "^fail: 1 regressed \(work\)\$"
-else
-  fail "work_on_a_worker_thread_in_stop_should_regress_in_the_whole_process: cannot build the change"
-fi
+change worker_thread "s|^#include <string.h>\$|#include <pthread.h>\n#include <string.h>|; s|^static int handle(|static unsigned long pending;\n\nstatic void *settle(void *unused)\n{\n	(void)unused;\n	for (unsigned long m = 0; m < pending; m++)\n		$loop\n	return NULL;\n}\n\nstatic void stop(struct service *service)\n{\n	pthread_t worker;\n\n	(void)service;\n	if (pthread_create(\&worker, NULL, settle, NULL) == 0)\n		pthread_join(worker, NULL);\n}\n\nstatic int handle(|; s|^	COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));\$|&\n	pending++;|; s|^	\.handle = handle,\$|&\n	.stop = stop,|" \
+  'pthread_create' '.stop = stop,'
+regresses work_on_a_worker_thread_in_stop_should_regress_in_the_whole_process \
+  "^work +[0-9.]+ +$base_re +\+0\.[0-9]{2} % "
 
 # 4. A worker thread the service starts, working for each message while the drain runs: it waits
 # on a semaphore the handler posts, so its work is per message and done concurrently.
-git -C "$repo" checkout -q -f -B concurrent_worker main
+change concurrent_worker
 cat >"$work_c" <<'SCENARIO'
 /* work, with a worker thread that does extra per message work while the drain runs. */
 #include <pthread.h>
@@ -159,13 +156,6 @@ const struct scenario costgate_scenario = {
 	.stop = stop,
 };
 SCENARIO
-if build "$repo"; then
-  run_gate "$repo" --baseline=main
-  check_run "work_on_a_thread_running_beside_the_drain_should_regress_in_the_whole_process" 1 \
-    "^work: [0-9.]+ instructions per message in the whole process against [0-9.]+ in the baseline: \+[0-9.]+ %, \+[0-9.]+ % outside the region, above the 2 % limit" \
-    "^fail: 1 regressed \(work\)\$"
-else
-  fail "work_on_a_thread_running_beside_the_drain_should_regress_in_the_whole_process: cannot build the change"
-fi
+regresses work_on_a_thread_running_beside_the_drain_should_regress_in_the_whole_process
 
 finish

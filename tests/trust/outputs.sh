@@ -6,18 +6,18 @@
 # it, and the device is left a device; a scenario whose --describe fails is named in the progress
 # lines, never "(null)".
 # Usage: outputs.sh GATE COSTGATE_SOURCE_DIR
-# shellcheck source=tests/e2e_baseline/common.sh
-source "$(dirname "$0")/../e2e_baseline/common.sh"
-
-repo=$work/repo
+# shellcheck source=tests/trust/common.sh
+source "$(dirname "$0")/common.sh"
 
 # A scenario whose program exits 1 when asked to describe itself: glibc hands a constructor argv.
+# The rest of it is any test-only scenario's (tests/scenarios/test_only.h).
 add_describe_failure() {
+  cp "$costgate_source/tests/scenarios/test_only.h" "$1/scenarios/" || return 1
   cat >"$1/scenarios/no_describe.c" <<'C'
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include "test_only.h"
 
 __attribute__((constructor)) static void refuse(int argc, char **argv)
 {
@@ -25,35 +25,14 @@ __attribute__((constructor)) static void refuse(int argc, char **argv)
 		exit(1);
 }
 
-static size_t body(unsigned char *buffer, size_t capacity)
-{
-	(void)capacity;
-	buffer[0] = 'x';
-	return 1;
-}
-
-static int handle(struct service *service, const unsigned char *message, size_t length)
-{
-	(void)service;
-	(void)message;
-	(void)length;
-	return 0;
-}
-
-const struct scenario costgate_scenario = {
-	.name = "no_describe", .title = "exits when asked to describe itself", .gated = true,
-	.body = body, .handle = handle,
-};
+TEST_ONLY_SCENARIO("no_describe", "exits when asked to describe itself", .handle = ignore_message);
 C
   sed -i 's|SOURCES scenarios/work.c|SOURCES scenarios/work.c scenarios/no_describe.c|' \
     "$1/CMakeLists.txt"
 }
 
-if ! new_repo "$repo" || ! add_describe_failure "$repo" || ! build "$repo"; then
-  fail "setup: cannot make and build the demo repository"
-  finish
-  exit
-fi
+{ new_repo "$repo" && add_describe_failure "$repo" && build "$repo"; } ||
+  end_setup "cannot make and build the demo repository"
 
 # wait_for_lock FILE PID: until FILE holds PID (the first gate has its outputs), at most 60 s.
 wait_for_lock() {

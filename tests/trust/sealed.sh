@@ -7,10 +7,8 @@
 # caught where trusted code builds the same sources: gate merge --check-build (exit 3), which an
 # honest rebuild passes.
 # Usage: sealed.sh GATE COSTGATE_SOURCE_DIR
-# shellcheck source=tests/e2e_baseline/common.sh
-source "$(dirname "$0")/../e2e_baseline/common.sh"
-
-repo=$work/repo
+# shellcheck source=tests/trust/common.sh
+source "$(dirname "$0")/common.sh"
 
 repo_with_baseline "$repo"
 base=$(git -C "$repo" rev-parse main)
@@ -25,8 +23,7 @@ code=$?
 check_run "check_build_should_pass_an_honest_rebuild" 0 "^pass: 2 scenarios within their limits"
 
 # The change: 3 % dearer per message; its --describe swaps in the base commit's cheaper build.
-git -C "$repo" checkout -q -b swap main
-set_iterations "$repo" 2060
+dearer swap
 cat >>"$repo/scenarios/work.c" <<'C'
 
 #include <stdio.h>
@@ -46,12 +43,8 @@ target_link_libraries(cheap_work PRIVATE costgate::harness)
 set_target_properties(cheap_work PROPERTIES OUTPUT_NAME work
                       RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/cheap)
 CMAKE
-if ! commit "$repo" "dearer, swapping in a cheaper build at --describe" || ! build "$repo" ||
-  [ ! -x "$repo/build/cheap/work" ]; then
-  fail "setup: no cheaper copy built beside the scenario"
-  finish
-  exit
-fi
+{ commit "$repo" "dearer, swapping in a cheaper build at --describe" && build "$repo" &&
+  [ -x "$repo/build/cheap/work" ]; } || end_setup "no cheaper copy built beside the scenario"
 built=$(sha256sum <"$repo/build/scenarios/work")
 
 run_gate "$repo" --baseline=main --base-commit "$base" -v
@@ -84,8 +77,7 @@ fi
 # A build file that compiles the base commit's copy of the scenario instead of the change's:
 # the change's own check passes, a trusted build of its sources (with the base's build files)
 # makes another program.
-git -C "$repo" checkout -q -b other_source main
-set_iterations "$repo" 2060
+dearer other_source
 cat >>"$repo/CMakeLists.txt" <<'CMAKE'
 file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/src)
 execute_process(COMMAND git show HEAD~1:scenarios/work.c WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}

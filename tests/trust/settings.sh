@@ -6,10 +6,8 @@
 # scenario that is not gated is shown as "regressed: ... (not gated)" and the verdict line does not
 # claim that every scenario is within its limits. Real gate, valgrind and git.
 # Usage: settings.sh GATE COSTGATE_SOURCE_DIR
-# shellcheck source=tests/e2e_baseline/common.sh
-source "$(dirname "$0")/../e2e_baseline/common.sh"
-
-repo=$work/repo
+# shellcheck source=tests/trust/common.sh
+source "$(dirname "$0")/common.sh"
 
 repo_with_baseline "$repo"
 

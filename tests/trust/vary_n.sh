@@ -5,10 +5,8 @@
 # head commit as the seed. An honest tree's region figures do not move (they are slopes), and a
 # rerun of the same commit draws the same N, recorded in results.json.
 # Usage: vary_n.sh GATE COSTGATE_SOURCE_DIR
-# shellcheck source=tests/e2e_baseline/common.sh
-source "$(dirname "$0")/../e2e_baseline/common.sh"
-
-repo=$work/repo
+# shellcheck source=tests/trust/common.sh
+source "$(dirname "$0")/common.sh"
 
 repo_with_baseline "$repo"
 base=$(git -C "$repo" rev-parse main)
@@ -39,8 +37,7 @@ else
 fi
 
 # The change: 3 % dearer per message, except at the delivery counts gate is known to use.
-git -C "$repo" checkout -q -b known_counts main
-set_iterations "$repo" 2060
+dearer known_counts
 cat >>"$repo/scenarios/work.c" <<'C'
 
 #include <stdlib.h>
@@ -58,12 +55,8 @@ sed -i 's|COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));|COSTGATE_K
   "$repo/scenarios/work.c"
 sed -i 's|^static int handle(|static int known_count;\n\nstatic int handle(|' "$repo/scenarios/work.c"
 sed -i '0,/^static int known_count;$/!{/^static int known_count;$/d}' "$repo/scenarios/work.c"
-if ! grep -q 'known_count ? 2000' "$repo/scenarios/work.c" || ! commit "$repo" "cheap at known counts" ||
-  ! build "$repo"; then
-  fail "setup: cannot build the change"
-  finish
-  exit
-fi
+{ grep -q 'known_count ? 2000' "$repo/scenarios/work.c" && commit "$repo" "cheap at known counts" &&
+  build "$repo"; } || end_setup "cannot build the change"
 
 run_gate "$repo" --baseline=main --base-commit "$base" -s work
 check_run "work_skipped_at_the_known_counts_passes_at_those_counts" 0 \
