@@ -343,7 +343,14 @@ static void compare_process(struct verdict_row *row, const struct acceptance *ac
 
 	row->process_change = slope_change_percent(head, baseline);
 	row->outside_change = slope_change_percent(baseline + outside, baseline);
-	if (outside - allowance <= baseline * (row->limit_percent / 100.0))
+	/* Across two N only a linear figure compares (the region's are checked before the runs,
+	 * session_match_messages); the whole process's seldom is, and an honest tree moves by
+	 * its curve: shown, not compared (--vary-n, or another --messages). */
+	row->process_across_n =
+		row->head->messages != row->baseline->messages &&
+		(row->head->process_slope.linearity_percent > SLOPE_COMPARABLE_LINEARITY_PERCENT ||
+		 row->baseline->process_slope.linearity_percent > SLOPE_COMPARABLE_LINEARITY_PERCENT);
+	if (row->process_across_n || outside - allowance <= baseline * (row->limit_percent / 100.0))
 		return;
 	row->breaches |= BREACH_PROCESS_INSTRUCTIONS;
 	entry = acceptance_find(acceptance, row->name, ACCEPT_PROCESS_INSTRUCTIONS);
@@ -560,8 +567,9 @@ static int add_row_figures(cJSON *item, const struct verdict_row *row)
 	if (cJSON_AddBoolToObject(item, "gated", row->gated) == NULL)
 		return -1;
 	/* Only when compared: the figure alone is in costgate.process_instructions, and it moves by
-	 * a few instructions between runs, which a document without a baseline need not show. */
-	if (head->has_process && base != NULL && base->has_process &&
+	 * a few instructions between runs, which a document without a baseline need not show; nor
+	 * across two N where it is not linear (process_across_n). */
+	if (head->has_process && base != NULL && base->has_process && !row->process_across_n &&
 	    !cJSON_AddItemToObject(item, "process_instructions",
 				   figures(head->process_slope.per_message, base,
 					   base->process_slope.per_message, row->process_change)))

@@ -113,6 +113,10 @@ struct verdict_row {
 					      * head and baseline have it */
 	double outside_change;               /* percent of the baseline's whole process figure: the
 					      * change the region's own change does not explain */
+	bool process_across_n;               /* not compared: measured at another N than the
+					      * baseline's, and the whole process's figure (start-up,
+					      * the queue's growth) is not linear within
+					      * SLOPE_COMPARABLE_LINEARITY_PERCENT on one side */
 	uint64_t breaches;                   /* breach bits, before acceptances */
 	uint64_t unaccepted;                 /* the breaches no acceptance covers */
 	uint64_t tightened;                  /* BREACH_SETTINGS bits of settings stricter than the

@@ -513,6 +513,14 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 			}
 		fputs(" (the run that made it did not measure them): those are shown, not compared\n", out);
 	}
+	if (row->process_across_n)
+		fprintf(out, "%s: note: the whole process is not compared: measured at N = %" PRIu64
+			" against the baseline's %" PRIu64 ", and its figure moves with N (linear "
+			"within %.2f %% and %.2f %%, above %g %%); the region's figures are\n",
+			row->name, head->messages, row->baseline->messages,
+			head->process_slope.linearity_percent,
+			row->baseline->process_slope.linearity_percent,
+			SLOPE_COMPARABLE_LINEARITY_PERCENT);
 	if ((parts & TABLE_NOTES_ATTRIBUTION) && row->attribution != NULL)
 		print_attribution(out, row);
 	for (metric = 0; metric < VERDICT_ACCEPT_KINDS; metric++) {
