@@ -85,9 +85,7 @@ static void chart_should_format_figures_and_percentages(void)
 
 int main(void)
 {
-	setvbuf(stdout, NULL, _IONBF, 0);
-	RUN(chart_should_draw_a_dot_per_change_and_a_mark_per_toolchain_change);
-	RUN(chart_should_draw_higher_figures_higher);
-	RUN(chart_should_format_figures_and_percentages);
-	return CHECK_EXIT();
+	return RUN_CASES(chart_should_draw_a_dot_per_change_and_a_mark_per_toolchain_change,
+			 chart_should_draw_higher_figures_higher,
+			 chart_should_format_figures_and_percentages);
 }
