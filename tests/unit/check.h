@@ -14,6 +14,7 @@
 
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -71,6 +72,23 @@ static inline void check_failed(const char *file, int line, const char *format, 
 				     check_haystack_ ? check_haystack_ : "(null)", (needle)); \
 		}                                                                         \
 	} while (0)
+
+/* Checks that `predicate` accepts each word of `accepted` and refuses each of `refused` (lists
+ * that end with NULL), naming every word it takes the wrong way. */
+#define CHECK_ACCEPTS(predicate, accepted, refused)                                       \
+	check_accepts(__FILE__, __LINE__, #predicate, predicate, accepted, refused)
+
+static inline void check_accepts(const char *file, int line, const char *name,
+				 bool (*predicate)(const char *), const char *const *accepted,
+				 const char *const *refused)
+{
+	for (; *accepted != NULL; accepted++)
+		if (!predicate(*accepted))
+			check_failed(file, line, "%s refuses \"%s\"", name, *accepted);
+	for (; *refused != NULL; refused++)
+		if (predicate(*refused))
+			check_failed(file, line, "%s accepts \"%s\"", name, *refused);
+}
 
 /* The line a case or row ends with: "ok   NAME" when nothing failed since `before` failures. */
 static inline void check_report(int before, const char *name, size_t length)
