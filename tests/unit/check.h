@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int check_failures;
@@ -145,6 +146,30 @@ static inline int check_run_cases(check_case *const *cases, size_t count, const 
 		check_report(check_before_, check_row, strlen(check_row));                \
 		check_row = NULL;                                                         \
 	}
+
+/* Text printed to memory: print_to() opens a stream that writes into it, printed_text() closes
+ * the stream and gives the text (owned). */
+struct printed {
+	char *text;
+	size_t size;
+	FILE *out;
+};
+
+static inline FILE *print_to(struct printed *printed)
+{
+	printed->text = NULL;
+	printed->size = 0;
+	printed->out = open_memstream(&printed->text, &printed->size);
+	if (printed->out == NULL)
+		abort();
+	return printed->out;
+}
+
+static inline char *printed_text(struct printed *printed)
+{
+	fclose(printed->out);
+	return printed->text;
+}
 
 /* How often needle occurs in haystack (0 for NULL), overlapping occurrences included. */
 static inline size_t check_count(const char *haystack, const char *needle)
