@@ -1,19 +1,13 @@
 /* Unit tests of the scenario manifest: reading the build's list (tests/fixtures/manifest),
  * selecting scenarios by name or glob, and splitting them into shards by name alone. */
+#define FIXTURES "manifest"
 #include "check.h"
+#include "fixture.h"
 #include "manifest.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-
-static const char *fixture(const char *name)
-{
-	static char path[512];
-
-	snprintf(path, sizeof(path), "%s/manifest/%s", FIXTURE_DIR, name);
-	return path;
-}
 
 /* The names of valid.txt, in name order. */
 static const char *const sorted_names[] = { "batch", "consume_json", "consume_raw",
@@ -120,13 +114,7 @@ static void manifest_should_take_a_build_line_before_its_scenario(void)
 	manifest_release(&manifest);
 }
 
-/* A fixture of tests/fixtures/manifest that is refused, and the message after naming it. */
-struct refused {
-	const char *name;
-	const char *fixture, *problem;
-};
-
-static const struct refused refusals[] = {
+static const struct refused_fixture refusals[] = {
 	{ "manifest_should_name_the_file_and_line_of_an_unknown_line", "unknown-line.txt",
 	  "line 3: unknown line 'scenario: reply /build/scenarios/reply'" },
 	{ "manifest_should_name_the_file_and_line_of_a_name_that_is_not_a_scenario_name",
@@ -154,16 +142,13 @@ static const struct refused refusals[] = {
 };
 
 /* Reads the row's fixture, which fails with a message that names the file, keeping nothing. */
-static void check_refused(const struct refused *row)
+static void check_refused(const struct refused_fixture *row)
 {
 	struct manifest manifest = MANIFEST_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
-	char expected[sizeof(err.message)];
 
 	CHECK(manifest_read(&manifest, fixture(row->fixture), &err) == -1);
-	snprintf(expected, sizeof(expected), "cannot read manifest '%s': %s", fixture(row->fixture),
-		 row->problem);
-	CHECK_STR(err.message, expected);
+	CHECK_ABOUT_FIXTURE(err.message, "cannot read manifest", row->fixture, row->problem);
 	check_released(&manifest);
 	manifest_release(&manifest);
 }
