@@ -1,6 +1,8 @@
 /* Unit tests of the DHAT parser, on the trimmed files in tests/fixtures/dhat and on real.json, which
  * valgrind 3.19 wrote for tests/fixtures/dhat/real.c (its totals were read by hand, not by gate). */
+#define FIXTURES "dhat"
 #include "check.h"
+#include "fixture.h"
 #include "dhat.h"
 
 #include <stdbool.h>
@@ -8,14 +10,6 @@
 #include <stdio.h>
 
 #define REGION "measured_region"
-
-static const char *fixture(const char *name)
-{
-	static char path[512];
-
-	snprintf(path, sizeof(path), "%s/dhat/%s", FIXTURE_DIR, name);
-	return path;
-}
 
 /* The profile of the fixture `name` under `region` (REGION when NULL), which must parse. */
 static struct dhat_profile parsed(const char *name, const char *region)
@@ -254,13 +248,11 @@ static void check_refused(const struct refused *row)
 {
 	struct dhat_profile profile = DHAT_PROFILE_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
-	char expected[sizeof(err.message)];
 
 	CHECK(dhat_profile_parse(&profile, fixture(row->fixture),
 				 row->region != NULL ? row->region : REGION, &err) == -1);
-	snprintf(expected, sizeof(expected), "cannot %s '%s': %s", row->cannot_open ? "open" : "parse",
-		 fixture(row->fixture), row->problem);
-	CHECK_STR(err.message, expected);
+	CHECK_ABOUT_FIXTURE(err.message, row->cannot_open ? "cannot open" : "cannot parse", row->fixture,
+			    row->problem);
 	check_released(&profile);
 	dhat_profile_release(&profile);
 }
