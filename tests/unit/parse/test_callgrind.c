@@ -1,19 +1,13 @@
 /* Unit tests of the callgrind parser, on the few-line fixtures in tests/fixtures/callgrind and on
  * two real callgrind outputs whose total was read from callgrind_annotate. */
+#define FIXTURES "callgrind"
 #include "callgrind.h"
 #include "check.h"
+#include "fixture.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-
-static const char *fixture(const char *name)
-{
-	static char path[512];
-
-	snprintf(path, sizeof(path), "%s/callgrind/%s", FIXTURE_DIR, name);
-	return path;
-}
 
 /* The profile of the fixture `name`, which must parse. */
 static struct cg_profile parsed(const char *name)
@@ -119,7 +113,7 @@ static void callgrind_should_read_what_each_fixture_holds(void)
 	RUN_ROWS(check_read, reads);
 }
 
-/* A fixture that is refused, and the message after naming it: "cannot CANNOT 'PATH': PROBLEM". */
+/* A fixture that is refused, and the message about it: "CANNOT 'PATH': PROBLEM". */
 struct refused {
 	const char *name;
 	const char *fixture, *cannot, *problem;
@@ -127,41 +121,41 @@ struct refused {
 
 static const struct refused refusals[] = {
 	{ "callgrind_should_reject_totals_that_differ_from_the_cost_lines", "totals-mismatch.out",
-	  "parse", "totals say 6, cost lines sum to 5" },
+	  "cannot parse", "totals say 6, cost lines sum to 5" },
 	/* Without totals: (a truncated file has none), the summary is the only check: it must match. */
 	{ "callgrind_should_reject_a_summary_that_differs_when_totals_are_absent",
-	  "summary-mismatch.out", "parse", "summary says 4, cost lines sum to 5" },
-	{ "callgrind_should_reject_a_summary_below_the_cost_lines", "summary-below-totals.out", "parse",
+	  "summary-mismatch.out", "cannot parse", "summary says 4, cost lines sum to 5" },
+	{ "callgrind_should_reject_a_summary_below_the_cost_lines", "summary-below-totals.out", "cannot parse",
 	  "summary says 4, cost lines sum to 5" },
-	{ "callgrind_should_reject_a_file_cut_after_a_calls_line", "truncated.out", "parse",
+	{ "callgrind_should_reject_a_file_cut_after_a_calls_line", "truncated.out", "cannot parse",
 	  "line 5: 'calls=' line at the end of the file without its cost line (truncated file?)" },
 	{ "callgrind_should_reject_a_calls_line_without_its_cost_line", "calls-not-followed.out",
-	  "parse", "line 5: the 'calls=' line 4 is not followed by a cost line" },
-	{ "callgrind_should_reject_a_count_above_uint64_max", "overflow.out", "parse",
+	  "cannot parse", "line 5: the 'calls=' line 4 is not followed by a cost line" },
+	{ "callgrind_should_reject_a_count_above_uint64_max", "overflow.out", "cannot parse",
 	  "line 3: count '18446744073709551616' is above 18446744073709551615" },
-	{ "callgrind_should_reject_a_function_cost_that_overflows", "overflow-sum.out", "parse",
+	{ "callgrind_should_reject_a_function_cost_that_overflows", "overflow-sum.out", "cannot parse",
 	  "line 4: cost of 'main' overflows" },
-	{ "callgrind_should_reject_a_total_that_overflows", "overflow-total.out", "parse",
+	{ "callgrind_should_reject_a_total_that_overflows", "overflow-total.out", "cannot parse",
 	  "line 5: total cost overflows" },
-	{ "callgrind_should_reject_a_missing_file", "no-such-file.out", "open",
+	{ "callgrind_should_reject_a_missing_file", "no-such-file.out", "cannot open",
 	  "No such file or directory" },
 	/* A directory opens but cannot be read, whoever runs the test (root reads mode 000). */
-	{ "callgrind_should_reject_an_unreadable_file", "", "read", "Is a directory" },
-	{ "callgrind_should_reject_an_empty_file", "empty.out", "parse", "empty file" },
-	{ "callgrind_should_reject_a_file_without_events", "no-events.out", "parse",
+	{ "callgrind_should_reject_an_unreadable_file", "", "cannot read", "Is a directory" },
+	{ "callgrind_should_reject_an_empty_file", "empty.out", "cannot parse", "empty file" },
+	{ "callgrind_should_reject_a_file_without_events", "no-events.out", "cannot parse",
 	  "line 4: no 'events:' line before the first cost or name line" },
-	{ "callgrind_should_reject_a_cost_line_before_any_function", "cost-before-fn.out", "parse",
+	{ "callgrind_should_reject_a_cost_line_before_any_function", "cost-before-fn.out", "cannot parse",
 	  "line 3: cost line before any 'fn=' line" },
-	{ "callgrind_should_reject_a_count_that_is_not_a_number", "bad-count.out", "parse",
+	{ "callgrind_should_reject_a_count_that_is_not_a_number", "bad-count.out", "cannot parse",
 	  "line 3: bad count '2x0'" },
-	{ "callgrind_should_reject_more_counts_than_events", "more-counts.out", "parse",
+	{ "callgrind_should_reject_more_counts_than_events", "more-counts.out", "cannot parse",
 	  "line 3: more counts than events (1)" },
 	/* (7) is defined as a file, not as a function: the id spaces are separate. */
-	{ "callgrind_should_reject_an_undefined_compressed_id", "undefined-id.out", "parse",
+	{ "callgrind_should_reject_an_undefined_compressed_id", "undefined-id.out", "cannot parse",
 	  "line 3: undefined function id (7)" },
-	{ "callgrind_should_reject_a_file_with_several_parts", "second-part.out", "parse",
+	{ "callgrind_should_reject_a_file_with_several_parts", "second-part.out", "cannot parse",
 	  "line 6: second 'events:' line (a file of several parts)" },
-	{ "callgrind_should_reject_an_unknown_format_version", "version-2.out", "parse",
+	{ "callgrind_should_reject_an_unknown_format_version", "version-2.out", "cannot parse",
 	  "line 2: unsupported format version '2'" },
 };
 
@@ -170,12 +164,9 @@ static void check_refused(const struct refused *row)
 {
 	struct cg_profile profile = CG_PROFILE_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
-	char expected[sizeof(err.message)];
 
 	CHECK(cg_profile_parse(&profile, fixture(row->fixture), &err) == -1);
-	snprintf(expected, sizeof(expected), "cannot %s '%s': %s", row->cannot, fixture(row->fixture),
-		 row->problem);
-	CHECK_STR(err.message, expected);
+	CHECK_ABOUT_FIXTURE(err.message, row->cannot, row->fixture, row->problem);
 	CHECK(profile.event == NULL && profile.functions == NULL);
 	CHECK_U64(profile.function_count, 0);
 	CHECK_U64(profile.total, 0);
