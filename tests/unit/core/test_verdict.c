@@ -29,34 +29,6 @@ static struct measurement failed(const char *name, const char *failure)
 	return measurement;
 }
 
-/* Acceptance entries, as read from the file. */
-static struct acceptance accepting(struct acceptance_entry *entries, size_t count)
-{
-	struct acceptance acceptance = ACCEPTANCE_INIT;
-
-	acceptance.entries = entries;
-	acceptance.count = count;
-	acceptance.path = (char *)"baselines/accepted.json";
-	return acceptance;
-}
-
-/* Decides `head_count` head measurements against `base_count` baseline ones (in name order, as a
- * read document is; no baseline when base is NULL), of a whole run or of a partial one. */
-static void decide(struct verdict *verdict, const struct measurement *head, size_t head_count,
-		   struct measurement *base, size_t base_count, const struct acceptance *acceptance,
-		   bool whole)
-{
-	struct results baseline = RESULTS_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-
-	baseline.measurements = base;
-	baseline.count = base_count;
-	baseline.messages = 1000;
-	CHECK(verdict_decide(verdict, head, head_count, base != NULL ? &baseline : NULL, acceptance,
-			     whole, &err) == 0);
-	CHECK_STR(err.message, "");
-}
-
 /* Decides one scenario's head against its baseline (or none, base NULL) and checks the row's
  * state and breaches and the exit code, failures naming the caller's line. The verdict stays in
  * *verdict for more checks, which the caller releases; with verdict NULL it is released here. */
