@@ -11,13 +11,10 @@
 
 static char *draw(const struct history *history, size_t index, bool standalone)
 {
-	char *text = NULL;
-	size_t length = 0;
-	FILE *out = open_memstream(&text, &length);
+	struct printed printed;
 
-	chart_history(out, history, &history->series[index], standalone);
-	fclose(out);
-	return text;
+	chart_history(print_to(&printed), history, &history->series[index], standalone);
+	return printed_text(&printed);
 }
 
 static void chart_should_draw_a_dot_per_change_and_a_mark_per_toolchain_change(void)
