@@ -14,14 +14,11 @@ typedef void (*writer)(FILE *, const char *);
 static const char *written(writer write, const char *text)
 {
 	static char result[1024];
-	char *buffer = NULL;
-	size_t size = 0;
-	FILE *out = open_memstream(&buffer, &size);
+	struct printed printed;
+	char *buffer;
 
-	if (out == NULL)
-		return "";
-	write(out, text);
-	fclose(out);
+	write(print_to(&printed), text);
+	buffer = printed_text(&printed);
 	snprintf(result, sizeof(result), "%s", buffer);
 	free(buffer);
 	return result;
