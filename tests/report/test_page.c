@@ -35,9 +35,8 @@ static char *render(const char *text, struct gate_error *err)
 	cJSON *parsed = cJSON_Parse(text);
 	struct results_view view;
 	struct results_verdict verdict;
-	char *page = NULL;
-	size_t size = 0;
-	FILE *out;
+	struct printed printed;
+	char *page;
 
 	if (results_view_read(&view, parsed, "fixture.json", err) != 0) {
 		CHECK(view.pairs == NULL && view.code.measurements == NULL && view.facts == NULL); /* released */
@@ -49,21 +48,29 @@ static char *render(const char *text, struct gate_error *err)
 		cJSON_Delete(parsed);
 		return NULL;
 	}
-	out = open_memstream(&page, &size);
-	page_write(out, &view, &verdict, NULL, "fixture.json");
-	fclose(out);
+	page_write(print_to(&printed), &view, &verdict, NULL, "fixture.json");
+	page = printed_text(&printed);
 	results_verdict_release(&verdict);
 	results_view_release(&view);
 	cJSON_Delete(parsed);
 	return page;
 }
 
-static void page_should_draw_every_loop_of_both_sides(void)
+/* The page of `text`, which must be read (owned). */
+static char *rendered(const char *text)
 {
 	struct gate_error err = GATE_ERROR_INIT;
-	char *page = render(document, &err);
+	char *page = render(text, &err);
 
 	CHECK(page != NULL);
+	CHECK_STR(err.message, "");
+	return page;
+}
+
+static void page_should_draw_every_loop_of_both_sides(void)
+{
+	char *page = rendered(document);
+
 	CHECK(check_count(page, "<svg class=\"wall-chart\"") == 1);
 	CHECK(check_count(page, "<g class=\"loop raw\"") == 2);
 	CHECK(check_count(page, "<g class=\"loop harness\"") == 2);
@@ -78,8 +85,7 @@ static void page_should_draw_every_loop_of_both_sides(void)
 
 static void page_should_print_a_percentage_only_for_a_measured_verdict(void)
 {
-	struct gate_error err = GATE_ERROR_INIT;
-	char *page = render(document, &err);
+	char *page = rendered(document);
 
 	CHECK_CONTAINS(page, "<span class=\"verdict measured\">+11.11&#8201;%</span>");
 	CHECK_CONTAINS(page, "<text class=\"loop-verdict\" x=\"816\" y=\"");
@@ -90,8 +96,7 @@ static void page_should_print_a_percentage_only_for_a_measured_verdict(void)
 
 static void page_should_tabulate_every_chart_and_the_machine(void)
 {
-	struct gate_error err = GATE_ERROR_INIT;
-	char *page = render(document, &err);
+	char *page = rendered(document);
 
 	CHECK_CONTAINS(page, "<table class=\"wall-table\">");
 	CHECK_CONTAINS(page, "<td class=\"num\">1&#8239;000 (990) msg/s</td>");
@@ -104,10 +109,8 @@ static void page_should_tabulate_every_chart_and_the_machine(void)
 
 static void page_should_fetch_nothing_and_run_no_script(void)
 {
-	struct gate_error err = GATE_ERROR_INIT;
-	char *page = render(document, &err);
+	char *page = rendered(document);
 
-	CHECK(page != NULL);
 	CHECK(strstr(page, "http:") == NULL && strstr(page, "https:") == NULL);
 	CHECK(strstr(page, "<script") == NULL && strstr(page, "<link") == NULL);
 	CHECK(strstr(page, "src=") == NULL && strstr(page, "url(") == NULL &&
@@ -118,13 +121,11 @@ static void page_should_fetch_nothing_and_run_no_script(void)
 
 static void page_should_escape_every_string_of_the_document(void)
 {
-	struct gate_error err = GATE_ERROR_INIT;
-	char *page = render("{\"code\":[{\"name\":\"<script>alert('x')</script>\",\"title\":\"a & b\","
-			    "\"framework\":{\"instructions\":1,\"allocations\":0},"
-			    "\"cold\":{\"instructions\":1,\"allocations\":0}}],"
-			    "\"environment\":{\"cpu\":\"\\\"quoted\\\" <b>\"}}", &err);
+	char *page = rendered("{\"code\":[{\"name\":\"<script>alert('x')</script>\",\"title\":\"a & b\","
+			      "\"framework\":{\"instructions\":1,\"allocations\":0},"
+			      "\"cold\":{\"instructions\":1,\"allocations\":0}}],"
+			      "\"environment\":{\"cpu\":\"\\\"quoted\\\" <b>\"}}");
 
-	CHECK(page != NULL);
 	CHECK(strstr(page, "<script") == NULL && strstr(page, "<b>") == NULL);
 	CHECK_CONTAINS(page, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;");
 	CHECK_CONTAINS(page, "a &amp; b");
@@ -134,64 +135,78 @@ static void page_should_escape_every_string_of_the_document(void)
 
 static void page_should_read_a_schema_3_entry_without_median_or_loops(void)
 {
-	struct gate_error err = GATE_ERROR_INIT;
-	char *page = render("{\"scenarios\":[{\"name\":\"other crate\",\"unit\":\"msg/s\","
-			    "\"raw\":{\"best\":100,\"worst\":90},\"framework\":{\"best\":99,\"worst\":91},"
-			    "\"overhead_percent\":1.0,\"verdict\":\"indistinguishable\"}]}", &err);
+	char *page = rendered("{\"scenarios\":[{\"name\":\"other crate\",\"unit\":\"msg/s\","
+			      "\"raw\":{\"best\":100,\"worst\":90},\"framework\":{\"best\":99,\"worst\":91},"
+			      "\"overhead_percent\":1.0,\"verdict\":\"indistinguishable\"}]}");
 
-	CHECK_STR(err.message, "");
 	CHECK(check_count(page, "<g class=\"loop") == 2); /* one loop a side: the entry itself */
 	CHECK_CONTAINS(page, "100 (90) msg/s"); /* the worst round stands in for the median */
 	CHECK_CONTAINS(page, "No code figures in this document");
 	free(page);
 }
 
-static void page_should_refuse_a_malformed_document_naming_the_value(void)
+/* A document the page refuses, and what the message says of it. */
+struct refused {
+	const char *name;
+	const char *text, *problem;
+};
+
+#define ONE_SCENARIO(raw, verdict)                                                               \
+	"{\"scenarios\":[{\"name\":\"x\",\"raw\":" raw ",\"framework\":{\"best\":1,\"worst\":1},"  \
+	"\"overhead_percent\":0,\"verdict\":\"" verdict "\"}]}"
+
+static const struct refused refusals[] = {
+	{ "page_should_refuse_a_figure_that_is_not_a_number",
+	  ONE_SCENARIO("{\"best\":\"fast\",\"worst\":1}", "measured"),
+	  "scenarios[0].raw.best is not a number" },
+	{ "page_should_refuse_a_worst_round_above_the_best",
+	  ONE_SCENARIO("{\"best\":1,\"worst\":2}", "measured"),
+	  "scenarios[0].raw is not best >= median >= worst > 0" },
+	{ "page_should_refuse_a_verdict_it_does_not_know",
+	  ONE_SCENARIO("{\"best\":1,\"worst\":1}", "faster"),
+	  "scenarios[0].verdict is neither 'measured' nor 'indistinguishable'" },
+	{ "page_should_refuse_a_code_entry_without_allocations",
+	  "{\"code\":[{\"name\":\"x\",\"framework\":{\"instructions\":1},"
+	  "\"cold\":{\"instructions\":1,\"allocations\":0}}]}",
+	  "code[0].framework.allocations is missing" },
+	/* gate's metrics beyond schema 3: an entry of the wrong shape is refused by its path. */
+	{ "page_should_refuse_a_metric_of_the_wrong_shape",
+	  "{\"schema\":3,\"code\":[{\"name\":\"walk\",\"framework\":{\"instructions\":1,"
+	  "\"allocations\":0},\"cold\":{\"instructions\":9,\"allocations\":2},"
+	  "\"metrics\":{\"cycles\":{\"per_message\":\"many\",\"cold\":1,\"unit\":\"cycles\"}}}]}",
+	  "code[0].metrics.cycles.per_message is not a non-negative number" },
+	{ "page_should_refuse_a_document_without_scenarios_or_code", "{\"schema\":3}",
+	  "it has neither a scenarios nor a code section" },
+	{ "page_should_refuse_a_document_that_is_not_an_object", "[]", "not a JSON object" },
+};
+
+static void check_refused(const struct refused *row)
 {
 	struct gate_error err = GATE_ERROR_INIT;
+	char expected[sizeof(err.message)];
 
-	CHECK(render("{\"scenarios\":[{\"name\":\"x\",\"raw\":{\"best\":\"fast\",\"worst\":1},"
-		     "\"framework\":{\"best\":1,\"worst\":1},\"overhead_percent\":0,"
-		     "\"verdict\":\"measured\"}]}", &err) == NULL);
-	CHECK_STR(err.message, "cannot read results 'fixture.json': scenarios[0].raw.best is not a number");
-	CHECK(render("{\"scenarios\":[{\"name\":\"x\",\"raw\":{\"best\":1,\"worst\":2},"
-		     "\"framework\":{\"best\":1,\"worst\":1},\"overhead_percent\":0,"
-		     "\"verdict\":\"measured\"}]}", &err) == NULL);
-	CHECK_CONTAINS(err.message, "scenarios[0].raw is not best >= median >= worst > 0");
-	CHECK(render("{\"scenarios\":[{\"name\":\"x\",\"raw\":{\"best\":1,\"worst\":1},"
-		     "\"framework\":{\"best\":1,\"worst\":1},\"overhead_percent\":0,"
-		     "\"verdict\":\"faster\"}]}", &err) == NULL);
-	CHECK_CONTAINS(err.message, "scenarios[0].verdict is neither 'measured' nor 'indistinguishable'");
-	CHECK(render("{\"code\":[{\"name\":\"x\",\"framework\":{\"instructions\":1},"
-		     "\"cold\":{\"instructions\":1,\"allocations\":0}}]}", &err) == NULL);
-	CHECK_CONTAINS(err.message, "code[0].framework.allocations is missing");
-	CHECK(render("{\"schema\":3}", &err) == NULL);
-	CHECK_CONTAINS(err.message, "neither a scenarios nor a code section");
-	CHECK(render("[]", &err) == NULL);
-	CHECK_CONTAINS(err.message, "not a JSON object");
+	CHECK(render(row->text, &err) == NULL);
+	snprintf(expected, sizeof(expected), "cannot read results 'fixture.json': %s", row->problem);
+	CHECK_STR(err.message, expected);
 }
 
-/* gate's metrics beyond schema 3 are shown per row; a metric entry of the wrong shape is refused
- * by its path. */
+static void page_should_refuse_a_malformed_document_naming_the_value(void)
+{
+	RUN_ROWS(check_refused, refusals);
+}
+
+/* gate's metrics beyond schema 3 are shown per row. */
 static void page_should_show_the_metrics_gate_adds(void)
 {
-	struct gate_error err = GATE_ERROR_INIT;
-	static const char with_metrics[] =
+	char *page = rendered(
 		"{\"schema\":3,\"code\":[{\"name\":\"walk\",\"framework\":{\"instructions\":1077,"
 		"\"allocations\":0},\"cold\":{\"instructions\":9,\"allocations\":2},\"gated\":true,"
 		"\"metrics\":{\"instructions\":{\"per_message\":1077,\"cold\":9,\"unit\":\"instructions\"},"
-		"\"cycles\":{\"per_message\":3296.596,\"cold\":16388315,\"unit\":\"cycles\"}}}]}";
-	static const char bad_metric[] =
-		"{\"schema\":3,\"code\":[{\"name\":\"walk\",\"framework\":{\"instructions\":1,"
-		"\"allocations\":0},\"cold\":{\"instructions\":9,\"allocations\":2},"
-		"\"metrics\":{\"cycles\":{\"per_message\":\"many\",\"cold\":1,\"unit\":\"cycles\"}}}]}";
-	char *page = render(with_metrics, &err);
+		"\"cycles\":{\"per_message\":3296.596,\"cold\":16388315,\"unit\":\"cycles\"}}}]}");
 
 	CHECK_CONTAINS(page, "<div>cycles: 3&#8239;296.596 / msg, 16&#8239;388&#8239;315 cold (cycles)</div>");
 	CHECK(page == NULL || strstr(page, "<div>instructions:") == NULL);
 	free(page);
-	CHECK(render(bad_metric, &err) == NULL);
-	CHECK_CONTAINS(err.message, "code[0].metrics.cycles.per_message is not a non-negative number");
 }
 
 /* Three scenarios of a run with a verdict: one failed to measure (no code entry), one regressed
@@ -212,28 +227,25 @@ static const char with_verdict[] =
 
 static void page_should_open_with_the_verdict(void)
 {
-	struct gate_error err = GATE_ERROR_INIT;
-	char *page = render(with_verdict, &err);
+	char *page = rendered(with_verdict);
 	const char *verdict = page != NULL ? strstr(page, "<section id=\"verdict\"") : NULL;
 
-	CHECK_STR(err.message, "");
 	CHECK(verdict != NULL && verdict < strstr(page, "<section id=\"code\"") &&
 	      verdict < strstr(page, "<section id=\"wall\""));
 	CHECK_CONTAINS(page, "<section id=\"verdict\" class=\"verdict-fail\">\n<p><strong>measurement "
 			     "failure: 1 failed (zeta), 1 regressed (reply)</strong> (exit 3)</p>");
 	free(page);
-	page = render(document, &err); /* figures only */
+	page = rendered(document); /* figures only */
 	CHECK_CONTAINS(page, "<section id=\"verdict\" class=\"verdict-none\">");
 	free(page);
-	page = render("{\"code\":[],\"costgate\":{\"verdict\":{\"exit_code\":1e300,\"rows\":[]}}}", &err);
+	page = rendered("{\"code\":[],\"costgate\":{\"verdict\":{\"exit_code\":1e300,\"rows\":[]}}}");
 	CHECK_CONTAINS(page, "<section id=\"verdict\" class=\"verdict-none\">"); /* no exit code */
 	free(page);
 }
 
 static void page_should_show_every_scenario_failed_ones_first_with_state_baseline_and_change(void)
 {
-	struct gate_error err = GATE_ERROR_INIT;
-	char *page = render(with_verdict, &err);
+	char *page = rendered(with_verdict);
 	const char *zeta = page != NULL ? strstr(page, "<tr class=\"scenario state-row-failed\"><th scope=\"row\">zeta") : NULL;
 	const char *reply = page != NULL ? strstr(page, "<th scope=\"row\">reply") : NULL;
 	const char *alpha = page != NULL ? strstr(page, "<th scope=\"row\">alpha") : NULL;
@@ -252,16 +264,14 @@ static void page_should_show_every_scenario_failed_ones_first_with_state_baselin
 
 int main(void)
 {
-	setvbuf(stdout, NULL, _IONBF, 0);
-	RUN(page_should_draw_every_loop_of_both_sides);
-	RUN(page_should_print_a_percentage_only_for_a_measured_verdict);
-	RUN(page_should_tabulate_every_chart_and_the_machine);
-	RUN(page_should_fetch_nothing_and_run_no_script);
-	RUN(page_should_escape_every_string_of_the_document);
-	RUN(page_should_read_a_schema_3_entry_without_median_or_loops);
-	RUN(page_should_refuse_a_malformed_document_naming_the_value);
-	RUN(page_should_show_the_metrics_gate_adds);
-	RUN(page_should_open_with_the_verdict);
-	RUN(page_should_show_every_scenario_failed_ones_first_with_state_baseline_and_change);
-	return CHECK_EXIT();
+	return RUN_CASES(page_should_draw_every_loop_of_both_sides,
+			 page_should_print_a_percentage_only_for_a_measured_verdict,
+			 page_should_tabulate_every_chart_and_the_machine,
+			 page_should_fetch_nothing_and_run_no_script,
+			 page_should_escape_every_string_of_the_document,
+			 page_should_read_a_schema_3_entry_without_median_or_loops,
+			 page_should_refuse_a_malformed_document_naming_the_value,
+			 page_should_show_the_metrics_gate_adds,
+			 page_should_open_with_the_verdict,
+			 page_should_show_every_scenario_failed_ones_first_with_state_baseline_and_change);
 }

@@ -31,27 +31,42 @@ void *__wrap_realloc(void *pointer, size_t size)
 	return __real_realloc(pointer, size);
 }
 
-static void queue_should_deliver_in_publish_order(void)
+/* Publishes the one-letter bodies 'a' + first up to 'a' + last - 1. */
+static void publish_letters(struct costgate_queue *queue, int first, int last)
 {
-	struct costgate_queue queue;
-	const struct costgate_delivery *delivery;
-	char body[2];
+	char body[1];
 	int i;
 
-	CHECK(costgate_queue_init(&queue, 2) == 0);
-	for (i = 0; i < 10; i++) {
+	for (i = first; i < last; i++) {
 		body[0] = (char)('a' + i);
-		CHECK(costgate_queue_publish(&queue, body, 1) == 0);
+		CHECK(costgate_queue_publish(queue, body, 1) == 0);
 	}
-	for (i = 0; i < 10; i++) {
-		delivery = costgate_queue_next(&queue);
+}
+
+/* Takes the next deliveries, which must be those letters, letter i tagged i + 1, settling each. */
+static void take_letters(struct costgate_queue *queue, int first, int last)
+{
+	const struct costgate_delivery *delivery;
+	int i;
+
+	for (i = first; i < last; i++) {
+		delivery = costgate_queue_next(queue);
 		CHECK(delivery != NULL);
 		if (delivery == NULL)
 			break;
 		CHECK(delivery->length == 1 && delivery->body[0] == 'a' + i);
 		CHECK_U64(delivery->tag, (uint64_t)i + 1);
-		CHECK(costgate_queue_settle(&queue, delivery->tag) == 1);
+		CHECK(costgate_queue_settle(queue, delivery->tag) == 1);
 	}
+}
+
+static void queue_should_deliver_in_publish_order(void)
+{
+	struct costgate_queue queue;
+
+	CHECK(costgate_queue_init(&queue, 2) == 0);
+	publish_letters(&queue, 0, 10);
+	take_letters(&queue, 0, 10);
 	CHECK(costgate_queue_next(&queue) == NULL);
 	costgate_queue_release(&queue);
 }
@@ -61,32 +76,18 @@ static void queue_should_deliver_in_publish_order(void)
 static void queue_should_reserve_a_ring_in_one_step_keeping_the_order(void)
 {
 	struct costgate_queue queue;
-	const struct costgate_delivery *delivery;
-	char body[1];
-	int i;
 
 	CHECK(costgate_queue_init(&queue, 1) == 0);
-	CHECK(costgate_queue_publish(&queue, "a", 1) == 0);
+	publish_letters(&queue, 0, 1);
 	CHECK(costgate_queue_next(&queue) != NULL); /* in flight across the reserve */
 	CHECK(costgate_queue_reserve(&queue, 5) == 0);
 	CHECK_U64(queue.capacity, 8);
 	CHECK(costgate_queue_reserve(&queue, 3) == 0); /* smaller: nothing changes */
 	CHECK_U64(queue.capacity, 8);
-	for (i = 1; i < 8; i++) {
-		body[0] = (char)('a' + i);
-		CHECK(costgate_queue_publish(&queue, body, 1) == 0);
-	}
+	publish_letters(&queue, 1, 8);
 	CHECK_U64(queue.capacity, 8);
 	CHECK(costgate_queue_settle(&queue, 1) == 1);
-	for (i = 1; i < 8; i++) {
-		delivery = costgate_queue_next(&queue);
-		CHECK(delivery != NULL);
-		if (delivery == NULL)
-			break;
-		CHECK(delivery->body[0] == 'a' + i);
-		CHECK_U64(delivery->tag, (uint64_t)i + 1);
-		CHECK(costgate_queue_settle(&queue, delivery->tag) == 1);
-	}
+	take_letters(&queue, 1, 8);
 	costgate_queue_release(&queue);
 }
 
@@ -173,11 +174,10 @@ static void queue_should_grow_when_published_into_while_full(void)
 
 int main(void)
 {
-	RUN(queue_should_deliver_in_publish_order);
-	RUN(queue_should_reserve_a_ring_in_one_step_keeping_the_order);
-	RUN(queue_should_own_a_copy_of_each_body);
-	RUN(queue_should_settle_every_delivery_up_to_a_tag);
-	RUN(queue_should_not_touch_the_heap_once_it_has_reached_capacity);
-	RUN(queue_should_grow_when_published_into_while_full);
-	return CHECK_EXIT();
+	return RUN_CASES(queue_should_deliver_in_publish_order,
+			 queue_should_reserve_a_ring_in_one_step_keeping_the_order,
+			 queue_should_own_a_copy_of_each_body,
+			 queue_should_settle_every_delivery_up_to_a_tag,
+			 queue_should_not_touch_the_heap_once_it_has_reached_capacity,
+			 queue_should_grow_when_published_into_while_full);
 }

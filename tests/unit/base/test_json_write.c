@@ -122,9 +122,7 @@ static void json_print_should_write_a_results_document_as_cjson_did(void)
 
 int main(void)
 {
-	setvbuf(stdout, NULL, _IONBF, 0);
-	RUN(json_print_should_write_numbers_that_read_back_exactly);
-	RUN(json_print_should_lay_out_a_document_as_cjson_does);
-	RUN(json_print_should_write_a_results_document_as_cjson_did);
-	return CHECK_EXIT();
+	return RUN_CASES(json_print_should_write_numbers_that_read_back_exactly,
+			 json_print_should_lay_out_a_document_as_cjson_does,
+			 json_print_should_write_a_results_document_as_cjson_did);
 }

@@ -65,9 +65,7 @@ static void sha256_should_hash_a_file_and_say_why_it_cannot(void)
 
 int main(void)
 {
-	setvbuf(stdout, NULL, _IONBF, 0);
-	RUN(sha256_should_match_the_standard_examples);
-	RUN(sha256_should_take_its_input_in_any_pieces);
-	RUN(sha256_should_hash_a_file_and_say_why_it_cannot);
-	return CHECK_EXIT();
+	return RUN_CASES(sha256_should_match_the_standard_examples,
+			 sha256_should_take_its_input_in_any_pieces,
+			 sha256_should_hash_a_file_and_say_why_it_cannot);
 }

@@ -14,14 +14,11 @@ typedef void (*writer)(FILE *, const char *);
 static const char *written(writer write, const char *text)
 {
 	static char result[1024];
-	char *buffer = NULL;
-	size_t size = 0;
-	FILE *out = open_memstream(&buffer, &size);
+	struct printed printed;
+	char *buffer;
 
-	if (out == NULL)
-		return "";
-	write(out, text);
-	fclose(out);
+	write(print_to(&printed), text);
+	buffer = printed_text(&printed);
 	snprintf(result, sizeof(result), "%s", buffer);
 	free(buffer);
 	return result;
@@ -32,28 +29,22 @@ static void workflow_property(FILE *out, const char *text) { text_workflow(out, 
 
 static void text_should_accept_only_short_lowercase_names(void)
 {
-	char long_name[70];
+	char longest[70], too_long[70];
+	const char *const names[] = { "consume_json", "a1_", longest, NULL };
+	const char *const not_names[] = { "", "Reply", "re-ply", "reply\n::notice::x", "<!--", too_long,
+					  NULL };
 
-	CHECK(text_is_name("consume_json"));
-	CHECK(text_is_name("a1_"));
-	CHECK(!text_is_name(""));
-	CHECK(!text_is_name("Reply"));
-	CHECK(!text_is_name("re-ply"));
-	CHECK(!text_is_name("reply\n::notice::x"));
-	CHECK(!text_is_name("<!--"));
-	snprintf(long_name, sizeof(long_name), "%064d", 0);
-	CHECK(text_is_name(long_name));
-	snprintf(long_name, sizeof(long_name), "%065d", 0);
-	CHECK(!text_is_name(long_name));
+	snprintf(longest, sizeof(longest), "%064d", 0);
+	snprintf(too_long, sizeof(too_long), "%065d", 0);
+	CHECK_ACCEPTS(text_is_name, names, not_names);
 }
 
 static void text_should_accept_only_identifiers_as_a_region(void)
 {
-	CHECK(text_is_identifier("costgate_measured_region"));
-	CHECK(!text_is_identifier("costgate_*"));
-	CHECK(!text_is_identifier("region?"));
-	CHECK(!text_is_identifier("1region"));
-	CHECK(!text_is_identifier(""));
+	const char *const identifiers[] = { "costgate_measured_region", NULL };
+	const char *const not_identifiers[] = { "costgate_*", "region?", "1region", "", NULL };
+
+	CHECK_ACCEPTS(text_is_identifier, identifiers, not_identifiers);
 }
 
 static void text_should_accept_one_printable_line_of_at_most_the_limit(void)
@@ -123,13 +114,12 @@ static void quote_should_show_bytes_outside_printable_ascii(void)
 
 int main(void)
 {
-	RUN(text_should_accept_only_short_lowercase_names);
-	RUN(text_should_accept_only_identifiers_as_a_region);
-	RUN(text_should_accept_one_printable_line_of_at_most_the_limit);
-	RUN(markdown_should_escape_what_markdown_and_html_read);
-	RUN(markdown_code_should_neither_end_the_span_nor_the_cell);
-	RUN(workflow_escaping_should_keep_a_command_on_its_line);
-	RUN(terminal_should_strip_control_characters);
-	RUN(quote_should_show_bytes_outside_printable_ascii);
-	return CHECK_EXIT();
+	return RUN_CASES(text_should_accept_only_short_lowercase_names,
+			 text_should_accept_only_identifiers_as_a_region,
+			 text_should_accept_one_printable_line_of_at_most_the_limit,
+			 markdown_should_escape_what_markdown_and_html_read,
+			 markdown_code_should_neither_end_the_span_nor_the_cell,
+			 workflow_escaping_should_keep_a_command_on_its_line,
+			 terminal_should_strip_control_characters,
+			 quote_should_show_bytes_outside_printable_ascii);
 }

@@ -227,14 +227,11 @@ static void seconds_should_be_checked_and_owned_fields_released(void)
 
 static void opt_usage_should_be_made_from_the_options(void)
 {
-	char *text = NULL;
-	size_t size = 0;
-	FILE *out = open_memstream(&text, &size);
+	struct printed printed;
+	char *text;
 
-	if (out == NULL)
-		return;
-	opt_usage(out, &toy_spec);
-	fclose(out);
+	opt_usage(print_to(&printed), &toy_spec);
+	text = printed_text(&printed);
 	CHECK_STR(text, "usage: gate toy [options] FILE...\n"
 			"Plays.\n"
 			"\n"
@@ -254,12 +251,10 @@ static void opt_usage_should_be_made_from_the_options(void)
 
 int main(void)
 {
-	setvbuf(stdout, NULL, _IONBF, 0);
-	RUN(opt_parse_should_apply_own_and_shared_options_in_every_spelling);
-	RUN(opt_parse_should_name_the_option_as_it_was_typed);
-	RUN(opt_parse_should_refuse_operands_when_the_command_takes_none);
-	RUN(typed_options_should_store_each_kind_in_its_field);
-	RUN(seconds_should_be_checked_and_owned_fields_released);
-	RUN(opt_usage_should_be_made_from_the_options);
-	return CHECK_EXIT();
+	return RUN_CASES(opt_parse_should_apply_own_and_shared_options_in_every_spelling,
+			 opt_parse_should_name_the_option_as_it_was_typed,
+			 opt_parse_should_refuse_operands_when_the_command_takes_none,
+			 typed_options_should_store_each_kind_in_its_field,
+			 opt_usage_should_be_made_from_the_options,
+			 seconds_should_be_checked_and_owned_fields_released);
 }

@@ -21,90 +21,86 @@ static struct measurement with_sites(struct site_cost *sites, size_t count)
 #define SITE(location, stack, blocks, bytes) \
 	{ (char *)(location), (char *)(stack), (blocks), (bytes), 0, 0 }
 
-/* Ten lines inserted above every site, one malloc added in a new function: one new row. */
-static void sites_should_survive_lines_inserted_above_them(void)
-{
-	struct site_cost base_sites[] = {
-		SITE("make_order (lib.c:20)", "make_order (lib.c:20) < handle (s.c:9) < drain (h.c:5)", 1, 32),
-		SITE("make_note (lib.c:31)", "make_note (lib.c:31) < handle (s.c:9) < drain (h.c:5)", 2, 64),
-	};
-	struct site_cost head_sites[] = {
-		SITE("make_order (lib.c:30)", "make_order (lib.c:30) < handle (s.c:9) < drain (h.c:5)", 1, 32),
-		SITE("make_note (lib.c:41)", "make_note (lib.c:41) < handle (s.c:9) < drain (h.c:5)", 2, 64),
-		SITE("make_tag (lib.c:52)", "make_tag (lib.c:52) < handle (s.c:10) < drain (h.c:5)", 1, 16),
-	};
-	struct measurement base = with_sites(base_sites, 2), head = with_sites(head_sites, 3);
-	struct attribution why;
+/* The allocation sites of a baseline and a head (no baseline when it has none), and the rows of
+ * attribution they make, in order: each row's chain, blocks, change and lines. */
+struct sites_case {
+	const char *name;
+	struct site_cost base[2], head[3];
+	size_t base_count, head_count, row_count;
+	struct attribution_site rows[2];
+};
 
-	CHECK(attribution_compute(&why, &head, &base) == 0);
-	CHECK_U64(why.site_count, 1);
-	CHECK_STR(why.sites[0].chain, "make_tag < handle < drain");
-	CHECK(why.sites[0].appeared && !why.sites[0].disappeared);
-	CHECK(why.sites[0].blocks_change == 1.0);
-	CHECK_STR(why.sites[0].head_lines, "lib.c:52");
-	CHECK_STR(why.sites[0].baseline_lines, "");
+#define ROW(chain, appeared, disappeared, head_blocks, baseline_blocks, blocks_change,           \
+	    bytes_change, head_lines, baseline_lines)                                            \
+	{ chain, head_lines, baseline_lines, head_blocks, baseline_blocks, blocks_change,        \
+	  bytes_change, appeared, disappeared }
+
+static const struct sites_case sites_cases[] = {
+	/* Ten lines inserted above every site, one malloc added in a new function: one new row. */
+	{ "sites_should_survive_lines_inserted_above_them",
+	  { SITE("make_order (lib.c:20)", "make_order (lib.c:20) < handle (s.c:9) < drain (h.c:5)", 1, 32),
+	    SITE("make_note (lib.c:31)", "make_note (lib.c:31) < handle (s.c:9) < drain (h.c:5)", 2, 64) },
+	  { SITE("make_order (lib.c:30)", "make_order (lib.c:30) < handle (s.c:9) < drain (h.c:5)", 1, 32),
+	    SITE("make_note (lib.c:41)", "make_note (lib.c:41) < handle (s.c:9) < drain (h.c:5)", 2, 64),
+	    SITE("make_tag (lib.c:52)", "make_tag (lib.c:52) < handle (s.c:10) < drain (h.c:5)", 1, 16) },
+	  2, 3, 1,
+	  { ROW("make_tag < handle < drain", true, false, 1, 0, 1, 16, "lib.c:52", "") } },
+	/* A second malloc in a function that had one: the same chain, changed, with both lines. */
+	{ "sites_of_one_chain_should_be_summed_and_show_every_line",
+	  { SITE("make_order (lib.c:20)", "make_order (lib.c:20) < handle (s.c:9)", 1, 32) },
+	  { SITE("make_order (lib.c:24)", "make_order (lib.c:24) < handle (s.c:9)", 1, 32),
+	    SITE("make_order (lib.c:27)", "make_order (lib.c:27) < handle (s.c:9)", 1, 8) },
+	  1, 2, 1,
+	  { ROW("make_order < handle", false, false, 2, 1, 1, 8, "lib.c:24, lib.c:27", "lib.c:20") } },
+	/* A site whose bytes moved a lot but whose blocks did not comes after one whose blocks
+	 * moved. */
+	{ "sites_whose_blocks_changed_should_come_first",
+	  { SITE("grow (lib.c:5)", "grow (lib.c:5) < handle (s.c:9)", 1, 64),
+	    SITE("gone_one (lib.c:9)", "gone_one (lib.c:9) < handle (s.c:9)", 1, 8) },
+	  { SITE("grow (lib.c:5)", "grow (lib.c:5) < handle (s.c:9)", 1, 4096) },
+	  2, 1, 2,
+	  { ROW("gone_one < handle", false, true, 0, 1, -1, -8, "", "lib.c:9"),
+	    ROW("grow < handle", false, false, 1, 1, 0, 4032, "lib.c:5", "lib.c:5") } },
+	/* Frames without debug information ("f (in lib.so)") have a chain and no line. */
+	{ "sites_without_lines_should_still_have_a_chain",
+	  { SITE(NULL, NULL, 0, 0) },
+	  { SITE("cJSON_New_Item (in /usr/lib/libcjson.so)",
+		 "cJSON_New_Item (in /usr/lib/libcjson.so) < parse (s.c:3)", 3, 192) },
+	  0, 1, 1,
+	  { ROW("cJSON_New_Item < parse", false, false, 3, 0, 3, 192, "", "") } },
+};
+
+static void check_sites(const struct sites_case *row)
+{
+	struct site_cost base_sites[2], head_sites[3];
+	struct measurement base, head;
+	struct attribution why;
+	size_t i;
+
+	memcpy(base_sites, row->base, sizeof(base_sites));
+	memcpy(head_sites, row->head, sizeof(head_sites));
+	base = with_sites(base_sites, row->base_count);
+	head = with_sites(head_sites, row->head_count);
+	CHECK(attribution_compute(&why, &head, row->base_count != 0 ? &base : NULL) == 0);
+	CHECK_U64(why.site_count, row->row_count);
+	for (i = 0; i < row->row_count && i < why.site_count; i++) {
+		const struct attribution_site *site = &why.sites[i], *expected = &row->rows[i];
+
+		CHECK_STR(site->chain, expected->chain);
+		CHECK(site->appeared == expected->appeared);
+		CHECK(site->disappeared == expected->disappeared);
+		CHECK(site->head_blocks == expected->head_blocks);
+		CHECK(site->baseline_blocks == expected->baseline_blocks);
+		CHECK(site->blocks_change == expected->blocks_change);
+		CHECK(site->bytes_change == expected->bytes_change);
+		CHECK_STR(site->head_lines, expected->head_lines);
+		CHECK_STR(site->baseline_lines, expected->baseline_lines);
+	}
 }
 
-/* A second malloc in a function that had one: the same chain, changed, with both lines. */
-static void sites_of_one_chain_should_be_summed_and_show_every_line(void)
+static void sites_should_be_keyed_by_their_chain_of_functions(void)
 {
-	struct site_cost base_sites[] = {
-		SITE("make_order (lib.c:20)", "make_order (lib.c:20) < handle (s.c:9)", 1, 32),
-	};
-	struct site_cost head_sites[] = {
-		SITE("make_order (lib.c:24)", "make_order (lib.c:24) < handle (s.c:9)", 1, 32),
-		SITE("make_order (lib.c:27)", "make_order (lib.c:27) < handle (s.c:9)", 1, 8),
-	};
-	struct measurement base = with_sites(base_sites, 1), head = with_sites(head_sites, 2);
-	struct attribution why;
-
-	CHECK(attribution_compute(&why, &head, &base) == 0);
-	CHECK_U64(why.site_count, 1);
-	CHECK_STR(why.sites[0].chain, "make_order < handle");
-	CHECK(!why.sites[0].appeared && !why.sites[0].disappeared);
-	CHECK(why.sites[0].head_blocks == 2.0 && why.sites[0].baseline_blocks == 1.0);
-	CHECK(why.sites[0].bytes_change == 8.0);
-	CHECK_STR(why.sites[0].head_lines, "lib.c:24, lib.c:27");
-	CHECK_STR(why.sites[0].baseline_lines, "lib.c:20");
-}
-
-/* A site whose bytes moved a lot but whose blocks did not comes after one whose blocks moved. */
-static void sites_whose_blocks_changed_should_come_first(void)
-{
-	struct site_cost base_sites[] = {
-		SITE("grow (lib.c:5)", "grow (lib.c:5) < handle (s.c:9)", 1, 64),
-		SITE("gone_one (lib.c:9)", "gone_one (lib.c:9) < handle (s.c:9)", 1, 8),
-	};
-	struct site_cost head_sites[] = {
-		SITE("grow (lib.c:5)", "grow (lib.c:5) < handle (s.c:9)", 1, 4096),
-	};
-	struct measurement base = with_sites(base_sites, 2), head = with_sites(head_sites, 1);
-	struct attribution why;
-
-	CHECK(attribution_compute(&why, &head, &base) == 0);
-	CHECK_U64(why.site_count, 2);
-	CHECK_STR(why.sites[0].chain, "gone_one < handle");
-	CHECK(why.sites[0].disappeared);
-	CHECK_STR(why.sites[0].baseline_lines, "lib.c:9");
-	CHECK_STR(why.sites[1].chain, "grow < handle");
-	CHECK(why.sites[1].blocks_change == 0 && why.sites[1].bytes_change == 4032);
-}
-
-/* Frames without debug information ("f (in lib.so)") have a chain and no line. */
-static void sites_without_lines_should_still_have_a_chain(void)
-{
-	struct site_cost head_sites[] = {
-		SITE("cJSON_New_Item (in /usr/lib/libcjson.so)",
-		     "cJSON_New_Item (in /usr/lib/libcjson.so) < parse (s.c:3)", 3, 192),
-	};
-	struct measurement head = with_sites(head_sites, 1);
-	struct attribution why;
-
-	CHECK(attribution_compute(&why, &head, NULL) == 0);
-	CHECK_U64(why.site_count, 1);
-	CHECK_STR(why.sites[0].chain, "cJSON_New_Item < parse");
-	CHECK_STR(why.sites[0].head_lines, "");
-	CHECK(!why.sites[0].appeared);
+	RUN_ROWS(check_sites, sites_cases);
 }
 
 #define FUNCTION(name, per_message, project) \
@@ -160,10 +156,6 @@ static void function_shares_should_add_up_to_the_whole_change(void)
 
 int main(void)
 {
-	RUN(sites_should_survive_lines_inserted_above_them);
-	RUN(sites_of_one_chain_should_be_summed_and_show_every_line);
-	RUN(sites_whose_blocks_changed_should_come_first);
-	RUN(sites_without_lines_should_still_have_a_chain);
-	RUN(function_shares_should_add_up_to_the_whole_change);
-	return CHECK_EXIT();
+	return RUN_CASES(sites_should_be_keyed_by_their_chain_of_functions,
+			 function_shares_should_add_up_to_the_whole_change);
 }

@@ -33,16 +33,11 @@ static void check_refused(const char *from, const char *to, const char *problem)
 
 static void history_should_accept_only_real_days_for_since(void)
 {
-	CHECK(history_valid_date("2024-02-29"));
-	CHECK(history_valid_date("2023-12-31"));
-	CHECK(!history_valid_date("2023-02-29"));
-	CHECK(!history_valid_date("2024-13-01"));
-	CHECK(!history_valid_date("2024-04-31"));
-	CHECK(!history_valid_date("2024-1-01"));
-	CHECK(!history_valid_date("2024-01-01x"));
-	CHECK(!history_valid_date("1969-12-31"));
-	CHECK(!history_valid_date("yesterday"));
-	CHECK(!history_valid_date(""));
+	const char *const days[] = { "2024-02-29", "2023-12-31", NULL };
+	const char *const not_days[] = { "2023-02-29", "2024-13-01", "2024-04-31", "2024-1-01",
+					 "2024-01-01x", "1969-12-31", "yesterday", "", NULL };
+
+	CHECK_ACCEPTS(history_valid_date, days, not_days);
 }
 
 static void history_should_recompute_changes_and_drift_when_read(void)
@@ -164,11 +159,9 @@ static void history_should_refuse_documents_it_did_not_write(void)
 
 int main(void)
 {
-	setvbuf(stdout, NULL, _IONBF, 0);
-	RUN(history_should_accept_only_real_days_for_since);
-	RUN(history_should_recompute_changes_and_drift_when_read);
-	RUN(history_should_name_every_metric_of_the_table);
-	RUN(history_should_write_what_it_reads);
-	RUN(history_should_refuse_documents_it_did_not_write);
-	return CHECK_EXIT();
+	return RUN_CASES(history_should_accept_only_real_days_for_since,
+			 history_should_recompute_changes_and_drift_when_read,
+			 history_should_name_every_metric_of_the_table,
+			 history_should_write_what_it_reads,
+			 history_should_refuse_documents_it_did_not_write);
 }

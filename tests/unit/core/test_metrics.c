@@ -83,10 +83,8 @@ static void measurement_compute_should_figure_every_metric_it_has(void)
 
 int main(void)
 {
-	setvbuf(stdout, NULL, _IONBF, 0);
-	RUN(cycles_should_be_l1_hits_plus_5_last_level_hits_plus_35_ram_accesses);
-	RUN(metrics_should_be_found_by_key_and_read_by_their_tools);
-	RUN(cycles_should_run_only_for_a_scenario_that_opts_in);
-	RUN(measurement_compute_should_figure_every_metric_it_has);
-	return CHECK_EXIT();
+	return RUN_CASES(cycles_should_be_l1_hits_plus_5_last_level_hits_plus_35_ram_accesses,
+			 metrics_should_be_found_by_key_and_read_by_their_tools,
+			 cycles_should_run_only_for_a_scenario_that_opts_in,
+			 measurement_compute_should_figure_every_metric_it_has);
 }

@@ -39,14 +39,44 @@ static struct cg_function function_with_lines(const char *name, const char *obje
 	return function;
 }
 
+/* The ownership of a profile of `count` functions whose lines are in this file, and the objects
+ * it read to find their owners. */
+struct owned {
+	struct ownership ownership;
+	struct ownership_objects objects;
+};
+
+static void own(struct owned *owned, struct cg_function *functions, size_t count, uint64_t total)
+{
+	static char *files[] = { (char *)__FILE__ };
+	struct cg_profile profile = { .functions = functions, .function_count = count, .files = files,
+				      .file_count = 1, .total = total };
+
+	owned->objects = (struct ownership_objects){ 0 };
+	CHECK(ownership_compute(&owned->ownership, &profile, &owned->objects) == 0);
+}
+
+static void disown(struct owned *owned)
+{
+	ownership_release(&owned->ownership);
+	ownership_objects_release(&owned->objects);
+}
+
+/* The cost owned by `name`, which must be there. */
+static const struct owned_cost *owner(const struct owned *owned, const char *name)
+{
+	const struct owned_cost *cost = ownership_find(&owned->ownership, name);
+
+	if (cost == NULL)
+		check_failed(__FILE__, __LINE__, "no cost is owned by '%s'", name);
+	return cost;
+}
+
 static void ownership_should_split_off_inlined_code_under_its_own_name(void)
 {
-	char *files[] = { (char *)__FILE__ };
 	struct cg_line lines[2];
 	struct cg_function functions[2];
-	struct cg_profile profile = { .functions = functions, .function_count = 2, .files = files, .file_count = 1 };
-	struct ownership ownership;
-	struct ownership_objects objects = { 0 };
+	struct owned owned;
 	const struct owned_cost *caller, *inlined, *library;
 
 	CHECK(caller_function(1) == 4);
@@ -55,12 +85,11 @@ static void ownership_should_split_off_inlined_code_under_its_own_name(void)
 	functions[0] = function_with_lines("caller_function", "/proc/self/exe", lines, 2);
 	functions[1] = function_with_lines("strlen", "/usr/lib/x86_64-linux-gnu/libc.so.6", NULL, 0);
 	functions[1].exclusive = 70;
-	CHECK(ownership_compute(&ownership, &profile, &objects) == 0);
-	CHECK_U64(ownership.count, 3);
-	caller = ownership_find(&ownership, "caller_function");
-	inlined = ownership_find(&ownership, "inlined_helper (inlined into caller_function)");
-	library = ownership_find(&ownership, "strlen");
-	CHECK(caller != NULL && inlined != NULL && library != NULL);
+	own(&owned, functions, 2, 0);
+	CHECK_U64(owned.ownership.count, 3);
+	caller = owner(&owned, "caller_function");
+	inlined = owner(&owned, "inlined_helper (inlined into caller_function)");
+	library = owner(&owned, "strlen");
 	if (caller != NULL && inlined != NULL && library != NULL) {
 		CHECK_U64(caller->exclusive, 10);
 		CHECK_U64(caller->with_library, 60);
@@ -73,32 +102,27 @@ static void ownership_should_split_off_inlined_code_under_its_own_name(void)
 		CHECK_U64(library->exclusive, 70);
 		CHECK(!library->project);
 	}
-	ownership_release(&ownership);
-	ownership_objects_release(&objects);
+	disown(&owned);
 }
 
 /* A clone of the same function is not code inlined into it, and a recursion level is the same
  * function: "caller_function'2" is counted as "caller_function". */
 static void ownership_should_not_split_a_function_from_its_clone(void)
 {
-	char *files[] = { (char *)__FILE__ };
 	struct cg_line lines[1];
 	struct cg_function functions[2];
-	struct cg_profile profile = { .functions = functions, .function_count = 2, .files = files, .file_count = 1 };
-	struct ownership ownership;
-	struct ownership_objects objects = { 0 };
+	struct owned owned;
 
 	CHECK(caller_function(2) == 6);
 	lines[0] = (struct cg_line){ 0, (uint64_t)caller_line, 10, 0, 0, 0 };
 	functions[0] = function_with_lines("caller_function'2", "/proc/self/exe", lines, 1);
 	functions[1] = function_with_lines("caller_function.constprop.0", "/proc/self/exe", lines, 1);
-	CHECK(ownership_compute(&ownership, &profile, &objects) == 0);
-	CHECK_U64(ownership.count, 2);
-	CHECK(ownership_find(&ownership, "caller_function") != NULL);
-	CHECK(ownership_find(&ownership, "caller_function'2") == NULL);
-	CHECK(ownership_find(&ownership, "caller_function.constprop.0") != NULL);
-	ownership_release(&ownership);
-	ownership_objects_release(&objects);
+	own(&owned, functions, 2, 0);
+	CHECK_U64(owned.ownership.count, 2);
+	owner(&owned, "caller_function");
+	owner(&owned, "caller_function.constprop.0");
+	CHECK(ownership_find(&owned.ownership, "caller_function'2") == NULL);
+	disown(&owned);
 }
 
 /* A recursive function as callgrind writes it (--separate-recs=2): the outermost level "f" calls
@@ -106,13 +130,9 @@ static void ownership_should_not_split_a_function_from_its_clone(void)
  * the deeper level. callgrind's inclusive cost of f'2 counts a recursive call at every level. */
 static void ownership_should_count_a_recursive_function_once(void)
 {
-	char *files[] = { (char *)__FILE__ };
 	struct cg_line outer[2], inner[2];
 	struct cg_function functions[3];
-	struct cg_profile profile = { .functions = functions, .function_count = 3, .files = files,
-				      .file_count = 1, .total = 10 + 7 + 40 + 21 + 60 };
-	struct ownership ownership;
-	struct ownership_objects objects = { 0 };
+	struct owned owned;
 	const struct owned_cost *caller, *inlined;
 	size_t i;
 
@@ -128,12 +148,11 @@ static void ownership_should_count_a_recursive_function_once(void)
 	functions[1] = function_with_lines("caller_function'2", "/proc/self/exe", inner, 2);
 	functions[2] = function_with_lines("strlen", "/usr/lib/x86_64-linux-gnu/libc.so.6", NULL, 0);
 	functions[2].exclusive = functions[2].inclusive = 110;
-	CHECK(ownership_compute(&ownership, &profile, &objects) == 0);
-	for (i = 0; i < ownership.count; i++)
-		CHECK(strchr(ownership.costs[i].name, '\'') == NULL);
-	caller = ownership_find(&ownership, "caller_function");
-	inlined = ownership_find(&ownership, "inlined_helper (inlined into caller_function)");
-	CHECK(caller != NULL && inlined != NULL);
+	own(&owned, functions, 3, 10 + 7 + 40 + 21 + 60);
+	for (i = 0; i < owned.ownership.count; i++)
+		CHECK(strchr(owned.ownership.costs[i].name, '\'') == NULL);
+	caller = owner(&owned, "caller_function");
+	inlined = owner(&owned, "inlined_helper (inlined into caller_function)");
 	if (caller != NULL && inlined != NULL) {
 		CHECK_U64(caller->exclusive, 10 + 40);
 		CHECK_U64(caller->with_library, 10 + 50 + 40 + 60);
@@ -143,37 +162,31 @@ static void ownership_should_count_a_recursive_function_once(void)
 		CHECK_U64(inlined->inclusive, 7 + 121);
 		CHECK(inlined->inclusive <= caller->inclusive);
 	}
-	ownership_release(&ownership);
-	ownership_objects_release(&objects);
+	disown(&owned);
 }
 
 /* A call into malloc is the allocator's, not the caller's system-library cost. */
 static void ownership_should_leave_the_allocator_out_of_library_costs(void)
 {
-	char *files[] = { (char *)__FILE__ };
 	struct cg_line lines[1];
 	struct cg_function functions[1];
-	struct cg_profile profile = { .functions = functions, .function_count = 1, .files = files, .file_count = 1 };
-	struct ownership ownership;
-	struct ownership_objects objects = { 0 };
+	struct owned owned;
 	const struct owned_cost *caller;
 
 	CHECK(caller_function(4) == 10);
 	lines[0] = (struct cg_line){ 0, (uint64_t)caller_line, 10, 90, 90, 70 }; /* 70 in malloc */
 	functions[0] = function_with_lines("caller_function", "/proc/self/exe", lines, 1);
 	functions[0].allocator_calls = 70;
-	CHECK(ownership_compute(&ownership, &profile, &objects) == 0);
-	caller = ownership_find(&ownership, "caller_function");
+	own(&owned, functions, 1, 0);
+	caller = owner(&owned, "caller_function");
 	CHECK(caller != NULL && caller->with_library == 10 + 20);
-	ownership_release(&ownership);
-	ownership_objects_release(&objects);
+	disown(&owned);
 }
 
 int main(void)
 {
-	RUN(ownership_should_split_off_inlined_code_under_its_own_name);
-	RUN(ownership_should_not_split_a_function_from_its_clone);
-	RUN(ownership_should_count_a_recursive_function_once);
-	RUN(ownership_should_leave_the_allocator_out_of_library_costs);
-	return CHECK_EXIT();
+	return RUN_CASES(ownership_should_split_off_inlined_code_under_its_own_name,
+			 ownership_should_not_split_a_function_from_its_clone,
+			 ownership_should_count_a_recursive_function_once,
+			 ownership_should_leave_the_allocator_out_of_library_costs);
 }

@@ -2,9 +2,13 @@
  * the same figures, exactly; the written file replaces the old one whole; and every malformed
  * document in tests/fixtures/results is refused with the file and the problem named. */
 #define _GNU_SOURCE
+#define FIXTURES "results"
 #include "check.h"
+#include "fixture.h"
+#include "json_at.h"
 #include "json_write.h"
 #include "results.h"
+#include "scratch.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,14 +18,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static const char *fixture(const char *name)
-{
-	static char path[512];
-
-	snprintf(path, sizeof(path), "%s/results/%s", FIXTURE_DIR, name);
-	return path;
-}
 
 static char *copy(const char *text)
 {
@@ -148,16 +144,6 @@ static void fill_broken(struct measurement *measurement)
 		 "callgrind at N: '/build/scenarios/broken' exited with 1");
 }
 
-/* A fresh temporary directory; the caller removes it with remove_directory. */
-static char *make_directory(void)
-{
-	char *directory = copy("/tmp/costgate-test-results-XXXXXX");
-
-	if (mkdtemp(directory) == NULL)
-		abort();
-	return directory;
-}
-
 /* The names in `directory` (not . or ..), sorted and joined with spaces. */
 static void list_directory(const char *directory, char *names, size_t names_size)
 {
@@ -174,16 +160,6 @@ static void list_directory(const char *directory, char *names, size_t names_size
 		free(entries[i]);
 	}
 	free(entries);
-}
-
-static void remove_directory(char *directory)
-{
-	char command[600];
-
-	snprintf(command, sizeof(command), "rm -rf '%s'", directory);
-	if (system(command) != 0)
-		fprintf(stderr, "cannot remove %s\n", directory);
-	free(directory);
 }
 
 static void release_all(struct measurement *measurements, size_t count)
@@ -244,27 +220,47 @@ static void check_same_measurement(const struct measurement *read, const struct 
 	}
 }
 
+/* The document of `measurements` in fill_environment's environment, with `verdict` (taken) when
+ * not NULL. */
+static cJSON *document_of(const struct measurement *measurements, size_t count, cJSON *verdict)
+{
+	struct environment environment;
+	cJSON *document;
+
+	fill_environment(&environment);
+	document = results_document(measurements, count, &environment, verdict);
+	CHECK(document != NULL);
+	environment_release(&environment);
+	return document;
+}
+
+/* Writes `document` to a file of a scratch directory and reads the file into `results`. */
+static void write_and_read(const cJSON *document, struct results *results)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	char *directory = scratch_make("results"), path[600];
+
+	snprintf(path, sizeof(path), "%s/results.json", directory);
+	CHECK(results_write_file(document, path, &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK(results_read_file(results, path, &err) == 0);
+	CHECK_STR(err.message, "");
+	scratch_remove(directory);
+}
+
 static void results_should_read_back_every_figure_it_wrote_exactly(void)
 {
 	struct measurement measurements[3];
 	struct environment environment;
 	struct results results = RESULTS_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-	char *directory = make_directory(), path[600];
 	cJSON *document;
 
 	fill_batch(&measurements[0]);
 	fill_broken(&measurements[1]);
 	fill_consume_json(&measurements[2]);
 	measurements[2].build = strdup("-std=gnu11 -O2 -g | link: | libraries: libc6 2.36-9+deb12u9");
-	fill_environment(&environment);
-	document = results_document(measurements, 3, &environment, NULL);
-	CHECK(document != NULL);
-	snprintf(path, sizeof(path), "%s/results.json", directory);
-	CHECK(results_write_file(document, path, &err) == 0);
-	CHECK_STR(err.message, "");
-	CHECK(results_read_file(&results, path, &err) == 0);
-	CHECK_STR(err.message, "");
+	document = document_of(measurements, 3, NULL);
+	write_and_read(document, &results);
 	CHECK_U64(results.messages, 1000);
 	CHECK_U64(results.count, 2); /* the failed one has no code entry */
 	if (results.count == 2) {
@@ -283,6 +279,7 @@ static void results_should_read_back_every_figure_it_wrote_exactly(void)
 	if (results.count == 2)
 		CHECK_STR(results.measurements[1].raw_files[TOOL_DHAT][2], "consume_json.dhat.2.json");
 	CHECK(results.fingerprint.schema == GATE_SCHEMA_VERSION);
+	fill_environment(&environment);
 	CHECK(environment_fingerprint_equal(&results.fingerprint, &environment, NULL, 0) == 1);
 	CHECK_STR(results.fingerprint.valgrind, "3.19.0");
 	CHECK_STR(results.fingerprint.dispatch_pin, GATE_DISPATCH_PIN);
@@ -291,45 +288,31 @@ static void results_should_read_back_every_figure_it_wrote_exactly(void)
 	cJSON_Delete(document);
 	environment_release(&environment);
 	release_all(measurements, 3);
-	remove_directory(directory);
 }
 
 static void results_should_keep_the_reference_schema_keys_and_list_failures(void)
 {
 	struct measurement measurements[3];
-	struct environment environment;
-	cJSON *document, *code, *entry, *failures;
+	cJSON *document;
 
 	fill_batch(&measurements[0]);
 	fill_broken(&measurements[1]);
 	fill_consume_json(&measurements[2]);
-	fill_environment(&environment);
-	document = results_document(measurements, 3, &environment, NULL);
-	code = cJSON_GetObjectItemCaseSensitive(document, "code");
-	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(document, "schema")) == 3);
-	CHECK(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(document, "environment")));
-	CHECK(cJSON_GetArraySize(code) == 2);
-	entry = cJSON_GetArrayItem(code, 1);
-	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(entry, "name")), "consume_json");
-	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(entry, "messages")) == 1000);
-	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
-		      cJSON_GetObjectItemCaseSensitive(entry, "framework"), "instructions")) == 4000003000.0);
-	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
-		      cJSON_GetObjectItemCaseSensitive(entry, "framework"), "allocations")) == 19.0);
-	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
-		      cJSON_GetObjectItemCaseSensitive(entry, "cold"), "instructions")) == 3000000001.0);
-	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
-		      cJSON_GetObjectItemCaseSensitive(entry, "cold"), "allocations")) == 19.0);
-	CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(entry, "gated")));
-	failures = cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(document, "costgate"), "failures");
-	CHECK(cJSON_GetArraySize(failures) == 1);
-	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
-			  cJSON_GetArrayItem(failures, 0), "name")), "broken");
-	CHECK_CONTAINS(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
-			       cJSON_GetArrayItem(failures, 0), "failure")), "exited with 1");
+	document = document_of(measurements, 3, NULL);
+	CHECK(json_number_at(document, "schema") == 3);
+	CHECK(cJSON_IsObject(json_at(document, "environment")));
+	CHECK(cJSON_GetArraySize(json_at(document, "code")) == 2);
+	CHECK_STR(json_string_at(document, "code[1].name"), "consume_json");
+	CHECK(json_number_at(document, "code[1].messages") == 1000);
+	CHECK(json_number_at(document, "code[1].framework.instructions") == 4000003000.0);
+	CHECK(json_number_at(document, "code[1].framework.allocations") == 19.0);
+	CHECK(json_number_at(document, "code[1].cold.instructions") == 3000000001.0);
+	CHECK(json_number_at(document, "code[1].cold.allocations") == 19.0);
+	CHECK(cJSON_IsTrue(json_at(document, "code[1].gated")));
+	CHECK(cJSON_GetArraySize(json_at(document, "costgate.failures")) == 1);
+	CHECK_STR(json_string_at(document, "costgate.failures[0].name"), "broken");
+	CHECK_CONTAINS(json_string_at(document, "costgate.failures[0].failure"), "exited with 1");
 	cJSON_Delete(document);
-	environment_release(&environment);
 	release_all(measurements, 3);
 }
 
@@ -337,21 +320,15 @@ static void results_should_keep_the_reference_schema_keys_and_list_failures(void
 static void results_should_write_the_code_entries_in_name_order(void)
 {
 	struct measurement measurements[2];
-	struct environment environment;
-	cJSON *document, *code;
+	cJSON *document;
 
 	fill_consume_json(&measurements[0]);
 	fill_batch(&measurements[1]);
-	fill_environment(&environment);
-	document = results_document(measurements, 2, &environment, NULL);
-	code = cJSON_GetObjectItemCaseSensitive(document, "code");
-	CHECK(cJSON_GetArraySize(code) == 2);
-	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(code, 0),
-									  "name")), "batch");
-	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(code, 1),
-									  "name")), "consume_json");
+	document = document_of(measurements, 2, NULL);
+	CHECK(cJSON_GetArraySize(json_at(document, "code")) == 2);
+	CHECK_STR(json_string_at(document, "code[0].name"), "batch");
+	CHECK_STR(json_string_at(document, "code[1].name"), "consume_json");
 	cJSON_Delete(document);
-	environment_release(&environment);
 	release_all(measurements, 2);
 }
 
@@ -361,7 +338,6 @@ static void results_should_write_the_code_entries_in_name_order(void)
 static void results_should_keep_each_runs_source_and_seconds_out_of_baselines(void)
 {
 	struct measurement measurements[2];
-	struct environment environment;
 	struct results results = RESULTS_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 	cJSON *document;
@@ -372,12 +348,10 @@ static void results_should_keep_each_runs_source_and_seconds_out_of_baselines(vo
 	measurements[0].source = strdup("scenarios/consume_json.c");
 	measurements[0].valgrind_seconds = 12.25;
 	measurements[1].valgrind_seconds = 0.5;
-	fill_environment(&environment);
-	document = results_document(measurements, 2, &environment, NULL);
-	CHECK(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(document, "costgate"),
-					       "runs") == NULL);
+	document = document_of(measurements, 2, NULL);
+	CHECK(json_at(document, "costgate.runs") == NULL);
 	cJSON_Delete(document);
-	document = results_document(measurements, 2, &environment, cJSON_CreateObject());
+	document = document_of(measurements, 2, cJSON_CreateObject());
 	text = cJSON_PrintUnformatted(document);
 	CHECK(results_parse(&results, text, strlen(text), "run.json", &err) == 0);
 	CHECK_STR(err.message, "");
@@ -390,7 +364,6 @@ static void results_should_keep_each_runs_source_and_seconds_out_of_baselines(vo
 	results_release(&results);
 	free(text);
 	cJSON_Delete(document);
-	environment_release(&environment);
 	release_all(measurements, 2);
 }
 
@@ -429,21 +402,14 @@ static void results_should_refuse_a_run_of_no_scenario(void)
 static void results_should_read_back_the_shard_it_was_marked_with(void)
 {
 	struct measurement measurement;
-	struct environment environment;
 	struct results results = RESULTS_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
 	const char *const selected[] = { "batch", "consume_json", "reply" };
-	char *directory = make_directory(), path[600];
 	cJSON *document;
 
 	fill_batch(&measurement);
-	fill_environment(&environment);
-	document = results_document(&measurement, 1, &environment, NULL);
+	document = document_of(&measurement, 1, NULL);
 	CHECK(results_add_shard(document, 2, 3, selected, 3, true) == 0);
-	snprintf(path, sizeof(path), "%s/shard.json", directory);
-	CHECK(results_write_file(document, path, &err) == 0);
-	CHECK(results_read_file(&results, path, &err) == 0);
-	CHECK_STR(err.message, "");
+	write_and_read(document, &results);
 	CHECK(results.shard_index == 2);
 	CHECK(results.shard_count == 3);
 	CHECK(results.filtered);
@@ -454,9 +420,7 @@ static void results_should_read_back_the_shard_it_was_marked_with(void)
 	}
 	results_release(&results);
 	cJSON_Delete(document);
-	environment_release(&environment);
 	measurement_release(&measurement);
-	remove_directory(directory);
 }
 
 static void results_should_read_a_committed_document(void)
@@ -495,119 +459,62 @@ static void results_should_read_a_committed_document(void)
 	results_release(&results);
 }
 
-/* Reads a fixture that must be refused; the message names the file and holds `problem`. */
-static void check_read_error(const char *name, const char *problem)
+static const struct refused_fixture refused_fixtures[] = {
+	{ "results_should_refuse_a_truncated_file", "truncated.json", "not JSON (at byte 1294)" },
+	{ "results_should_refuse_a_scenario_name_that_is_not_a_name", "name-forged.json",
+	  "code[0].name is not a scenario name ([a-z0-9_]{1,64})" },
+	{ "results_should_refuse_a_file_that_is_not_json", "not-json.txt", "not JSON (at byte 0)" },
+	{ "results_should_refuse_a_missing_file", "absent.json", "No such file or directory" },
+	/* Regression: anything after the document (here a merge conflict marker) was once ignored. */
+	{ "results_should_refuse_text_after_the_document", "trailing-text.json",
+	  "text after the JSON value (at byte 1852)" },
+	{ "results_should_refuse_a_top_level_schema_other_than_3", "schema-2.json",
+	  "schema is not 3" },
+	{ "results_should_refuse_another_gate_schema", "gate-schema-2.json",
+	  "costgate.schema is not 1 (this gate reads schema 1 only)" },
+	{ "results_should_refuse_a_missing_gate_schema", "gate-schema-missing.json",
+	  "costgate.schema is not 1 (this gate reads schema 1 only)" },
+	{ "results_should_refuse_a_document_without_a_fingerprint", "no-fingerprint.json",
+	  "costgate.fingerprint not a JSON object" },
+	{ "results_should_refuse_a_negative_count", "count-negative.json",
+	  "code[1].counts.instructions[0] is not a non-negative integer below 2^53" },
+	{ "results_should_refuse_a_count_that_is_a_string", "count-string.json",
+	  "code[1].counts.instructions[1] is not a non-negative integer below 2^53" },
+	{ "results_should_refuse_a_count_beyond_two_to_the_53", "count-huge.json",
+	  "code[1].counts.instructions[2] is not a non-negative integer below 2^53" },
+	{ "results_should_refuse_a_fractional_count", "count-fractional.json",
+	  "code[1].counts.instructions[1] is not a non-negative integer below 2^53" },
+	{ "results_should_refuse_a_figure_that_disagrees_with_its_counts", "framework-disagrees.json",
+	  "code[1].framework.instructions is 17000 but its counts give 17312" },
+	{ "results_should_refuse_a_scenario_listed_twice", "duplicate.json",
+	  "scenario 'consume_json' appears twice" },
+	{ "results_should_refuse_a_key_given_twice_in_one_object", "duplicate-key.json",
+	  "the key 'gated' appears twice in one object" },
+	{ "results_should_refuse_code_that_is_not_an_array", "code-not-array.json",
+	  "code is missing or not an array" },
+	{ "results_should_refuse_counts_that_do_not_grow", "counts-not-growing.json",
+	  "code[1].counts instructions are implausible: count(2N) 17318804 is not above count(N) "
+	  "17318804 (N = 1000)" },
+};
+
+/* Reads the row's fixture, which is refused with a message that names the file, and nothing
+ * read is left. */
+static void check_refused_fixture(const struct refused_fixture *row)
 {
 	struct results results = RESULTS_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
-	char prefix[600];
 
-	CHECK(results_read_file(&results, fixture(name), &err) == -1);
-	snprintf(prefix, sizeof(prefix), "cannot read results '%s': ", fixture(name));
-	CHECK_CONTAINS(err.message, prefix);
-	CHECK_CONTAINS(err.message, problem);
+	CHECK(results_read_file(&results, fixture(row->fixture), &err) == -1);
+	CHECK_ABOUT_FIXTURE(err.message, "cannot read results", row->fixture, row->problem);
 	CHECK(results.measurements == NULL);
 	CHECK_U64(results.count, 0);
 	CHECK(results.fingerprint.valgrind == NULL);
 	results_release(&results);
 }
 
-static void results_should_refuse_a_scenario_name_that_is_not_a_name(void)
+static void results_should_refuse_every_malformed_fixture(void)
 {
-	check_read_error("name-forged.json", "code[0].name is not a scenario name ([a-z0-9_]{1,64})");
-}
-
-static void results_should_refuse_a_truncated_file(void)
-{
-	check_read_error("truncated.json", "not JSON (at byte ");
-}
-
-static void results_should_refuse_a_file_that_is_not_json(void)
-{
-	check_read_error("not-json.txt", "not JSON (at byte ");
-}
-
-static void results_should_refuse_a_missing_file(void)
-{
-	check_read_error("absent.json", "No such file or directory");
-}
-
-/* Regression: anything after the document (here a merge conflict marker) was once ignored. */
-static void results_should_refuse_text_after_the_document(void)
-{
-	check_read_error("trailing-text.json", "text after the JSON value (at byte ");
-}
-
-static void results_should_refuse_a_top_level_schema_other_than_3(void)
-{
-	check_read_error("schema-2.json", "schema is not 3");
-}
-
-static void results_should_refuse_another_gate_schema(void)
-{
-	check_read_error("gate-schema-2.json", "costgate.schema is not 1");
-}
-
-static void results_should_refuse_a_missing_gate_schema(void)
-{
-	check_read_error("gate-schema-missing.json", "costgate.schema is not 1");
-}
-
-static void results_should_refuse_a_document_without_a_fingerprint(void)
-{
-	check_read_error("no-fingerprint.json", "costgate.fingerprint");
-	check_read_error("no-fingerprint.json", "not a JSON object");
-}
-
-static void results_should_refuse_a_negative_count(void)
-{
-	check_read_error("count-negative.json", "code[1].counts.instructions[0] is not a non-negative "
-						"integer below 2^53");
-}
-
-static void results_should_refuse_a_count_that_is_a_string(void)
-{
-	check_read_error("count-string.json", "code[1].counts.instructions[1] is not a non-negative "
-					      "integer below 2^53");
-}
-
-static void results_should_refuse_a_count_beyond_two_to_the_53(void)
-{
-	check_read_error("count-huge.json", "code[1].counts.instructions[2] is not a non-negative "
-					    "integer below 2^53");
-}
-
-static void results_should_refuse_a_fractional_count(void)
-{
-	check_read_error("count-fractional.json", "code[1].counts.instructions[1] is not a "
-						  "non-negative integer below 2^53");
-}
-
-static void results_should_refuse_a_figure_that_disagrees_with_its_counts(void)
-{
-	check_read_error("framework-disagrees.json", "code[1].framework.instructions is 17000 but its "
-						     "counts give 17312");
-}
-
-static void results_should_refuse_a_scenario_listed_twice(void)
-{
-	check_read_error("duplicate.json", "scenario 'consume_json' appears twice");
-}
-
-static void results_should_refuse_a_key_given_twice_in_one_object(void)
-{
-	check_read_error("duplicate-key.json", "the key 'gated' appears twice in one object");
-}
-
-static void results_should_refuse_code_that_is_not_an_array(void)
-{
-	check_read_error("code-not-array.json", "code is missing or not an array");
-}
-
-static void results_should_refuse_counts_that_do_not_grow(void)
-{
-	check_read_error("counts-not-growing.json", "code[1].counts");
-	check_read_error("counts-not-growing.json", "count(2N) 17318804 is not above count(N) 17318804");
+	RUN_ROWS(check_refused_fixture, refused_fixtures);
 }
 
 /* consume_json's document, gating cycles and a peak floor or not, with the counts and figures
@@ -684,10 +591,7 @@ static void results_should_read_a_document_without_a_metric_nothing_gates(void)
 static void results_should_write_counts_and_figures_that_read_back_exactly(void)
 {
 	struct measurement measurement;
-	struct environment environment;
 	struct results results = RESULTS_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-	char *directory = make_directory(), path[600];
 	cJSON *document;
 
 	fill_consume_json(&measurement);
@@ -697,12 +601,8 @@ static void results_should_write_counts_and_figures_that_read_back_exactly(void)
 	measurement.counts[METRIC_BYTES][2] = 9007199254740991ULL;
 	measurement.counts[METRIC_INSTRUCTIONS][2] = measurement.counts[METRIC_INSTRUCTIONS][1] + 1000000003ULL;
 	fill_slopes(&measurement);
-	fill_environment(&environment);
-	document = results_document(&measurement, 1, &environment, NULL);
-	snprintf(path, sizeof(path), "%s/results.json", directory);
-	CHECK(results_write_file(document, path, &err) == 0);
-	CHECK(results_read_file(&results, path, &err) == 0);
-	CHECK_STR(err.message, "");
+	document = document_of(&measurement, 1, NULL);
+	write_and_read(document, &results);
 	if (results.count == 1) {
 		CHECK(memcmp(results.measurements[0].counts, measurement.counts,
 			     sizeof(measurement.counts)) == 0);
@@ -713,9 +613,7 @@ static void results_should_write_counts_and_figures_that_read_back_exactly(void)
 	}
 	results_release(&results);
 	cJSON_Delete(document);
-	environment_release(&environment);
 	release_all(&measurement, 1);
-	remove_directory(directory);
 }
 
 static void results_should_name_the_source_it_was_given(void)
@@ -733,16 +631,14 @@ static void results_should_name_the_source_it_was_given(void)
 static void results_write_should_leave_no_temporary_file_behind(void)
 {
 	struct measurement measurement;
-	struct environment environment;
 	struct gate_error err = GATE_ERROR_INIT;
 	struct results results = RESULTS_INIT;
-	char *directory = make_directory(), path[600], names[600];
+	char *directory = scratch_make("results"), path[600], names[600];
 	cJSON *first, *second;
 
 	fill_batch(&measurement);
-	fill_environment(&environment);
-	first = results_document(&measurement, 1, &environment, NULL);
-	second = results_document(NULL, 0, &environment, NULL);
+	first = document_of(&measurement, 1, NULL);
+	second = document_of(NULL, 0, NULL);
 	snprintf(path, sizeof(path), "%s/results.json", directory);
 	CHECK(results_write_file(first, path, &err) == 0);
 	list_directory(directory, names, sizeof(names));
@@ -756,115 +652,79 @@ static void results_write_should_leave_no_temporary_file_behind(void)
 	results_release(&results);
 	cJSON_Delete(first);
 	cJSON_Delete(second);
-	environment_release(&environment);
 	measurement_release(&measurement);
-	remove_directory(directory);
+	scratch_remove(directory);
 }
 
-static void results_write_should_fail_cleanly_in_a_missing_directory(void)
+/* A write into a scratch directory that fails: to `file` there, after making the directory
+ * `taken` there, or the directory itself read-only; the message and what the directory holds. */
+struct refused_write {
+	const char *name;
+	const char *file;
+	const char *taken;
+	bool read_only;
+	const char *problem; /* the message: "cannot write 'PATH': PROBLEM" */
+	const char *left;    /* the names in the directory after, in order */
+};
+
+static const struct refused_write refused_writes[] = {
+	{ "results_write_should_fail_cleanly_in_a_missing_directory", "absent/results.json", NULL,
+	  false, "No such file or directory", "" },
+	/* A directory where the file should go: the rename fails. */
+	{ "results_write_should_remove_its_temporary_file_when_the_rename_fails", "taken", "taken",
+	  false, "Is a directory", "taken" },
+	{ "results_write_should_fail_cleanly_in_a_directory_it_cannot_write", "results.json", NULL,
+	  true, "Permission denied", "" },
+};
+
+static void check_refused_write(const struct refused_write *row)
 {
-	struct environment environment;
 	struct gate_error err = GATE_ERROR_INIT;
-	char *directory = make_directory(), path[600], names[600], expected[700];
+	char *directory, path[600], names[600], expected[700];
 	cJSON *document;
 
-	fill_environment(&environment);
-	document = results_document(NULL, 0, &environment, NULL);
-	snprintf(path, sizeof(path), "%s/absent/results.json", directory);
-	CHECK(results_write_file(document, path, &err) == -1);
-	snprintf(expected, sizeof(expected), "cannot write '%s': No such file or directory", path);
-	CHECK_STR(err.message, expected);
-	list_directory(directory, names, sizeof(names));
-	CHECK_STR(names, "");
-	cJSON_Delete(document);
-	environment_release(&environment);
-	remove_directory(directory);
-}
-
-static void results_write_should_remove_its_temporary_file_when_the_rename_fails(void)
-{
-	struct environment environment;
-	struct gate_error err = GATE_ERROR_INIT;
-	char *directory = make_directory(), path[600], names[600];
-	cJSON *document;
-
-	fill_environment(&environment);
-	document = results_document(NULL, 0, &environment, NULL);
-	snprintf(path, sizeof(path), "%s/taken", directory);
-	CHECK(mkdir(path, 0755) == 0); /* a directory where the file should go: rename fails */
-	CHECK(results_write_file(document, path, &err) == -1);
-	CHECK_CONTAINS(err.message, "cannot write '");
-	CHECK_CONTAINS(err.message, path);
-	list_directory(directory, names, sizeof(names));
-	CHECK_STR(names, "taken");
-	cJSON_Delete(document);
-	environment_release(&environment);
-	remove_directory(directory);
-}
-
-static void results_write_should_fail_cleanly_in_a_directory_it_cannot_write(void)
-{
-	struct environment environment;
-	struct gate_error err = GATE_ERROR_INIT;
-	char *directory, path[600], names[600];
-	cJSON *document;
-
-	if (geteuid() == 0) {
-		printf("skip results_write_should_fail_cleanly_in_a_directory_it_cannot_write: root "
-		       "writes anywhere\n");
+	if (row->read_only && geteuid() == 0) {
+		printf("skip %s: root writes anywhere\n", row->name);
 		return;
 	}
-	directory = make_directory();
-	fill_environment(&environment);
-	document = results_document(NULL, 0, &environment, NULL);
-	CHECK(chmod(directory, 0555) == 0);
-	snprintf(path, sizeof(path), "%s/results.json", directory);
+	directory = scratch_make("results");
+	document = document_of(NULL, 0, NULL);
+	snprintf(path, sizeof(path), "%s/%s", directory, row->file);
+	if (row->taken != NULL) {
+		snprintf(names, sizeof(names), "%s/%s", directory, row->taken);
+		CHECK(mkdir(names, 0755) == 0);
+	}
+	if (row->read_only)
+		CHECK(chmod(directory, 0555) == 0);
 	CHECK(results_write_file(document, path, &err) == -1);
-	CHECK_CONTAINS(err.message, path);
-	CHECK_CONTAINS(err.message, "Permission denied");
+	snprintf(expected, sizeof(expected), "cannot write '%s': %s", path, row->problem);
+	CHECK_STR(err.message, expected);
 	list_directory(directory, names, sizeof(names));
-	CHECK_STR(names, "");
+	CHECK_STR(names, row->left);
 	CHECK(chmod(directory, 0755) == 0);
 	cJSON_Delete(document);
-	environment_release(&environment);
-	remove_directory(directory);
+	scratch_remove(directory);
+}
+
+static void results_write_should_fail_cleanly(void)
+{
+	RUN_ROWS(check_refused_write, refused_writes);
 }
 
 int main(void)
 {
-	setvbuf(stdout, NULL, _IONBF, 0); /* keep the case lines if a sanitizer aborts */
-	RUN(results_should_read_back_every_figure_it_wrote_exactly);
-	RUN(results_should_keep_the_reference_schema_keys_and_list_failures);
-	RUN(results_should_write_the_code_entries_in_name_order);
-	RUN(results_should_keep_each_runs_source_and_seconds_out_of_baselines);
-	RUN(results_should_refuse_a_run_of_no_scenario);
-	RUN(results_should_read_back_the_shard_it_was_marked_with);
-	RUN(results_should_read_a_committed_document);
-	RUN(results_should_refuse_a_truncated_file);
-	RUN(results_should_refuse_a_scenario_name_that_is_not_a_name);
-	RUN(results_should_refuse_a_file_that_is_not_json);
-	RUN(results_should_refuse_a_missing_file);
-	RUN(results_should_refuse_text_after_the_document);
-	RUN(results_should_refuse_a_top_level_schema_other_than_3);
-	RUN(results_should_refuse_another_gate_schema);
-	RUN(results_should_refuse_a_missing_gate_schema);
-	RUN(results_should_refuse_a_document_without_a_fingerprint);
-	RUN(results_should_refuse_a_negative_count);
-	RUN(results_should_refuse_a_count_that_is_a_string);
-	RUN(results_should_refuse_a_count_beyond_two_to_the_53);
-	RUN(results_should_refuse_a_fractional_count);
-	RUN(results_should_refuse_a_figure_that_disagrees_with_its_counts);
-	RUN(results_should_refuse_a_scenario_listed_twice);
-	RUN(results_should_refuse_a_key_given_twice_in_one_object);
-	RUN(results_should_refuse_code_that_is_not_an_array);
-	RUN(results_should_refuse_counts_that_do_not_grow);
-	RUN(results_should_refuse_a_gated_metric_without_its_counts);
-	RUN(results_should_read_a_document_without_a_metric_nothing_gates);
-	RUN(results_should_write_counts_and_figures_that_read_back_exactly);
-	RUN(results_should_name_the_source_it_was_given);
-	RUN(results_write_should_leave_no_temporary_file_behind);
-	RUN(results_write_should_fail_cleanly_in_a_missing_directory);
-	RUN(results_write_should_remove_its_temporary_file_when_the_rename_fails);
-	RUN(results_write_should_fail_cleanly_in_a_directory_it_cannot_write);
-	return CHECK_EXIT();
+	return RUN_CASES(results_should_read_back_every_figure_it_wrote_exactly,
+			 results_should_keep_the_reference_schema_keys_and_list_failures,
+			 results_should_write_the_code_entries_in_name_order,
+			 results_should_keep_each_runs_source_and_seconds_out_of_baselines,
+			 results_should_refuse_a_run_of_no_scenario,
+			 results_should_read_back_the_shard_it_was_marked_with,
+			 results_should_read_a_committed_document,
+			 results_should_refuse_every_malformed_fixture,
+			 results_should_refuse_a_gated_metric_without_its_counts,
+			 results_should_read_a_document_without_a_metric_nothing_gates,
+			 results_should_write_counts_and_figures_that_read_back_exactly,
+			 results_should_name_the_source_it_was_given,
+			 results_write_should_leave_no_temporary_file_behind,
+			 results_write_should_fail_cleanly);
 }

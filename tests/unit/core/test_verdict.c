@@ -2,15 +2,16 @@
  * measurements and a hand-made baseline: strict limits, declared limits, floors with and without
  * a baseline, new and missing scenarios, failures, acceptances, and the summary and JSON. */
 #include "check.h"
+#include "json_at.h"
 #include "measured.h"
 #include "verdict.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-/* A gated scenario measured with N = 1000 whose allocations sit exactly on floors of 19/19. */
-/* measured.h's, with a title. */
+/* measured.h's (gated, N = 1000, allocations on floors of 19/19), with a title. */
 static struct measurement titled(const char *name, double per_message, uint64_t cold)
 {
 	struct measurement measurement = measured(name, per_message, cold);
@@ -28,83 +29,93 @@ static struct measurement failed(const char *name, const char *failure)
 	return measurement;
 }
 
-/* A baseline of `count` measurements, which must be in name order as a read document is. */
-static struct results baseline_of(struct measurement *measurements, size_t count)
+/* Decides one scenario's head against its baseline (or none, base NULL) and checks the row's
+ * state and breaches and the exit code, failures naming the caller's line. The verdict stays in
+ * *verdict for more checks, which the caller releases; with verdict NULL it is released here. */
+static void decide_one_at(int line, struct verdict *verdict, const struct measurement *head,
+			  struct measurement *base, const struct acceptance *acceptance,
+			  enum verdict_state state, uint64_t breaches, enum gate_exit exit_code)
 {
-	struct results results = RESULTS_INIT;
+	const char *row = check_row;
+	struct verdict own, *decided = verdict != NULL ? verdict : &own;
+	char where[256];
 
-	results.measurements = measurements;
-	results.count = count;
-	results.messages = 1000;
-	return results;
+	snprintf(where, sizeof(where), "%s%sdecided at line %d", row ? row : "", row ? ", " : "",
+		 line);
+	check_row = where;
+	decide(decided, head, 1, base, base != NULL, acceptance, true);
+	CHECK_U64(decided->row_count, 1);
+	if (decided->row_count == 1) {
+		CHECK_STR(verdict_state_name(decided->rows[0].state), verdict_state_name(state));
+		CHECK_U64(decided->rows[0].breaches, breaches);
+	}
+	CHECK_U64(decided->exit_code, exit_code);
+	check_row = row;
+	if (verdict == NULL)
+		verdict_release(&own);
 }
 
-/* Decides head against base[0] (both one scenario called "alpha"). */
-static void decide_one(struct verdict *verdict, const struct measurement *head,
-		       struct measurement *base, const struct acceptance *acceptance)
-{
-	struct results baseline = baseline_of(base, 1);
-	struct gate_error err = GATE_ERROR_INIT;
+#define decide_one(...) decide_one_at(__LINE__, __VA_ARGS__)
 
-	CHECK(verdict_decide(verdict, head, 1, &baseline, acceptance, true, &err) == 0);
-	CHECK_STR(err.message, "");
-	CHECK_U64(verdict->row_count, 1);
+#define INSTRUCTIONS BREACH_LIMIT(METRIC_INSTRUCTIONS, false)
+#define COLD_INSTRUCTIONS BREACH_LIMIT(METRIC_INSTRUCTIONS, true)
+
+/* Whether a change in percent is the one expected, but for rounding. */
+static bool changed_by(double change, double percent)
+{
+	return fabs(change - percent) < 1e-6;
 }
 
-static void verdict_should_pass_a_head_exactly_at_the_limit(void)
+/* A head of alpha against the baseline's 10000 instructions per message and 50000 cold, at the
+ * default limit of 2 %. */
+struct limit_case {
+	const char *name;
+	double per_message;
+	uint64_t cold;
+	enum verdict_state state;
+	uint64_t breaches, improvements;
+	enum gate_exit exit_code;
+};
+
+static const struct limit_case limit_cases[] = {
+	{ "verdict_should_pass_a_head_exactly_at_the_limit", 10200.0, 51000, VERDICT_OK, 0, 0,
+	  GATE_EXIT_PASS },
+	{ "verdict_should_fail_a_head_a_thousandth_above_the_limit", 10200.001, 50000,
+	  VERDICT_REGRESSED, INSTRUCTIONS, 0, GATE_EXIT_REGRESSION },
+	{ "verdict_should_fail_a_head_above_the_limit", 10300.0, 50000, VERDICT_REGRESSED,
+	  INSTRUCTIONS, 0, GATE_EXIT_REGRESSION },
+	{ "verdict_should_fail_a_cold_start_above_its_limit", 10000.0, 51001, VERDICT_REGRESSED,
+	  COLD_INSTRUCTIONS, 0, GATE_EXIT_REGRESSION },
+	{ "verdict_should_call_a_head_cheaper_by_more_than_the_limit_improved", 9799.999, 50000,
+	  VERDICT_IMPROVED, 0, INSTRUCTIONS, GATE_EXIT_PASS },
+	{ "verdict_should_not_call_a_head_exactly_at_the_limit_below_improved", 9800.0, 50000,
+	  VERDICT_OK, 0, 0, GATE_EXIT_PASS },
+	{ "verdict_should_call_a_cold_start_cheaper_by_more_than_the_limit_improved", 9800.0, 48999,
+	  VERDICT_IMPROVED, 0, COLD_INSTRUCTIONS, GATE_EXIT_PASS },
+};
+
+static void check_limit(const struct limit_case *row)
 {
-	struct measurement head = titled("alpha", 10200.0, 51000), base = titled("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", row->per_message, row->cold);
+	struct measurement base = titled("alpha", 10000.0, 50000);
 	struct verdict verdict;
 
-	decide_one(&verdict, &head, &base, NULL);
+	decide_one(&verdict, &head, &base, NULL, row->state, row->breaches, row->exit_code);
 	CHECK(verdict.compared);
-	CHECK(verdict.rows[0].state == VERDICT_OK);
-	CHECK(verdict.rows[0].breaches == 0);
+	CHECK_U64(verdict.rows[0].improvements, row->improvements);
 	CHECK(verdict.rows[0].limit_percent == VERDICT_DEFAULT_LIMIT_PERCENT);
-	CHECK(verdict.rows[0].changes[METRIC_INSTRUCTIONS][VERDICT_PER_MESSAGE] > 1.999999 && verdict.rows[0].changes[METRIC_INSTRUCTIONS][VERDICT_PER_MESSAGE] < 2.000001);
-	CHECK(verdict.rows[0].changes[METRIC_INSTRUCTIONS][VERDICT_COLD] > 1.999999 && verdict.rows[0].changes[METRIC_INSTRUCTIONS][VERDICT_COLD] < 2.000001);
+	CHECK(changed_by(verdict.rows[0].changes[METRIC_INSTRUCTIONS][VERDICT_PER_MESSAGE],
+			 (row->per_message - 10000.0) / 100.0));
+	CHECK(changed_by(verdict.rows[0].changes[METRIC_INSTRUCTIONS][VERDICT_COLD],
+			 ((double)row->cold - 50000.0) / 500.0));
 	CHECK(verdict.rows[0].baseline == &base);
 	CHECK(verdict.rows[0].head == &head);
-	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	verdict_release(&verdict);
 }
 
-static void verdict_should_fail_a_head_a_thousandth_above_the_limit(void)
+static void verdict_should_hold_instructions_to_the_limit_both_ways(void)
 {
-	struct measurement head = titled("alpha", 10200.001, 50000), base = titled("alpha", 10000.0, 50000);
-	struct verdict verdict;
-
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.rows[0].breaches == BREACH_LIMIT(METRIC_INSTRUCTIONS, false));
-	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
-	verdict_release(&verdict);
-}
-
-static void verdict_should_fail_a_head_above_the_limit(void)
-{
-	struct measurement head = titled("alpha", 10300.0, 50000), base = titled("alpha", 10000.0, 50000);
-	struct verdict verdict;
-
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.rows[0].breaches == BREACH_LIMIT(METRIC_INSTRUCTIONS, false));
-	CHECK(verdict.rows[0].changes[METRIC_INSTRUCTIONS][VERDICT_PER_MESSAGE] > 2.999999 && verdict.rows[0].changes[METRIC_INSTRUCTIONS][VERDICT_PER_MESSAGE] < 3.000001);
-	CHECK(verdict.rows[0].changes[METRIC_INSTRUCTIONS][VERDICT_COLD] == 0.0);
-	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
-	verdict_release(&verdict);
-}
-
-static void verdict_should_fail_a_cold_start_above_its_limit(void)
-{
-	struct measurement head = titled("alpha", 10000.0, 51001), base = titled("alpha", 10000.0, 50000);
-	struct verdict verdict;
-
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.rows[0].breaches == BREACH_LIMIT(METRIC_INSTRUCTIONS, true));
-	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
-	verdict_release(&verdict);
+	RUN_ROWS(check_limit, limit_cases);
 }
 
 static void verdict_should_apply_a_declared_limit_instead_of_two_percent(void)
@@ -113,69 +124,63 @@ static void verdict_should_apply_a_declared_limit_instead_of_two_percent(void)
 	struct verdict verdict;
 
 	head.info.limit_percent = base.info.limit_percent = 5;
-	decide_one(&verdict, &head, &base, NULL);
+	decide_one(&verdict, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
 	CHECK(verdict.rows[0].limit_percent == 5.0);
-	CHECK(verdict.rows[0].state == VERDICT_OK);
-	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	verdict_release(&verdict);
 
 	head.slopes[METRIC_INSTRUCTIONS].per_message = 10500.001;
 	head.slopes[METRIC_INSTRUCTIONS].cold = 52501;
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.rows[0].breaches == (BREACH_LIMIT(METRIC_INSTRUCTIONS, false) | BREACH_LIMIT(METRIC_INSTRUCTIONS, true)));
-	verdict_release(&verdict);
+	decide_one(NULL, &head, &base, NULL, VERDICT_REGRESSED, INSTRUCTIONS | COLD_INSTRUCTIONS,
+		   GATE_EXIT_REGRESSION);
 
 	/* A tighter declared limit fails what 2 % would pass, and is a note. */
 	head.info.limit_percent = 0.5;
 	base.info.limit_percent = 0;
 	head.slopes[METRIC_INSTRUCTIONS].per_message = 10100.0;
 	head.slopes[METRIC_INSTRUCTIONS].cold = 50000;
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.rows[0].breaches == BREACH_LIMIT(METRIC_INSTRUCTIONS, false));
+	decide_one(&verdict, &head, &base, NULL, VERDICT_REGRESSED, INSTRUCTIONS,
+		   GATE_EXIT_REGRESSION);
 	CHECK(verdict.rows[0].tightened == BREACH_LIMIT_RAISED);
 	verdict_release(&verdict);
 }
 
-static void verdict_should_fail_a_floor_breach_without_any_baseline(void)
+/* alpha alone, without a baseline, allocating per message and cold against floors of 19/19. */
+struct floor_case {
+	const char *name;
+	double steady;
+	uint64_t cold;
+	enum verdict_state state;
+	uint64_t breaches;
+	enum gate_exit exit_code;
+};
+
+static const struct floor_case floor_cases[] = {
+	{ "verdict_should_pass_allocations_exactly_on_the_floors_without_a_baseline", 19, 19,
+	  VERDICT_OK, 0, GATE_EXIT_PASS },
+	{ "verdict_should_fail_a_steady_floor_breach_without_any_baseline", 19.001, 19,
+	  VERDICT_REGRESSED, BREACH_STEADY_FLOOR, GATE_EXIT_REGRESSION },
+	{ "verdict_should_fail_a_cold_floor_breach_without_any_baseline", 19, 20, VERDICT_REGRESSED,
+	  BREACH_COLD_FLOOR, GATE_EXIT_REGRESSION },
+};
+
+static void check_floors(const struct floor_case *row)
 {
 	struct measurement head = titled("alpha", 10000.0, 50000);
-	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
 
-	head.slopes[METRIC_ALLOCATIONS].per_message = 19.001;
-	CHECK(verdict_decide(&verdict, &head, 1, NULL, NULL, true, &err) == 0);
+	head.slopes[METRIC_ALLOCATIONS].per_message = row->steady;
+	head.slopes[METRIC_ALLOCATIONS].cold = row->cold;
+	decide_one(&verdict, &head, NULL, NULL, row->state, row->breaches, row->exit_code);
 	CHECK(!verdict.compared);
-	CHECK_U64(verdict.row_count, 1);
-	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.rows[0].breaches == BREACH_STEADY_FLOOR);
 	CHECK(verdict.rows[0].baseline == NULL);
-	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
-	verdict_release(&verdict);
-
-	head.slopes[METRIC_ALLOCATIONS].per_message = 19;
-	head.slopes[METRIC_ALLOCATIONS].cold = 20;
-	CHECK(verdict_decide(&verdict, &head, 1, NULL, NULL, true, &err) == 0);
-	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.rows[0].breaches == BREACH_COLD_FLOOR);
-	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
+	CHECK(!verdict.rows[0].steady_floor_high);
+	CHECK(!verdict.rows[0].cold_floor_high);
 	verdict_release(&verdict);
 }
 
-static void verdict_should_pass_allocations_exactly_on_the_floors_without_a_baseline(void)
+static void verdict_should_hold_the_floors_without_any_baseline(void)
 {
-	struct measurement head = titled("alpha", 10000.0, 50000);
-	struct gate_error err = GATE_ERROR_INIT;
-	struct verdict verdict;
-
-	CHECK(verdict_decide(&verdict, &head, 1, NULL, NULL, true, &err) == 0);
-	CHECK(verdict.rows[0].state == VERDICT_OK);
-	CHECK(verdict.rows[0].breaches == 0);
-	CHECK(!verdict.rows[0].steady_floor_high);
-	CHECK(!verdict.rows[0].cold_floor_high);
-	CHECK(verdict.exit_code == GATE_EXIT_PASS);
-	verdict_release(&verdict);
+	RUN_ROWS(check_floors, floor_cases);
 }
 
 static void verdict_should_ask_to_lower_floors_above_what_was_measured(void)
@@ -184,120 +189,83 @@ static void verdict_should_ask_to_lower_floors_above_what_was_measured(void)
 	struct verdict verdict;
 
 	head.info.steady_floor = base.info.steady_floor = 20;
-	decide_one(&verdict, &head, &base, NULL);
+	decide_one(&verdict, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
 	CHECK(verdict.rows[0].steady_floor_high);
 	CHECK(!verdict.rows[0].cold_floor_high);
-	CHECK(verdict.rows[0].state == VERDICT_OK);
-	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	verdict_release(&verdict);
 
 	head.info.steady_floor = base.info.steady_floor = 19;
 	head.info.cold_floor = base.info.cold_floor = 25;
-	decide_one(&verdict, &head, &base, NULL);
+	decide_one(&verdict, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
 	CHECK(!verdict.rows[0].steady_floor_high);
 	CHECK(verdict.rows[0].cold_floor_high);
-	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	verdict_release(&verdict);
 }
 
-static void verdict_should_call_a_head_cheaper_by_more_than_the_limit_improved(void)
+/* The row named `name`, NULL when the verdict has none. */
+static const struct verdict_row *row_of(const struct verdict *verdict, const char *name)
 {
-	struct measurement head = titled("alpha", 9799.999, 50000), base = titled("alpha", 10000.0, 50000);
-	struct verdict verdict;
+	size_t i;
 
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].state == VERDICT_IMPROVED);
-	CHECK(verdict.rows[0].improvements == BREACH_LIMIT(METRIC_INSTRUCTIONS, false));
-	CHECK(verdict.rows[0].breaches == 0);
-	CHECK(verdict.exit_code == GATE_EXIT_PASS);
-	verdict_release(&verdict);
-
-	/* Exactly at the limit below is not an improvement. */
-	head.slopes[METRIC_INSTRUCTIONS].per_message = 9800.0;
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].state == VERDICT_OK);
-	CHECK(verdict.rows[0].improvements == 0);
-	verdict_release(&verdict);
-
-	head.slopes[METRIC_INSTRUCTIONS].cold = 48999;
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].state == VERDICT_IMPROVED);
-	CHECK(verdict.rows[0].improvements == BREACH_LIMIT(METRIC_INSTRUCTIONS, true));
-	verdict_release(&verdict);
+	for (i = 0; i < verdict->row_count; i++)
+		if (strcmp(verdict->rows[i].name, name) == 0)
+			return &verdict->rows[i];
+	return NULL;
 }
 
-static void verdict_should_fail_a_scenario_missing_from_the_head(void)
-{
-	struct measurement head[] = { titled("alpha", 10000.0, 50000) };
-	struct measurement base[] = { titled("alpha", 10000.0, 50000), titled("gone", 500.0, 900) };
-	struct results baseline = baseline_of(base, 2);
-	struct gate_error err = GATE_ERROR_INIT;
-	struct verdict verdict;
+/* The first `head_count` of a head of alpha and fresh against the first `base_count` of a
+ * baseline of alpha and gone, fresh allocating `fresh_steady` per message (its floor 19): the
+ * rows, and the state of the row named `row`. */
+struct membership_case {
+	const char *name;
+	size_t head_count, base_count;
+	bool whole;
+	double fresh_steady;
+	size_t row_count;
+	const char *row;
+	enum verdict_state state;
+	uint64_t breaches;
+	enum gate_exit exit_code;
+};
 
-	CHECK(verdict_decide(&verdict, head, 1, &baseline, NULL, true, &err) == 0);
-	CHECK_U64(verdict.row_count, 2);
-	if (verdict.row_count == 2) {
-		CHECK_STR(verdict.rows[1].name, "gone");
-		CHECK(verdict.rows[1].state == VERDICT_MISSING);
-		CHECK(verdict.rows[1].head == NULL);
-		CHECK(verdict.rows[0].state == VERDICT_OK);
-	}
-	CHECK(verdict.exit_code == GATE_EXIT_MEASUREMENT);
-	verdict_release(&verdict);
-}
+static const struct membership_case membership_cases[] = {
+	{ "verdict_should_fail_a_scenario_missing_from_the_head", 1, 2, true, 19, 2, "gone",
+	  VERDICT_MISSING, 0, GATE_EXIT_MEASUREMENT },
+	{ "verdict_should_leave_out_unmeasured_scenarios_of_a_partial_run", 1, 2, false, 19, 1,
+	  "alpha", VERDICT_OK, 0, GATE_EXIT_PASS },
+	{ "verdict_should_call_a_scenario_not_in_the_baseline_new", 2, 1, true, 19, 2, "fresh",
+	  VERDICT_NEW, 0, GATE_EXIT_PASS },
+	{ "verdict_should_enforce_the_floors_of_a_new_scenario", 2, 1, true, 20, 2, "fresh",
+	  VERDICT_REGRESSED, BREACH_STEADY_FLOOR, GATE_EXIT_REGRESSION },
+};
 
-static void verdict_should_leave_out_unmeasured_scenarios_of_a_partial_run(void)
-{
-	struct measurement head[] = { titled("alpha", 10000.0, 50000) };
-	struct measurement base[] = { titled("alpha", 10000.0, 50000), titled("gone", 500.0, 900) };
-	struct results baseline = baseline_of(base, 2);
-	struct gate_error err = GATE_ERROR_INIT;
-	struct verdict verdict;
-
-	CHECK(verdict_decide(&verdict, head, 1, &baseline, NULL, false, &err) == 0);
-	CHECK_U64(verdict.row_count, 1);
-	if (verdict.row_count == 1)
-		CHECK_STR(verdict.rows[0].name, "alpha");
-	CHECK(verdict.exit_code == GATE_EXIT_PASS);
-	verdict_release(&verdict);
-}
-
-static void verdict_should_call_a_scenario_not_in_the_baseline_new(void)
+static void check_membership(const struct membership_case *row)
 {
 	struct measurement head[] = { titled("alpha", 10000.0, 50000), titled("fresh", 99999.0, 99999) };
-	struct measurement base[] = { titled("alpha", 10000.0, 50000) };
-	struct results baseline = baseline_of(base, 1);
-	struct gate_error err = GATE_ERROR_INIT;
+	struct measurement base[] = { titled("alpha", 10000.0, 50000), titled("gone", 500.0, 900) };
+	const struct verdict_row *found, *alpha;
 	struct verdict verdict;
 
-	CHECK(verdict_decide(&verdict, head, 2, &baseline, NULL, true, &err) == 0);
-	CHECK_U64(verdict.row_count, 2);
-	if (verdict.row_count == 2) {
-		CHECK_STR(verdict.rows[1].name, "fresh");
-		CHECK(verdict.rows[1].state == VERDICT_NEW);
-		CHECK(verdict.rows[1].baseline == NULL);
-		CHECK(verdict.rows[1].breaches == 0);
+	head[1].slopes[METRIC_ALLOCATIONS].per_message = row->fresh_steady;
+	decide(&verdict, head, row->head_count, base, row->base_count, NULL, row->whole);
+	CHECK_U64(verdict.row_count, row->row_count);
+	found = row_of(&verdict, row->row);
+	alpha = row_of(&verdict, "alpha");
+	CHECK(found != NULL);
+	if (found != NULL) {
+		CHECK_STR(verdict_state_name(found->state), verdict_state_name(row->state));
+		CHECK_U64(found->breaches, row->breaches);
+		CHECK((found->head == NULL) == (row->state == VERDICT_MISSING));
+		CHECK(strcmp(row->row, "fresh") != 0 || found->baseline == NULL);
 	}
-	CHECK(verdict.exit_code == GATE_EXIT_PASS);
+	CHECK(alpha != NULL && alpha->state == VERDICT_OK);
+	CHECK_U64(verdict.exit_code, row->exit_code);
 	verdict_release(&verdict);
 }
 
-static void verdict_should_enforce_the_floors_of_a_new_scenario(void)
+static void verdict_should_compare_the_scenarios_of_both_sides(void)
 {
-	struct measurement head[] = { titled("alpha", 10000.0, 50000), titled("fresh", 99999.0, 99999) };
-	struct measurement base[] = { titled("alpha", 10000.0, 50000) };
-	struct results baseline = baseline_of(base, 1);
-	struct gate_error err = GATE_ERROR_INIT;
-	struct verdict verdict;
-
-	head[1].slopes[METRIC_ALLOCATIONS].per_message = 20;
-	CHECK(verdict_decide(&verdict, head, 2, &baseline, NULL, true, &err) == 0);
-	if (verdict.row_count == 2) {
-		CHECK(verdict.rows[1].state == VERDICT_REGRESSED);
-		CHECK(verdict.rows[1].breaches == BREACH_STEADY_FLOOR);
-	}
-	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
-	verdict_release(&verdict);
+	RUN_ROWS(check_membership, membership_cases);
 }
 
 static void verdict_should_fail_a_failed_measurement_with_exit_3(void)
@@ -305,89 +273,66 @@ static void verdict_should_fail_a_failed_measurement_with_exit_3(void)
 	struct measurement head[] = { titled("alpha", 10000.0, 50000),
 				      failed("broken", "callgrind at N: exited with 1") };
 	struct measurement base[] = { titled("alpha", 10000.0, 50000), titled("broken", 1.0, 1) };
-	struct results baseline = baseline_of(base, 2);
-	struct gate_error err = GATE_ERROR_INIT;
+	const struct verdict_row *broken;
 	struct verdict verdict;
 
-	CHECK(verdict_decide(&verdict, head, 2, &baseline, NULL, true, &err) == 0);
+	decide(&verdict, head, 2, base, 2, NULL, true);
+	broken = row_of(&verdict, "broken");
 	CHECK_U64(verdict.row_count, 2);
-	if (verdict.row_count == 2) {
-		CHECK(verdict.rows[1].state == VERDICT_FAILED);
-		CHECK(verdict.rows[1].head == &head[1]);
-	}
+	CHECK(broken != NULL && broken->state == VERDICT_FAILED && broken->head == &head[1]);
 	CHECK(verdict.exit_code == GATE_EXIT_MEASUREMENT);
 	verdict_release(&verdict);
 
 	/* Without a baseline too. */
-	CHECK(verdict_decide(&verdict, head, 2, NULL, NULL, true, &err) == 0);
+	decide(&verdict, head, 2, NULL, 0, NULL, true);
 	CHECK(verdict.exit_code == GATE_EXIT_MEASUREMENT);
 	verdict_release(&verdict);
 }
 
-/* One acceptance entry for alpha's instructions per message. */
-static struct acceptance accepting(struct acceptance_entry *entries, size_t count)
-{
-	struct acceptance acceptance = ACCEPTANCE_INIT;
+/* alpha's instructions per message accepted up to `value`, for a head of 10300 against 10000. */
+struct accepted_case {
+	const char *name;
+	double per_message, value;
+	uint64_t cold;
+	bool covered; /* the entry covers the rise */
+	enum verdict_state state;
+	uint64_t breaches;
+	enum gate_exit exit_code;
+};
 
-	acceptance.entries = entries;
-	acceptance.count = count;
-	acceptance.path = (char *)"baselines/accepted.json";
-	return acceptance;
-}
+static const struct accepted_case accepted_cases[] = {
+	{ "verdict_should_accept_a_regression_up_to_the_accepted_value", 10300.0, 10300.0, 50000,
+	  true, VERDICT_ACCEPTED, INSTRUCTIONS, GATE_EXIT_PASS },
+	/* In use all the same: it falls short of the head, which is not the same as stale. */
+	{ "verdict_should_still_fail_a_regression_beyond_the_accepted_value", 10300.001, 10300.0,
+	  50000, false, VERDICT_REGRESSED, INSTRUCTIONS, GATE_EXIT_REGRESSION },
+	{ "verdict_should_not_let_an_instruction_acceptance_pass_a_cold_breach", 10300.0, 99999.0,
+	  60000, true, VERDICT_REGRESSED, INSTRUCTIONS | COLD_INSTRUCTIONS, GATE_EXIT_REGRESSION },
+};
 
-static void verdict_should_accept_a_regression_up_to_the_accepted_value(void)
+static void check_accepted(const struct accepted_case *row)
 {
-	struct measurement head = titled("alpha", 10300.0, 50000), base = titled("alpha", 10000.0, 50000);
+	struct measurement head = titled("alpha", row->per_message, row->cold);
+	struct measurement base = titled("alpha", 10000.0, 50000);
 	struct acceptance_entry entries[] = {
-		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), 10300.0, (char *)"a signature per message" },
+		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), row->value,
+		  (char *)"a signature per message" },
 	};
 	struct acceptance acceptance = accepting(entries, 1);
 	struct verdict verdict;
 
-	decide_one(&verdict, &head, &base, &acceptance);
-	CHECK(verdict.rows[0].state == VERDICT_ACCEPTED);
-	CHECK(verdict.rows[0].breaches == BREACH_LIMIT(METRIC_INSTRUCTIONS, false));
-	CHECK(verdict.rows[0].accepted[METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false)] == &entries[0]);
+	decide_one(&verdict, &head, &base, &acceptance, row->state, row->breaches, row->exit_code);
+	CHECK(verdict.rows[0].accepted[METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false)] ==
+	      (row->covered ? &entries[0] : NULL));
 	CHECK(verdict.rows[0].accepted[METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, true)] == NULL);
 	CHECK(verdict.acceptance_used[0]);
 	CHECK(verdict.acceptance == &acceptance);
-	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	verdict_release(&verdict);
 }
 
-static void verdict_should_still_fail_a_regression_beyond_the_accepted_value(void)
+static void verdict_should_accept_rises_up_to_the_accepted_value(void)
 {
-	struct measurement head = titled("alpha", 10300.001, 50000), base = titled("alpha", 10000.0, 50000);
-	struct acceptance_entry entries[] = {
-		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), 10300.0, (char *)"a signature per message" },
-	};
-	struct acceptance acceptance = accepting(entries, 1);
-	struct verdict verdict;
-
-	decide_one(&verdict, &head, &base, &acceptance);
-	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.rows[0].accepted[METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false)] == NULL);
-	/* In use all the same: it falls short of the head, which is not the same as stale. */
-	CHECK(verdict.acceptance_used[0]);
-	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
-	verdict_release(&verdict);
-}
-
-static void verdict_should_not_let_an_instruction_acceptance_pass_a_cold_breach(void)
-{
-	struct measurement head = titled("alpha", 10300.0, 60000), base = titled("alpha", 10000.0, 50000);
-	struct acceptance_entry entries[] = {
-		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), 99999.0, (char *)"a signature per message" },
-	};
-	struct acceptance acceptance = accepting(entries, 1);
-	struct verdict verdict;
-
-	decide_one(&verdict, &head, &base, &acceptance);
-	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.rows[0].breaches == (BREACH_LIMIT(METRIC_INSTRUCTIONS, false) | BREACH_LIMIT(METRIC_INSTRUCTIONS, true)));
-	CHECK(verdict.rows[0].accepted[METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false)] == &entries[0]);
-	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
-	verdict_release(&verdict);
+	RUN_ROWS(check_accepted, accepted_cases);
 }
 
 static void verdict_should_mark_acceptances_no_breach_needed_as_unused(void)
@@ -401,24 +346,19 @@ static void verdict_should_mark_acceptances_no_breach_needed_as_unused(void)
 		{ (char *)"nowhere", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), 1.0, (char *)"a deleted scenario" },
 	};
 	struct acceptance acceptance = accepting(entries, 4);
-	struct results baseline = baseline_of(base, 2);
-	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
-	cJSON *json, *stale;
+	cJSON *json;
 
-	CHECK(verdict_decide(&verdict, head, 2, &baseline, &acceptance, true, &err) == 0);
+	decide(&verdict, head, 2, base, 2, &acceptance, true);
 	CHECK(!verdict.acceptance_used[0]);
 	CHECK(verdict.acceptance_used[1]);
 	CHECK(!verdict.acceptance_used[2]);
 	CHECK(!verdict.acceptance_used[3]);
 	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	json = verdict_to_json(&verdict);
-	stale = cJSON_GetObjectItemCaseSensitive(json, "stale_acceptances");
-	CHECK(cJSON_GetArraySize(stale) == 3);
-	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(stale, 0),
-									  "scenario")), "beta");
-	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(stale, 1),
-									  "metric")), "cold_instructions");
+	CHECK(cJSON_GetArraySize(json_at(json, "stale_acceptances")) == 3);
+	CHECK_STR(json_string_at(json, "stale_acceptances[0].scenario"), "beta");
+	CHECK_STR(json_string_at(json, "stale_acceptances[1].metric"), "cold_instructions");
 	cJSON_Delete(json);
 	verdict_release(&verdict);
 }
@@ -428,13 +368,12 @@ static void verdict_should_say_when_head_and_baseline_used_different_message_cou
 	struct measurement head = titled("alpha", 10000.0, 50000), base = titled("alpha", 10000.0, 50000);
 	struct verdict verdict;
 
-	decide_one(&verdict, &head, &base, NULL);
+	decide_one(&verdict, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
 	CHECK(!verdict.messages_differ);
 	verdict_release(&verdict);
 	base.messages = 2000;
-	decide_one(&verdict, &head, &base, NULL);
+	decide_one(&verdict, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
 	CHECK(verdict.messages_differ);
-	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	verdict_release(&verdict);
 }
 
@@ -444,11 +383,9 @@ static void verdict_should_sort_its_rows_by_name(void)
 				      titled("mid", 1.0, 1) };
 	struct measurement base[] = { titled("alpha", 1.0, 1), titled("beta", 1.0, 1),
 				      titled("mid", 1.0, 1), titled("zeta", 1.0, 1) };
-	struct results baseline = baseline_of(base, 4);
-	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
 
-	CHECK(verdict_decide(&verdict, head, 3, &baseline, NULL, true, &err) == 0);
+	decide(&verdict, head, 3, base, 4, NULL, true);
 	CHECK_U64(verdict.row_count, 4);
 	if (verdict.row_count == 4) {
 		CHECK_STR(verdict.rows[0].name, "alpha");
@@ -468,11 +405,8 @@ static void verdict_should_not_fail_the_run_for_an_ungated_regression(void)
 	struct verdict verdict;
 
 	head.info.gated = base.info.gated = false;
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
+	decide_one(&verdict, &head, &base, NULL, VERDICT_REGRESSED, INSTRUCTIONS, GATE_EXIT_PASS);
 	CHECK_STR(verdict_row_state_text(&verdict.rows[0]), "regressed: instructions (not gated)");
-	CHECK(verdict.rows[0].breaches == BREACH_LIMIT(METRIC_INSTRUCTIONS, false));
-	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	verdict_release(&verdict);
 }
 
@@ -486,21 +420,19 @@ static void verdict_should_fail_a_scenario_ungated_against_a_gating_baseline_unl
 	struct verdict verdict;
 
 	head.info.gated = false;
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.rows[0].breaches == (BREACH_LIMIT(METRIC_INSTRUCTIONS, false) | BREACH_UNGATED));
+	decide_one(&verdict, &head, &base, NULL, VERDICT_REGRESSED, INSTRUCTIONS | BREACH_UNGATED,
+		   GATE_EXIT_REGRESSION);
 	CHECK(verdict.rows[0].gated);
 	CHECK_STR(verdict_row_state_text(&verdict.rows[0]), "regressed: instructions, settings");
-	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
 	verdict_release(&verdict);
 
 	/* Accepted: not gated any more, so its regression is shown and does not fail. */
-	decide_one(&verdict, &head, &base, &acceptance);
+	decide_one(&verdict, &head, &base, &acceptance, VERDICT_REGRESSED,
+		   INSTRUCTIONS | BREACH_UNGATED, GATE_EXIT_PASS);
 	CHECK(verdict.rows[0].accepted[ACCEPT_GATED] == &entries[0]);
 	CHECK(!verdict.rows[0].gated);
 	CHECK_STR(verdict_row_state_text(&verdict.rows[0]), "regressed: instructions (not gated)");
 	CHECK(verdict.acceptance_used[0]);
-	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	verdict_release(&verdict);
 }
 
@@ -514,35 +446,29 @@ static void verdict_should_apply_the_baseline_s_limit_when_a_higher_one_is_not_a
 	struct verdict verdict;
 
 	head.info.limit_percent = 500;
-	decide_one(&verdict, &head, &base, NULL);
+	decide_one(&verdict, &head, &base, NULL, VERDICT_REGRESSED,
+		   INSTRUCTIONS | BREACH_LIMIT_RAISED, GATE_EXIT_REGRESSION);
 	CHECK(verdict.rows[0].limit_percent == VERDICT_DEFAULT_LIMIT_PERCENT);
-	CHECK(verdict.rows[0].breaches == (BREACH_LIMIT(METRIC_INSTRUCTIONS, false) | BREACH_LIMIT_RAISED));
-	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
 	verdict_release(&verdict);
 
 	/* Even on a scenario that is not gated, a looser setting fails. */
 	head.slopes[METRIC_INSTRUCTIONS].per_message = 10000.0;
 	head.info.gated = base.info.gated = false;
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].breaches == BREACH_LIMIT_RAISED);
-	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
-	verdict_release(&verdict);
+	decide_one(NULL, &head, &base, NULL, VERDICT_REGRESSED, BREACH_LIMIT_RAISED,
+		   GATE_EXIT_REGRESSION);
 
 	head.slopes[METRIC_INSTRUCTIONS].per_message = 19400.0;
 	head.info.gated = base.info.gated = true;
-	decide_one(&verdict, &head, &base, &acceptance);
+	decide_one(&verdict, &head, &base, &acceptance, VERDICT_ACCEPTED, BREACH_LIMIT_RAISED,
+		   GATE_EXIT_PASS);
 	CHECK(verdict.rows[0].limit_percent == 500);
-	CHECK(verdict.rows[0].breaches == BREACH_LIMIT_RAISED);
-	CHECK(verdict.rows[0].state == VERDICT_ACCEPTED);
-	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	verdict_release(&verdict);
 
-	/* Above the accepted value: not accepted. */
+	/* Above the accepted value: not accepted, and the baseline's limit applies. */
 	head.info.limit_percent = 600;
-	decide_one(&verdict, &head, &base, &acceptance);
+	decide_one(&verdict, &head, &base, &acceptance, VERDICT_REGRESSED,
+		   INSTRUCTIONS | BREACH_LIMIT_RAISED, GATE_EXIT_REGRESSION);
 	CHECK(verdict.rows[0].accepted[ACCEPT_LIMIT_PERCENT] == NULL);
-	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
 	verdict_release(&verdict);
 }
 
@@ -565,40 +491,31 @@ static void verdict_should_gate_work_outside_the_region_in_the_whole_process(voi
 	/* 2.5 % more in the whole process while the region stays: work moved outside. */
 	with_process(&base, 12000.0);
 	with_process(&head, 12300.0);
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].breaches == BREACH_PROCESS_INSTRUCTIONS);
-	CHECK(verdict.rows[0].outside_change > 2.49 && verdict.rows[0].outside_change < 2.51);
-	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
+	decide_one(&verdict, &head, &base, NULL, VERDICT_REGRESSED, BREACH_PROCESS_INSTRUCTIONS,
+		   GATE_EXIT_REGRESSION);
+	CHECK(changed_by(verdict.rows[0].outside_change, 2.5));
 	verdict_release(&verdict);
 
 	/* Exactly at the limit passes, as for the region. */
 	with_process(&head, 12240.0);
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].breaches == 0);
-	CHECK(verdict.exit_code == GATE_EXIT_PASS);
-	verdict_release(&verdict);
+	decide_one(NULL, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
 
 	/* The region's own regression is not a second breach of the whole process. */
 	head.slopes[METRIC_INSTRUCTIONS].per_message = 10300.0;
 	with_process(&head, 12300.0);
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].breaches == BREACH_LIMIT(METRIC_INSTRUCTIONS, false));
-	verdict_release(&verdict);
+	decide_one(NULL, &head, &base, NULL, VERDICT_REGRESSED, INSTRUCTIONS, GATE_EXIT_REGRESSION);
 
 	/* Accepted up to the whole process's figure. */
 	head.slopes[METRIC_INSTRUCTIONS].per_message = 10000.0;
 	with_process(&head, 13000.0);
-	decide_one(&verdict, &head, &base, &acceptance);
-	CHECK(verdict.rows[0].breaches == BREACH_PROCESS_INSTRUCTIONS);
+	decide_one(&verdict, &head, &base, &acceptance, VERDICT_ACCEPTED, BREACH_PROCESS_INSTRUCTIONS,
+		   GATE_EXIT_PASS);
 	CHECK(verdict.rows[0].accepted[ACCEPT_PROCESS_INSTRUCTIONS] == &entries[0]);
-	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	verdict_release(&verdict);
 
 	/* A baseline without the figure (written before gate counted it): nothing to compare. */
 	base.has_process = false;
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].breaches == 0);
-	verdict_release(&verdict);
+	decide_one(NULL, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
 }
 
 static void verdict_should_hold_a_raised_floor_to_the_baseline_s_unless_accepted(void)
@@ -615,28 +532,22 @@ static void verdict_should_hold_a_raised_floor_to_the_baseline_s_unless_accepted
 	head.info.cold_floor = 20;
 	head.slopes[METRIC_ALLOCATIONS].per_message = 20;
 	head.slopes[METRIC_ALLOCATIONS].cold = 20;
-	decide_one(&verdict, &head, &base, NULL);
+	decide_one(&verdict, &head, &base, NULL, VERDICT_REGRESSED,
+		   BREACH_STEADY_FLOOR | BREACH_COLD_FLOOR | BREACH_STEADY_FLOOR_RAISED |
+		   BREACH_COLD_FLOOR_RAISED, GATE_EXIT_REGRESSION);
 	CHECK(verdict.rows[0].steady_floor == 19);
-	CHECK(verdict.rows[0].breaches == (BREACH_STEADY_FLOOR | BREACH_COLD_FLOOR |
-					   BREACH_STEADY_FLOOR_RAISED | BREACH_COLD_FLOOR_RAISED));
-	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
 	verdict_release(&verdict);
 
-	decide_one(&verdict, &head, &base, &acceptance);
-	CHECK(verdict.rows[0].breaches == (BREACH_STEADY_FLOOR_RAISED | BREACH_COLD_FLOOR_RAISED));
-	CHECK(verdict.rows[0].state == VERDICT_ACCEPTED);
-	CHECK(verdict.exit_code == GATE_EXIT_PASS);
-	verdict_release(&verdict);
+	decide_one(NULL, &head, &base, &acceptance, VERDICT_ACCEPTED,
+		   BREACH_STEADY_FLOOR_RAISED | BREACH_COLD_FLOOR_RAISED, GATE_EXIT_PASS);
 
 	/* A lower floor is a note, never a breach. */
 	head.info.steady_floor = 18;
 	head.slopes[METRIC_ALLOCATIONS].per_message = 18;
 	head.info.cold_floor = 19;
 	head.slopes[METRIC_ALLOCATIONS].cold = 19;
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].breaches == 0);
+	decide_one(&verdict, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
 	CHECK(verdict.rows[0].tightened == BREACH_STEADY_FLOOR_RAISED);
-	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	verdict_release(&verdict);
 }
 
@@ -660,29 +571,24 @@ static void verdict_should_gate_the_cycles_of_a_scenario_that_opts_in(void)
 
 	with_cycles(&head, 12300.0, 90000);
 	with_cycles(&base, 12000.0, 90000);
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.rows[0].breaches == BREACH_LIMIT(METRIC_CYCLES, false)); /* the same instructions */
-	CHECK(verdict.rows[0].changes[METRIC_CYCLES][VERDICT_PER_MESSAGE] > 2.49 && verdict.rows[0].changes[METRIC_CYCLES][VERDICT_PER_MESSAGE] < 2.51);
-	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
+	/* The same instructions: the cycles alone. */
+	decide_one(&verdict, &head, &base, NULL, VERDICT_REGRESSED, BREACH_LIMIT(METRIC_CYCLES, false),
+		   GATE_EXIT_REGRESSION);
+	CHECK(changed_by(verdict.rows[0].changes[METRIC_CYCLES][VERDICT_PER_MESSAGE], 2.5));
 	verdict_release(&verdict);
-	decide_one(&verdict, &head, &base, &acceptance);
-	CHECK(verdict.rows[0].state == VERDICT_ACCEPTED);
+	decide_one(&verdict, &head, &base, &acceptance, VERDICT_ACCEPTED,
+		   BREACH_LIMIT(METRIC_CYCLES, false), GATE_EXIT_PASS);
 	CHECK(verdict.rows[0].accepted[METRIC_ACCEPTANCE(METRIC_CYCLES, false)] == &entries[0]);
-	CHECK(verdict.exit_code == GATE_EXIT_PASS);
 	verdict_release(&verdict);
 	/* A declared limit applies to the cycles as to the instructions. */
 	head.info.limit_percent = base.info.limit_percent = 3.0;
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].state == VERDICT_OK);
+	decide_one(&verdict, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
 	CHECK(verdict_limit(&verdict.rows[0], METRIC_CYCLES) == 3.0);
 	verdict_release(&verdict);
 	head.info.limit_percent = base.info.limit_percent = 0;
 	/* Not opted in: the same figures are shown, never gated. */
 	head.info.gate_cycles = base.info.gate_cycles = false;
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].state == VERDICT_OK);
-	verdict_release(&verdict);
+	decide_one(NULL, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
 }
 
 static void verdict_should_hold_a_dropped_cycles_opt_in_to_the_baseline_s(void)
@@ -695,14 +601,12 @@ static void verdict_should_hold_a_dropped_cycles_opt_in_to_the_baseline_s(void)
 	struct verdict verdict;
 
 	with_cycles(&base, 12000.0, 90000);
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	CHECK(verdict.rows[0].breaches == BREACH_CYCLES_UNGATED);
+	decide_one(&verdict, &head, &base, NULL, VERDICT_REGRESSED, BREACH_CYCLES_UNGATED,
+		   GATE_EXIT_REGRESSION);
 	CHECK(verdict.rows[0].opted_in);
-	CHECK(verdict.exit_code == GATE_EXIT_REGRESSION);
 	verdict_release(&verdict);
-	decide_one(&verdict, &head, &base, &acceptance);
-	CHECK(verdict.rows[0].state == VERDICT_ACCEPTED);
+	decide_one(&verdict, &head, &base, &acceptance, VERDICT_ACCEPTED, BREACH_CYCLES_UNGATED,
+		   GATE_EXIT_PASS);
 	CHECK(!verdict.rows[0].opted_in);
 	verdict_release(&verdict);
 }
@@ -710,6 +614,13 @@ static void verdict_should_hold_a_dropped_cycles_opt_in_to_the_baseline_s(void)
 static void verdict_should_hold_the_bytes_and_peak_floors_and_their_baseline_s(void)
 {
 	struct measurement head = titled("alpha", 10000.0, 50000), base = titled("alpha", 10000.0, 50000);
+	struct acceptance_entry big[] = {
+		{ (char *)"alpha", ACCEPT_STEADY_BYTES_FLOOR, 1e15, (char *)"no bound needed" },
+	};
+	struct acceptance_entry removal[] = {
+		{ (char *)"alpha", ACCEPT_STEADY_BYTES_FLOOR, 0, (char *)"no bound needed" },
+	};
+	struct acceptance accepting_big = accepting(big, 1), accepting_removal = accepting(removal, 1);
 	struct verdict verdict;
 
 	head.has[METRIC_BYTES] = head.has[METRIC_PEAK_BYTES] = true;
@@ -718,46 +629,33 @@ static void verdict_should_hold_the_bytes_and_peak_floors_and_their_baseline_s(v
 	head.slopes[METRIC_PEAK_BYTES].cold = 700;
 	head.info.floors[FLOOR_STEADY_BYTES] = 64;
 	head.info.floors[FLOOR_COLD_PEAK_BYTES] = 700; /* exactly on it: holds */
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].breaches == BREACH_FLOOR_OVER(FLOOR_STEADY_BYTES));
-	CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-	verdict_release(&verdict);
+	decide_one(NULL, &head, &base, NULL, VERDICT_REGRESSED, BREACH_FLOOR_OVER(FLOOR_STEADY_BYTES),
+		   GATE_EXIT_REGRESSION);
 	/* Declaring no floor where the baseline declares one raises it without bound. */
 	head.info.floors[FLOOR_STEADY_BYTES] = 0;
 	base.info.floors[FLOOR_STEADY_BYTES] = 64;
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].breaches == (BREACH_FLOOR_RAISED(FLOOR_STEADY_BYTES) |
-					   BREACH_FLOOR_OVER(FLOOR_STEADY_BYTES)));
+	decide_one(&verdict, &head, &base, NULL, VERDICT_REGRESSED,
+		   BREACH_FLOOR_RAISED(FLOOR_STEADY_BYTES) | BREACH_FLOOR_OVER(FLOOR_STEADY_BYTES),
+		   GATE_EXIT_REGRESSION);
 	CHECK(verdict.rows[0].floors[FLOOR_STEADY_BYTES] == 64); /* the baseline's applies */
 	verdict_release(&verdict);
 	/* No value covers an undeclared floor but 0, which accepts removing it. */
 	head.slopes[METRIC_BYTES].per_message = 60;
-	{
-		struct acceptance_entry big[] = {
-			{ (char *)"alpha", ACCEPT_STEADY_BYTES_FLOOR, 1e15, (char *)"no bound needed" },
-		};
-		struct acceptance_entry removal[] = {
-			{ (char *)"alpha", ACCEPT_STEADY_BYTES_FLOOR, 0, (char *)"no bound needed" },
-		};
-		struct acceptance acceptance = accepting(big, 1);
-
-		decide_one(&verdict, &head, &base, &acceptance);
-		CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-		CHECK(verdict.rows[0].accepted[ACCEPT_STEADY_BYTES_FLOOR] == NULL);
-		verdict_release(&verdict);
-		acceptance = accepting(removal, 1);
-		decide_one(&verdict, &head, &base, &acceptance);
-		CHECK(verdict.rows[0].state == VERDICT_ACCEPTED);
-		CHECK(verdict.rows[0].accepted[ACCEPT_STEADY_BYTES_FLOOR] == &removal[0]);
-		CHECK(verdict.rows[0].floors[FLOOR_STEADY_BYTES] == 0); /* the head's: none */
-		verdict_release(&verdict);
-		/* ... and nothing else: raising the floor is not removing it. */
-		head.info.floors[FLOOR_STEADY_BYTES] = 65;
-		decide_one(&verdict, &head, &base, &acceptance);
-		CHECK(verdict.rows[0].state == VERDICT_REGRESSED);
-		CHECK(verdict.rows[0].floors[FLOOR_STEADY_BYTES] == 64);
-		verdict_release(&verdict);
-	}
+	decide_one(&verdict, &head, &base, &accepting_big, VERDICT_REGRESSED,
+		   BREACH_FLOOR_RAISED(FLOOR_STEADY_BYTES), GATE_EXIT_REGRESSION);
+	CHECK(verdict.rows[0].accepted[ACCEPT_STEADY_BYTES_FLOOR] == NULL);
+	verdict_release(&verdict);
+	decide_one(&verdict, &head, &base, &accepting_removal, VERDICT_ACCEPTED,
+		   BREACH_FLOOR_RAISED(FLOOR_STEADY_BYTES), GATE_EXIT_PASS);
+	CHECK(verdict.rows[0].accepted[ACCEPT_STEADY_BYTES_FLOOR] == &removal[0]);
+	CHECK(verdict.rows[0].floors[FLOOR_STEADY_BYTES] == 0); /* the head's: none */
+	verdict_release(&verdict);
+	/* ... and nothing else: raising the floor is not removing it. */
+	head.info.floors[FLOOR_STEADY_BYTES] = 65;
+	decide_one(&verdict, &head, &base, &accepting_removal, VERDICT_REGRESSED,
+		   BREACH_FLOOR_RAISED(FLOOR_STEADY_BYTES), GATE_EXIT_REGRESSION);
+	CHECK(verdict.rows[0].floors[FLOOR_STEADY_BYTES] == 64);
+	verdict_release(&verdict);
 }
 
 static void verdict_should_say_which_metrics_the_baseline_lacks(void)
@@ -770,33 +668,35 @@ static void verdict_should_say_which_metrics_the_baseline_lacks(void)
 	head.has[METRIC_INSTRUCTIONS] = head.has[METRIC_ALLOCATIONS] = head.has[METRIC_BYTES] = true;
 	head.has[METRIC_PEAK_BYTES] = true;
 	base.has[METRIC_INSTRUCTIONS] = base.has[METRIC_ALLOCATIONS] = base.has[METRIC_BYTES] = true;
-	decide_one(&verdict, &head, &base, NULL);
-	CHECK(verdict.rows[0].state == VERDICT_OK);
+	decide_one(&verdict, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
 	CHECK(verdict.rows[0].lacking == 1u << METRIC_PEAK_BYTES);
 	json = verdict_to_json(&verdict);
-	lacks = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "rows"), 0), "baseline_lacks"));
+	lacks = cJSON_PrintUnformatted(json_at(json, "rows[0].baseline_lacks"));
 	CHECK_STR(lacks, "[\"peak_bytes\"]");
 	cJSON_free(lacks);
 	cJSON_Delete(json);
 	verdict_release(&verdict);
 }
 
+/* The summary line of deciding the first `head_count` of `head` against `base`. */
+static void check_summary(const struct measurement *head, size_t head_count,
+			  struct measurement *base, size_t base_count, bool whole, const char *summary)
+{
+	struct verdict verdict;
+	char text[512];
+
+	decide(&verdict, head, head_count, base, base_count, NULL, whole);
+	verdict_summary(&verdict, text, sizeof(text));
+	CHECK_STR(text, summary);
+	verdict_release(&verdict);
+}
+
 static void verdict_summary_should_count_the_scenarios_that_pass(void)
 {
 	struct measurement head[] = { titled("alpha", 1.0, 1), titled("beta", 1.0, 1) };
-	struct gate_error err = GATE_ERROR_INIT;
-	struct verdict verdict;
-	char summary[512];
 
-	CHECK(verdict_decide(&verdict, head, 2, NULL, NULL, true, &err) == 0);
-	verdict_summary(&verdict, summary, sizeof(summary));
-	CHECK_STR(summary, "pass: 2 scenarios within their limits");
-	verdict_release(&verdict);
-	CHECK(verdict_decide(&verdict, head, 1, NULL, NULL, true, &err) == 0);
-	verdict_summary(&verdict, summary, sizeof(summary));
-	CHECK_STR(summary, "pass: 1 scenario within its limits");
-	verdict_release(&verdict);
+	check_summary(head, 2, NULL, 0, true, "pass: 2 scenarios within their limits");
+	check_summary(head, 1, NULL, 0, true, "pass: 1 scenario within its limits");
 }
 
 static void verdict_summary_should_name_what_regressed_failed_and_went_missing(void)
@@ -805,21 +705,10 @@ static void verdict_summary_should_name_what_regressed_failed_and_went_missing(v
 				      titled("calm", 1.0, 1), titled("delta", 20000.0, 1) };
 	struct measurement base[] = { titled("alpha", 10000.0, 50000), titled("calm", 1.0, 1),
 				      titled("delta", 1.0, 1), titled("gone", 1.0, 1) };
-	struct results baseline = baseline_of(base, 4);
-	struct gate_error err = GATE_ERROR_INIT;
-	struct verdict verdict;
-	char summary[512];
 
-	CHECK(verdict_decide(&verdict, head, 4, &baseline, NULL, true, &err) == 0);
-	verdict_summary(&verdict, summary, sizeof(summary));
-	CHECK_STR(summary, "fail: 2 regressed (alpha, delta), 1 failed to measure (broken), "
-			   "1 missing (gone)");
-	verdict_release(&verdict);
-
-	CHECK(verdict_decide(&verdict, head, 1, &baseline, NULL, false, &err) == 0);
-	verdict_summary(&verdict, summary, sizeof(summary));
-	CHECK_STR(summary, "fail: 1 regressed (alpha)");
-	verdict_release(&verdict);
+	check_summary(head, 4, base, 4, true, "fail: 2 regressed (alpha, delta), 1 failed to measure "
+					      "(broken), 1 missing (gone)");
+	check_summary(head, 1, base, 4, false, "fail: 1 regressed (alpha)");
 }
 
 static void verdict_should_name_its_states(void)
@@ -833,19 +722,15 @@ static void verdict_should_name_its_states(void)
 	CHECK_STR(verdict_state_name(VERDICT_FAILED), "failed");
 }
 
-static const cJSON *row_named(const cJSON *rows, const char *name)
+/* The row of the verdict's JSON named `name`, NULL when it has none. */
+static const cJSON *row_named(const cJSON *json, const char *name)
 {
 	const cJSON *row;
 
-	cJSON_ArrayForEach(row, rows)
-		if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "name")), name) == 0)
+	cJSON_ArrayForEach(row, json_at(json, "rows"))
+		if (strcmp(json_string_at(row, "name"), name) == 0)
 			return row;
 	return NULL;
-}
-
-static const char *string_of(const cJSON *object, const char *key)
-{
-	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(object, key));
 }
 
 static void verdict_json_should_hold_every_row_with_its_state_and_figures(void)
@@ -857,39 +742,32 @@ static void verdict_json_should_hold_every_row_with_its_state_and_figures(void)
 		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), 10300.0, (char *)"a signature per message" },
 	};
 	struct acceptance acceptance = accepting(entries, 1);
-	struct results baseline = baseline_of(base, 2);
-	struct gate_error err = GATE_ERROR_INIT;
 	struct verdict verdict;
-	const cJSON *rows, *alpha, *figures;
+	const cJSON *alpha;
 	cJSON *json;
 
 	head[2].info.steady_floor = 25;
-	CHECK(verdict_decide(&verdict, head, 3, &baseline, &acceptance, true, &err) == 0);
+	decide(&verdict, head, 3, base, 2, &acceptance, true);
 	verdict.baseline_source = "main:baselines/main.json";
 	json = verdict_to_json(&verdict);
 	CHECK(json != NULL);
-	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(json, "exit_code")) == 3);
-	CHECK_STR(string_of(json, "summary"), "fail: 1 failed to measure (broken), 1 missing (gone)");
-	CHECK_STR(string_of(json, "baseline"), "main:baselines/main.json");
-	CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(json, "compared")));
-	rows = cJSON_GetObjectItemCaseSensitive(json, "rows");
-	CHECK(cJSON_GetArraySize(rows) == 4);
-	CHECK_STR(string_of(row_named(rows, "alpha"), "state"), "accepted");
-	CHECK_STR(string_of(row_named(rows, "broken"), "state"), "failed");
-	CHECK_STR(string_of(row_named(rows, "broken"), "failure"), "crashed");
-	CHECK_STR(string_of(row_named(rows, "fresh"), "state"), "new");
-	CHECK_STR(string_of(row_named(rows, "gone"), "state"), "missing");
-	alpha = row_named(rows, "alpha");
-	figures = cJSON_GetObjectItemCaseSensitive(alpha, "instructions");
-	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(figures, "head")) == 10300.0);
-	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(figures, "baseline")) == 10000.0);
-	CHECK_STR(cJSON_GetStringValue(cJSON_GetArrayItem(
-			  cJSON_GetObjectItemCaseSensitive(alpha, "breaches"), 0)), "instructions");
-	CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(alpha, "accepted")) == 1);
-	CHECK_STR(string_of(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(alpha, "accepted"), 0),
-			    "reason"), "a signature per message");
-	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row_named(rows, "fresh"),
-								    "lower_steady_floor_to")) == 19.0);
+	CHECK(json_number_at(json, "exit_code") == 3);
+	CHECK_STR(json_string_at(json, "summary"), "fail: 1 failed to measure (broken), 1 missing (gone)");
+	CHECK_STR(json_string_at(json, "baseline"), "main:baselines/main.json");
+	CHECK(cJSON_IsTrue(json_at(json, "compared")));
+	CHECK(cJSON_GetArraySize(json_at(json, "rows")) == 4);
+	CHECK_STR(json_string_at(row_named(json, "alpha"), "state"), "accepted");
+	CHECK_STR(json_string_at(row_named(json, "broken"), "state"), "failed");
+	CHECK_STR(json_string_at(row_named(json, "broken"), "failure"), "crashed");
+	CHECK_STR(json_string_at(row_named(json, "fresh"), "state"), "new");
+	CHECK_STR(json_string_at(row_named(json, "gone"), "state"), "missing");
+	alpha = row_named(json, "alpha");
+	CHECK(json_number_at(alpha, "instructions.head") == 10300.0);
+	CHECK(json_number_at(alpha, "instructions.baseline") == 10000.0);
+	CHECK_STR(json_string_at(alpha, "breaches[0]"), "instructions");
+	CHECK(cJSON_GetArraySize(json_at(alpha, "accepted")) == 1);
+	CHECK_STR(json_string_at(alpha, "accepted[0].reason"), "a signature per message");
+	CHECK(json_number_at(row_named(json, "fresh"), "lower_steady_floor_to") == 19.0);
 	cJSON_Delete(json);
 	verdict_release(&verdict);
 }
@@ -929,40 +807,28 @@ static void every_metric_gated_at_a_limit_should_have_acceptances_and_breach_bit
 
 int main(void)
 {
-	setvbuf(stdout, NULL, _IONBF, 0); /* keep the case lines if a sanitizer aborts */
-	RUN(verdict_should_pass_a_head_exactly_at_the_limit);
-	RUN(verdict_should_fail_a_head_a_thousandth_above_the_limit);
-	RUN(verdict_should_fail_a_head_above_the_limit);
-	RUN(verdict_should_fail_a_cold_start_above_its_limit);
-	RUN(verdict_should_apply_a_declared_limit_instead_of_two_percent);
-	RUN(verdict_should_fail_a_floor_breach_without_any_baseline);
-	RUN(verdict_should_pass_allocations_exactly_on_the_floors_without_a_baseline);
-	RUN(verdict_should_ask_to_lower_floors_above_what_was_measured);
-	RUN(verdict_should_call_a_head_cheaper_by_more_than_the_limit_improved);
-	RUN(verdict_should_fail_a_scenario_missing_from_the_head);
-	RUN(verdict_should_leave_out_unmeasured_scenarios_of_a_partial_run);
-	RUN(verdict_should_call_a_scenario_not_in_the_baseline_new);
-	RUN(verdict_should_enforce_the_floors_of_a_new_scenario);
-	RUN(verdict_should_fail_a_failed_measurement_with_exit_3);
-	RUN(verdict_should_accept_a_regression_up_to_the_accepted_value);
-	RUN(verdict_should_still_fail_a_regression_beyond_the_accepted_value);
-	RUN(verdict_should_not_let_an_instruction_acceptance_pass_a_cold_breach);
-	RUN(verdict_should_mark_acceptances_no_breach_needed_as_unused);
-	RUN(verdict_should_say_when_head_and_baseline_used_different_message_counts);
-	RUN(verdict_should_sort_its_rows_by_name);
-	RUN(verdict_should_fail_a_scenario_ungated_against_a_gating_baseline_unless_accepted);
-	RUN(verdict_should_apply_the_baseline_s_limit_when_a_higher_one_is_not_accepted);
-	RUN(verdict_should_gate_work_outside_the_region_in_the_whole_process);
-	RUN(verdict_should_hold_a_raised_floor_to_the_baseline_s_unless_accepted);
-	RUN(verdict_should_not_fail_the_run_for_an_ungated_regression);
-	RUN(verdict_should_gate_the_cycles_of_a_scenario_that_opts_in);
-	RUN(verdict_should_hold_a_dropped_cycles_opt_in_to_the_baseline_s);
-	RUN(verdict_should_hold_the_bytes_and_peak_floors_and_their_baseline_s);
-	RUN(verdict_should_say_which_metrics_the_baseline_lacks);
-	RUN(verdict_summary_should_count_the_scenarios_that_pass);
-	RUN(verdict_summary_should_name_what_regressed_failed_and_went_missing);
-	RUN(verdict_should_name_its_states);
-	RUN(verdict_json_should_hold_every_row_with_its_state_and_figures);
-	RUN(every_metric_gated_at_a_limit_should_have_acceptances_and_breach_bits);
-	return CHECK_EXIT();
+	return RUN_CASES(verdict_should_hold_instructions_to_the_limit_both_ways,
+			 verdict_should_apply_a_declared_limit_instead_of_two_percent,
+			 verdict_should_hold_the_floors_without_any_baseline,
+			 verdict_should_ask_to_lower_floors_above_what_was_measured,
+			 verdict_should_compare_the_scenarios_of_both_sides,
+			 verdict_should_fail_a_failed_measurement_with_exit_3,
+			 verdict_should_accept_rises_up_to_the_accepted_value,
+			 verdict_should_mark_acceptances_no_breach_needed_as_unused,
+			 verdict_should_say_when_head_and_baseline_used_different_message_counts,
+			 verdict_should_sort_its_rows_by_name,
+			 verdict_should_fail_a_scenario_ungated_against_a_gating_baseline_unless_accepted,
+			 verdict_should_apply_the_baseline_s_limit_when_a_higher_one_is_not_accepted,
+			 verdict_should_gate_work_outside_the_region_in_the_whole_process,
+			 verdict_should_hold_a_raised_floor_to_the_baseline_s_unless_accepted,
+			 verdict_should_not_fail_the_run_for_an_ungated_regression,
+			 verdict_should_gate_the_cycles_of_a_scenario_that_opts_in,
+			 verdict_should_hold_a_dropped_cycles_opt_in_to_the_baseline_s,
+			 verdict_should_hold_the_bytes_and_peak_floors_and_their_baseline_s,
+			 verdict_should_say_which_metrics_the_baseline_lacks,
+			 verdict_summary_should_count_the_scenarios_that_pass,
+			 verdict_summary_should_name_what_regressed_failed_and_went_missing,
+			 verdict_should_name_its_states,
+			 verdict_json_should_hold_every_row_with_its_state_and_figures,
+			 every_metric_gated_at_a_limit_should_have_acceptances_and_breach_bits);
 }

@@ -11,13 +11,10 @@
 
 static char *draw(const struct history *history, size_t index, bool standalone)
 {
-	char *text = NULL;
-	size_t length = 0;
-	FILE *out = open_memstream(&text, &length);
+	struct printed printed;
 
-	chart_history(out, history, &history->series[index], standalone);
-	fclose(out);
-	return text;
+	chart_history(print_to(&printed), history, &history->series[index], standalone);
+	return printed_text(&printed);
 }
 
 static void chart_should_draw_a_dot_per_change_and_a_mark_per_toolchain_change(void)
@@ -85,9 +82,7 @@ static void chart_should_format_figures_and_percentages(void)
 
 int main(void)
 {
-	setvbuf(stdout, NULL, _IONBF, 0);
-	RUN(chart_should_draw_a_dot_per_change_and_a_mark_per_toolchain_change);
-	RUN(chart_should_draw_higher_figures_higher);
-	RUN(chart_should_format_figures_and_percentages);
-	return CHECK_EXIT();
+	return RUN_CASES(chart_should_draw_a_dot_per_change_and_a_mark_per_toolchain_change,
+			 chart_should_draw_higher_figures_higher,
+			 chart_should_format_figures_and_percentages);
 }

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "check.h"
 #include "export.h"
+#include "json_at.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,17 +72,15 @@ static void unload(struct loaded *loaded)
 
 static char *export(const struct loaded *loaded, enum export_format format, struct gate_error *err)
 {
-	char *text = NULL;
-	size_t length = 0;
 	struct results_verdict verdict;
-	FILE *out;
+	struct printed printed;
+	char *text;
 	int status;
 
 	if (results_verdict_read(&verdict, loaded->document, "fixture", err) != 0)
 		return NULL;
-	out = open_memstream(&text, &length);
-	status = export_write(out, format, &loaded->results, &verdict, err);
-	fclose(out);
+	status = export_write(print_to(&printed), format, &loaded->results, &verdict, err);
+	text = printed_text(&printed);
 	results_verdict_release(&verdict);
 	if (status != 0) {
 		free(text);
@@ -90,27 +89,50 @@ static char *export(const struct loaded *loaded, enum export_format format, stru
 	return text;
 }
 
+/* The export in `format` of valid.json, with `from` replaced by `to` in its text when given, and
+ * reply renamed `reply_name` in memory when given (owned; NULL when it failed). */
+static char *exported(enum export_format format, const char *from, const char *to,
+		      const char *reply_name)
+{
+	struct loaded loaded = { RESULTS_INIT, NULL, NULL };
+	struct gate_error err = GATE_ERROR_INIT;
+	char *text = NULL;
+
+	if (load(&loaded, from, to) == 0) {
+		if (reply_name != NULL)
+			rename_scenario(&loaded, "reply", reply_name);
+		text = export(&loaded, format, &err);
+		CHECK_STR(err.message, "");
+	}
+	unload(&loaded);
+	return text;
+}
+
 static void export_should_know_its_three_formats(void)
 {
+	static const struct {
+		size_t measure;
+		const char *name;
+	} measures[] = {
+		{ METRIC_INSTRUCTIONS, "instructions" },
+		{ METRIC_COUNT + METRIC_ALLOCATIONS, "cold-allocations" },
+		{ METRIC_COUNT + METRIC_CYCLES, "cold-cycles" },
+		{ METRIC_PEAK_BYTES, "peak-bytes" },
+		{ METRIC_COUNT + METRIC_PEAK_BYTES, "cold-peak-bytes" },
+	};
 	enum export_format format = EXPORT_CSV;
+	char name[64];
+	size_t i;
 
 	CHECK(export_format_parse("bmf", &format) == 0 && format == EXPORT_BMF);
 	CHECK(export_format_parse("junit", &format) == 0 && format == EXPORT_JUNIT);
 	CHECK(export_format_parse("csv", &format) == 0 && format == EXPORT_CSV);
 	CHECK(export_format_parse("CSV", &format) == -1);
 	CHECK(export_format_parse("", &format) == -1);
-	char name[64];
-
-	export_measure_name(name, sizeof(name), METRIC_INSTRUCTIONS);
-	CHECK_STR(name, "instructions");
-	export_measure_name(name, sizeof(name), METRIC_COUNT + METRIC_ALLOCATIONS);
-	CHECK_STR(name, "cold-allocations");
-	export_measure_name(name, sizeof(name), METRIC_COUNT + METRIC_CYCLES);
-	CHECK_STR(name, "cold-cycles");
-	export_measure_name(name, sizeof(name), METRIC_PEAK_BYTES);
-	CHECK_STR(name, "peak-bytes");
-	export_measure_name(name, sizeof(name), METRIC_COUNT + METRIC_PEAK_BYTES);
-	CHECK_STR(name, "cold-peak-bytes");
+	for (i = 0; i < sizeof(measures) / sizeof(measures[0]); i++) {
+		export_measure_name(name, sizeof(name), measures[i].measure);
+		CHECK_STR(name, measures[i].name);
+	}
 }
 
 /* Every measure of every metric the table has is a Bencher slug, [a-z][a-z0-9-]*, and no two are
@@ -133,38 +155,21 @@ static void export_should_name_every_measure_of_the_table_as_a_bencher_slug(void
 
 static void bmf_should_hold_every_measure_of_every_scenario(void)
 {
-	struct loaded loaded = { RESULTS_INIT, NULL, NULL };
-	struct gate_error err = GATE_ERROR_INIT;
-	char *text;
-	cJSON *bmf;
-	const cJSON *reply;
+	char *text = exported(EXPORT_BMF, NULL, NULL, NULL);
+	cJSON *bmf = text != NULL ? cJSON_Parse(text) : NULL;
 
-	if (load(&loaded, NULL, NULL) != 0)
-		return;
-	text = export(&loaded, EXPORT_BMF, &err);
-	bmf = cJSON_Parse(text);
 	CHECK(cJSON_GetArraySize(bmf) == 2);
-	reply = cJSON_GetObjectItemCaseSensitive(bmf, "reply");
-	CHECK(cJSON_GetArraySize(reply) == 6); /* instructions, allocations, bytes; and cold */
-	CHECK(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(reply, "instructions"),
-					       "value")->valuedouble == 20000);
-	CHECK(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(reply, "cold-allocations"),
-					       "value")->valuedouble == 7);
+	CHECK(cJSON_GetArraySize(json_at(bmf, "reply")) == 6); /* instructions, allocations, bytes; and cold */
+	CHECK(json_number_at(bmf, "reply.instructions.value") == 20000);
+	CHECK(json_number_at(bmf, "reply.cold-allocations.value") == 7);
 	cJSON_Delete(bmf);
 	free(text);
-	unload(&loaded);
 }
 
 static void csv_should_quote_names_and_defuse_formulas(void)
 {
-	struct loaded loaded = { RESULTS_INIT, NULL, NULL };
-	struct gate_error err = GATE_ERROR_INIT;
-	char *text;
+	char *text = exported(EXPORT_CSV, NULL, NULL, "=1+1, \"x\"");
 
-	if (load(&loaded, NULL, NULL) != 0)
-		return;
-	rename_scenario(&loaded, "reply", "=1+1, \"x\"");
-	text = export(&loaded, EXPORT_CSV, &err);
 	CHECK(text != NULL &&
 	      strncmp(text, "scenario,measure,value,unit,baseline,change_percent,limit_percent,floor\r\n",
 		      73) == 0);
@@ -172,7 +177,6 @@ static void csv_should_quote_names_and_defuse_formulas(void)
 	CHECK_CONTAINS(text, "\"'=1+1, \"\"x\"\"\",instructions,20000,instructions,,,,\r\n");
 	CHECK_CONTAINS(text, "consume_json,cold-instructions,23632,instructions,,,,\r\n");
 	free(text);
-	unload(&loaded);
 }
 
 /* One fact a row: the state once per scenario, a measure with the baseline and the change the
@@ -180,17 +184,13 @@ static void csv_should_quote_names_and_defuse_formulas(void)
  * scenario that failed to measure as its state alone. */
 static void csv_should_give_one_fact_a_row_with_the_floor(void)
 {
-	struct loaded loaded = { RESULTS_INIT, NULL, NULL };
-	struct gate_error err = GATE_ERROR_INIT;
-	char *text;
+	char *text = exported(EXPORT_CSV, "\"failures\": []",
+			      "\"failures\": [{\"name\": \"segfaults\", \"failure\": \"killed\"}], "
+			      "\"verdict\": {\"exit_code\": 3, \"rows\": [{\"name\": \"reply\", "
+			      "\"state\": \"regressed\", \"limit_percent\": 5, \"instructions\": "
+			      "{\"head\": 20000, \"baseline\": 18000, "
+			      "\"change_percent\": 11.111111111111111}}]}", NULL);
 
-	if (load(&loaded, "\"failures\": []",
-		 "\"failures\": [{\"name\": \"segfaults\", \"failure\": \"killed\"}], \"verdict\": "
-		 "{\"exit_code\": 3, \"rows\": [{\"name\": \"reply\", \"state\": \"regressed\", "
-		 "\"limit_percent\": 5, \"instructions\": {\"head\": 20000, \"baseline\": 18000, "
-		 "\"change_percent\": 11.111111111111111}}]}") != 0)
-		return;
-	text = export(&loaded, EXPORT_CSV, &err);
 	CHECK_U64(check_count(text, "\r\n"), 15); /* a header, 12 measures, 2 states */
 	CHECK_U64(check_count(text, "regressed"), 1);
 	CHECK_CONTAINS(text, "\r\nreply,state,regressed,,,,,\r\nreply,instructions,20000,");
@@ -201,51 +201,35 @@ static void csv_should_give_one_fact_a_row_with_the_floor(void)
 	CHECK(text != NULL && strlen(text) > 31 &&
 	      strcmp(text + strlen(text) - 31, "\r\nsegfaults,state,failed,,,,,\r\n") == 0); /* last */
 	free(text);
-	unload(&loaded);
 }
 
 /* JUnit's time is the scenario's valgrind seconds and its file the source that declares it, from
  * costgate.runs; a document without them says time 0 and no file. */
 static void junit_should_carry_the_source_file_and_the_valgrind_seconds(void)
 {
-	struct loaded loaded = { RESULTS_INIT, NULL, NULL };
-	struct gate_error err = GATE_ERROR_INIT;
-	char *text;
+	char *text = exported(EXPORT_JUNIT, "\"failures\": []",
+			      "\"failures\": [], \"runs\": {\"reply\": {\"source\": \"scenarios/reply.c\", "
+			      "\"valgrind_seconds\": 12.25}, \"consume_json\": {\"valgrind_seconds\": 0.5}}",
+			      NULL);
 
-	if (load(&loaded, "\"failures\": []",
-		 "\"failures\": [], \"runs\": {\"reply\": {\"source\": \"scenarios/reply.c\", "
-		 "\"valgrind_seconds\": 12.25}, \"consume_json\": {\"valgrind_seconds\": 0.5}}") != 0)
-		return;
-	text = export(&loaded, EXPORT_JUNIT, &err);
 	CHECK_CONTAINS(text, "<testcase classname=\"costgate\" name=\"reply\" "
 			     "file=\"scenarios/reply.c\" time=\"12.250\"/>");
 	CHECK_CONTAINS(text, "<testcase classname=\"costgate\" name=\"consume_json\" time=\"0.500\"/>");
 	CHECK_CONTAINS(text, "skipped=\"0\" time=\"12.750\">");
 	free(text);
-	unload(&loaded);
-	if (load(&loaded, NULL, NULL) != 0)
-		return;
-	text = export(&loaded, EXPORT_JUNIT, &err);
+	text = exported(EXPORT_JUNIT, NULL, NULL, NULL);
 	CHECK_CONTAINS(text, "name=\"reply\" time=\"0.000\"/>");
 	free(text);
-	unload(&loaded);
 }
 
 static void junit_should_escape_names_and_count_its_cases(void)
 {
-	struct loaded loaded = { RESULTS_INIT, NULL, NULL };
-	struct gate_error err = GATE_ERROR_INIT;
-	char *text;
+	char *text = exported(EXPORT_JUNIT, NULL, NULL, "a<b & \"c\"");
 
-	if (load(&loaded, NULL, NULL) != 0)
-		return;
-	rename_scenario(&loaded, "reply", "a<b & \"c\"");
-	text = export(&loaded, EXPORT_JUNIT, &err);
 	CHECK_CONTAINS(text, "<testcase classname=\"costgate\" name=\"a&lt;b &amp; &quot;c&quot;\"");
 	CHECK_CONTAINS(text, "<testsuite name=\"costgate\" tests=\"2\" failures=\"0\" errors=\"0\"");
 	CHECK_U64(check_count(text, "<failure"), 0); /* no verdict in the document: nothing failed */
 	free(text);
-	unload(&loaded);
 }
 
 static void export_should_refuse_a_verdict_it_cannot_read(void)
@@ -253,24 +237,22 @@ static void export_should_refuse_a_verdict_it_cannot_read(void)
 	struct loaded loaded = { RESULTS_INIT, NULL, NULL };
 	struct gate_error err = GATE_ERROR_INIT;
 
-	if (load(&loaded, "\"failures\": []", "\"failures\": [], \"verdict\": {\"rows\": [{\"name\": 1}]}") != 0)
-		return;
-	CHECK(export(&loaded, EXPORT_JUNIT, &err) == NULL);
-	CHECK_STR(err.message, "cannot read results 'fixture': costgate.verdict.rows[0].name is not a "
-			       "string");
+	if (load(&loaded, "\"failures\": []", "\"failures\": [], \"verdict\": {\"rows\": [{\"name\": 1}]}") == 0) {
+		CHECK(export(&loaded, EXPORT_JUNIT, &err) == NULL);
+		CHECK_STR(err.message, "cannot read results 'fixture': costgate.verdict.rows[0].name is "
+				       "not a string");
+	}
 	unload(&loaded);
 }
 
 int main(void)
 {
-	setvbuf(stdout, NULL, _IONBF, 0);
-	RUN(export_should_know_its_three_formats);
-	RUN(bmf_should_hold_every_measure_of_every_scenario);
-	RUN(export_should_name_every_measure_of_the_table_as_a_bencher_slug);
-	RUN(csv_should_quote_names_and_defuse_formulas);
-	RUN(csv_should_give_one_fact_a_row_with_the_floor);
-	RUN(junit_should_carry_the_source_file_and_the_valgrind_seconds);
-	RUN(junit_should_escape_names_and_count_its_cases);
-	RUN(export_should_refuse_a_verdict_it_cannot_read);
-	return CHECK_EXIT();
+	return RUN_CASES(export_should_know_its_three_formats,
+			 bmf_should_hold_every_measure_of_every_scenario,
+			 export_should_name_every_measure_of_the_table_as_a_bencher_slug,
+			 csv_should_quote_names_and_defuse_formulas,
+			 csv_should_give_one_fact_a_row_with_the_floor,
+			 junit_should_carry_the_source_file_and_the_valgrind_seconds,
+			 junit_should_escape_names_and_count_its_cases,
+			 export_should_refuse_a_verdict_it_cannot_read);
 }

@@ -30,7 +30,6 @@ static struct site_cost head_sites[] = {
 struct example {
 	struct measurement head[6];
 	struct measurement base[5];
-	struct results baseline;
 	struct acceptance_entry entries[2];
 	struct acceptance acceptance;
 	struct environment environment;
@@ -67,16 +66,11 @@ static void decide_example(struct example *example)
 	example->base[2].function_count = 3;
 	example->base[3] = measured("gone", 1, 1);
 	example->base[4] = measured("lower_floor", 80, 90);
-	example->baseline.measurements = example->base;
-	example->baseline.count = 5;
-	example->baseline.messages = 1000;
 	example->entries[0] = (struct acceptance_entry){ (char *)"accepted", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false),
 							 10400, (char *)"a symbol check per message" };
 	example->entries[1] = (struct acceptance_entry){ (char *)"fresh", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, true),
 							 70, (char *)"no longer needed" };
-	example->acceptance = (struct acceptance){ example->entries, 2,
-						   (char *)"baselines/accepted.json",
-						   metric_acceptance_figures() };
+	example->acceptance = accepting(example->entries, 2);
 	example->environment = (struct environment){
 		.cpu = (char *)"Test CPU", .architecture = (char *)"x86_64", .cores = (char *)"2 logical",
 		.memory = (char *)"1.0 GiB", .os = (char *)"Linux 6.1 (Debian GNU/Linux 12 (bookworm))",
@@ -84,8 +78,7 @@ static void decide_example(struct example *example)
 		.glibc = (char *)"2.36", .cjson = (char *)"1.7.15", .dispatch_pin = (char *)"glibc.cpu.hwcaps=-AVX2",
 		.malloc_pin = (char *)"glibc.malloc.trim_threshold=268435456", .schema = 1,
 	};
-	CHECK(verdict_decide(&example->verdict, example->head, 6, &example->baseline,
-			     &example->acceptance, true, &err) == 0);
+	decide(&example->verdict, example->head, 6, example->base, 5, &example->acceptance, true);
 	CHECK(verdict_explain(&example->verdict, false, &err) == 0);
 	example->verdict.baseline_source = "baselines/main.json at main (0123456789ab)";
 }
@@ -121,15 +114,10 @@ static void check_golden(const char *name, const char *text)
 
 static char *render(void (*writer)(FILE *, const struct example *), const struct example *example)
 {
-	char *text = NULL;
-	size_t size = 0;
-	FILE *out = open_memstream(&text, &size);
+	struct printed printed;
 
-	if (out == NULL)
-		abort();
-	writer(out, example);
-	fclose(out);
-	return text;
+	writer(print_to(&printed), example);
+	return printed_text(&printed);
 }
 
 static void write_markdown(FILE *out, const struct example *example)
@@ -209,8 +197,6 @@ static void annotations_should_equal_the_golden_commands(void)
 
 int main(void)
 {
-	setvbuf(stdout, NULL, _IONBF, 0);
-	RUN(markdown_should_equal_the_golden_summary);
-	RUN(annotations_should_equal_the_golden_commands);
-	return CHECK_EXIT();
+	return RUN_CASES(markdown_should_equal_the_golden_summary,
+			 annotations_should_equal_the_golden_commands);
 }

@@ -24,15 +24,10 @@ static struct measurement with_bytes(const char *name, double per_message, uint6
 /* The table of `verdict` as text (owned). */
 static char *print(const struct verdict *verdict)
 {
-	char *text = NULL;
-	size_t size = 0;
-	FILE *out = open_memstream(&text, &size);
+	struct printed printed;
 
-	if (out == NULL)
-		abort();
-	table_print(out, verdict, "make baseline");
-	fclose(out);
-	return text;
+	table_print(print_to(&printed), verdict, "make baseline");
+	return printed_text(&printed);
 }
 
 /* Line `index` (0-based) of text, copied into line; "" past the end. */
@@ -72,14 +67,11 @@ static const char *last_line(const char *text, char *line, size_t line_size)
 struct example {
 	struct measurement head[4];
 	struct measurement base[4];
-	struct results baseline;
 	struct verdict verdict;
 };
 
 static void decide_example(struct example *example)
 {
-	struct gate_error err = GATE_ERROR_INIT;
-
 	example->head[0] = with_bytes("zeta", 10300, 50000);
 	example->head[1] = with_bytes("alpha", 10000, 50000);
 	example->head[2] = with_bytes("broken", 0, 0);
@@ -91,33 +83,22 @@ static void decide_example(struct example *example)
 	example->base[1] = with_bytes("broken", 1, 1);
 	example->base[2] = with_bytes("gone", 1, 1);
 	example->base[3] = with_bytes("zeta", 10000, 50000);
-	example->baseline = (struct results)RESULTS_INIT;
-	example->baseline.measurements = example->base;
-	example->baseline.count = 4;
-	example->baseline.messages = 1000;
-	CHECK(verdict_decide(&example->verdict, example->head, 4, &example->baseline, NULL, true,
-			     &err) == 0);
+	decide(&example->verdict, example->head, 4, example->base, 4, NULL, true);
 	example->verdict.baseline_source = "main:baselines/main.json";
 }
 
-/* `head` decided against a baseline of `base` (both `count` long, N = 1000) with `acceptance`
- * (or NULL), and its table; table_done releases both. */
+/* `head` decided against a baseline of `base` (none when NULL) with `acceptance` (or NULL), and
+ * its table; table_done releases both. */
 struct table_run {
-	struct results baseline;
 	struct verdict verdict;
 	char *text;
 };
 
-static char *table_against(struct table_run *run, struct measurement *head, struct measurement *base,
-			   size_t count, const struct acceptance *acceptance)
+static char *table_against(struct table_run *run, struct measurement *head, size_t head_count,
+			   struct measurement *base, size_t base_count,
+			   const struct acceptance *acceptance)
 {
-	struct gate_error err = GATE_ERROR_INIT;
-
-	run->baseline = (struct results)RESULTS_INIT;
-	run->baseline.measurements = base;
-	run->baseline.count = count;
-	run->baseline.messages = 1000;
-	CHECK(verdict_decide(&run->verdict, head, count, &run->baseline, acceptance, true, &err) == 0);
+	decide(&run->verdict, head, head_count, base, base_count, acceptance, true);
 	run->text = print(&run->verdict);
 	return run->text;
 }
@@ -141,38 +122,78 @@ static void example_done(struct example *example, char *text)
 	verdict_release(&example->verdict);
 }
 
-static void table_should_print_the_columns_of_a_comparison(void)
+/* What the example's table shows: line `line` whole (the last one when LAST), or `text`
+ * anywhere when line is ANYWHERE. */
+struct shown {
+	const char *name;
+	int line;
+	const char *text;
+};
+
+#define ANYWHERE (-1)
+#define LAST (-2)
+
+static const struct shown shown_in_the_example[] = {
+	{ "table_should_print_the_columns_of_a_comparison", 0,
+	  "scenario  instr/msg   baseline   change  cold instr  baseline   change  alloc/msg  "
+	  "bytes/msg  cold alloc  floors msg/cold  state" },
+	{ "table_should_print_a_row_of_figures_and_their_baseline", 1,
+	  "alpha     10000.000  10000.000  +0.00 %       50000     50000  +0.00 %     19.000   "
+	  "1234.500          19            19/19  ok" },
+	{ "table_should_print_dashes_for_a_failed_scenario", 2,
+	  "broken            -          -        -           -         -        -          -  "
+	  "        -           -                -  failed" },
+	{ "table_should_print_dashes_for_a_missing_scenario", 4,
+	  "gone              -          -        -           -         -        -          -  "
+	  "        -           -                -  missing" },
+	{ "table_should_say_why_a_scenario_failed", ANYWHERE,
+	  "\nbroken: failed to measure: callgrind at N: exited with 1\n" },
+	{ "table_should_say_a_scenario_went_missing", ANYWHERE,
+	  "\ngone: in the baseline but not measured: the scenario is missing\n" },
+	{ "table_should_show_both_figures_and_the_change_of_a_breach", ANYWHERE,
+	  "\nzeta: 10300.000 instructions per message against 10000.000 in the baseline: +3.00 %, "
+	  "above the 2 % limit\n" },
+	{ "table_should_name_the_baseline", ANYWHERE, "\nbaseline: main:baselines/main.json\n" },
+	{ "table_should_call_a_scenario_the_baseline_lacks_new", ANYWHERE,
+	  "\nfresh: new: not in the baseline" },
+	{ "table_should_end_with_the_summary", LAST,
+	  "fail: 1 regressed (zeta), 1 failed to measure (broken), 1 missing (gone)" },
+};
+
+static void check_shown(const struct shown *row)
 {
 	struct example example;
 	char *text, line[512];
 
-	text = example_table(&example);
-	CHECK_STR(line_of(text, 0, line, sizeof(line)),
-		  "scenario  instr/msg   baseline   change  cold instr  baseline   change  alloc/msg  "
-		  "bytes/msg  cold alloc  floors msg/cold  state");
-	CHECK_STR(line_of(text, 1, line, sizeof(line)),
-		  "alpha     10000.000  10000.000  +0.00 %       50000     50000  +0.00 %     19.000   "
-		  "1234.500          19            19/19  ok");
+	decide_example(&example);
+	text = print(&example.verdict);
+	if (row->line == ANYWHERE)
+		CHECK_CONTAINS(text, row->text);
+	else if (row->line == LAST)
+		CHECK_STR(last_line(text, line, sizeof(line)), row->text);
+	else
+		CHECK_STR(line_of(text, (size_t)row->line, line, sizeof(line)), row->text);
 	example_done(&example, text);
+}
+
+static void table_should_show_the_example(void)
+{
+	RUN_ROWS(check_shown, shown_in_the_example);
 }
 
 static void table_should_print_the_columns_without_a_baseline(void)
 {
 	struct measurement head[] = { with_bytes("alpha", 17312, 23632) };
-	struct gate_error err = GATE_ERROR_INIT;
-	struct verdict verdict;
-	char *text, line[512];
+	struct table_run run;
+	char *text = table_against(&run, head, 1, NULL, 0, NULL), line[512];
 
-	CHECK(verdict_decide(&verdict, head, 1, NULL, NULL, true, &err) == 0);
-	text = print(&verdict);
 	CHECK_STR(line_of(text, 0, line, sizeof(line)),
 		  "scenario  instr/msg  alloc/msg  bytes/msg  cold instr  cold alloc  floors msg/cold  state");
 	CHECK_STR(line_of(text, 1, line, sizeof(line)),
 		  "alpha     17312.000     19.000   1234.500       23632          19            19/19  ok");
 	CHECK_STR(line_of(text, 2, line, sizeof(line)), "pass: 1 scenario within its limits");
 	CHECK_STR(line_of(text, 3, line, sizeof(line)), "");
-	free(text);
-	verdict_release(&verdict);
+	table_done(&run);
 }
 
 static void table_should_sort_its_rows_by_name(void)
@@ -188,37 +209,8 @@ static void table_should_sort_its_rows_by_name(void)
 	example_done(&example, text);
 }
 
-static void table_should_print_dashes_for_a_failed_or_missing_scenario(void)
-{
-	struct example example;
-	char *text, line[512];
-
-	text = example_table(&example);
-	CHECK_STR(line_of(text, 2, line, sizeof(line)),
-		  "broken            -          -        -           -         -        -          -  "
-		  "        -           -                -  failed");
-	CHECK_STR(line_of(text, 4, line, sizeof(line)),
-		  "gone              -          -        -           -         -        -          -  "
-		  "        -           -                -  missing");
-	CHECK_CONTAINS(text, "\nbroken: failed to measure: callgrind at N: exited with 1\n");
-	CHECK_CONTAINS(text, "\ngone: in the baseline but not measured: the scenario is missing\n");
-	example_done(&example, text);
-}
-
-static void table_should_show_both_figures_and_the_change_of_a_breach(void)
-{
-	struct example example;
-	char *text;
-
-	text = example_table(&example);
-	CHECK_CONTAINS(text, "\nzeta: 10300.000 instructions per message against 10000.000 in the "
-			     "baseline: +3.00 %, above the 2 % limit\n");
-	CHECK_CONTAINS(text, "\nbaseline: main:baselines/main.json\n");
-	CHECK_CONTAINS(text, "\nfresh: new: not in the baseline");
-	example_done(&example, text);
-}
-
-static void table_should_end_with_the_summary(void)
+/* The summary the verdict gives, on a line of its own. */
+static void table_should_end_with_the_summary_of_the_verdict(void)
 {
 	struct example example;
 	char *text, line[512], summary[512];
@@ -226,7 +218,6 @@ static void table_should_end_with_the_summary(void)
 	text = example_table(&example);
 	verdict_summary(&example.verdict, summary, sizeof(summary));
 	CHECK_STR(last_line(text, line, sizeof(line)), summary);
-	CHECK_STR(line, "fail: 1 regressed (zeta), 1 failed to measure (broken), 1 missing (gone)");
 	CHECK(text[strlen(text) - 1] == '\n');
 	example_done(&example, text);
 }
@@ -240,7 +231,7 @@ static void table_should_explain_cold_and_floor_breaches(void)
 
 	head[0].slopes[METRIC_ALLOCATIONS].per_message = 19.5;
 	head[0].slopes[METRIC_ALLOCATIONS].cold = 21;
-	text = table_against(&run, head, base, 1, NULL);
+	text = table_against(&run, head, 1, base, 1, NULL);
 	CHECK_CONTAINS(text, "\nalpha: 51500 cold instructions against 50000 in the baseline: "
 			     "+3.00 %, above the 2 % limit\n");
 	CHECK_CONTAINS(text, "\nalpha: 19.500 allocations per message, above the declared floor of 19\n");
@@ -264,7 +255,7 @@ static void table_should_name_settings_looser_and_stricter_than_the_baseline(voi
 	base[1].info.gated = false;
 	head[1].slopes[METRIC_ALLOCATIONS].per_message = 18;
 	head[1].info.steady_floor = 18;
-	text = table_against(&run, head, base, 2, NULL);
+	text = table_against(&run, head, 2, base, 2, NULL);
 	CHECK_CONTAINS(text, "\nalpha: not gated, but the baseline gates it: loosening a setting is a "
 			     "breach unless accepted (metric 'gated', value 0)\n");
 	CHECK_CONTAINS(text, "\nalpha: the instruction limit 500 % is above the baseline's 2 %: loosening "
@@ -286,24 +277,17 @@ static void table_should_show_an_ungated_regression_as_not_gated_and_not_within_
 {
 	struct measurement head[] = { with_bytes("alpha", 19000, 50000), with_bytes("beta", 10000, 50000) };
 	struct measurement base[] = { with_bytes("alpha", 10000, 50000), with_bytes("beta", 10000, 50000) };
-	struct results baseline = RESULTS_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-	struct verdict verdict;
+	struct table_run run;
 	char *text;
 
 	head[0].info.gated = base[0].info.gated = false;
-	baseline.measurements = base;
-	baseline.count = 2;
-	baseline.messages = 1000;
-	CHECK(verdict_decide(&verdict, head, 2, &baseline, NULL, true, &err) == 0);
-	CHECK(verdict.exit_code == GATE_EXIT_PASS);
-	text = print(&verdict);
+	text = table_against(&run, head, 2, base, 2, NULL);
+	CHECK(run.verdict.exit_code == GATE_EXIT_PASS);
 	CHECK_CONTAINS(text, "  regressed: instructions (not gated)\n");
 	CHECK_CONTAINS(text, "\npass: 1 of 2 scenarios within their limits, 1 regressed, not gated "
 			     "(alpha)\n");
 	CHECK(strstr(text, "pass: 2 scenarios within their limits") == NULL);
-	free(text);
-	verdict_release(&verdict);
+	table_done(&run);
 }
 
 static void table_should_show_acceptances_floors_to_lower_and_improvements(void)
@@ -314,20 +298,14 @@ static void table_should_show_acceptances_floors_to_lower_and_improvements(void)
 		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, false), 10400, (char *)"a signature per message" },
 		{ (char *)"gone", METRIC_ACCEPTANCE(METRIC_INSTRUCTIONS, true), 777, (char *)"long ago" },
 	};
-	struct acceptance acceptance = { entries, 2, (char *)"baselines/accepted.json",
-					  metric_acceptance_figures() };
-	struct results baseline = RESULTS_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-	struct verdict verdict;
+	struct acceptance acceptance = accepting(entries, 2);
+	struct table_run run;
 	char *text;
 
 	head[1].info.steady_floor = base[1].info.steady_floor = 20;
 	head[1].info.cold_floor = base[1].info.cold_floor = 25;
-	baseline.measurements = base;
-	baseline.count = 2;
-	baseline.messages = base[0].messages = base[1].messages = 2000;
-	CHECK(verdict_decide(&verdict, head, 2, &baseline, &acceptance, true, &err) == 0);
-	text = print(&verdict);
+	base[0].messages = base[1].messages = 2000;
+	text = table_against(&run, head, 2, base, 2, &acceptance);
 	CHECK_CONTAINS(text, "\nalpha: accepted up to 10400 instructions per message: a signature per "
 			     "message (baselines/accepted.json)\n");
 	CHECK_CONTAINS(text, "\nbeta: the steady floor 20 is above the measured 19.000 allocations per "
@@ -341,8 +319,7 @@ static void table_should_show_acceptances_floors_to_lower_and_improvements(void)
 	CHECK_CONTAINS(text, "different message counts (baseline N = 2000)");
 	CHECK_CONTAINS(text, "  accepted: instructions\n");
 	CHECK_CONTAINS(text, "  improved: instructions\n");
-	free(text);
-	verdict_release(&verdict);
+	table_done(&run);
 }
 
 /* An optional floor the head no longer declares: the breach names value 0, and an acceptance
@@ -354,15 +331,14 @@ static void table_should_name_a_dropped_or_raised_optional_floor(void)
 	struct acceptance_entry entries[] = {
 		{ (char *)"beta", ACCEPT_STEADY_BYTES_FLOOR, 0, (char *)"bytes vary with the input" },
 	};
-	struct acceptance acceptance = { entries, 1, (char *)"baselines/accepted.json",
-					  metric_acceptance_figures() };
+	struct acceptance acceptance = accepting(entries, 1);
 	struct table_run run;
 	char *text;
 
 	base[0].info.floors[FLOOR_STEADY_BYTES] = base[1].info.floors[FLOOR_STEADY_BYTES] = 2000;
 	base[0].info.floors[FLOOR_COLD_BYTES] = 6000;
 	head[0].info.floors[FLOOR_COLD_BYTES] = 7000;
-	text = table_against(&run, head, base, 2, &acceptance);
+	text = table_against(&run, head, 2, base, 2, &acceptance);
 	CHECK_CONTAINS(text, "\nalpha: the floor 'steady_bytes' is no longer declared (the baseline's: "
 			     "2000): loosening a setting is a breach unless accepted (metric "
 			     "'steady_bytes_floor', value 0)\n");
@@ -378,21 +354,18 @@ static void table_should_name_a_dropped_or_raised_optional_floor(void)
 static void table_should_warn_when_the_cost_per_message_is_not_constant(void)
 {
 	struct measurement head[] = { with_bytes("alpha", 100, 1000) };
-	struct gate_error err = GATE_ERROR_INIT;
-	struct verdict verdict;
+	struct table_run run;
 	char *text;
 
 	head[0].slopes[METRIC_INSTRUCTIONS].nonlinear = true;
 	head[0].slopes[METRIC_INSTRUCTIONS].linearity_percent = 1.0101;
 	head[0].slopes[METRIC_INSTRUCTIONS].per_message_early = 101.0101;
-	CHECK(verdict_decide(&verdict, head, 1, NULL, NULL, true, &err) == 0);
-	text = print(&verdict);
+	text = table_against(&run, head, 1, NULL, 0, NULL);
 	CHECK_CONTAINS(text, "\nalpha: warning: not quite linear: instructions per message are "
 			     "101.010 from 1 to N and 100.000 from N to 2N, 1.01 % apart (failure "
 			     "above 5 %): is the cost per message constant?\n");
 	CHECK(strstr(text, "allocations per message are") == NULL);
-	free(text);
-	verdict_release(&verdict);
+	table_done(&run);
 }
 
 static void table_should_format_figures_exactly(void)
@@ -450,20 +423,16 @@ static void table_should_print_the_wall_clock_and_escape_why_there_is_none(void)
 
 int main(void)
 {
-	setvbuf(stdout, NULL, _IONBF, 0); /* keep the case lines if a sanitizer aborts */
-	RUN(table_should_print_the_columns_of_a_comparison);
-	RUN(table_should_print_the_columns_without_a_baseline);
-	RUN(table_should_sort_its_rows_by_name);
-	RUN(table_should_print_dashes_for_a_failed_or_missing_scenario);
-	RUN(table_should_show_both_figures_and_the_change_of_a_breach);
-	RUN(table_should_end_with_the_summary);
-	RUN(table_should_explain_cold_and_floor_breaches);
-	RUN(table_should_name_settings_looser_and_stricter_than_the_baseline);
-	RUN(table_should_show_an_ungated_regression_as_not_gated_and_not_within_limits);
-	RUN(table_should_show_acceptances_floors_to_lower_and_improvements);
-	RUN(table_should_name_a_dropped_or_raised_optional_floor);
-	RUN(table_should_warn_when_the_cost_per_message_is_not_constant);
-	RUN(table_should_format_figures_exactly);
-	RUN(table_should_print_the_wall_clock_and_escape_why_there_is_none);
-	return CHECK_EXIT();
+	return RUN_CASES(table_should_show_the_example,
+			 table_should_print_the_columns_without_a_baseline,
+			 table_should_sort_its_rows_by_name,
+			 table_should_end_with_the_summary_of_the_verdict,
+			 table_should_explain_cold_and_floor_breaches,
+			 table_should_name_settings_looser_and_stricter_than_the_baseline,
+			 table_should_show_an_ungated_regression_as_not_gated_and_not_within_limits,
+			 table_should_show_acceptances_floors_to_lower_and_improvements,
+			 table_should_name_a_dropped_or_raised_optional_floor,
+			 table_should_warn_when_the_cost_per_message_is_not_constant,
+			 table_should_format_figures_exactly,
+			 table_should_print_the_wall_clock_and_escape_why_there_is_none);
 }

@@ -1,8 +1,10 @@
 /* Unit tests of the accepted regressions file (tests/fixtures/acceptance): a missing file is none,
  * a valid one is read in file order, and every malformed entry is an error naming the file, the
  * entry and the key, because a misread acceptance would let a regression pass. */
+#define FIXTURES "acceptance"
 #include "acceptance.h"
 #include "check.h"
+#include "fixture.h"
 
 #include <string.h>
 
@@ -16,36 +18,21 @@ static const struct acceptance_figures figures = { figure_names, 6 };
 #define ACCEPT_INSTRUCTIONS (ACCEPT_FIGURES + 0)
 #define ACCEPT_COLD_INSTRUCTIONS (ACCEPT_FIGURES + 1)
 
-static const char *fixture(const char *name)
-{
-	static char path[512];
-
-	snprintf(path, sizeof(path), "%s/acceptance/%s", FIXTURE_DIR, name);
-	return path;
-}
-
-static void check_read_error(const char *name, const char *problem)
+/* The acceptances of the fixture `name`, which must read whole. */
+static struct acceptance read_valid(const char *name)
 {
 	struct acceptance acceptance = ACCEPTANCE_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
-	char expected[sizeof(err.message)];
 
-	CHECK(acceptance_read(&acceptance, fixture(name), &figures, &err) == -1);
-	snprintf(expected, sizeof(expected), "cannot read acceptances '%s': %s", fixture(name), problem);
-	CHECK_STR(err.message, expected);
-	CHECK(acceptance.entries == NULL);
-	CHECK_U64(acceptance.count, 0);
-	CHECK(acceptance.path == NULL);
-	acceptance_release(&acceptance);
+	CHECK(acceptance_read(&acceptance, fixture(name), &figures, &err) == 0);
+	CHECK_STR(err.message, "");
+	return acceptance;
 }
 
 static void acceptance_should_treat_a_missing_file_as_no_entries(void)
 {
-	struct acceptance acceptance = ACCEPTANCE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
+	struct acceptance acceptance = read_valid("absent.json");
 
-	CHECK(acceptance_read(&acceptance, fixture("absent.json"), &figures, &err) == 0);
-	CHECK_STR(err.message, "");
 	CHECK_U64(acceptance.count, 0);
 	CHECK(acceptance_find(&acceptance, "reply", ACCEPT_INSTRUCTIONS) == NULL);
 	acceptance_release(&acceptance);
@@ -53,11 +40,8 @@ static void acceptance_should_treat_a_missing_file_as_no_entries(void)
 
 static void acceptance_should_read_an_empty_list(void)
 {
-	struct acceptance acceptance = ACCEPTANCE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
+	struct acceptance acceptance = read_valid("empty.json");
 
-	CHECK(acceptance_read(&acceptance, fixture("empty.json"), &figures, &err) == 0);
-	CHECK_STR(err.message, "");
 	CHECK_U64(acceptance.count, 0);
 	CHECK_STR(acceptance.path, fixture("empty.json"));
 	acceptance_release(&acceptance);
@@ -65,11 +49,8 @@ static void acceptance_should_read_an_empty_list(void)
 
 static void acceptance_should_read_every_entry_in_file_order(void)
 {
-	struct acceptance acceptance = ACCEPTANCE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
+	struct acceptance acceptance = read_valid("valid.json");
 
-	CHECK(acceptance_read(&acceptance, fixture("valid.json"), &figures, &err) == 0);
-	CHECK_STR(err.message, "");
 	CHECK_STR(acceptance.path, fixture("valid.json"));
 	CHECK_U64(acceptance.count, 3);
 	if (acceptance.count == 3) {
@@ -90,16 +71,16 @@ static void acceptance_should_read_every_entry_in_file_order(void)
 
 static void acceptance_should_find_an_entry_by_scenario_and_metric(void)
 {
-	struct acceptance acceptance = ACCEPTANCE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
+	struct acceptance acceptance = read_valid("valid.json");
 
-	CHECK(acceptance_read(&acceptance, fixture("valid.json"), &figures, &err) == 0);
-	if (acceptance.count != 3)
-		return;
-	CHECK(acceptance_find(&acceptance, "consume_json", ACCEPT_INSTRUCTIONS) == &acceptance.entries[0]);
-	CHECK(acceptance_find(&acceptance, "consume_json", ACCEPT_COLD_INSTRUCTIONS) ==
-	      &acceptance.entries[1]);
-	CHECK(acceptance_find(&acceptance, "reply", ACCEPT_INSTRUCTIONS) == &acceptance.entries[2]);
+	CHECK_U64(acceptance.count, 3);
+	if (acceptance.count == 3) {
+		CHECK(acceptance_find(&acceptance, "consume_json", ACCEPT_INSTRUCTIONS) ==
+		      &acceptance.entries[0]);
+		CHECK(acceptance_find(&acceptance, "consume_json", ACCEPT_COLD_INSTRUCTIONS) ==
+		      &acceptance.entries[1]);
+		CHECK(acceptance_find(&acceptance, "reply", ACCEPT_INSTRUCTIONS) == &acceptance.entries[2]);
+	}
 	CHECK(acceptance_find(&acceptance, "reply", ACCEPT_COLD_INSTRUCTIONS) == NULL);
 	CHECK(acceptance_find(&acceptance, "batch", ACCEPT_INSTRUCTIONS) == NULL);
 	CHECK(acceptance_find(NULL, "reply", ACCEPT_INSTRUCTIONS) == NULL);
@@ -120,97 +101,64 @@ static void acceptance_should_name_its_metrics(void)
 	CHECK(acceptance_metric_find(NULL, "instructions") == -1);
 }
 
-static void acceptance_should_name_an_entry_that_is_not_an_object(void)
+#define ONE_LINE "(one printable line of at most 200 characters)"
+
+static const struct refused_fixture refusals[] = {
+	{ "acceptance_should_name_an_entry_that_is_not_an_object", "entry-not-object.json",
+	  "accepted[1] is not an object" },
+	{ "acceptance_should_name_an_unknown_metric", "unknown-metric.json",
+	  "accepted[0].metric 'allocations' is not one of 'instructions', 'cold_instructions', "
+	  "'cycles', 'cold_cycles', 'gated', 'limit_percent', 'steady_allocations_floor', "
+	  "'cold_allocations_floor', 'process_instructions', 'gate_cycles', 'steady_bytes_floor', "
+	  "'cold_bytes_floor', 'steady_peak_bytes_floor', 'cold_peak_bytes_floor'" },
+	{ "acceptance_should_refuse_a_value_of_zero", "value-zero.json",
+	  "accepted[1].value is not a positive number" },
+	{ "acceptance_should_refuse_a_negative_value", "value-negative.json",
+	  "accepted[0].value is not a positive number" },
+	{ "acceptance_should_refuse_a_value_that_is_not_a_number", "value-string.json",
+	  "accepted[0].value is not a positive number" },
+	{ "acceptance_should_refuse_an_entry_without_a_reason", "reason-missing.json",
+	  "accepted[0].reason must say why" },
+	{ "acceptance_should_refuse_a_reason_too_short_to_say_why", "reason-short.json",
+	  "accepted[0].reason must say why" },
+	{ "acceptance_should_refuse_a_reason_of_two_lines", "reason-two-lines.json",
+	  "accepted[0].reason is more than one line " ONE_LINE },
+	{ "acceptance_should_refuse_a_reason_with_a_control_character", "reason-control.json",
+	  "accepted[0].reason holds a control character " ONE_LINE },
+	{ "acceptance_should_refuse_a_reason_of_more_than_200_characters", "reason-long.json",
+	  "accepted[0].reason is too long " ONE_LINE },
+	{ "acceptance_should_refuse_a_scenario_that_is_not_a_name", "scenario-bad-name.json",
+	  "accepted[0].scenario is not a scenario name ([a-z0-9_]{1,64})" },
+	{ "acceptance_should_refuse_an_entry_without_a_scenario", "scenario-missing.json",
+	  "accepted[0].scenario is not a scenario name ([a-z0-9_]{1,64})" },
+	{ "acceptance_should_refuse_a_scenario_and_metric_accepted_twice", "twice.json",
+	  "accepted[2] accepts 'reply' instructions again (first in accepted[0])" },
+	{ "acceptance_should_refuse_a_key_given_twice_in_one_object", "duplicate-key.json",
+	  "the key 'value' appears twice in one object" },
+	{ "acceptance_should_refuse_a_top_level_that_is_not_an_object", "top-level-array.json",
+	  "not a JSON object" },
+	{ "acceptance_should_refuse_a_file_that_is_not_json", "not-json.json", "not JSON (at byte 15)" },
+	{ "acceptance_should_refuse_a_file_without_the_accepted_list", "accepted-missing.json",
+	  "'accepted' is missing or not an array" },
+};
+
+/* Reads the row's fixture, which fails with a message that names the file, keeping nothing. */
+static void check_refused(const struct refused_fixture *row)
 {
-	check_read_error("entry-not-object.json", "accepted[1] is not an object");
+	struct acceptance acceptance = ACCEPTANCE_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(acceptance_read(&acceptance, fixture(row->fixture), &figures, &err) == -1);
+	CHECK_ABOUT_FIXTURE(err.message, "cannot read acceptances", row->fixture, row->problem);
+	CHECK(acceptance.entries == NULL);
+	CHECK_U64(acceptance.count, 0);
+	CHECK(acceptance.path == NULL);
+	acceptance_release(&acceptance);
 }
 
-static void acceptance_should_name_an_unknown_metric(void)
+static void acceptance_should_refuse_every_malformed_fixture(void)
 {
-	check_read_error("unknown-metric.json", "accepted[0].metric 'allocations' is not one of "
-			 "'instructions', 'cold_instructions', 'cycles', 'cold_cycles', 'gated', "
-			 "'limit_percent', 'steady_allocations_floor', 'cold_allocations_floor', "
-			 "'process_instructions', 'gate_cycles', 'steady_bytes_floor', "
-			 "'cold_bytes_floor', 'steady_peak_bytes_floor', 'cold_peak_bytes_floor'");
-}
-
-static void acceptance_should_refuse_a_value_of_zero(void)
-{
-	check_read_error("value-zero.json", "accepted[1].value is not a positive number");
-}
-
-static void acceptance_should_refuse_a_negative_value(void)
-{
-	check_read_error("value-negative.json", "accepted[0].value is not a positive number");
-}
-
-static void acceptance_should_refuse_a_value_that_is_not_a_number(void)
-{
-	check_read_error("value-string.json", "accepted[0].value is not a positive number");
-}
-
-static void acceptance_should_refuse_an_entry_without_a_reason(void)
-{
-	check_read_error("reason-missing.json", "accepted[0].reason must say why");
-}
-
-static void acceptance_should_refuse_a_reason_of_two_lines(void)
-{
-	check_read_error("reason-two-lines.json", "accepted[0].reason is more than one line (one "
-			 "printable line of at most 200 characters)");
-}
-
-static void acceptance_should_refuse_a_reason_with_a_control_character(void)
-{
-	check_read_error("reason-control.json", "accepted[0].reason holds a control character (one "
-			 "printable line of at most 200 characters)");
-}
-
-static void acceptance_should_refuse_a_reason_of_more_than_200_characters(void)
-{
-	check_read_error("reason-long.json", "accepted[0].reason is too long (one printable line of "
-			 "at most 200 characters)");
-}
-
-static void acceptance_should_refuse_a_scenario_that_is_not_a_name(void)
-{
-	check_read_error("scenario-bad-name.json", "accepted[0].scenario is not a scenario name "
-			 "([a-z0-9_]{1,64})");
-}
-
-static void acceptance_should_refuse_a_reason_too_short_to_say_why(void)
-{
-	check_read_error("reason-short.json", "accepted[0].reason must say why");
-}
-
-static void acceptance_should_refuse_an_entry_without_a_scenario(void)
-{
-	check_read_error("scenario-missing.json", "accepted[0].scenario is not a scenario name ([a-z0-9_]{1,64})");
-}
-
-static void acceptance_should_refuse_a_scenario_and_metric_accepted_twice(void)
-{
-	check_read_error("twice.json", "accepted[2] accepts 'reply' instructions again (first in accepted[0])");
-}
-
-static void acceptance_should_refuse_a_key_given_twice_in_one_object(void)
-{
-	check_read_error("duplicate-key.json", "the key 'value' appears twice in one object");
-}
-
-static void acceptance_should_refuse_a_top_level_that_is_not_an_object(void)
-{
-	check_read_error("top-level-array.json", "not a JSON object");
-}
-
-static void acceptance_should_refuse_a_file_that_is_not_json(void)
-{
-	check_read_error("not-json.json", "not JSON (at byte 15)");
-}
-
-static void acceptance_should_refuse_a_file_without_the_accepted_list(void)
-{
-	check_read_error("accepted-missing.json", "'accepted' is missing or not an array");
+	RUN_ROWS(check_refused, refusals);
 }
 
 static void acceptance_should_parse_text_read_from_git(void)
@@ -270,30 +218,12 @@ static void acceptance_should_take_zero_only_to_remove_an_optional_floor(void)
 
 int main(void)
 {
-	setvbuf(stdout, NULL, _IONBF, 0); /* keep the case lines if a sanitizer aborts */
-	RUN(acceptance_should_treat_a_missing_file_as_no_entries);
-	RUN(acceptance_should_read_an_empty_list);
-	RUN(acceptance_should_read_every_entry_in_file_order);
-	RUN(acceptance_should_find_an_entry_by_scenario_and_metric);
-	RUN(acceptance_should_name_its_metrics);
-	RUN(acceptance_should_name_an_entry_that_is_not_an_object);
-	RUN(acceptance_should_name_an_unknown_metric);
-	RUN(acceptance_should_refuse_a_value_of_zero);
-	RUN(acceptance_should_refuse_a_negative_value);
-	RUN(acceptance_should_refuse_a_value_that_is_not_a_number);
-	RUN(acceptance_should_refuse_an_entry_without_a_reason);
-	RUN(acceptance_should_refuse_a_reason_too_short_to_say_why);
-	RUN(acceptance_should_refuse_a_reason_of_two_lines);
-	RUN(acceptance_should_refuse_a_reason_with_a_control_character);
-	RUN(acceptance_should_refuse_a_reason_of_more_than_200_characters);
-	RUN(acceptance_should_refuse_a_scenario_that_is_not_a_name);
-	RUN(acceptance_should_refuse_an_entry_without_a_scenario);
-	RUN(acceptance_should_refuse_a_scenario_and_metric_accepted_twice);
-	RUN(acceptance_should_refuse_a_key_given_twice_in_one_object);
-	RUN(acceptance_should_refuse_a_top_level_that_is_not_an_object);
-	RUN(acceptance_should_refuse_a_file_that_is_not_json);
-	RUN(acceptance_should_refuse_a_file_without_the_accepted_list);
-	RUN(acceptance_should_parse_text_read_from_git);
-	RUN(acceptance_should_take_zero_only_to_remove_an_optional_floor);
-	return CHECK_EXIT();
+	return RUN_CASES(acceptance_should_treat_a_missing_file_as_no_entries,
+			 acceptance_should_read_an_empty_list,
+			 acceptance_should_read_every_entry_in_file_order,
+			 acceptance_should_find_an_entry_by_scenario_and_metric,
+			 acceptance_should_name_its_metrics,
+			 acceptance_should_refuse_every_malformed_fixture,
+			 acceptance_should_parse_text_read_from_git,
+			 acceptance_should_take_zero_only_to_remove_an_optional_floor);
 }

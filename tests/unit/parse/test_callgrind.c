@@ -1,118 +1,181 @@
 /* Unit tests of the callgrind parser, on the few-line fixtures in tests/fixtures/callgrind and on
  * two real callgrind outputs whose total was read from callgrind_annotate. */
+#define FIXTURES "callgrind"
 #include "callgrind.h"
 #include "check.h"
+#include "fixture.h"
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
-#define FIXTURE(name) FIXTURE_DIR "/callgrind/" name
+/* The profile of the fixture `name`, which must parse. */
+static struct cg_profile parsed(const char *name)
+{
+	struct cg_profile profile = CG_PROFILE_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(cg_profile_parse(&profile, fixture(name), &err) == 0);
+	CHECK_STR(err.message, "");
+	return profile;
+}
 
 /* Checks one function's counts; a missing function is a failure, not a crash. */
-#define CHECK_FUNCTION(profile, function_name, expected_exclusive, expected_inclusive)    \
-	do {                                                                              \
-		const struct cg_function *check_function_ =                               \
-			cg_profile_find((profile), (function_name));                      \
-		CHECK(check_function_ != NULL);                                           \
-		if (check_function_ != NULL) {                                            \
-			CHECK_U64(check_function_->exclusive, (expected_exclusive));      \
-			CHECK_U64(check_function_->inclusive, (expected_inclusive));      \
-		}                                                                         \
-	} while (0)
-
-/* Parses a fixture that must be rejected: returns 1 when the call failed and left the profile
- * empty, with the message in err. */
-static int parse_fails(const char *path, struct gate_error *err)
+static void check_function(const struct cg_profile *profile, const char *name, uint64_t exclusive,
+			   uint64_t inclusive)
 {
-	struct cg_profile profile = CG_PROFILE_INIT;
-	int result = cg_profile_parse(&profile, path, err);
-	int left_empty = profile.event == NULL && profile.functions == NULL &&
-			 profile.function_count == 0 && profile.total == 0;
+	const struct cg_function *function = cg_profile_find(profile, name);
 
-	cg_profile_release(&profile);
-	return result == -1 && left_empty;
-}
-
-static void callgrind_should_decompress_names_of_every_kind(void)
-{
-	struct cg_profile profile = CG_PROFILE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(cg_profile_parse(&profile, FIXTURE("compressed.out"), &err) == 0);
-	CHECK_STR(err.message, "");
-	CHECK_STR(profile.event, "Instructions");
-	CHECK_U64(profile.total, 820);
-	CHECK_U64(profile.function_count, 4);
-	/* func1 and func2 are defined on cfn= lines and used by fn=(2) and fn=(3). */
-	CHECK_FUNCTION(&profile, "main", 20, 820);
-	CHECK_FUNCTION(&profile, "func1", 100, 400);
-	CHECK_FUNCTION(&profile, "func2", 700, 700);
-	CHECK_FUNCTION(&profile, "std::vector<int>::push_back(int const&)", 0, 0);
-	/* file2.c is defined on a cfi= line and used by fl=(2). */
-	if (profile.function_count == 4) {
-		CHECK_STR(profile.functions[0].name, "func1");
-		CHECK_STR(profile.functions[0].file, "file1.c");
-		CHECK_STR(profile.functions[1].name, "func2");
-		CHECK_STR(profile.functions[1].file, "file2.c");
-		CHECK_STR(profile.functions[2].name, "main");
-		CHECK_STR(profile.functions[3].file, "file2.c");
+	CHECK(function != NULL);
+	if (function != NULL) {
+		CHECK_U64(function->exclusive, exclusive);
+		CHECK_U64(function->inclusive, inclusive);
 	}
-	cg_profile_release(&profile);
 }
 
-static void callgrind_should_sum_repeated_fn_blocks(void)
-{
-	struct cg_profile profile = CG_PROFILE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
+/* What a fixture reads to: its event, total and number of functions, some functions' costs
+ * (up to the first without a name), and the files of its functions in name order (up to NULL). */
+struct read_case {
+	const char *name;
+	const char *fixture, *event;
+	uint64_t total;
+	size_t function_count;
+	struct {
+		const char *function;
+		uint64_t exclusive, inclusive;
+	} costs[8];
+	const char *files[4];
+};
 
-	CHECK(cg_profile_parse(&profile, FIXTURE("repeated.out"), &err) == 0);
-	CHECK_U64(profile.function_count, 2);
+static const struct read_case reads[] = {
+	/* func1 and func2 are defined on cfn= lines and used by fn=(2) and fn=(3); file2.c is defined
+	 * on a cfi= line and used by fl=(2). */
+	{ "callgrind_should_decompress_names_of_every_kind", "compressed.out", "Instructions", 820, 4,
+	  { { "main", 20, 820 }, { "func1", 100, 400 }, { "func2", 700, 700 },
+	    { "std::vector<int>::push_back(int const&)", 0, 0 } },
+	  { "file1.c", "file2.c", "file1.c", "file2.c" } },
 	/* main in three blocks; helper plain, then compressed, then under another fl=. */
-	CHECK_FUNCTION(&profile, "main", 16, 16);
-	CHECK_FUNCTION(&profile, "helper", 11, 11);
-	CHECK_U64(profile.total, 27);
-	if (profile.function_count == 2) {
-		CHECK_STR(profile.functions[0].file, "b.c");
-		CHECK_STR(profile.functions[1].file, "a.c");
-	}
+	{ "callgrind_should_sum_repeated_fn_blocks", "repeated.out", "Ir", 27, 2,
+	  { { "main", 16, 16 }, { "helper", 11, 11 } }, { "b.c", "a.c" } },
+	/* A function's file is the fl= in effect, whatever fi=/fe= said since; fi=(2) defines a file
+	 * id that fl=(2) uses. */
+	{ "callgrind_should_keep_inlined_file_cost_with_the_function", "inlined.out", "Ir", 213, 3,
+	  { { "work", 202, 202 }, { "mix_table", 10, 10 }, { "after_inlined_code", 1, 1 } },
+	  { "mix.h", "mix.h", "work.c" } },
+	/* main: 10 + 2 + 1 of its own, 30 in the call to leaf; the Dr and Dw columns are ignored and
+	 * the missing ones are zero. */
+	{ "callgrind_should_count_call_cost_as_inclusive_only", "calls.out", "Ir", 43, 2,
+	  { { "main", 13, 43 }, { "leaf", 30, 30 } }, { NULL } },
+	{ "callgrind_should_read_relative_subpositions_with_instr_line_positions", "subpositions.out",
+	  "Ir", 124, 2, { { "func", 24, 124 }, { "callee", 100, 100 } }, { NULL } },
+	/* fn=(2) and fl=(2) refer to ids first defined on jfn= and jfi= lines. */
+	{ "callgrind_should_skip_jumps_and_learn_the_names_they_define", "jumps.out", "Ir", 9, 2,
+	  { { "loop", 4, 4 }, { "elsewhere", 5, 5 } }, { "other.h" } },
+	{ "callgrind_should_accept_a_file_without_totals", "no-totals.out", "Ir", 5, 1,
+	  { { "main", 5, 5 } }, { "???" } },
+	/* The format lets summary: exceed the cost lines, and --cache-sim=yes makes it 2 Ir above. */
+	{ "callgrind_should_accept_a_summary_above_matching_totals", "summary-above-totals.out",
+	  "Ir", 5, 1, { { NULL, 0, 0 } }, { NULL } },
+	{ "callgrind_should_read_a_last_line_without_newline", "no-newline.out", "Ir", 12, 1,
+	  { { NULL, 0, 0 } }, { NULL } },
+	/* Real output (positions: line): 435 is callgrind_annotate's "PROGRAM TOTALS" for the file,
+	 * which shows work as real.c:work 207 and mix.h:work 200 (inlined); two functions named
+	 * "(below main)" (the program's and libc's) make one entry. */
+	{ "callgrind_should_match_callgrind_annotate_on_a_real_file", "real.out", "Ir", 435, 9,
+	  { { "work", 407, 407 }, { "main", 10, 435 }, { "even", 2, 18 }, { "even'2", 4, 18 },
+	    { "odd", 4, 16 }, { "odd'2", 8, 14 }, { "(below main)", 0, 870 } },
+	  { NULL } },
+	/* The same run with --dump-instr=yes --collect-jumps=yes: other encoding, same counts. */
+	{ "callgrind_should_read_a_real_file_with_instructions_and_jumps", "real-instr.out", "Ir", 435,
+	  9, { { "work", 407, 407 }, { "main", 10, 435 }, { "even'2", 4, 18 }, { "odd'2", 8, 14 } },
+	  { NULL } },
+};
+
+static void check_read(const struct read_case *row)
+{
+	struct cg_profile profile = parsed(row->fixture);
+	size_t i;
+
+	CHECK_STR(profile.event, row->event);
+	CHECK_U64(profile.total, row->total);
+	CHECK_U64(profile.function_count, row->function_count);
+	for (i = 0; i < 8 && row->costs[i].function != NULL; i++)
+		check_function(&profile, row->costs[i].function, row->costs[i].exclusive,
+			       row->costs[i].inclusive);
+	for (i = 0; i < 4 && row->files[i] != NULL; i++)
+		if (i < profile.function_count)
+			CHECK_STR(profile.functions[i].file, row->files[i]);
 	cg_profile_release(&profile);
 }
 
-static void callgrind_should_keep_inlined_file_cost_with_the_function(void)
+static void callgrind_should_read_what_each_fixture_holds(void)
+{
+	RUN_ROWS(check_read, reads);
+}
+
+/* A fixture that is refused, and the message about it: "CANNOT 'PATH': PROBLEM". */
+struct refused {
+	const char *name;
+	const char *fixture, *cannot, *problem;
+};
+
+static const struct refused refusals[] = {
+	{ "callgrind_should_reject_totals_that_differ_from_the_cost_lines", "totals-mismatch.out",
+	  "cannot parse", "totals say 6, cost lines sum to 5" },
+	/* Without totals: (a truncated file has none), the summary is the only check: it must match. */
+	{ "callgrind_should_reject_a_summary_that_differs_when_totals_are_absent",
+	  "summary-mismatch.out", "cannot parse", "summary says 4, cost lines sum to 5" },
+	{ "callgrind_should_reject_a_summary_below_the_cost_lines", "summary-below-totals.out", "cannot parse",
+	  "summary says 4, cost lines sum to 5" },
+	{ "callgrind_should_reject_a_file_cut_after_a_calls_line", "truncated.out", "cannot parse",
+	  "line 5: 'calls=' line at the end of the file without its cost line (truncated file?)" },
+	{ "callgrind_should_reject_a_calls_line_without_its_cost_line", "calls-not-followed.out",
+	  "cannot parse", "line 5: the 'calls=' line 4 is not followed by a cost line" },
+	{ "callgrind_should_reject_a_count_above_uint64_max", "overflow.out", "cannot parse",
+	  "line 3: count '18446744073709551616' is above 18446744073709551615" },
+	{ "callgrind_should_reject_a_function_cost_that_overflows", "overflow-sum.out", "cannot parse",
+	  "line 4: cost of 'main' overflows" },
+	{ "callgrind_should_reject_a_total_that_overflows", "overflow-total.out", "cannot parse",
+	  "line 5: total cost overflows" },
+	{ "callgrind_should_reject_a_missing_file", "no-such-file.out", "cannot open",
+	  "No such file or directory" },
+	/* A directory opens but cannot be read, whoever runs the test (root reads mode 000). */
+	{ "callgrind_should_reject_an_unreadable_file", "", "cannot read", "Is a directory" },
+	{ "callgrind_should_reject_an_empty_file", "empty.out", "cannot parse", "empty file" },
+	{ "callgrind_should_reject_a_file_without_events", "no-events.out", "cannot parse",
+	  "line 4: no 'events:' line before the first cost or name line" },
+	{ "callgrind_should_reject_a_cost_line_before_any_function", "cost-before-fn.out", "cannot parse",
+	  "line 3: cost line before any 'fn=' line" },
+	{ "callgrind_should_reject_a_count_that_is_not_a_number", "bad-count.out", "cannot parse",
+	  "line 3: bad count '2x0'" },
+	{ "callgrind_should_reject_more_counts_than_events", "more-counts.out", "cannot parse",
+	  "line 3: more counts than events (1)" },
+	/* (7) is defined as a file, not as a function: the id spaces are separate. */
+	{ "callgrind_should_reject_an_undefined_compressed_id", "undefined-id.out", "cannot parse",
+	  "line 3: undefined function id (7)" },
+	{ "callgrind_should_reject_a_file_with_several_parts", "second-part.out", "cannot parse",
+	  "line 6: second 'events:' line (a file of several parts)" },
+	{ "callgrind_should_reject_an_unknown_format_version", "version-2.out", "cannot parse",
+	  "line 2: unsupported format version '2'" },
+};
+
+/* Parses the row's fixture, which fails with the whole message and leaves the profile empty. */
+static void check_refused(const struct refused *row)
 {
 	struct cg_profile profile = CG_PROFILE_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 
-	CHECK(cg_profile_parse(&profile, FIXTURE("inlined.out"), &err) == 0);
-	CHECK_STR(err.message, "");
-	CHECK_U64(profile.function_count, 3);
-	CHECK_FUNCTION(&profile, "work", 202, 202);
-	CHECK_FUNCTION(&profile, "mix_table", 10, 10);
-	CHECK_FUNCTION(&profile, "after_inlined_code", 1, 1);
-	CHECK_U64(profile.total, 213);
-	if (profile.function_count == 3) {
-		/* A function's file is the fl= in effect, whatever fi=/fe= said since; fi=(2)
-		 * defines a file id that fl=(2) uses. */
-		CHECK_STR(profile.functions[0].file, "mix.h");
-		CHECK_STR(profile.functions[1].file, "mix.h");
-		CHECK_STR(profile.functions[2].file, "work.c");
-	}
+	CHECK(cg_profile_parse(&profile, fixture(row->fixture), &err) == -1);
+	CHECK_ABOUT_FIXTURE(err.message, row->cannot, row->fixture, row->problem);
+	CHECK(profile.event == NULL && profile.functions == NULL);
+	CHECK_U64(profile.function_count, 0);
+	CHECK_U64(profile.total, 0);
 	cg_profile_release(&profile);
 }
 
-static void callgrind_should_count_call_cost_as_inclusive_only(void)
+static void callgrind_should_refuse_every_malformed_fixture(void)
 {
-	struct cg_profile profile = CG_PROFILE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(cg_profile_parse(&profile, FIXTURE("calls.out"), &err) == 0);
-	CHECK_STR(err.message, "");
-	CHECK_STR(profile.event, "Ir");
-	/* main: 10 + 2 + 1 of its own, 30 in the call to leaf; the Dr and Dw columns are ignored
-	 * and the missing ones are zero. */
-	CHECK_FUNCTION(&profile, "main", 13, 43);
-	CHECK_FUNCTION(&profile, "leaf", 30, 30);
-	CHECK_U64(profile.total, 43);
-	cg_profile_release(&profile);
+	RUN_ROWS(check_refused, refusals);
 }
 
 /* Exclusive costs: malloc 20, _int_malloc 60, calloc 5, memset 8, free'2 7, strdup 4, handle
@@ -121,12 +184,9 @@ static void callgrind_should_count_call_cost_as_inclusive_only(void)
  * which leaves the program's own 104, handle's and strdup's. */
 static void callgrind_should_count_the_allocator_apart(void)
 {
-	struct cg_profile profile = CG_PROFILE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
+	struct cg_profile profile = parsed("allocator.out");
 	const struct cg_function *handle, *strdup_function;
 
-	CHECK(cg_profile_parse(&profile, FIXTURE("allocator.out"), &err) == 0);
-	CHECK_STR(err.message, "");
 	CHECK_U64(profile.total, 204);
 	CHECK_U64(profile.allocator, 40 + 28 + 7 + 25);
 	handle = cg_profile_find(&profile, "handle");
@@ -139,96 +199,13 @@ static void callgrind_should_count_the_allocator_apart(void)
 	cg_profile_release(&profile);
 }
 
-static void callgrind_should_read_relative_subpositions_with_instr_line_positions(void)
-{
-	struct cg_profile profile = CG_PROFILE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(cg_profile_parse(&profile, FIXTURE("subpositions.out"), &err) == 0);
-	CHECK_STR(err.message, "");
-	CHECK_FUNCTION(&profile, "func", 24, 124);
-	CHECK_FUNCTION(&profile, "callee", 100, 100);
-	CHECK_U64(profile.total, 124);
-	cg_profile_release(&profile);
-}
-
-static void callgrind_should_skip_jumps_and_learn_the_names_they_define(void)
-{
-	struct cg_profile profile = CG_PROFILE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(cg_profile_parse(&profile, FIXTURE("jumps.out"), &err) == 0);
-	CHECK_STR(err.message, "");
-	CHECK_FUNCTION(&profile, "loop", 4, 4);
-	/* fn=(2) and fl=(2) refer to ids first defined on jfn= and jfi= lines. */
-	CHECK_FUNCTION(&profile, "elsewhere", 5, 5);
-	if (profile.function_count == 2)
-		CHECK_STR(profile.functions[0].file, "other.h");
-	CHECK_U64(profile.total, 9);
-	cg_profile_release(&profile);
-}
-
-static void callgrind_should_accept_a_file_without_totals(void)
-{
-	struct cg_profile profile = CG_PROFILE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(cg_profile_parse(&profile, FIXTURE("no-totals.out"), &err) == 0);
-	CHECK_STR(err.message, "");
-	CHECK_U64(profile.total, 5);
-	CHECK_FUNCTION(&profile, "main", 5, 5);
-	if (profile.function_count == 1)
-		CHECK_STR(profile.functions[0].file, "???");
-	cg_profile_release(&profile);
-}
-
-static void callgrind_should_reject_totals_that_differ_from_the_cost_lines(void)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(parse_fails(FIXTURE("totals-mismatch.out"), &err));
-	CHECK_CONTAINS(err.message, "cannot parse '");
-	CHECK_CONTAINS(err.message, "totals-mismatch.out': totals say 6, cost lines sum to 5");
-}
-
-/* Without totals: (a truncated file has none), the summary is the only check: it must match. */
-static void callgrind_should_reject_a_summary_that_differs_when_totals_are_absent(void)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(parse_fails(FIXTURE("summary-mismatch.out"), &err));
-	CHECK_CONTAINS(err.message, "summary says 4, cost lines sum to 5");
-}
-
-/* The format lets summary: exceed the cost lines, and --cache-sim=yes makes it 2 Ir above. */
-static void callgrind_should_accept_a_summary_above_matching_totals(void)
-{
-	struct cg_profile profile = CG_PROFILE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(cg_profile_parse(&profile, FIXTURE("summary-above-totals.out"), &err) == 0);
-	CHECK_STR(err.message, "");
-	CHECK_U64(profile.total, 5);
-	cg_profile_release(&profile);
-}
-
-static void callgrind_should_reject_a_summary_below_the_cost_lines(void)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(parse_fails(FIXTURE("summary-below-totals.out"), &err));
-	CHECK_CONTAINS(err.message, "summary says 4, cost lines sum to 5");
-}
-
 /* Every event's total over the self cost lines (a call's inclusive cost line is not self cost):
  * what estimated cycles are made of. */
 static void callgrind_should_total_every_event(void)
 {
-	struct cg_profile profile = CG_PROFILE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
+	struct cg_profile profile = parsed("calls.out");
 	uint64_t total = 99;
 
-	CHECK(cg_profile_parse(&profile, FIXTURE("calls.out"), &err) == 0);
 	CHECK_U64(profile.event_count, 3);
 	CHECK(cg_profile_event_total(&profile, "Ir", &total) == 0 && total == 43);
 	CHECK(cg_profile_event_total(&profile, "Dr", &total) == 0 && total == 13);
@@ -238,148 +215,11 @@ static void callgrind_should_total_every_event(void)
 	cg_profile_release(&profile);
 }
 
-static void callgrind_should_reject_a_file_cut_after_a_calls_line(void)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(parse_fails(FIXTURE("truncated.out"), &err));
-	CHECK_CONTAINS(err.message, "truncated.out': line 5: 'calls=' line at the end of the file");
-}
-
-static void callgrind_should_reject_a_calls_line_without_its_cost_line(void)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(parse_fails(FIXTURE("calls-not-followed.out"), &err));
-	CHECK_CONTAINS(err.message, "line 5: the 'calls=' line 4 is not followed by a cost line");
-}
-
-static void callgrind_should_read_a_last_line_without_newline(void)
-{
-	struct cg_profile profile = CG_PROFILE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(cg_profile_parse(&profile, FIXTURE("no-newline.out"), &err) == 0);
-	CHECK_U64(profile.total, 12);
-	cg_profile_release(&profile);
-}
-
-static void callgrind_should_reject_a_count_above_uint64_max(void)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(parse_fails(FIXTURE("overflow.out"), &err));
-	CHECK_CONTAINS(err.message,
-		       "line 3: count '18446744073709551616' is above 18446744073709551615");
-}
-
-static void callgrind_should_reject_a_function_cost_that_overflows(void)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(parse_fails(FIXTURE("overflow-sum.out"), &err));
-	CHECK_CONTAINS(err.message, "line 4: cost of 'main' overflows");
-}
-
-static void callgrind_should_reject_a_total_that_overflows(void)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(parse_fails(FIXTURE("overflow-total.out"), &err));
-	CHECK_CONTAINS(err.message, "line 5: total cost overflows");
-}
-
-static void callgrind_should_reject_a_missing_file(void)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(parse_fails(FIXTURE("no-such-file.out"), &err));
-	CHECK_CONTAINS(err.message, "cannot open '");
-	CHECK_CONTAINS(err.message, "no-such-file.out': No such file or directory");
-}
-
-static void callgrind_should_reject_an_unreadable_file(void)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-
-	/* A directory opens but cannot be read, whoever runs the test (root reads mode 000). */
-	CHECK(parse_fails(FIXTURE(""), &err));
-	CHECK_CONTAINS(err.message, "cannot read '");
-	CHECK_CONTAINS(err.message, "Is a directory");
-}
-
-static void callgrind_should_reject_an_empty_file(void)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(parse_fails(FIXTURE("empty.out"), &err));
-	CHECK_CONTAINS(err.message, "empty.out': empty file");
-}
-
-static void callgrind_should_reject_a_file_without_events(void)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(parse_fails(FIXTURE("no-events.out"), &err));
-	CHECK_CONTAINS(err.message, "line 4: no 'events:' line");
-}
-
-static void callgrind_should_reject_a_cost_line_before_any_function(void)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(parse_fails(FIXTURE("cost-before-fn.out"), &err));
-	CHECK_CONTAINS(err.message, "line 3: cost line before any 'fn=' line");
-}
-
-static void callgrind_should_reject_a_count_that_is_not_a_number(void)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(parse_fails(FIXTURE("bad-count.out"), &err));
-	CHECK_CONTAINS(err.message, "line 3: bad count '2x0'");
-}
-
-static void callgrind_should_reject_more_counts_than_events(void)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(parse_fails(FIXTURE("more-counts.out"), &err));
-	CHECK_CONTAINS(err.message, "line 3: more counts than events (1)");
-}
-
-static void callgrind_should_reject_an_undefined_compressed_id(void)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-
-	/* (7) is defined as a file, not as a function: the id spaces are separate. */
-	CHECK(parse_fails(FIXTURE("undefined-id.out"), &err));
-	CHECK_CONTAINS(err.message, "line 3: undefined function id (7)");
-}
-
-static void callgrind_should_reject_a_file_with_several_parts(void)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(parse_fails(FIXTURE("second-part.out"), &err));
-	CHECK_CONTAINS(err.message, "line 6: second 'events:' line");
-}
-
-static void callgrind_should_reject_an_unknown_format_version(void)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(parse_fails(FIXTURE("version-2.out"), &err));
-	CHECK_CONTAINS(err.message, "line 2: unsupported format version '2'");
-}
-
 static void callgrind_should_find_functions_by_exact_name(void)
 {
-	struct cg_profile profile = CG_PROFILE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
+	struct cg_profile profile = parsed("compressed.out");
 	const struct cg_function *function;
 
-	CHECK(cg_profile_parse(&profile, FIXTURE("compressed.out"), &err) == 0);
 	/* The first and the last entry, the edges of the binary search. */
 	function = cg_profile_find(&profile, "func1");
 	CHECK(function != NULL && function == &profile.functions[0]);
@@ -395,56 +235,14 @@ static void callgrind_should_find_functions_by_exact_name(void)
 
 static void callgrind_should_release_to_an_empty_profile(void)
 {
-	struct cg_profile profile = CG_PROFILE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
+	struct cg_profile profile = parsed("calls.out");
 
-	CHECK(cg_profile_parse(&profile, FIXTURE("calls.out"), &err) == 0);
 	cg_profile_release(&profile);
 	CHECK(profile.event == NULL && profile.functions == NULL);
 	CHECK_U64(profile.function_count, 0);
 	CHECK_U64(profile.total, 0);
 	cg_profile_release(&profile);
 	cg_profile_release(NULL);
-}
-
-/* Real output (positions: line): 435 is callgrind_annotate's "PROGRAM TOTALS" for the file. */
-static void callgrind_should_match_callgrind_annotate_on_a_real_file(void)
-{
-	struct cg_profile profile = CG_PROFILE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(cg_profile_parse(&profile, FIXTURE("real.out"), &err) == 0);
-	CHECK_STR(err.message, "");
-	CHECK_STR(profile.event, "Ir");
-	CHECK_U64(profile.total, 435);
-	CHECK_U64(profile.function_count, 9);
-	/* callgrind_annotate shows work as real.c:work 207 and mix.h:work 200 (inlined). */
-	CHECK_FUNCTION(&profile, "work", 407, 407);
-	CHECK_FUNCTION(&profile, "main", 10, 435);
-	CHECK_FUNCTION(&profile, "even", 2, 18);
-	CHECK_FUNCTION(&profile, "even'2", 4, 18);
-	CHECK_FUNCTION(&profile, "odd", 4, 16);
-	CHECK_FUNCTION(&profile, "odd'2", 8, 14);
-	/* Two functions named "(below main)" (the program's and libc's), one entry. */
-	CHECK_FUNCTION(&profile, "(below main)", 0, 870);
-	cg_profile_release(&profile);
-}
-
-/* The same run with --dump-instr=yes --collect-jumps=yes: other encoding, same counts. */
-static void callgrind_should_read_a_real_file_with_instructions_and_jumps(void)
-{
-	struct cg_profile profile = CG_PROFILE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(cg_profile_parse(&profile, FIXTURE("real-instr.out"), &err) == 0);
-	CHECK_STR(err.message, "");
-	CHECK_U64(profile.total, 435);
-	CHECK_U64(profile.function_count, 9);
-	CHECK_FUNCTION(&profile, "work", 407, 407);
-	CHECK_FUNCTION(&profile, "main", 10, 435);
-	CHECK_FUNCTION(&profile, "even'2", 4, 18);
-	CHECK_FUNCTION(&profile, "odd'2", 8, 14);
-	cg_profile_release(&profile);
 }
 
 /* Finds the (file, line) record of a function; NULL when absent. */
@@ -463,14 +261,11 @@ static const struct cg_line *find_line(const struct cg_profile *profile,
 
 static void callgrind_should_keep_the_lines_and_library_calls_of_project_functions(void)
 {
-	struct cg_profile profile = CG_PROFILE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
+	struct cg_profile profile = parsed("objects.out");
 	const struct cg_function *parse, *strlen_function;
 	const struct cg_line *line;
 
-	CHECK(cg_profile_parse(&profile, FIXTURE("objects.out"), &err) == 0);
-	CHECK_STR(err.message, "");
-	CHECK_FUNCTION(&profile, "parse_value", 15, 64);
+	check_function(&profile, "parse_value", 15, 64);
 	parse = cg_profile_find(&profile, "parse_value");
 	strlen_function = cg_profile_find(&profile, "strlen");
 	CHECK(parse != NULL && strlen_function != NULL);
@@ -506,40 +301,12 @@ static void callgrind_should_tell_system_objects_from_the_project(void)
 
 int main(void)
 {
-	RUN(callgrind_should_keep_the_lines_and_library_calls_of_project_functions);
-	RUN(callgrind_should_total_every_event);
-	RUN(callgrind_should_tell_system_objects_from_the_project);
-	RUN(callgrind_should_decompress_names_of_every_kind);
-	RUN(callgrind_should_sum_repeated_fn_blocks);
-	RUN(callgrind_should_keep_inlined_file_cost_with_the_function);
-	RUN(callgrind_should_count_call_cost_as_inclusive_only);
-	RUN(callgrind_should_count_the_allocator_apart);
-	RUN(callgrind_should_read_relative_subpositions_with_instr_line_positions);
-	RUN(callgrind_should_skip_jumps_and_learn_the_names_they_define);
-	RUN(callgrind_should_accept_a_file_without_totals);
-	RUN(callgrind_should_reject_totals_that_differ_from_the_cost_lines);
-	RUN(callgrind_should_reject_a_summary_that_differs_when_totals_are_absent);
-	RUN(callgrind_should_accept_a_summary_above_matching_totals);
-	RUN(callgrind_should_reject_a_summary_below_the_cost_lines);
-	RUN(callgrind_should_reject_a_file_cut_after_a_calls_line);
-	RUN(callgrind_should_reject_a_calls_line_without_its_cost_line);
-	RUN(callgrind_should_read_a_last_line_without_newline);
-	RUN(callgrind_should_reject_a_count_above_uint64_max);
-	RUN(callgrind_should_reject_a_function_cost_that_overflows);
-	RUN(callgrind_should_reject_a_total_that_overflows);
-	RUN(callgrind_should_reject_a_missing_file);
-	RUN(callgrind_should_reject_an_unreadable_file);
-	RUN(callgrind_should_reject_an_empty_file);
-	RUN(callgrind_should_reject_a_file_without_events);
-	RUN(callgrind_should_reject_a_cost_line_before_any_function);
-	RUN(callgrind_should_reject_a_count_that_is_not_a_number);
-	RUN(callgrind_should_reject_more_counts_than_events);
-	RUN(callgrind_should_reject_an_undefined_compressed_id);
-	RUN(callgrind_should_reject_a_file_with_several_parts);
-	RUN(callgrind_should_reject_an_unknown_format_version);
-	RUN(callgrind_should_find_functions_by_exact_name);
-	RUN(callgrind_should_release_to_an_empty_profile);
-	RUN(callgrind_should_match_callgrind_annotate_on_a_real_file);
-	RUN(callgrind_should_read_a_real_file_with_instructions_and_jumps);
-	return CHECK_EXIT();
+	return RUN_CASES(callgrind_should_keep_the_lines_and_library_calls_of_project_functions,
+			 callgrind_should_total_every_event,
+			 callgrind_should_tell_system_objects_from_the_project,
+			 callgrind_should_read_what_each_fixture_holds,
+			 callgrind_should_count_the_allocator_apart,
+			 callgrind_should_refuse_every_malformed_fixture,
+			 callgrind_should_find_functions_by_exact_name,
+			 callgrind_should_release_to_an_empty_profile);
 }

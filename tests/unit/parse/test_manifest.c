@@ -1,19 +1,13 @@
 /* Unit tests of the scenario manifest: reading the build's list (tests/fixtures/manifest),
  * selecting scenarios by name or glob, and splitting them into shards by name alone. */
+#define FIXTURES "manifest"
 #include "check.h"
+#include "fixture.h"
 #include "manifest.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-
-static const char *fixture(const char *name)
-{
-	static char path[512];
-
-	snprintf(path, sizeof(path), "%s/manifest/%s", FIXTURE_DIR, name);
-	return path;
-}
 
 /* The names of valid.txt, in name order. */
 static const char *const sorted_names[] = { "batch", "consume_json", "consume_raw",
@@ -37,36 +31,32 @@ static void check_released(const struct manifest *manifest)
 	CHECK_U64(manifest->entry_count, 0);
 }
 
-/* Reads a fixture that must fail; checks the message names the file and holds `problem`. */
-static void check_read_error(const char *name, const char *problem)
+/* The manifest of the fixture `name`, which must read whole (an empty one when it does not). */
+static struct manifest read_valid(const char *name)
 {
 	struct manifest manifest = MANIFEST_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
-	char expected[sizeof(err.message)];
 
-	CHECK(manifest_read(&manifest, fixture(name), &err) == -1);
-	snprintf(expected, sizeof(expected), "cannot read manifest '%s': %s", fixture(name), problem);
-	CHECK_STR(err.message, expected);
-	check_released(&manifest);
-	manifest_release(&manifest);
-}
-
-static int read_valid(struct manifest *manifest, const char *name)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-	int status = manifest_read(manifest, fixture(name), &err);
-
-	CHECK(status == 0);
+	CHECK(manifest_read(&manifest, fixture(name), &err) == 0);
 	CHECK_STR(err.message, "");
-	return status;
+	return manifest;
 }
 
-static void manifest_should_read_the_compiler_flags_and_scenarios(void)
-{
-	struct manifest manifest = MANIFEST_INIT;
+/* A fixture that lists the scenarios of valid.txt, in some order. */
+struct listing {
+	const char *name;
+	const char *fixture;
+};
 
-	if (read_valid(&manifest, "valid.txt") != 0)
-		return;
+static const struct listing listings[] = {
+	{ "manifest_should_read_the_compiler_flags_and_scenarios", "valid.txt" },
+	{ "manifest_should_sort_the_scenarios_by_name_whatever_the_file_order", "reordered.txt" },
+};
+
+static void check_listing(const struct listing *row)
+{
+	struct manifest manifest = read_valid(row->fixture);
+
 	CHECK_STR(manifest.compiler, "GNU 12.2.0");
 	CHECK_STR(manifest.flags, "-O2 -g");
 	check_names(&manifest, sorted_names, NAME_COUNT);
@@ -74,44 +64,23 @@ static void manifest_should_read_the_compiler_flags_and_scenarios(void)
 		CHECK_STR(manifest.entries[0].path, "/build/scenarios/batch");
 		CHECK_STR(manifest.entries[1].path, "/build/scenarios/consume_json");
 		CHECK_STR(manifest.entries[4].path, "/build/scenarios/reply");
+		CHECK_STR(manifest.entries[5].path, "/home/a user/my build/spaced"); /* whole */
 	}
 	manifest_release(&manifest);
 	check_released(&manifest);
 }
 
-static void manifest_should_keep_a_path_with_spaces_whole(void)
+static void manifest_should_read_its_scenarios_in_name_order(void)
 {
-	struct manifest manifest = MANIFEST_INIT;
-
-	if (read_valid(&manifest, "valid.txt") != 0)
-		return;
-	if (manifest.entry_count == NAME_COUNT) {
-		CHECK_STR(manifest.entries[5].name, "spaced");
-		CHECK_STR(manifest.entries[5].path, "/home/a user/my build/spaced");
-	}
-	manifest_release(&manifest);
-}
-
-static void manifest_should_sort_the_scenarios_by_name_whatever_the_file_order(void)
-{
-	struct manifest manifest = MANIFEST_INIT;
-
-	if (read_valid(&manifest, "reordered.txt") != 0)
-		return;
-	CHECK_STR(manifest.compiler, "GNU 12.2.0");
-	CHECK_STR(manifest.flags, "-O2 -g");
-	check_names(&manifest, sorted_names, NAME_COUNT);
-	manifest_release(&manifest);
+	RUN_ROWS(check_listing, listings);
 }
 
 /* Regression: with no scenario line, manifest_read once called qsort(NULL, 0, ...), undefined
  * behaviour that the sanitizer build (-fno-sanitize-recover) aborts on. */
 static void manifest_should_read_a_build_without_scenarios(void)
 {
-	struct manifest manifest = MANIFEST_INIT;
+	struct manifest manifest = read_valid("empty.txt");
 
-	if (read_valid(&manifest, "empty.txt") != 0)
-		return;
 	CHECK_U64(manifest.entry_count, 0);
 	CHECK_STR(manifest.compiler, "GNU 12.2.0");
 	manifest_release(&manifest);
@@ -120,10 +89,8 @@ static void manifest_should_read_a_build_without_scenarios(void)
 /* What the build really compiled, per scenario, with the blanks the generator leaves collapsed. */
 static void manifest_should_keep_each_scenarios_build_line_and_the_harness_version(void)
 {
-	struct manifest manifest = MANIFEST_INIT;
+	struct manifest manifest = read_valid("with-build.txt");
 
-	if (read_valid(&manifest, "with-build.txt") != 0)
-		return;
 	CHECK_STR(manifest.costgate, "0.2.0");
 	CHECK_U64(manifest.entry_count, 2);
 	if (manifest.entry_count == 2) {
@@ -139,164 +106,117 @@ static void manifest_should_keep_each_scenarios_build_line_and_the_harness_versi
  * listed scenario's. */
 static void manifest_should_take_a_build_line_before_its_scenario(void)
 {
-	struct manifest manifest = MANIFEST_INIT;
+	struct manifest manifest = read_valid("build-before-scenario.txt");
 
-	if (read_valid(&manifest, "build-before-scenario.txt") != 0)
-		return;
 	CHECK_U64(manifest.entry_count, 1);
 	if (manifest.entry_count == 1)
 		CHECK_STR(manifest.entries[0].build, "-O2");
 	manifest_release(&manifest);
 }
 
-static void manifest_should_refuse_a_build_line_for_a_scenario_not_listed(void)
-{
-	check_read_error("build-unlisted.txt", "line 4: 'build' names no scenario the manifest lists");
-}
+static const struct refused_fixture refusals[] = {
+	{ "manifest_should_name_the_file_and_line_of_an_unknown_line", "unknown-line.txt",
+	  "line 3: unknown line 'scenario: reply /build/scenarios/reply'" },
+	{ "manifest_should_name_the_file_and_line_of_a_name_that_is_not_a_scenario_name",
+	  "bad-name.txt", "line 4: scenario name 'Reply\\x1b[2J' is not [a-z0-9_]{1,64}" },
+	{ "manifest_should_name_the_file_and_line_of_a_duplicate_scenario", "duplicate.txt",
+	  "line 5: scenario 'reply' listed twice" },
+	{ "manifest_should_name_the_file_and_line_of_a_scenario_without_a_path", "no-path.txt",
+	  "line 3: expected 'scenario NAME PATH'" },
+	{ "manifest_should_name_the_file_and_line_of_a_second_compiler", "compiler-twice.txt",
+	  "line 3: 'compiler' given twice" },
+	{ "manifest_should_reject_a_file_without_a_compiler_line", "no-compiler.txt",
+	  "no 'compiler' or 'flags' line" },
+	{ "manifest_should_reject_a_file_without_a_flags_line", "no-flags.txt",
+	  "no 'compiler' or 'flags' line" },
+	{ "manifest_should_say_to_build_first_when_the_file_is_missing", "absent.txt",
+	  "No such file or directory (build the project first: costgate_add_scenarios() writes it)" },
+	{ "manifest_should_refuse_a_build_line_for_a_scenario_not_listed", "build-unlisted.txt",
+	  "line 4: 'build' names no scenario the manifest lists" },
+	/* The build line comes from the project's build, which a pull request controls: it is
+	 * printed, so a control character (an ANSI escape here) is refused. */
+	{ "manifest_should_refuse_a_build_line_with_a_control_character", "build-control.txt",
+	  "line 4: 'build' holds a control character" },
+	{ "manifest_should_refuse_a_second_build_line_for_a_scenario", "build-twice.txt",
+	  "line 5: 'build parse' given twice" },
+};
 
-/* The build line comes from the project's build, which a pull request controls: it is printed,
- * so a control character (an ANSI escape here) is refused, naming the file and line. */
-static void manifest_should_refuse_a_build_line_with_a_control_character(void)
-{
-	check_read_error("build-control.txt", "line 4: 'build' holds a control character");
-}
-
-static void manifest_should_refuse_a_second_build_line_for_a_scenario(void)
-{
-	check_read_error("build-twice.txt", "line 5: 'build parse' given twice");
-}
-
-static void manifest_should_name_the_file_and_line_of_an_unknown_line(void)
-{
-	check_read_error("unknown-line.txt", "line 3: unknown line 'scenario: reply /build/scenarios/reply'");
-}
-
-static void manifest_should_name_the_file_and_line_of_a_name_that_is_not_a_scenario_name(void)
-{
-	check_read_error("bad-name.txt", "line 4: scenario name 'Reply\\x1b[2J' is not [a-z0-9_]{1,64}");
-}
-
-static void manifest_should_name_the_file_and_line_of_a_duplicate_scenario(void)
-{
-	check_read_error("duplicate.txt", "line 5: scenario 'reply' listed twice");
-}
-
-static void manifest_should_name_the_file_and_line_of_a_scenario_without_a_path(void)
-{
-	check_read_error("no-path.txt", "line 3: expected 'scenario NAME PATH'");
-}
-
-static void manifest_should_name_the_file_and_line_of_a_second_compiler(void)
-{
-	check_read_error("compiler-twice.txt", "line 3: 'compiler' given twice");
-}
-
-static void manifest_should_reject_a_file_without_a_compiler_line(void)
+/* Reads the row's fixture, which fails with a message that names the file, keeping nothing. */
+static void check_refused(const struct refused_fixture *row)
 {
 	struct manifest manifest = MANIFEST_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 
-	CHECK(manifest_read(&manifest, fixture("no-compiler.txt"), &err) == -1);
-	CHECK_CONTAINS(err.message, fixture("no-compiler.txt"));
-	CHECK_CONTAINS(err.message, "'compiler'");
+	CHECK(manifest_read(&manifest, fixture(row->fixture), &err) == -1);
+	CHECK_ABOUT_FIXTURE(err.message, "cannot read manifest", row->fixture, row->problem);
 	check_released(&manifest);
 	manifest_release(&manifest);
 }
 
-static void manifest_should_reject_a_file_without_a_flags_line(void)
+static void manifest_should_refuse_every_malformed_fixture(void)
 {
-	struct manifest manifest = MANIFEST_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
+	RUN_ROWS(check_refused, refusals);
+}
 
-	CHECK(manifest_read(&manifest, fixture("no-flags.txt"), &err) == -1);
-	CHECK_CONTAINS(err.message, fixture("no-flags.txt"));
-	CHECK_CONTAINS(err.message, "'flags'");
-	check_released(&manifest);
+/* Scenarios of valid.txt selected by patterns: the names kept, or the message of a refusal
+ * (which keeps them all). */
+struct selection {
+	const char *name;
+	char *patterns[2];
+	size_t pattern_count;
+	const char *const *kept;
+	size_t kept_count;
+	const char *message;
+};
+
+static const char *const named[] = { "batch", "reply" };
+static const char *const globbed[] = { "consume_json", "consume_raw", "decode_only" };
+
+static const struct selection selections[] = {
+	{ "manifest_select_should_keep_the_scenarios_named", { "reply", "batch" }, 2, named, 2, NULL },
+	{ "manifest_select_should_keep_the_scenarios_a_glob_matches", { "consume_*", "*_only" }, 2,
+	  globbed, 3, NULL },
+	{ "manifest_select_should_keep_everything_without_patterns", { NULL, NULL }, 0, sorted_names,
+	  NAME_COUNT, NULL },
+	/* Nothing is dropped on the way to the error. */
+	{ "manifest_select_should_reject_a_pattern_that_matches_nothing_listing_the_known_names",
+	  { "reply", "consume_xml*" }, 2, sorted_names, NAME_COUNT,
+	  "unknown scenario 'consume_xml*' (known: batch, consume_json, consume_raw, decode_only, "
+	  "reply, spaced)" },
+};
+
+static void check_selection(const struct selection *row)
+{
+	struct manifest manifest = read_valid("valid.txt");
+	struct gate_error err = GATE_ERROR_INIT;
+	char *patterns[2] = { row->patterns[0], row->patterns[1] };
+	size_t i;
+
+	CHECK(manifest_select(&manifest, row->pattern_count ? patterns : NULL, row->pattern_count,
+			      &err) == (row->message != NULL ? -1 : 0));
+	CHECK_STR(err.message, row->message != NULL ? row->message : "");
+	check_names(&manifest, row->kept, row->kept_count);
+	for (i = 0; i < manifest.entry_count; i++) { /* each with its own path */
+		const char *slash = strrchr(manifest.entries[i].path, '/');
+
+		CHECK_STR(slash != NULL ? slash + 1 : NULL, manifest.entries[i].name);
+	}
 	manifest_release(&manifest);
 }
 
-static void manifest_should_say_to_build_first_when_the_file_is_missing(void)
+static void manifest_select_should_keep_what_its_patterns_match(void)
 {
-	struct manifest manifest = MANIFEST_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(manifest_read(&manifest, fixture("absent.txt"), &err) == -1);
-	CHECK_CONTAINS(err.message, fixture("absent.txt"));
-	CHECK_CONTAINS(err.message, "No such file or directory");
-	CHECK_CONTAINS(err.message, "build the project first");
-	check_released(&manifest);
-	manifest_release(&manifest);
-}
-
-static void manifest_select_should_keep_the_scenarios_named(void)
-{
-	struct manifest manifest = MANIFEST_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-	char *patterns[] = { "reply", "batch" };
-	static const char *const expected[] = { "batch", "reply" };
-
-	if (read_valid(&manifest, "valid.txt") != 0)
-		return;
-	CHECK(manifest_select(&manifest, patterns, 2, &err) == 0);
-	CHECK_STR(err.message, "");
-	check_names(&manifest, expected, 2);
-	if (manifest.entry_count == 2)
-		CHECK_STR(manifest.entries[1].path, "/build/scenarios/reply");
-	manifest_release(&manifest);
-}
-
-static void manifest_select_should_keep_the_scenarios_a_glob_matches(void)
-{
-	struct manifest manifest = MANIFEST_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-	char *patterns[] = { "consume_*", "*_only" };
-	static const char *const expected[] = { "consume_json", "consume_raw", "decode_only" };
-
-	if (read_valid(&manifest, "valid.txt") != 0)
-		return;
-	CHECK(manifest_select(&manifest, patterns, 2, &err) == 0);
-	check_names(&manifest, expected, 3);
-	manifest_release(&manifest);
-}
-
-static void manifest_select_should_keep_everything_without_patterns(void)
-{
-	struct manifest manifest = MANIFEST_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-
-	if (read_valid(&manifest, "valid.txt") != 0)
-		return;
-	CHECK(manifest_select(&manifest, NULL, 0, &err) == 0);
-	check_names(&manifest, sorted_names, NAME_COUNT);
-	manifest_release(&manifest);
-}
-
-static void manifest_select_should_reject_a_pattern_that_matches_nothing_listing_the_known_names(void)
-{
-	struct manifest manifest = MANIFEST_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-	char *patterns[] = { "reply", "consume_xml*" };
-
-	if (read_valid(&manifest, "valid.txt") != 0)
-		return;
-	CHECK(manifest_select(&manifest, patterns, 2, &err) == -1);
-	CHECK_STR(err.message, "unknown scenario 'consume_xml*' (known: batch, consume_json, "
-			       "consume_raw, decode_only, reply, spaced)");
-	/* Nothing was dropped on the way to the error. */
-	check_names(&manifest, sorted_names, NAME_COUNT);
-	manifest_release(&manifest);
+	RUN_ROWS(check_selection, selections);
 }
 
 /* Reads `file`, keeps shard index of count and returns its names joined by spaces. */
 static void shard_names(const char *file, unsigned index, unsigned count, char *names,
 			size_t names_size)
 {
-	struct manifest manifest = MANIFEST_INIT;
+	struct manifest manifest = read_valid(file);
 	size_t i, used = 0;
 
 	names[0] = '\0';
-	if (read_valid(&manifest, file) != 0)
-		return;
 	manifest_shard(&manifest, index, count);
 	for (i = 0; i < manifest.entry_count; i++)
 		used += (size_t)snprintf(names + used, names_size - used, "%s%s", i ? " " : "",
@@ -339,10 +259,8 @@ static void manifest_shard_should_cover_every_scenario_once(void)
 		size_t i, j;
 
 		for (index = 1; index <= count; index++) {
-			struct manifest manifest = MANIFEST_INIT;
+			struct manifest manifest = read_valid("reordered.txt");
 
-			if (read_valid(&manifest, "reordered.txt") != 0)
-				return;
 			manifest_shard(&manifest, index, count);
 			for (i = 0; i < manifest.entry_count; i++)
 				for (j = 0; j < NAME_COUNT; j++)
@@ -361,31 +279,14 @@ static void manifest_shard_should_cover_every_scenario_once(void)
 
 int main(void)
 {
-	setvbuf(stdout, NULL, _IONBF, 0); /* keep the case lines if a sanitizer aborts */
-	RUN(manifest_should_read_the_compiler_flags_and_scenarios);
-	RUN(manifest_should_keep_a_path_with_spaces_whole);
-	RUN(manifest_should_sort_the_scenarios_by_name_whatever_the_file_order);
-	RUN(manifest_should_name_the_file_and_line_of_an_unknown_line);
-	RUN(manifest_should_name_the_file_and_line_of_a_name_that_is_not_a_scenario_name);
-	RUN(manifest_should_name_the_file_and_line_of_a_duplicate_scenario);
-	RUN(manifest_should_name_the_file_and_line_of_a_scenario_without_a_path);
-	RUN(manifest_should_name_the_file_and_line_of_a_second_compiler);
-	RUN(manifest_should_reject_a_file_without_a_compiler_line);
-	RUN(manifest_should_reject_a_file_without_a_flags_line);
-	RUN(manifest_should_say_to_build_first_when_the_file_is_missing);
-	RUN(manifest_select_should_keep_the_scenarios_named);
-	RUN(manifest_select_should_keep_the_scenarios_a_glob_matches);
-	RUN(manifest_select_should_keep_everything_without_patterns);
-	RUN(manifest_select_should_reject_a_pattern_that_matches_nothing_listing_the_known_names);
-	RUN(manifest_shard_should_split_by_position_in_name_order);
-	RUN(manifest_shard_should_give_the_same_subset_whatever_the_file_order);
-	RUN(manifest_shard_should_cover_every_scenario_once);
-	/* Last: it aborts a sanitizer build while the bug stands. */
-	RUN(manifest_should_read_a_build_without_scenarios);
-	RUN(manifest_should_keep_each_scenarios_build_line_and_the_harness_version);
-	RUN(manifest_should_take_a_build_line_before_its_scenario);
-	RUN(manifest_should_refuse_a_build_line_for_a_scenario_not_listed);
-	RUN(manifest_should_refuse_a_second_build_line_for_a_scenario);
-	RUN(manifest_should_refuse_a_build_line_with_a_control_character);
-	return CHECK_EXIT();
+	return RUN_CASES(manifest_should_read_its_scenarios_in_name_order,
+			 manifest_should_refuse_every_malformed_fixture,
+			 manifest_select_should_keep_what_its_patterns_match,
+			 manifest_shard_should_split_by_position_in_name_order,
+			 manifest_shard_should_give_the_same_subset_whatever_the_file_order,
+			 manifest_shard_should_cover_every_scenario_once,
+			 /* Last: it aborts a sanitizer build while the bug stands. */
+			 manifest_should_read_a_build_without_scenarios,
+			 manifest_should_keep_each_scenarios_build_line_and_the_harness_version,
+			 manifest_should_take_a_build_line_before_its_scenario);
 }

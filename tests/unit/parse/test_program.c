@@ -1,18 +1,12 @@
 /* Unit tests of the executable checks (program.h) on files that are not scenarios: a text file,
  * an ELF header whose tables lie outside the file, and this test's own executable, which has no
  * measured region. The evasions themselves are built and refused in tests/evasion. */
+#define FIXTURES "program"
 #include "check.h"
+#include "fixture.h"
 #include "program.h"
 
 #include <stdio.h>
-
-static const char *fixture(const char *name)
-{
-	static char path[512];
-
-	snprintf(path, sizeof(path), "%s/program/%s", FIXTURE_DIR, name);
-	return path;
-}
 
 static void program_should_refuse_a_file_that_is_not_elf(void)
 {

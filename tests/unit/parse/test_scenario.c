@@ -26,216 +26,171 @@ static void check_released(const struct scenario_info *info)
 	CHECK(info->region == NULL);
 }
 
-/* Parses `text` as consume_json's description, which must fail with `message`. */
-static void check_parse_error(const char *text, const char *message)
+/* A description read whole, and what it declares. */
+struct declared {
+	const char *name;
+	const char *scenario, *text;
+	const char *title, *region;
+	bool gated;
+	double steady_floor;
+	uint64_t cold_floor;
+	double limit_percent, linearity_percent;
+};
+
+static const struct declared declarations[] = {
+	{ "scenario_should_read_the_description_a_scenario_prints", "consume_json", DESCRIBE_JSON,
+	  "consume, 512 B JSON decoded into a small struct, settle each", "costgate_measured_region",
+	  true, 19.0, 19, 0.0, 0.0 },
+	{ "scenario_should_read_a_declared_limit_fractional_steady_floor_and_ungated", "batch",
+	  "{\"name\":\"batch\",\"title\":\"t\",\"gated\":false,\"region\":\"r\","
+	  "\"floors\":{\"steady_allocations\":0.25,\"cold_allocations\":0},"
+	  "\"limit_percent\":5,\"linearity_percent\":12.5,\"snapshots\":true}",
+	  "t", "r", false, 0.25, 0, 5.0, 12.5 },
+	{ "scenario_should_read_a_cold_floor_above_two_to_the_32", "big",
+	  "{\"name\":\"big\",\"title\":\"t\",\"gated\":true,\"region\":\"r\","
+	  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":5000000001},\"snapshots\":true}",
+	  "t", "r", true, 1.0, 5000000001ULL, 0.0, 0.0 },
+};
+
+static void check_declared(const struct declared *row)
 {
 	struct scenario_info info = SCENARIO_INFO_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 
-	CHECK(scenario_info_parse(&info, "consume_json", text, &err) == -1);
-	CHECK_STR(err.message, message);
-	check_released(&info);
-	scenario_info_release(&info);
-}
-
-static void scenario_should_read_the_description_a_scenario_prints(void)
-{
-	struct scenario_info info = SCENARIO_INFO_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(scenario_info_parse(&info, "consume_json", DESCRIBE_JSON, &err) == 0);
+	CHECK(scenario_info_parse(&info, row->scenario, row->text, &err) == 0);
 	CHECK_STR(err.message, "");
-	CHECK_STR(info.name, "consume_json");
-	CHECK_STR(info.title, "consume, 512 B JSON decoded into a small struct, settle each");
-	CHECK_STR(info.region, "costgate_measured_region");
-	CHECK(info.gated);
-	CHECK(info.steady_floor == 19.0);
-	CHECK_U64(info.cold_floor, 19);
-	CHECK(info.limit_percent == 0.0);
-	CHECK(info.linearity_percent == 0.0);
+	CHECK_STR(info.name, row->scenario);
+	CHECK_STR(info.title, row->title);
+	CHECK_STR(info.region, row->region);
+	CHECK(info.gated == row->gated);
+	CHECK(info.steady_floor == row->steady_floor);
+	CHECK_U64(info.cold_floor, row->cold_floor);
+	CHECK(info.limit_percent == row->limit_percent);
+	CHECK(info.linearity_percent == row->linearity_percent);
 	CHECK(info.path == NULL);
 	scenario_info_release(&info);
 	check_released(&info);
 }
 
-static void scenario_should_read_a_declared_limit_fractional_steady_floor_and_ungated(void)
+static void scenario_should_read_what_a_description_declares(void)
+{
+	RUN_ROWS(check_declared, declarations);
+}
+
+/* Parts of the refused descriptions: floors of one allocation, and the members before them. */
+#define FLOORS_1_1 "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":1}"
+#define CONSUME_T_R "{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":true,"
+
+/* A description refused when read as `scenario`'s, with the message. */
+struct refused {
+	const char *name;
+	const char *scenario, *text, *message;
+};
+
+#define OLDER_HARNESS                                                                             \
+	"scenario 'consume_json': --describe does not say \"snapshots\": true: the executable was " \
+	"built against an older costgate harness; rebuild it against this one"
+
+static const struct refused refusals[] = {
+	{ "scenario_should_reject_output_that_is_not_json", "consume_json",
+	  "usage: consume_json [--describe]\n",
+	  "scenario 'consume_json': --describe: not JSON (at byte 0)" },
+	{ "scenario_should_reject_empty_output", "consume_json", "",
+	  "scenario 'consume_json': --describe: not JSON (at byte 0)" },
+	{ "scenario_should_reject_a_key_given_twice", "consume_json", "{\"name\": 1, \"name\": 2}",
+	  "scenario 'consume_json': --describe: the key 'name' appears twice in one object" },
+	{ "scenario_should_reject_json_that_is_not_an_object", "consume_json", "[1, 2]",
+	  "scenario 'consume_json': --describe printed no JSON object" },
+	{ "scenario_should_reject_a_description_of_another_scenario", "reply", DESCRIBE_JSON,
+	  "scenario 'reply': --describe names another scenario" },
+	{ "scenario_should_reject_a_description_without_a_name", "consume_json",
+	  "{\"title\":\"t\",\"gated\":true,\"region\":\"r\"," FLOORS_1_1 "}",
+	  "scenario 'consume_json': --describe names another scenario" },
+	{ "scenario_should_reject_a_missing_title", "consume_json",
+	  "{\"name\":\"consume_json\",\"gated\":true,\"region\":\"r\"," FLOORS_1_1 "}",
+	  "scenario 'consume_json': --describe has no string 'title'" },
+	{ "scenario_should_reject_a_title_of_two_lines", "consume_json",
+	  "{\"name\":\"consume_json\",\"title\":\"t\\n::notice::x\",\"gated\":true,\"region\":\"r\","
+	  FLOORS_1_1 "}",
+	  "scenario 'consume_json': --describe 'title' is more than one line (one printable line of "
+	  "at most 200 characters)" },
+	{ "scenario_should_reject_a_title_with_controls", "consume_json",
+	  "{\"name\":\"consume_json\",\"title\":\"\\u001b[2Jt\",\"gated\":true,\"region\":\"r\","
+	  FLOORS_1_1 "}",
+	  "scenario 'consume_json': --describe 'title' holds a control character (one printable line "
+	  "of at most 200 characters)" },
+	{ "scenario_should_reject_a_region_that_is_a_pattern", "consume_json",
+	  "{\"name\":\"consume_json\",\"title\":\"t\",\"gated\":true,\"region\":\"costgate_*\","
+	  FLOORS_1_1 "}",
+	  "scenario 'consume_json': --describe 'region' is not a C identifier" },
+	{ "scenario_should_reject_a_missing_region", "consume_json",
+	  "{\"name\":\"consume_json\",\"title\":\"t\",\"gated\":true," FLOORS_1_1 "}",
+	  "scenario 'consume_json': --describe has no string 'region'" },
+	{ "scenario_should_reject_an_empty_region", "consume_json",
+	  "{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"\",\"gated\":true," FLOORS_1_1 "}",
+	  "scenario 'consume_json': --describe has no string 'region'" },
+	{ "scenario_should_reject_a_missing_gated", "consume_json",
+	  "{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\"," FLOORS_1_1 "}",
+	  "scenario 'consume_json': --describe has no boolean 'gated'" },
+	{ "scenario_should_reject_a_non_boolean_gated", "consume_json",
+	  "{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":1," FLOORS_1_1 "}",
+	  "scenario 'consume_json': --describe has no boolean 'gated'" },
+	{ "scenario_should_reject_missing_floors", "consume_json",
+	  "{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":true}",
+	  "scenario 'consume_json': --describe has no object 'floors'" },
+	{ "scenario_should_reject_a_missing_steady_floor", "consume_json",
+	  CONSUME_T_R "\"floors\":{\"cold_allocations\":1}}",
+	  "scenario 'consume_json': --describe 'steady_allocations' is not a non-negative number" },
+	{ "scenario_should_reject_a_missing_cold_floor", "consume_json",
+	  CONSUME_T_R "\"floors\":{\"steady_allocations\":1}}",
+	  "scenario 'consume_json': --describe 'cold_allocations' is not a non-negative integer" },
+	{ "scenario_should_reject_a_negative_cold_floor", "consume_json",
+	  CONSUME_T_R "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":-1}}",
+	  "scenario 'consume_json': --describe 'cold_allocations' is not a non-negative integer" },
+	{ "scenario_should_reject_a_fractional_cold_floor", "consume_json",
+	  CONSUME_T_R "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":19.5}}",
+	  "scenario 'consume_json': --describe 'cold_allocations' is not a non-negative integer" },
+	{ "scenario_should_reject_a_negative_steady_floor", "consume_json",
+	  CONSUME_T_R "\"floors\":{\"steady_allocations\":-0.5,\"cold_allocations\":1}}",
+	  "scenario 'consume_json': --describe 'steady_allocations' is not a non-negative number" },
+	{ "scenario_should_reject_a_steady_floor_that_is_a_string", "consume_json",
+	  CONSUME_T_R "\"floors\":{\"steady_allocations\":\"19\",\"cold_allocations\":1}}",
+	  "scenario 'consume_json': --describe 'steady_allocations' is not a non-negative number" },
+	{ "scenario_should_reject_a_limit_that_is_a_string", "consume_json",
+	  CONSUME_T_R FLOORS_1_1 ",\"limit_percent\":\"5\"}",
+	  "scenario 'consume_json': --describe 'limit_percent' is not a non-negative number" },
+	{ "scenario_should_reject_a_negative_linearity_limit", "consume_json",
+	  CONSUME_T_R FLOORS_1_1 ",\"linearity_percent\":-1}",
+	  "scenario 'consume_json': --describe 'linearity_percent' is not a non-negative number" },
+	/* A harness from before the snapshots (docs/design.md rule 9): gate says to rebuild. */
+	{ "scenario_should_reject_a_harness_without_snapshots", "consume_json",
+	  CONSUME_T_R FLOORS_1_1 "}", OLDER_HARNESS },
+	{ "scenario_should_reject_a_harness_whose_snapshots_are_false", "consume_json",
+	  CONSUME_T_R FLOORS_1_1 ",\"snapshots\":false}", OLDER_HARNESS },
+};
+
+/* An attempt to read a scenario's description that failed: -1, `message`, nothing kept. */
+static void check_refused(int status, struct scenario_info *info, const struct gate_error *err,
+			  const char *message)
+{
+	CHECK(status == -1);
+	CHECK_STR(err->message, message);
+	check_released(info);
+	scenario_info_release(info);
+}
+
+static void check_refused_description(const struct refused *row)
 {
 	struct scenario_info info = SCENARIO_INFO_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 
-	CHECK(scenario_info_parse(&info, "batch",
-				  "{\"name\":\"batch\",\"title\":\"t\",\"gated\":false,\"region\":\"r\","
-				  "\"floors\":{\"steady_allocations\":0.25,\"cold_allocations\":0},"
-				  "\"limit_percent\":5,\"linearity_percent\":12.5,\"snapshots\":true}",
-				  &err) == 0);
-	CHECK_STR(err.message, "");
-	CHECK(!info.gated);
-	CHECK(info.steady_floor == 0.25);
-	CHECK_U64(info.cold_floor, 0);
-	CHECK(info.limit_percent == 5.0);
-	CHECK(info.linearity_percent == 12.5);
-	scenario_info_release(&info);
+	check_refused(scenario_info_parse(&info, row->scenario, row->text, &err), &info, &err,
+		      row->message);
 }
 
-static void scenario_should_read_a_cold_floor_above_two_to_the_32(void)
+static void scenario_should_reject_every_malformed_description(void)
 {
-	struct scenario_info info = SCENARIO_INFO_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(scenario_info_parse(&info, "big",
-				  "{\"name\":\"big\",\"title\":\"t\",\"gated\":true,\"region\":\"r\","
-				  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":5000000001},"
-				  "\"snapshots\":true}", &err) == 0);
-	CHECK_U64(info.cold_floor, 5000000001ULL);
-	scenario_info_release(&info);
-}
-
-/* A harness from before the snapshots (docs/design.md rule 9): gate says to rebuild. */
-static void scenario_should_reject_a_harness_without_snapshots(void)
-{
-	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"gated\":true,\"region\":\"r\","
-			  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":1}}",
-			  "scenario 'consume_json': --describe does not say \"snapshots\": true: the "
-			  "executable was built against an older costgate harness; rebuild it against "
-			  "this one");
-	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"gated\":true,\"region\":\"r\","
-			  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":1},"
-			  "\"snapshots\":false}",
-			  "scenario 'consume_json': --describe does not say \"snapshots\": true: the "
-			  "executable was built against an older costgate harness; rebuild it against "
-			  "this one");
-}
-
-static void scenario_should_reject_output_that_is_not_json(void)
-{
-	check_parse_error("usage: consume_json [--describe]\n",
-			  "scenario 'consume_json': --describe: not JSON (at byte 0)");
-	check_parse_error("", "scenario 'consume_json': --describe: not JSON (at byte 0)");
-	check_parse_error("{\"name\": 1, \"name\": 2}",
-			  "scenario 'consume_json': --describe: the key 'name' appears twice in one "
-			  "object");
-	check_parse_error("[1, 2]", "scenario 'consume_json': --describe printed no JSON object");
-}
-
-static void scenario_should_reject_a_description_of_another_scenario(void)
-{
-	struct scenario_info info = SCENARIO_INFO_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(scenario_info_parse(&info, "reply", DESCRIBE_JSON, &err) == -1);
-	CHECK_STR(err.message, "scenario 'reply': --describe names another scenario");
-	check_released(&info);
-	scenario_info_release(&info);
-	check_parse_error("{\"title\":\"t\",\"gated\":true,\"region\":\"r\",\"floors\":"
-			  "{\"steady_allocations\":1,\"cold_allocations\":1}}",
-			  "scenario 'consume_json': --describe names another scenario");
-}
-
-static void scenario_should_reject_a_missing_title(void)
-{
-	check_parse_error("{\"name\":\"consume_json\",\"gated\":true,\"region\":\"r\",\"floors\":"
-			  "{\"steady_allocations\":1,\"cold_allocations\":1}}",
-			  "scenario 'consume_json': --describe has no string 'title'");
-}
-
-static void scenario_should_reject_a_title_of_two_lines_or_with_controls(void)
-{
-	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\\n::notice::x\",\"gated\":true,"
-			  "\"region\":\"r\",\"floors\":{\"steady_allocations\":1,\"cold_allocations\":1}}",
-			  "scenario 'consume_json': --describe 'title' is more than one line (one "
-			  "printable line of at most 200 characters)");
-	check_parse_error("{\"name\":\"consume_json\",\"title\":\"\\u001b[2Jt\",\"gated\":true,"
-			  "\"region\":\"r\",\"floors\":{\"steady_allocations\":1,\"cold_allocations\":1}}",
-			  "scenario 'consume_json': --describe 'title' holds a control character (one "
-			  "printable line of at most 200 characters)");
-}
-
-static void scenario_should_reject_a_region_that_is_a_pattern(void)
-{
-	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"gated\":true,"
-			  "\"region\":\"costgate_*\",\"floors\":{\"steady_allocations\":1,"
-			  "\"cold_allocations\":1}}",
-			  "scenario 'consume_json': --describe 'region' is not a C identifier");
-}
-
-static void scenario_should_reject_a_missing_or_empty_region(void)
-{
-	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"gated\":true,\"floors\":"
-			  "{\"steady_allocations\":1,\"cold_allocations\":1}}",
-			  "scenario 'consume_json': --describe has no string 'region'");
-	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"\",\"gated\":true,"
-			  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":1}}",
-			  "scenario 'consume_json': --describe has no string 'region'");
-}
-
-static void scenario_should_reject_a_missing_or_non_boolean_gated(void)
-{
-	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"floors\":"
-			  "{\"steady_allocations\":1,\"cold_allocations\":1}}",
-			  "scenario 'consume_json': --describe has no boolean 'gated'");
-	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":1,"
-			  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":1}}",
-			  "scenario 'consume_json': --describe has no boolean 'gated'");
-}
-
-static void scenario_should_reject_missing_floors(void)
-{
-	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":true}",
-			  "scenario 'consume_json': --describe has no object 'floors'");
-	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":true,"
-			  "\"floors\":{\"cold_allocations\":1}}",
-			  "scenario 'consume_json': --describe 'steady_allocations' is not a "
-			  "non-negative number");
-	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":true,"
-			  "\"floors\":{\"steady_allocations\":1}}",
-			  "scenario 'consume_json': --describe 'cold_allocations' is not a "
-			  "non-negative integer");
-}
-
-static void scenario_should_reject_a_negative_cold_floor(void)
-{
-	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":true,"
-			  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":-1}}",
-			  "scenario 'consume_json': --describe 'cold_allocations' is not a "
-			  "non-negative integer");
-}
-
-static void scenario_should_reject_a_fractional_cold_floor(void)
-{
-	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":true,"
-			  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":19.5}}",
-			  "scenario 'consume_json': --describe 'cold_allocations' is not a "
-			  "non-negative integer");
-}
-
-static void scenario_should_reject_a_negative_or_string_steady_floor(void)
-{
-	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":true,"
-			  "\"floors\":{\"steady_allocations\":-0.5,\"cold_allocations\":1}}",
-			  "scenario 'consume_json': --describe 'steady_allocations' is not a "
-			  "non-negative number");
-	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":true,"
-			  "\"floors\":{\"steady_allocations\":\"19\",\"cold_allocations\":1}}",
-			  "scenario 'consume_json': --describe 'steady_allocations' is not a "
-			  "non-negative number");
-}
-
-static void scenario_should_reject_a_limit_that_is_a_string(void)
-{
-	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":true,"
-			  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":1},"
-			  "\"limit_percent\":\"5\"}",
-			  "scenario 'consume_json': --describe 'limit_percent' is not a "
-			  "non-negative number");
-}
-
-static void scenario_should_reject_a_negative_linearity_limit(void)
-{
-	check_parse_error("{\"name\":\"consume_json\",\"title\":\"t\",\"region\":\"r\",\"gated\":true,"
-			  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":1},"
-			  "\"linearity_percent\":-1}",
-			  "scenario 'consume_json': --describe 'linearity_percent' is not a "
-			  "non-negative number");
+	RUN_ROWS(check_refused_description, refusals);
 }
 
 /* What a real scenario prints at --describe, captured to a file as gate's describe run does,
@@ -282,10 +237,8 @@ static void scenario_should_reject_a_real_scenario_read_under_another_name(void)
 	struct scenario_info info = SCENARIO_INFO_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 
-	CHECK(describe_real(&info, "reply", "consume_json", &err) == -1);
-	CHECK_STR(err.message, "scenario 'reply': --describe names another scenario");
-	check_released(&info);
-	scenario_info_release(&info);
+	check_refused(describe_real(&info, "reply", "consume_json", &err), &info, &err,
+		      "scenario 'reply': --describe names another scenario");
 }
 
 static void scenario_should_say_it_cannot_read_a_missing_output(void)
@@ -293,42 +246,23 @@ static void scenario_should_say_it_cannot_read_a_missing_output(void)
 	struct scenario_info info = SCENARIO_INFO_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 
-	CHECK(scenario_info_from_output(&info, "x", "/bin/false", "/nonexistent/describe.json",
-					&err) == -1);
-	CHECK_STR(err.message, "scenario 'x': cannot read what --describe printed "
-		  "('/nonexistent/describe.json'): No such file or directory");
-	check_released(&info);
-	scenario_info_release(&info);
+	check_refused(scenario_info_from_output(&info, "x", "/bin/false", "/nonexistent/describe.json",
+						&err), &info, &err,
+		      "scenario 'x': cannot read what --describe printed "
+		      "('/nonexistent/describe.json'): No such file or directory");
 }
 
 int main(int argc, char **argv)
 {
 	const char *build_dir = getenv("COSTGATE_BUILD_DIR");
 
-	setvbuf(stdout, NULL, _IONBF, 0); /* keep the case lines if a sanitizer aborts */
 	if (argc > 1)
 		snprintf(scenarios_dir, sizeof(scenarios_dir), "%s", argv[1]);
 	else if (build_dir != NULL && build_dir[0] != '\0')
 		snprintf(scenarios_dir, sizeof(scenarios_dir), "%s/scenarios", build_dir);
-	RUN(scenario_should_read_the_description_a_scenario_prints);
-	RUN(scenario_should_read_a_declared_limit_fractional_steady_floor_and_ungated);
-	RUN(scenario_should_read_a_cold_floor_above_two_to_the_32);
-	RUN(scenario_should_reject_output_that_is_not_json);
-	RUN(scenario_should_reject_a_description_of_another_scenario);
-	RUN(scenario_should_reject_a_missing_title);
-	RUN(scenario_should_reject_a_title_of_two_lines_or_with_controls);
-	RUN(scenario_should_reject_a_region_that_is_a_pattern);
-	RUN(scenario_should_reject_a_missing_or_empty_region);
-	RUN(scenario_should_reject_a_missing_or_non_boolean_gated);
-	RUN(scenario_should_reject_missing_floors);
-	RUN(scenario_should_reject_a_negative_cold_floor);
-	RUN(scenario_should_reject_a_fractional_cold_floor);
-	RUN(scenario_should_reject_a_negative_or_string_steady_floor);
-	RUN(scenario_should_reject_a_limit_that_is_a_string);
-	RUN(scenario_should_reject_a_negative_linearity_limit);
-	RUN(scenario_should_reject_a_harness_without_snapshots);
-	RUN(scenario_should_read_what_a_real_scenario_describes);
-	RUN(scenario_should_reject_a_real_scenario_read_under_another_name);
-	RUN(scenario_should_say_it_cannot_read_a_missing_output);
-	return CHECK_EXIT();
+	return RUN_CASES(scenario_should_read_what_a_description_declares,
+			 scenario_should_reject_every_malformed_description,
+			 scenario_should_read_what_a_real_scenario_describes,
+			 scenario_should_reject_a_real_scenario_read_under_another_name,
+			 scenario_should_say_it_cannot_read_a_missing_output);
 }

@@ -5,6 +5,7 @@
 #include "check.h"
 #include "cache_geometry.h"
 #include "environment.h"
+#include "json_at.h"
 
 #include <gnu/libc-version.h>
 #include <stdio.h>
@@ -62,20 +63,38 @@ static void remove_fake_directory(void)
 		rmdir(fake_directory);
 }
 
-static void check_released(const struct environment *environment)
+#define FIELD(name) offsetof(struct environment, name)
+
+/* Every string field of an environment, by name. */
+static const struct {
+	const char *name;
+	size_t offset;
+} string_fields[] = {
+	{ "cpu", FIELD(cpu) },           { "architecture", FIELD(architecture) },
+	{ "cores", FIELD(cores) },       { "memory", FIELD(memory) },
+	{ "os", FIELD(os) },             { "compiler", FIELD(compiler) },
+	{ "flags", FIELD(flags) },       { "valgrind", FIELD(valgrind) },
+	{ "glibc", FIELD(glibc) },       { "cjson", FIELD(cjson) },
+	{ "costgate", FIELD(costgate) }, { "dispatch_pin", FIELD(dispatch_pin) },
+	{ "malloc_pin", FIELD(malloc_pin) }, { "cache", FIELD(cache) },
+	{ "method", FIELD(method) },     { "debug_info", FIELD(debug_info) },
+};
+
+/* The string field at `offset` of an environment. */
+static char **field_at(struct environment *environment, size_t offset)
 {
-	CHECK(environment->cpu == NULL);
-	CHECK(environment->architecture == NULL);
-	CHECK(environment->cores == NULL);
-	CHECK(environment->memory == NULL);
-	CHECK(environment->os == NULL);
-	CHECK(environment->compiler == NULL);
-	CHECK(environment->flags == NULL);
-	CHECK(environment->valgrind == NULL);
-	CHECK(environment->glibc == NULL);
-	CHECK(environment->cjson == NULL);
-	CHECK(environment->dispatch_pin == NULL);
-	CHECK(environment->malloc_pin == NULL);
+	return (char **)(void *)((char *)environment + offset);
+}
+
+/* Nothing left: every string NULL and the schema 0. */
+static void check_released(struct environment *environment)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(string_fields) / sizeof(string_fields[0]); i++)
+		if (*field_at(environment, string_fields[i].offset) != NULL)
+			check_failed(__FILE__, __LINE__, "%s is left after a release",
+				     string_fields[i].name);
 	CHECK(environment->schema == 0);
 }
 
@@ -122,20 +141,21 @@ static void check_keys(const cJSON *object, const char *const *keys, size_t key_
 	CHECK(item == NULL);
 }
 
-static const char *json_string(const cJSON *object, const char *key)
+/* The environment collected on this machine with the real valgrind, which must succeed. */
+static void collect(struct environment *environment, const char *compiler, const char *flags)
 {
-	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+	struct gate_error err = GATE_ERROR_INIT;
 
-	return cJSON_IsString(item) ? item->valuestring : NULL;
+	*environment = (struct environment)ENVIRONMENT_INIT;
+	CHECK(environment_collect(environment, "valgrind", compiler, flags, &err) == 0);
+	CHECK_STR(err.message, "");
 }
 
 static void collect_should_fill_every_field_on_this_machine(void)
 {
-	struct environment environment = ENVIRONMENT_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
+	struct environment environment;
 
-	CHECK(environment_collect(&environment, "valgrind", "GNU 12.2.0", "-O2 -g", &err) == 0);
-	CHECK_STR(err.message, "");
+	collect(&environment, "GNU 12.2.0", "-O2 -g");
 	CHECK(environment.cpu != NULL);
 	CHECK(environment.architecture != NULL);
 	CHECK(environment.cores != NULL);
@@ -153,11 +173,10 @@ static void collect_should_fill_every_field_on_this_machine(void)
 /* glibc is named by its installed package where dpkg knows it: "2.36 (libc6 2.36-9+deb12u9)". */
 static void collect_should_take_glibc_cjson_pin_and_schema_from_the_build(void)
 {
-	struct environment environment = ENVIRONMENT_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
+	struct environment environment;
 	const char *version = gnu_get_libc_version();
 
-	CHECK(environment_collect(&environment, "valgrind", "GNU 12.2.0", "-O2 -g", &err) == 0);
+	collect(&environment, "GNU 12.2.0", "-O2 -g");
 	CHECK(environment.glibc != NULL && strncmp(environment.glibc, version, strlen(version)) == 0);
 	if (access("/usr/bin/dpkg-query", X_OK) == 0)
 		CHECK(environment.glibc != NULL && strstr(environment.glibc, " (libc6 ") != NULL);
@@ -171,13 +190,12 @@ static void collect_should_take_glibc_cjson_pin_and_schema_from_the_build(void)
 
 static void collect_should_report_the_machine_as_the_system_does(void)
 {
-	struct environment environment = ENVIRONMENT_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
+	struct environment environment;
 	struct utsname system;
 	char expected[512];
 	size_t length;
 
-	CHECK(environment_collect(&environment, "valgrind", NULL, NULL, &err) == 0);
+	collect(&environment, NULL, NULL);
 	CHECK(uname(&system) == 0);
 	CHECK_STR(environment.architecture, system.machine);
 	snprintf(expected, sizeof(expected), "%ld logical", sysconf(_SC_NPROCESSORS_ONLN));
@@ -193,11 +211,10 @@ static void collect_should_report_the_machine_as_the_system_does(void)
 
 static void collect_should_write_memory_in_gib_with_one_decimal(void)
 {
-	struct environment environment = ENVIRONMENT_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
+	struct environment environment;
 	const char *cursor;
 
-	CHECK(environment_collect(&environment, "valgrind", NULL, NULL, &err) == 0);
+	collect(&environment, NULL, NULL);
 	cursor = environment.memory != NULL ? environment.memory : "";
 	CHECK(*cursor >= '0' && *cursor <= '9');
 	while (*cursor >= '0' && *cursor <= '9')
@@ -209,100 +226,71 @@ static void collect_should_write_memory_in_gib_with_one_decimal(void)
 
 static void collect_should_say_unknown_when_compiler_and_flags_are_absent(void)
 {
-	struct environment environment = ENVIRONMENT_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
+	struct environment environment;
 
-	CHECK(environment_collect(&environment, "valgrind", NULL, NULL, &err) == 0);
+	collect(&environment, NULL, NULL);
 	CHECK_STR(environment.compiler, "unknown");
 	CHECK_STR(environment.flags, "unknown");
 	environment_release(&environment);
 }
 
-static void collect_should_fail_naming_the_path_when_valgrind_does_not_exist(void)
+/* A stand-in for valgrind (a shell script of `body`, or no file at all when body is NULL) and
+ * what collecting with it gives: the version, or the message after "cannot run 'PATH --version': ".
+ * The environment holds COSTGATE_TEST_LEAK, which valgrind must not see. */
+struct valgrind_case {
+	const char *name;
+	const char *fake, *body;
+	const char *version, *problem;
+};
+
+static const struct valgrind_case valgrind_cases[] = {
+	{ "collect_should_strip_the_prefix_from_what_valgrind_prints", "valgrind 3.22",
+	  "echo valgrind-3.22.0", "3.22.0", NULL },
+	/* The fake prints its first argument, their count, LC_ALL, PATH and the leak. */
+	{ "collect_should_ask_valgrind_with_an_argv_and_a_minimal_environment", "valgrind environment",
+	  "printf 'valgrind-%s|%s|%s|%s|%s\\n' \"$1\" \"$#\" \"$LC_ALL\" \"$PATH\" "
+	  "\"${COSTGATE_TEST_LEAK:-sealed}\"",
+	  "--version|1|C|/usr/bin:/bin|sealed", NULL },
+	{ "collect_should_fail_naming_the_path_when_valgrind_does_not_exist", "valgrind absent", NULL,
+	  NULL, "No such file or directory" },
+	{ "collect_should_fail_when_valgrind_exits_non_zero", "valgrind failing",
+	  "echo valgrind-3.22.0; exit 3", NULL, "exited with status 3" },
+	{ "collect_should_fail_when_valgrind_is_killed", "valgrind killed", "kill -9 $$", NULL,
+	  "killed by signal 9" },
+	{ "collect_should_fail_when_valgrind_prints_no_version", "valgrind silent",
+	  "echo 'not valgrind'", NULL, "it printed 'not valgrind', not 'valgrind-<version>'" },
+};
+
+static void check_valgrind(const struct valgrind_case *row)
 {
 	struct environment environment = ENVIRONMENT_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
+	char absent[700], expected[sizeof(err.message)];
+	const char *fake = absent;
 
-	CHECK(environment_collect(&environment, "/nonexistent/costgate/valgrind", "GNU 12.2.0",
-				  "-O2 -g", &err) == -1);
-	CHECK_STR(err.message, "cannot run '/nonexistent/costgate/valgrind --version': "
-			       "No such file or directory");
-	check_released(&environment);
-}
-
-static void collect_should_strip_the_prefix_from_what_valgrind_prints(void)
-{
-	const char *fake = write_fake_valgrind("valgrind 3.22", "echo valgrind-3.22.0");
-	struct environment environment = ENVIRONMENT_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(fake != NULL);
-	CHECK(environment_collect(&environment, fake, NULL, NULL, &err) == 0);
-	CHECK_STR(err.message, "");
-	CHECK_STR(environment.valgrind, "3.22.0");
-	environment_release(&environment);
-}
-
-/* The fake prints its first argument, LC_ALL, PATH and a variable gate's own environment holds. */
-static void collect_should_ask_valgrind_with_an_argv_and_a_minimal_environment(void)
-{
-	const char *fake = write_fake_valgrind(
-		"valgrind environment",
-		"printf 'valgrind-%s|%s|%s|%s|%s\\n' \"$1\" \"$#\" \"$LC_ALL\" \"$PATH\" "
-		"\"${COSTGATE_TEST_LEAK:-sealed}\"");
-	struct environment environment = ENVIRONMENT_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-
+	snprintf(absent, sizeof(absent), "%s/%s", fake_directory, row->fake);
+	if (row->body != NULL)
+		fake = write_fake_valgrind(row->fake, row->body);
 	CHECK(fake != NULL);
 	CHECK(setenv("COSTGATE_TEST_LEAK", "leaked", 1) == 0);
-	CHECK(environment_collect(&environment, fake, NULL, NULL, &err) == 0);
-	CHECK_STR(err.message, "");
-	CHECK_STR(environment.valgrind, "--version|1|C|/usr/bin:/bin|sealed");
+	CHECK(environment_collect(&environment, fake != NULL ? fake : absent, "GNU 12.2.0", "-O2 -g",
+				  &err) == (row->problem != NULL ? -1 : 0));
 	unsetenv("COSTGATE_TEST_LEAK");
+	if (row->problem != NULL) {
+		snprintf(expected, sizeof(expected), "cannot run '%s --version': %s",
+			 fake != NULL ? fake : absent, row->problem);
+		CHECK_STR(err.message, expected);
+		check_released(&environment);
+	} else {
+		CHECK_STR(err.message, "");
+		CHECK_STR(environment.valgrind, row->version);
+	}
 	environment_release(&environment);
 }
 
-static void collect_should_fail_when_valgrind_exits_non_zero(void)
+static void collect_should_ask_valgrind_its_version(void)
 {
-	const char *fake = write_fake_valgrind("valgrind failing", "echo valgrind-3.22.0; exit 3");
-	struct environment environment = ENVIRONMENT_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-	char expected[sizeof(err.message)];
-
-	CHECK(fake != NULL);
-	CHECK(environment_collect(&environment, fake, NULL, NULL, &err) == -1);
-	snprintf(expected, sizeof(expected), "cannot run '%s --version': exited with status 3",
-		 fake != NULL ? fake : "");
-	CHECK_STR(err.message, expected);
-	check_released(&environment);
-}
-
-static void collect_should_fail_when_valgrind_is_killed(void)
-{
-	const char *fake = write_fake_valgrind("valgrind killed", "kill -9 $$");
-	struct environment environment = ENVIRONMENT_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-
-	CHECK(fake != NULL);
-	CHECK(environment_collect(&environment, fake, NULL, NULL, &err) == -1);
-	CHECK_CONTAINS(err.message, "--version': killed by signal 9");
-	check_released(&environment);
-}
-
-static void collect_should_fail_when_valgrind_prints_no_version(void)
-{
-	const char *fake = write_fake_valgrind("valgrind silent", "echo 'not valgrind'");
-	struct environment environment = ENVIRONMENT_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-	char expected[sizeof(err.message)];
-
-	CHECK(fake != NULL);
-	CHECK(environment_collect(&environment, fake, NULL, NULL, &err) == -1);
-	snprintf(expected, sizeof(expected),
-		 "cannot run '%s --version': it printed 'not valgrind', not 'valgrind-<version>'",
-		 fake != NULL ? fake : "");
-	CHECK_STR(err.message, expected);
-	check_released(&environment);
+	RUN_ROWS(check_valgrind, valgrind_cases);
 }
 
 static void to_json_should_write_the_environment_block_in_order(void)
@@ -318,19 +306,19 @@ static void to_json_should_write_the_environment_block_in_order(void)
 	block = environment_to_json(&environment);
 	CHECK(block != NULL);
 	check_keys(block, keys, sizeof(keys) / sizeof(keys[0]));
-	CHECK_STR(json_string(block, "cpu"), "AMD EPYC");
-	CHECK_STR(json_string(block, "architecture"), "x86_64");
-	CHECK_STR(json_string(block, "cores"), "2 logical");
-	CHECK_STR(json_string(block, "memory"), "23.5 GiB");
-	CHECK_STR(json_string(block, "os"), "Linux 6.1.0-18-amd64 (Debian GNU/Linux 12 (bookworm))");
-	CHECK_STR(json_string(block, "compiler"), "GNU 12.2.0");
-	CHECK_STR(json_string(block, "valgrind"), "3.19.0");
-	CHECK_STR(json_string(block, "profile"), "-O2 -g, never -march=native");
-	CHECK_STR(json_string(block, "flags"), "-O2 -g");
-	CHECK_STR(json_string(block, "costgate"), "0.2.0");
-	CHECK_STR(json_string(block, "gate_cjson"), "1.7.15");
-	CHECK_STR(json_string(block, "dispatch_pin"), GATE_DISPATCH_PIN);
-	CHECK_STR(json_string(block, "malloc_pin"), GATE_MALLOC_PIN);
+	CHECK_STR(json_string_at(block, "cpu"), "AMD EPYC");
+	CHECK_STR(json_string_at(block, "architecture"), "x86_64");
+	CHECK_STR(json_string_at(block, "cores"), "2 logical");
+	CHECK_STR(json_string_at(block, "memory"), "23.5 GiB");
+	CHECK_STR(json_string_at(block, "os"), "Linux 6.1.0-18-amd64 (Debian GNU/Linux 12 (bookworm))");
+	CHECK_STR(json_string_at(block, "compiler"), "GNU 12.2.0");
+	CHECK_STR(json_string_at(block, "valgrind"), "3.19.0");
+	CHECK_STR(json_string_at(block, "profile"), "-O2 -g, never -march=native");
+	CHECK_STR(json_string_at(block, "flags"), "-O2 -g");
+	CHECK_STR(json_string_at(block, "costgate"), "0.2.0");
+	CHECK_STR(json_string_at(block, "gate_cjson"), "1.7.15");
+	CHECK_STR(json_string_at(block, "dispatch_pin"), GATE_DISPATCH_PIN);
+	CHECK_STR(json_string_at(block, "malloc_pin"), GATE_MALLOC_PIN);
 	cJSON_Delete(block);
 	environment_release(&environment);
 }
@@ -342,9 +330,9 @@ static void to_json_should_write_unknown_for_absent_fields(void)
 	cJSON *block = environment_to_json(&environment);
 
 	CHECK(block != NULL);
-	CHECK_STR(json_string(block, "cpu"), "unknown");
-	CHECK_STR(json_string(block, "profile"), "unknown, never -march=native");
-	CHECK_STR(json_string(block, "flags"), "unknown");
+	CHECK_STR(json_string_at(block, "cpu"), "unknown");
+	CHECK_STR(json_string_at(block, "profile"), "unknown, never -march=native");
+	CHECK_STR(json_string_at(block, "flags"), "unknown");
 	cJSON_Delete(block);
 }
 
@@ -363,199 +351,163 @@ static void fingerprint_to_json_should_write_schema_as_a_number_and_keys_in_orde
 	check_keys(fingerprint, keys, sizeof(keys) / sizeof(keys[0]));
 	schema = cJSON_GetObjectItemCaseSensitive(fingerprint, "schema");
 	CHECK(cJSON_IsNumber(schema) && schema->valuedouble == GATE_SCHEMA_VERSION);
-	CHECK_STR(json_string(fingerprint, "valgrind"), "3.19.0");
-	CHECK_STR(json_string(fingerprint, "dispatch_pin"), GATE_DISPATCH_PIN);
-	CHECK_STR(json_string(fingerprint, "malloc_pin"), GATE_MALLOC_PIN);
+	CHECK_STR(json_string_at(fingerprint, "valgrind"), "3.19.0");
+	CHECK_STR(json_string_at(fingerprint, "dispatch_pin"), GATE_DISPATCH_PIN);
+	CHECK_STR(json_string_at(fingerprint, "malloc_pin"), GATE_MALLOC_PIN);
 	cJSON_Delete(fingerprint);
 	environment_release(&environment);
 }
 
-/* Through text too, as a baseline file is written and read. */
-static void fingerprint_should_equal_itself_after_a_round_trip_through_json(void)
+/* The fingerprint of `written` written to JSON text and read back into *read (owned), which
+ * must equal it. */
+static void round_trip(const struct environment *written, struct environment *read)
 {
-	struct environment written;
-	struct environment read = ENVIRONMENT_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 	char difference[512] = "untouched";
-	cJSON *fingerprint;
-	cJSON *parsed = NULL;
-	char *text = NULL;
+	cJSON *fingerprint = environment_fingerprint_to_json(written), *parsed;
+	char *text = fingerprint != NULL ? cJSON_PrintUnformatted(fingerprint) : NULL;
 
-	fill_fingerprint(&written);
-	fingerprint = environment_fingerprint_to_json(&written);
-	text = fingerprint != NULL ? cJSON_PrintUnformatted(fingerprint) : NULL;
 	parsed = text != NULL ? cJSON_Parse(text) : NULL;
 	CHECK(parsed != NULL);
-	CHECK(environment_fingerprint_from_json(&read, parsed, &err) == 0);
+	*read = (struct environment)ENVIRONMENT_INIT;
+	CHECK(environment_fingerprint_from_json(read, parsed, &err) == 0);
 	CHECK_STR(err.message, "");
-	CHECK(environment_fingerprint_equal(&written, &read, difference, sizeof(difference)) == 1);
+	CHECK(environment_fingerprint_equal(written, read, difference, sizeof(difference)) == 1);
 	CHECK_STR(difference, "");
+	cJSON_Delete(parsed);
+	free(text);
+	cJSON_Delete(fingerprint);
+}
+
+static void fingerprint_should_equal_itself_after_a_round_trip_through_json(void)
+{
+	struct environment written, read;
+
+	fill_fingerprint(&written);
+	round_trip(&written, &read);
 	CHECK_STR(read.valgrind, "3.19.0");
 	CHECK_STR(read.dispatch_pin, GATE_DISPATCH_PIN);
 	CHECK_STR(read.malloc_pin, GATE_MALLOC_PIN);
 	CHECK(read.schema == GATE_SCHEMA_VERSION);
 	CHECK(read.cpu == NULL && read.os == NULL && read.memory == NULL);
 	environment_release(&read);
-	cJSON_Delete(parsed);
-	free(text);
-	cJSON_Delete(fingerprint);
 	environment_release(&written);
 }
 
 static void fingerprint_should_equal_a_freshly_collected_one_after_a_round_trip(void)
 {
-	struct environment collected = ENVIRONMENT_INIT;
-	struct environment read = ENVIRONMENT_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-	cJSON *fingerprint;
+	struct environment collected, read;
 
-	CHECK(environment_collect(&collected, "valgrind", "GNU 12.2.0", "-O2 -g", &err) == 0);
-	fingerprint = environment_fingerprint_to_json(&collected);
-	CHECK(environment_fingerprint_from_json(&read, fingerprint, &err) == 0);
-	CHECK(environment_fingerprint_equal(&collected, &read, NULL, 0) == 1);
+	collect(&collected, "GNU 12.2.0", "-O2 -g");
+	round_trip(&collected, &read);
 	environment_release(&read);
-	cJSON_Delete(fingerprint);
 	environment_release(&collected);
 }
 
-/* Changes one field of `there` (the baseline) and checks the whole difference message. */
-static void check_field_difference(size_t offset, const char *there_value, const char *expected)
+/* Compares fill_fingerprint's with `there`, a baseline's: equal when `expected` is "", else the
+ * difference it names, cut to `size` bytes (0: the whole of it). */
+static void check_compared(const struct environment *there, size_t size, const char *expected)
 {
 	struct environment here;
-	struct environment there;
 	char difference[512] = "untouched";
 
 	fill_fingerprint(&here);
-	fill_fingerprint(&there);
-	replace((char **)(void *)((char *)&there + offset), there_value);
-	CHECK(environment_fingerprint_equal(&here, &there, difference, sizeof(difference)) == 0);
+	CHECK(environment_fingerprint_equal(&here, there, difference,
+					    size != 0 ? size : sizeof(difference)) ==
+	      (expected[0] == '\0'));
 	CHECK_STR(difference, expected);
-	environment_release(&there);
 	environment_release(&here);
+}
+
+/* One field of the baseline's fingerprint changed (NULL: absent), and the difference it makes,
+ * cut to `size` bytes (the whole of it when 0). */
+struct difference_case {
+	const char *name;
+	size_t field;
+	const char *value;
+	size_t size;
+	const char *difference;
+};
+
+static const struct difference_case difference_cases[] = {
+	{ "fingerprint_should_differ_when_valgrind_differs", FIELD(valgrind), "3.22.0", 0,
+	  "valgrind: 3.19.0 here, 3.22.0 in the baseline" },
+	{ "fingerprint_should_differ_when_compiler_differs", FIELD(compiler), "Clang 16.0.6", 0,
+	  "compiler: GNU 12.2.0 here, Clang 16.0.6 in the baseline" },
+	{ "fingerprint_should_differ_when_flags_differ", FIELD(flags), "-O3 -g", 0,
+	  "flags: -O2 -g here, -O3 -g in the baseline" },
+	{ "fingerprint_should_differ_when_glibc_differs", FIELD(glibc), "2.39", 0,
+	  "glibc: 2.36 here, 2.39 in the baseline" },
+	{ "fingerprint_should_differ_when_cjson_differs", FIELD(cjson), "1.7.17", 0,
+	  "cjson: 1.7.15 here, 1.7.17 in the baseline" },
+	{ "fingerprint_should_differ_when_dispatch_pin_differs", FIELD(dispatch_pin),
+	  "glibc.cpu.hwcaps=-AVX2", 0,
+	  "dispatch_pin: " GATE_DISPATCH_PIN " here, glibc.cpu.hwcaps=-AVX2 in the baseline" },
+	{ "fingerprint_should_differ_when_malloc_pin_differs", FIELD(malloc_pin),
+	  "glibc.malloc.trim_threshold=131072", 0,
+	  "malloc_pin: " GATE_MALLOC_PIN " here, glibc.malloc.trim_threshold=131072 in the baseline" },
+	{ "fingerprint_should_differ_when_a_field_is_missing_on_one_side", FIELD(glibc), NULL, 0,
+	  "glibc: 2.36 here, (none) in the baseline" },
+	{ "fingerprint_should_cut_a_long_difference_to_the_buffer", FIELD(valgrind), "3.22.0", 16,
+	  "valgrind: 3.19." },
+};
+
+static void check_difference(const struct difference_case *row)
+{
+	struct environment there;
+
+	fill_fingerprint(&there);
+	replace(field_at(&there, row->field), row->value);
+	check_compared(&there, row->size, row->difference);
+	environment_release(&there);
+}
+
+static void fingerprint_should_name_the_field_that_differs(void)
+{
+	RUN_ROWS(check_difference, difference_cases);
 }
 
 static void fingerprint_should_differ_when_schema_differs(void)
 {
-	struct environment here;
 	struct environment there;
-	char difference[512] = "untouched";
 	char expected[512];
 
-	fill_fingerprint(&here);
 	fill_fingerprint(&there);
 	there.schema = GATE_SCHEMA_VERSION + 1;
-	CHECK(environment_fingerprint_equal(&here, &there, difference, sizeof(difference)) == 0);
 	snprintf(expected, sizeof(expected), "schema: %d here, %d in the baseline",
 		 GATE_SCHEMA_VERSION, GATE_SCHEMA_VERSION + 1);
-	CHECK_STR(difference, expected);
+	check_compared(&there, 0, expected);
 	environment_release(&there);
-	environment_release(&here);
-}
-
-static void fingerprint_should_differ_when_valgrind_differs(void)
-{
-	check_field_difference(offsetof(struct environment, valgrind), "3.22.0",
-			       "valgrind: 3.19.0 here, 3.22.0 in the baseline");
-}
-
-static void fingerprint_should_differ_when_compiler_differs(void)
-{
-	check_field_difference(offsetof(struct environment, compiler), "Clang 16.0.6",
-			       "compiler: GNU 12.2.0 here, Clang 16.0.6 in the baseline");
-}
-
-static void fingerprint_should_differ_when_flags_differ(void)
-{
-	check_field_difference(offsetof(struct environment, flags), "-O3 -g",
-			       "flags: -O2 -g here, -O3 -g in the baseline");
-}
-
-static void fingerprint_should_differ_when_glibc_differs(void)
-{
-	check_field_difference(offsetof(struct environment, glibc), "2.39",
-			       "glibc: 2.36 here, 2.39 in the baseline");
-}
-
-static void fingerprint_should_differ_when_cjson_differs(void)
-{
-	check_field_difference(offsetof(struct environment, cjson), "1.7.17",
-			       "cjson: 1.7.15 here, 1.7.17 in the baseline");
-}
-
-static void fingerprint_should_differ_when_dispatch_pin_differs(void)
-{
-	check_field_difference(offsetof(struct environment, dispatch_pin), "glibc.cpu.hwcaps=-AVX2",
-			       "dispatch_pin: " GATE_DISPATCH_PIN
-			       " here, glibc.cpu.hwcaps=-AVX2 in the baseline");
 }
 
 /* A baseline from before estimated cycles has no cache geometry and holds no cycles: it compares
  * on everything else; two geometries that differ never compare. */
 static void fingerprint_should_compare_the_cache_geometry_only_when_both_have_it(void)
 {
-	struct environment here, there;
-	char difference[256];
+	struct environment there;
 
-	fill_fingerprint(&here);
 	fill_fingerprint(&there);
-	free(there.cache);
-	there.cache = NULL;
-	CHECK(environment_fingerprint_equal(&here, &there, difference, sizeof(difference)) == 1);
+	replace(&there.cache, NULL);
+	check_compared(&there, 0, "");
 	replace(&there.cache, "I1=32768,8,64 D1=32768,8,64 LL=4194304,16,64");
-	CHECK(environment_fingerprint_equal(&here, &there, difference, sizeof(difference)) == 0);
-	CHECK_STR(difference, "cache: " CACHE_GEOMETRY " here, I1=32768,8,64 D1=32768,8,64 "
-		  "LL=4194304,16,64 in the baseline");
-	environment_release(&here);
+	check_compared(&there, 0, "cache: " CACHE_GEOMETRY " here, I1=32768,8,64 D1=32768,8,64 "
+				  "LL=4194304,16,64 in the baseline");
 	environment_release(&there);
-}
-
-static void fingerprint_should_differ_when_malloc_pin_differs(void)
-{
-	check_field_difference(offsetof(struct environment, malloc_pin),
-			       "glibc.malloc.trim_threshold=131072",
-			       "malloc_pin: " GATE_MALLOC_PIN
-			       " here, glibc.malloc.trim_threshold=131072 in the baseline");
-}
-
-static void fingerprint_should_differ_when_a_field_is_missing_on_one_side(void)
-{
-	check_field_difference(offsetof(struct environment, glibc), NULL,
-			       "glibc: 2.36 here, (none) in the baseline");
 }
 
 /* Comparable across machines: the cpu, memory and the rest of the environment block do not count. */
 static void fingerprint_should_ignore_the_machine_facts(void)
 {
-	struct environment here;
 	struct environment there;
-	char difference[512] = "untouched";
 
-	fill_fingerprint(&here);
 	fill_fingerprint(&there);
 	replace(&there.cpu, "Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz");
 	replace(&there.architecture, NULL);
 	replace(&there.cores, "4 logical");
 	replace(&there.memory, "15.6 GiB");
 	replace(&there.os, "Linux 6.5.0-1025-azure (Ubuntu 22.04.4 LTS)");
-	CHECK(environment_fingerprint_equal(&here, &there, difference, sizeof(difference)) == 1);
-	CHECK_STR(difference, "");
+	check_compared(&there, 0, "");
 	environment_release(&there);
-	environment_release(&here);
-}
-
-static void fingerprint_should_cut_a_long_difference_to_the_buffer(void)
-{
-	struct environment here;
-	struct environment there;
-	char difference[16];
-
-	fill_fingerprint(&here);
-	fill_fingerprint(&there);
-	replace(&there.valgrind, "3.22.0");
-	CHECK(environment_fingerprint_equal(&here, &there, difference, sizeof(difference)) == 0);
-	CHECK_STR(difference, "valgrind: 3.19.");
-	environment_release(&there);
-	environment_release(&here);
 }
 
 static cJSON *fingerprint_json(void)
@@ -583,21 +535,16 @@ static void check_from_json_error(const cJSON *fingerprint, const char *expected
 /* A baseline measured before the malloc pin existed reads, but is not comparable. */
 static void from_json_should_read_a_fingerprint_without_the_malloc_pin_as_not_comparable(void)
 {
-	struct environment here;
 	struct environment there = ENVIRONMENT_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
-	char difference[512] = "untouched";
 	cJSON *fingerprint = fingerprint_json();
 
-	fill_fingerprint(&here);
 	cJSON_DeleteItemFromObjectCaseSensitive(fingerprint, "malloc_pin");
 	CHECK(environment_fingerprint_from_json(&there, fingerprint, &err) == 0);
 	CHECK_STR(err.message, "");
 	CHECK(there.malloc_pin == NULL);
-	CHECK(environment_fingerprint_equal(&here, &there, difference, sizeof(difference)) == 0);
-	CHECK_STR(difference, "malloc_pin: " GATE_MALLOC_PIN " here, (none) in the baseline");
+	check_compared(&there, 0, "malloc_pin: " GATE_MALLOC_PIN " here, (none) in the baseline");
 	environment_release(&there);
-	environment_release(&here);
 	cJSON_Delete(fingerprint);
 }
 
@@ -690,42 +637,31 @@ static void release_should_accept_null_and_leave_the_environment_empty(void)
 
 int main(void)
 {
+	int status;
+
 	make_fake_directory();
-	RUN(collect_should_fill_every_field_on_this_machine);
-	RUN(collect_should_take_glibc_cjson_pin_and_schema_from_the_build);
-	RUN(collect_should_report_the_machine_as_the_system_does);
-	RUN(collect_should_write_memory_in_gib_with_one_decimal);
-	RUN(collect_should_say_unknown_when_compiler_and_flags_are_absent);
-	RUN(collect_should_fail_naming_the_path_when_valgrind_does_not_exist);
-	RUN(collect_should_strip_the_prefix_from_what_valgrind_prints);
-	RUN(collect_should_ask_valgrind_with_an_argv_and_a_minimal_environment);
-	RUN(collect_should_fail_when_valgrind_exits_non_zero);
-	RUN(collect_should_fail_when_valgrind_is_killed);
-	RUN(collect_should_fail_when_valgrind_prints_no_version);
-	RUN(to_json_should_write_the_environment_block_in_order);
-	RUN(to_json_should_write_unknown_for_absent_fields);
-	RUN(fingerprint_to_json_should_write_schema_as_a_number_and_keys_in_order);
-	RUN(fingerprint_should_equal_itself_after_a_round_trip_through_json);
-	RUN(fingerprint_should_equal_a_freshly_collected_one_after_a_round_trip);
-	RUN(fingerprint_should_differ_when_schema_differs);
-	RUN(fingerprint_should_differ_when_valgrind_differs);
-	RUN(fingerprint_should_differ_when_compiler_differs);
-	RUN(fingerprint_should_differ_when_flags_differ);
-	RUN(fingerprint_should_differ_when_glibc_differs);
-	RUN(fingerprint_should_differ_when_cjson_differs);
-	RUN(fingerprint_should_differ_when_dispatch_pin_differs);
-	RUN(fingerprint_should_compare_the_cache_geometry_only_when_both_have_it);
-	RUN(fingerprint_should_differ_when_malloc_pin_differs);
-	RUN(from_json_should_read_a_fingerprint_without_the_malloc_pin_as_not_comparable);
-	RUN(fingerprint_should_differ_when_a_field_is_missing_on_one_side);
-	RUN(fingerprint_should_ignore_the_machine_facts);
-	RUN(fingerprint_should_cut_a_long_difference_to_the_buffer);
-	RUN(from_json_should_reject_each_missing_key_naming_it);
-	RUN(from_json_should_reject_each_non_string_key_naming_it);
-	RUN(from_json_should_reject_a_schema_that_is_not_a_positive_integer);
-	RUN(from_json_should_release_what_it_read_before_a_failure);
-	RUN(from_json_should_reject_what_is_not_an_object);
-	RUN(release_should_accept_null_and_leave_the_environment_empty);
+	status = RUN_CASES(collect_should_fill_every_field_on_this_machine,
+			   collect_should_take_glibc_cjson_pin_and_schema_from_the_build,
+			   collect_should_report_the_machine_as_the_system_does,
+			   collect_should_write_memory_in_gib_with_one_decimal,
+			   collect_should_say_unknown_when_compiler_and_flags_are_absent,
+			   collect_should_ask_valgrind_its_version,
+			   to_json_should_write_the_environment_block_in_order,
+			   to_json_should_write_unknown_for_absent_fields,
+			   fingerprint_to_json_should_write_schema_as_a_number_and_keys_in_order,
+			   fingerprint_should_equal_itself_after_a_round_trip_through_json,
+			   fingerprint_should_equal_a_freshly_collected_one_after_a_round_trip,
+			   fingerprint_should_differ_when_schema_differs,
+			   fingerprint_should_name_the_field_that_differs,
+			   fingerprint_should_compare_the_cache_geometry_only_when_both_have_it,
+			   from_json_should_read_a_fingerprint_without_the_malloc_pin_as_not_comparable,
+			   fingerprint_should_ignore_the_machine_facts,
+			   from_json_should_reject_each_missing_key_naming_it,
+			   from_json_should_reject_each_non_string_key_naming_it,
+			   from_json_should_reject_a_schema_that_is_not_a_positive_integer,
+			   from_json_should_release_what_it_read_before_a_failure,
+			   from_json_should_reject_what_is_not_an_object,
+			   release_should_accept_null_and_leave_the_environment_empty);
 	remove_fake_directory();
-	return CHECK_EXIT();
+	return status;
 }

@@ -19,20 +19,40 @@ static bool have_dpkg(void)
 	return access("/usr/bin/dpkg-query", X_OK) == 0;
 }
 
-static void describe_should_name_the_system_packages_this_executable_loads(void)
+/* What packages_describe says of `path` (owned), which it must describe. */
+static char *described(struct packages_cache *cache, const char *path)
 {
-	struct packages_cache cache = PACKAGES_CACHE_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 	char *text = NULL;
 
-	CHECK(cJSON_Version() != NULL); /* so the link keeps libcjson among what this test loads */
-	CHECK(packages_describe(&cache, "/proc/self/exe", &text, &err) == 0);
+	CHECK(packages_describe(cache, path, &text, &err) == 0);
 	CHECK_STR(err.message, "");
+	return text;
+}
+
+/* What packages_libc says of the C library (owned). */
+static char *libc_described(struct packages_cache *cache)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	char *text = NULL;
+
+	CHECK(packages_libc(cache, &text, &err) == 0);
+	CHECK_STR(err.message, "");
+	return text;
+}
+
+static void describe_should_name_the_system_packages_this_executable_loads(void)
+{
+	struct packages_cache cache = PACKAGES_CACHE_INIT;
+	char *text;
+
+	CHECK(cJSON_Version() != NULL); /* so the link keeps libcjson among what this test loads */
+	text = described(&cache, "/proc/self/exe");
 	if (have_dpkg()) {
 		/* This test loads cJSON (below); it and the C library come from packages. */
 		CHECK_CONTAINS(text, "libc6 ");
 		CHECK_CONTAINS(text, "libcjson1 ");
-		CHECK(text != NULL && strstr(text, "libc6 2") != NULL);
+		CHECK_CONTAINS(text, "libc6 2");
 	} else {
 		CHECK_CONTAINS(text, "libc.so.6");
 	}
@@ -45,12 +65,8 @@ static void describe_should_name_the_system_packages_this_executable_loads(void)
 static void describe_should_leave_out_the_projects_own_libraries(void)
 {
 	struct packages_cache cache = PACKAGES_CACHE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-	char *user = NULL, *libc = NULL;
+	char *user = described(&cache, PACKAGES_FIXTURE_USER), *libc = libc_described(&cache);
 
-	CHECK(packages_describe(&cache, PACKAGES_FIXTURE_USER, &user, &err) == 0);
-	CHECK_STR(err.message, "");
-	CHECK(packages_libc(&cache, &libc, &err) == 0);
 	CHECK(user != NULL && strstr(user, "packages_fixture") == NULL);
 	if (have_dpkg())
 		CHECK_STR(user, libc);
@@ -63,14 +79,11 @@ static void describe_should_leave_out_the_projects_own_libraries(void)
 static void describe_should_ask_once_per_library(void)
 {
 	struct packages_cache cache = PACKAGES_CACHE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-	char *first = NULL, *second = NULL;
-	size_t looked_up;
+	char *first = described(&cache, "/proc/self/exe"), *second;
+	size_t looked_up = cache.count;
 
-	CHECK(packages_describe(&cache, "/proc/self/exe", &first, &err) == 0);
-	looked_up = cache.count;
 	CHECK(looked_up >= 2);
-	CHECK(packages_describe(&cache, "/proc/self/exe", &second, &err) == 0);
+	second = described(&cache, "/proc/self/exe");
 	CHECK_U64(cache.count, looked_up);
 	CHECK_STR(second, first);
 	free(first);
@@ -79,34 +92,36 @@ static void describe_should_ask_once_per_library(void)
 	CHECK(cache.count == 0 && cache.paths == NULL);
 }
 
-static void describe_should_refuse_a_file_that_is_not_an_elf_executable(void)
+/* packages_describe refuses `path` with `message`, giving no text. */
+static void check_refused(const char *path, const char *message)
 {
 	struct packages_cache cache = PACKAGES_CACHE_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
-	char path[] = "/tmp/costgate-packages-XXXXXX", expected[256];
 	char *text = (char *)"untouched";
+
+	CHECK(packages_describe(&cache, path, &text, &err) == -1);
+	CHECK(text == NULL);
+	CHECK_STR(err.message, message);
+	packages_cache_release(&cache);
+}
+
+static void describe_should_refuse_a_file_that_is_not_an_elf_executable(void)
+{
+	char path[] = "/tmp/costgate-packages-XXXXXX", expected[256];
 	int fd = mkstemp(path);
 
 	CHECK(fd >= 0);
 	CHECK(write(fd, "#!/bin/sh\necho not a program\n", 29) == 29);
 	close(fd);
-	CHECK(packages_describe(&cache, path, &text, &err) == -1);
-	CHECK(text == NULL);
 	snprintf(expected, sizeof(expected), "'%s' is not an ELF file", path);
-	CHECK_STR(err.message, expected);
+	check_refused(path, expected);
 	unlink(path);
-	packages_cache_release(&cache);
 }
 
 static void describe_should_name_a_missing_executable(void)
 {
-	struct packages_cache cache = PACKAGES_CACHE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
-	char *text = NULL;
-
-	CHECK(packages_describe(&cache, "/nonexistent/costgate/scenario", &text, &err) == -1);
-	CHECK_STR(err.message, "cannot read '/nonexistent/costgate/scenario': No such file or directory");
-	packages_cache_release(&cache);
+	check_refused("/nonexistent/costgate/scenario",
+		      "cannot read '/nonexistent/costgate/scenario': No such file or directory");
 }
 
 /* One batch for a whole suite: after a prefetch, describing finds every library cached, and the
@@ -114,18 +129,16 @@ static void describe_should_name_a_missing_executable(void)
 static void prefetch_should_cache_every_library_and_the_c_library(void)
 {
 	struct packages_cache cold = PACKAGES_CACHE_INIT, warm = PACKAGES_CACHE_INIT;
-	struct gate_error err = GATE_ERROR_INIT;
 	char *executables[] = { (char *)"/proc/self/exe", (char *)PACKAGES_FIXTURE_USER };
-	char *alone = NULL, *after = NULL, *libc = NULL;
+	char *alone = described(&cold, "/proc/self/exe"), *after, *libc;
 	size_t cached;
 
-	CHECK(packages_describe(&cold, "/proc/self/exe", &alone, &err) == 0);
 	packages_prefetch(&warm, executables, 2);
 	cached = warm.count;
 	/* libc, libcjson and the fixture's own library at least. */
 	CHECK(cached >= 3);
-	CHECK(packages_describe(&warm, "/proc/self/exe", &after, &err) == 0);
-	CHECK(packages_libc(&warm, &libc, &err) == 0);
+	after = described(&warm, "/proc/self/exe");
+	libc = libc_described(&warm);
 	CHECK_U64(warm.count, cached);
 	CHECK_STR(after, alone);
 	free(alone);
@@ -240,13 +253,12 @@ static void describe_should_name_the_owners_dpkg_query_names(void)
 
 int main(void)
 {
-	RUN(describe_should_name_the_system_packages_this_executable_loads);
-	RUN(describe_should_leave_out_the_projects_own_libraries);
-	RUN(describe_should_ask_once_per_library);
-	RUN(describe_should_refuse_a_file_that_is_not_an_elf_executable);
-	RUN(describe_should_name_a_missing_executable);
-	RUN(prefetch_should_cache_every_library_and_the_c_library);
-	RUN(objects_should_list_the_executable_its_libraries_and_its_loader);
-	RUN(describe_should_name_the_owners_dpkg_query_names);
-	return CHECK_EXIT();
+	return RUN_CASES(describe_should_name_the_system_packages_this_executable_loads,
+			 describe_should_leave_out_the_projects_own_libraries,
+			 describe_should_ask_once_per_library,
+			 describe_should_refuse_a_file_that_is_not_an_elf_executable,
+			 describe_should_name_a_missing_executable,
+			 prefetch_should_cache_every_library_and_the_c_library,
+			 objects_should_list_the_executable_its_libraries_and_its_loader,
+			 describe_should_name_the_owners_dpkg_query_names);
 }

@@ -1,9 +1,10 @@
 /* Unit tests of the child-process runner on small real programs (/bin/sh, /bin/true, env): how
  * each job ended, its log, the order jobs start in, deadlines, the sealed environment, and the
- * one-command capture. Every job runs in its own temporary directory. */
+ * one-command capture. Every batch of jobs runs in a scratch directory of its own. */
 #define _GNU_SOURCE
 #include "check.h"
 #include "runner.h"
+#include "scratch.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,26 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#define BATCH_MAX 4
+
 static char *sealed_environment[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", NULL };
-
-static char *make_directory(void)
-{
-	char *directory = strdup("/tmp/costgate-test-runner-XXXXXX");
-
-	if (directory == NULL || mkdtemp(directory) == NULL)
-		abort();
-	return directory;
-}
-
-static void remove_directory(char *directory)
-{
-	char command[600];
-
-	snprintf(command, sizeof(command), "rm -rf '%s'", directory);
-	if (system(command) != 0)
-		fprintf(stderr, "cannot remove %s\n", directory);
-	free(directory);
-}
 
 /* The whole text of a file (owned), or NULL. */
 static char *read_text(const char *path)
@@ -67,38 +51,79 @@ static double now(void)
 	return (double)time.tv_sec + (double)time.tv_nsec / 1e9;
 }
 
-static struct runner_options options_of(unsigned parallel, double timeout_seconds)
-{
-	struct runner_options options = {
-		.parallel = parallel,
-		.timeout_seconds = timeout_seconds,
-		.environment = sealed_environment,
-	};
+/* Jobs that run in a scratch directory, job i logged to i.log there, with the sealed
+ * environment. */
+struct batch {
+	char *directory;
+	char logs[BATCH_MAX][600];
+	struct runner_job jobs[BATCH_MAX];
+	size_t count;
+	struct runner_options options;
+};
 
-	return options;
+/* A batch of `count` jobs, job i running argvs[i], `parallel` at once, each killed after
+ * `timeout_seconds`. Returns its jobs, to set more of them before batch_run. */
+static struct runner_job *batch_start(struct batch *batch, char **const *argvs, size_t count,
+				      unsigned parallel, double timeout_seconds)
+{
+	size_t i;
+
+	batch->directory = scratch_make("runner");
+	batch->count = count;
+	batch->options = (struct runner_options){ .parallel = parallel,
+						  .timeout_seconds = timeout_seconds,
+						  .environment = sealed_environment };
+	for (i = 0; i < count; i++) {
+		snprintf(batch->logs[i], sizeof(batch->logs[i]), "%s/%zu.log", batch->directory, i);
+		batch->jobs[i] = (struct runner_job){ .argv = argvs[i], .directory = batch->directory,
+						      .log_path = batch->logs[i] };
+	}
+	return batch->jobs;
+}
+
+/* Runs the batch's jobs, which all get to an end however they end. */
+static void batch_run(struct batch *batch)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(runner_run(batch->jobs, batch->count, &batch->options, &err) == 0);
+	CHECK_STR(err.message, "");
+}
+
+/* The text of the file `name` in the batch's directory (owned), or NULL. */
+static char *batch_read(const struct batch *batch, const char *name)
+{
+	char path[700];
+
+	snprintf(path, sizeof(path), "%s/%s", batch->directory, name);
+	return read_text(path);
+}
+
+static void batch_end(struct batch *batch)
+{
+	scratch_remove(batch->directory);
+}
+
+/* How job `index` of the batch ended, as messages say it. */
+static const char *ending(const struct batch *batch, size_t index)
+{
+	static char how[200];
+
+	runner_describe_end(&batch->jobs[index], batch->options.timeout_seconds, how, sizeof(how));
+	return how;
 }
 
 static void runner_should_report_how_each_job_ended(void)
 {
-	char *directory = make_directory(), logs[4][600];
 	char *ok[] = { "/bin/true", NULL }, *fails[] = { "/bin/false", NULL };
 	char *exits[] = { "/bin/sh", "-c", "exit 42", NULL };
 	char *crashes[] = { "/bin/sh", "-c", "kill -SEGV $$", NULL };
-	struct runner_job jobs[4] = {
-		{ .argv = ok }, { .argv = fails }, { .argv = exits }, { .argv = crashes },
-	};
-	struct runner_options options = options_of(4, 30);
-	struct gate_error err = GATE_ERROR_INIT;
-	char how[200];
+	char **const argvs[] = { ok, fails, exits, crashes };
+	struct batch batch;
+	struct runner_job *jobs = batch_start(&batch, argvs, 4, 4, 30);
 	size_t i;
 
-	for (i = 0; i < 4; i++) {
-		snprintf(logs[i], sizeof(logs[i]), "%s/job%zu.log", directory, i);
-		jobs[i].log_path = logs[i];
-		jobs[i].directory = directory;
-	}
-	CHECK(runner_run(jobs, 4, &options, &err) == 0);
-	CHECK_STR(err.message, "");
+	batch_run(&batch);
 	for (i = 0; i < 4; i++) {
 		CHECK(jobs[i].started);
 		CHECK(jobs[i].spawn_error == 0);
@@ -113,28 +138,35 @@ static void runner_should_report_how_each_job_ended(void)
 	CHECK(!jobs[3].exited);
 	CHECK(jobs[3].signal == SIGSEGV);
 	CHECK(!runner_job_succeeded(&jobs[3]));
-	runner_describe_end(&jobs[1], 30, how, sizeof(how));
-	CHECK_STR(how, "exited with 1");
-	runner_describe_end(&jobs[3], 30, how, sizeof(how));
-	CHECK_CONTAINS(how, "killed by signal 11 (");
-	remove_directory(directory);
+	CHECK_STR(ending(&batch, 1), "exited with 1");
+	CHECK_CONTAINS(ending(&batch, 3), "killed by signal 11 (");
+	batch_end(&batch);
+}
+
+/* The state letter of /proc/PID/stat, or 0 when the process is gone. Read a line at a time: a
+ * file of /proc has no size to read up to. */
+static char process_state(pid_t pid)
+{
+	char path[64], text[512], *paren, state = 0;
+	FILE *file;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	file = fopen(path, "r");
+	if (file == NULL)
+		return 0;
+	if (fgets(text, sizeof(text), file) != NULL && (paren = strrchr(text, ')')) != NULL &&
+	    paren[1] == ' ')
+		state = paren[2];
+	fclose(file);
+	return state;
 }
 
 /* True while `pid` runs (a zombie has ended). */
 static bool process_runs(pid_t pid)
 {
-	char path[64], text[512], *paren;
-	FILE *file;
-	bool runs = false;
+	char state = process_state(pid);
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	file = fopen(path, "r");
-	if (file == NULL)
-		return false;
-	if (fgets(text, sizeof(text), file) != NULL && (paren = strrchr(text, ')')) != NULL)
-		runs = paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
-	fclose(file);
-	return runs;
+	return state != 0 && state != 'Z' && state != 'X';
 }
 
 /* The pid a job wrote into its log as its last line. */
@@ -156,333 +188,256 @@ static pid_t pid_in_log(const char *path)
 
 static void runner_should_kill_and_count_what_a_job_left_running(void)
 {
-	char *directory = make_directory(), logs[3][600];
 	/* In the job's group; in a session of its own (setsid), so only gate's subreaping finds
 	 * it; and nothing left. */
 	char *stays[] = { "/bin/sh", "-c", "sleep 60 >/dev/null & echo $!", NULL };
 	char *escapes[] = { "/bin/sh", "-c", "setsid sleep 60 >/dev/null & echo $!", NULL };
 	char *clean[] = { "/bin/sh", "-c", "sleep 0.1", NULL };
-	struct runner_job jobs[3] = { { .argv = stays }, { .argv = escapes }, { .argv = clean } };
+	char **const argvs[] = { stays, escapes, clean };
+	struct batch batch;
 	/* One at a time: a process that left its run's session is found among gate's strays, and
 	 * with runs side by side it is counted for the run that ended when it was found. */
-	struct runner_options options = options_of(1, 30);
-	struct gate_error err = GATE_ERROR_INIT;
-	char how[200];
+	struct runner_job *jobs = batch_start(&batch, argvs, 3, 1, 30);
 	pid_t left[2];
 	size_t i;
 
-	for (i = 0; i < 3; i++) {
-		snprintf(logs[i], sizeof(logs[i]), "%s/job%zu.log", directory, i);
-		jobs[i].log_path = logs[i];
-		jobs[i].directory = directory;
-	}
-	CHECK(runner_run(jobs, 3, &options, &err) == 0);
+	batch_run(&batch);
 	for (i = 0; i < 2; i++) {
-		left[i] = pid_in_log(logs[i]);
+		left[i] = pid_in_log(batch.logs[i]);
 		CHECK(left[i] > 0);
 		CHECK(jobs[i].exited && jobs[i].exit_code == 0);
 		CHECK_U64(jobs[i].leftovers, 1);
 		CHECK(!runner_job_succeeded(&jobs[i]));
 		CHECK(left[i] <= 0 || !process_runs(left[i]));
 	}
-	runner_describe_end(&jobs[1], 30, how, sizeof(how));
-	CHECK_STR(how, "left 1 process running (killed)");
+	CHECK_STR(ending(&batch, 1), "left 1 process running (killed)");
 	CHECK_U64(jobs[2].leftovers, 0);
 	CHECK(runner_job_succeeded(&jobs[2]));
-	remove_directory(directory);
+	batch_end(&batch);
 }
 
 static void runner_should_skip_a_job_that_comes_after_a_failed_one(void)
 {
-	char *directory = make_directory(), logs[4][600];
 	char *fails[] = { "/bin/false", NULL }, *ok[] = { "/bin/true", NULL };
-	struct runner_job jobs[4] = { { .argv = fails }, { .argv = ok }, { .argv = ok }, { .argv = ok } };
-	struct runner_options options = options_of(2, 30);
-	struct gate_error err = GATE_ERROR_INIT;
-	char how[200];
+	char **const argvs[] = { fails, ok, ok, ok };
+	struct batch batch;
+	struct runner_job *jobs = batch_start(&batch, argvs, 4, 2, 30);
 	size_t i;
 
-	for (i = 0; i < 4; i++) {
-		snprintf(logs[i], sizeof(logs[i]), "%s/job%zu.log", directory, i);
-		jobs[i].log_path = logs[i];
-		jobs[i].directory = directory;
+	for (i = 0; i < 4; i++)
 		jobs[i].weight = 10 - i; /* heavier than what they come after: order still holds */
-	}
 	jobs[2].after[0] = &jobs[0]; /* after the failure */
 	jobs[2].weight = 100;
 	jobs[3].after[0] = &jobs[1]; /* after a success */
 	jobs[3].weight = 100;
-	CHECK(runner_run(jobs, 4, &options, &err) == 0);
+	batch_run(&batch);
 	CHECK(jobs[2].skipped && !jobs[2].started && jobs[2].finished);
 	CHECK(!runner_job_succeeded(&jobs[2]));
-	runner_describe_end(&jobs[2], 30, how, sizeof(how));
-	CHECK_STR(how, "was not run: a run it comes after failed");
+	CHECK_STR(ending(&batch, 2), "was not run: a run it comes after failed");
 	CHECK(!jobs[3].skipped && runner_job_succeeded(&jobs[3]));
-	remove_directory(directory);
+	batch_end(&batch);
 }
 
 static void runner_should_kill_a_job_at_its_deadline(void)
 {
-	char *directory = make_directory(), log[600];
 	char *sleeps[] = { "/bin/sleep", "5", NULL };
-	struct runner_job job = { .argv = sleeps, .log_path = log };
-	struct runner_options options = options_of(1, 1);
-	struct gate_error err = GATE_ERROR_INIT;
+	struct batch batch;
+	struct runner_job *job = batch_start(&batch, (char **const[]){ sleeps }, 1, 1, 1);
 	double started = now(), took;
-	char how[200];
 
-	job.directory = directory;
-	snprintf(log, sizeof(log), "%s/sleep.log", directory);
-	CHECK(runner_run(&job, 1, &options, &err) == 0);
+	batch_run(&batch);
 	took = now() - started;
-	CHECK(job.started);
-	CHECK(job.timed_out);
-	CHECK(!job.exited);
-	CHECK(job.signal == SIGKILL);
-	CHECK(!runner_job_succeeded(&job));
+	CHECK(job->started);
+	CHECK(job->timed_out);
+	CHECK(!job->exited);
+	CHECK(job->signal == SIGKILL);
+	CHECK(!runner_job_succeeded(job));
 	CHECK(took >= 0.9 && took < 4.0);
-	CHECK(job.seconds >= 0.9 && job.seconds < 4.0);
-	runner_describe_end(&job, 1, how, sizeof(how));
-	CHECK_CONTAINS(how, "timed out after 1 s");
-	remove_directory(directory);
-}
-
-/* The state letter of /proc/PID/stat, or 0 when the process is gone. */
-static char process_state(pid_t pid)
-{
-	char path[64], *text, *close_paren, state = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	text = read_text(path);
-	if (text == NULL)
-		return 0;
-	close_paren = strrchr(text, ')');
-	if (close_paren != NULL && close_paren[1] == ' ')
-		state = close_paren[2];
-	free(text);
-	return state;
+	CHECK(job->seconds >= 0.9 && job->seconds < 4.0);
+	CHECK_CONTAINS(ending(&batch, 0), "timed out after 1 s");
+	batch_end(&batch);
 }
 
 static void runner_should_kill_what_a_job_started_at_its_deadline(void)
 {
-	char *directory = make_directory(), log[600], pid_path[600], script[800], *pid_text;
+	char script[800], *pid_text;
 	char *argv[] = { "/bin/sh", "-c", script, NULL };
-	struct runner_job job = { .argv = argv, .log_path = log };
-	struct runner_options options = options_of(1, 1);
-	struct gate_error err = GATE_ERROR_INIT;
+	struct batch batch;
+	struct runner_job *job = batch_start(&batch, (char **const[]){ argv }, 1, 1, 1);
 	int tries;
-	char state = 'S';
 	pid_t grandchild;
 
-	job.directory = directory;
-	snprintf(log, sizeof(log), "%s/sh.log", directory);
-	snprintf(pid_path, sizeof(pid_path), "%s/grandchild.pid", directory);
-	snprintf(script, sizeof(script), "sleep 30 & echo $! > '%s'; wait", pid_path);
-	CHECK(runner_run(&job, 1, &options, &err) == 0);
-	CHECK(job.timed_out);
-	pid_text = read_text(pid_path);
+	snprintf(script, sizeof(script), "sleep 30 & echo $! > '%s/grandchild.pid'; wait",
+		 batch.directory);
+	batch_run(&batch);
+	CHECK(job->timed_out);
+	pid_text = batch_read(&batch, "grandchild.pid");
 	CHECK(pid_text != NULL);
 	grandchild = pid_text ? (pid_t)atoi(pid_text) : 0;
 	free(pid_text);
 	CHECK(grandchild > 0);
-	for (tries = 0; grandchild > 0 && tries < 100; tries++) {
-		state = process_state(grandchild);
-		if (state == 0 || state == 'Z' || state == 'X')
-			break;
+	for (tries = 0; grandchild > 0 && tries < 100 && process_runs(grandchild); tries++)
 		usleep(10000);
-	}
-	if (state != 0 && state != 'Z' && state != 'X') {
-		fprintf(stderr, "the grandchild %d is still running (state %c)\n", (int)grandchild, state);
+	if (grandchild > 0 && process_runs(grandchild)) {
+		check_failed(__FILE__, __LINE__, "the grandchild %d is still running (state %c)",
+			     (int)grandchild, process_state(grandchild));
 		kill(grandchild, SIGKILL);
 	}
-	CHECK(state == 0 || state == 'Z' || state == 'X');
-	remove_directory(directory);
+	batch_end(&batch);
+}
+
+/* The log of `argv` run alone for at most `timeout_seconds`, the file holding `old` before. */
+static void check_log(char **argv, double timeout_seconds, const char *old, const char *expected)
+{
+	struct batch batch;
+	struct runner_job *job = batch_start(&batch, (char **const[]){ argv }, 1, 1, timeout_seconds);
+	FILE *file;
+	char *text;
+
+	if (old != NULL && (file = fopen(batch.logs[0], "w")) != NULL) {
+		fputs(old, file);
+		fclose(file);
+	}
+	batch_run(&batch);
+	CHECK(runner_job_succeeded(job));
+	text = batch_read(&batch, "0.log");
+	CHECK_STR(text, expected);
+	free(text);
+	batch_end(&batch);
 }
 
 static void runner_should_log_the_standard_output_and_error_of_a_job(void)
 {
-	char *directory = make_directory(), log[600], *text;
 	char *argv[] = { "/bin/sh", "-c", "echo out; echo err >&2; echo out again", NULL };
-	struct runner_job job = { .argv = argv, .log_path = log };
-	struct runner_options options = options_of(1, 30);
-	struct gate_error err = GATE_ERROR_INIT;
 
-	job.directory = directory;
-	snprintf(log, sizeof(log), "%s/both.log", directory);
-	CHECK(runner_run(&job, 1, &options, &err) == 0);
-	text = read_text(log);
-	CHECK_STR(text, "out\nerr\nout again\n");
-	free(text);
-	remove_directory(directory);
+	check_log(argv, 30, NULL, "out\nerr\nout again\n");
 }
 
 static void runner_should_truncate_an_old_log(void)
 {
-	char *directory = make_directory(), log[600], *text;
 	char *argv[] = { "/bin/sh", "-c", "echo new", NULL };
-	struct runner_job job = { .argv = argv, .log_path = log };
-	struct runner_options options = options_of(1, 30);
-	struct gate_error err = GATE_ERROR_INIT;
-	FILE *old;
 
-	job.directory = directory;
-	snprintf(log, sizeof(log), "%s/old.log", directory);
-	old = fopen(log, "w");
-	if (old != NULL) {
-		fputs("an old and much longer log\n", old);
-		fclose(old);
-	}
-	CHECK(runner_run(&job, 1, &options, &err) == 0);
-	text = read_text(log);
-	CHECK_STR(text, "new\n");
-	free(text);
-	remove_directory(directory);
+	check_log(argv, 30, "an old and much longer log\n", "new\n");
 }
 
 static void runner_should_start_the_heaviest_jobs_first(void)
 {
-	char *directory = make_directory(), logs[4][600], order_path[600], scripts[4][800], *text;
-	char *argvs[4][4];
 	static const char *const names[] = { "light", "heaviest", "middle", "heavy" };
 	static const uint64_t weights[] = { 1, 4000000000ULL, 20, 300 };
-	struct runner_job jobs[4];
-	struct runner_options options = options_of(1, 30);
-	struct gate_error err = GATE_ERROR_INIT;
+	char scripts[4][800], *text;
+	char *argvs[4][4];
+	struct batch batch;
+	struct runner_job *jobs = batch_start(&batch, (char **const[]){ argvs[0], argvs[1], argvs[2],
+									 argvs[3] }, 4, 1, 30);
 	size_t i;
 
-	snprintf(order_path, sizeof(order_path), "%s/order", directory);
 	for (i = 0; i < 4; i++) {
-		snprintf(scripts[i], sizeof(scripts[i]), "echo %s >> '%s'", names[i], order_path);
-		snprintf(logs[i], sizeof(logs[i]), "%s/%s.log", directory, names[i]);
+		snprintf(scripts[i], sizeof(scripts[i]), "echo %s >> '%s/order'", names[i],
+			 batch.directory);
 		argvs[i][0] = "/bin/sh";
 		argvs[i][1] = "-c";
 		argvs[i][2] = scripts[i];
 		argvs[i][3] = NULL;
-		jobs[i] = (struct runner_job){ .argv = argvs[i], .directory = directory,
-					       .log_path = logs[i], .weight = weights[i] };
+		jobs[i].weight = weights[i];
 	}
-	CHECK(runner_run(jobs, 4, &options, &err) == 0);
-	text = read_text(order_path);
+	batch_run(&batch);
+	text = batch_read(&batch, "order");
 	CHECK_STR(text, "heaviest\nheavy\nmiddle\nlight\n");
 	free(text);
-	remove_directory(directory);
+	batch_end(&batch);
 }
 
 static void runner_should_run_no_more_jobs_at_once_than_allowed(void)
 {
-	char *directory = make_directory(), logs[4][600], script[900], *text;
+	char script[900], *text;
 	char *argv[] = { "/bin/sh", "-c", script, NULL };
-	struct runner_job jobs[4];
-	struct runner_options options = options_of(2, 30);
-	struct gate_error err = GATE_ERROR_INIT;
+	struct batch batch;
+	struct runner_job *jobs = batch_start(&batch, (char **const[]){ argv, argv, argv, argv }, 4,
+					      2, 30);
 	size_t i;
 
 	/* Each job counts the others running beside it through marker files. */
 	snprintf(script, sizeof(script),
 		 "cd '%s' && touch running.$$ && sleep 0.3 && ls running.* | wc -l >> counts; "
-		 "rm -f running.$$", directory);
-	for (i = 0; i < 4; i++) {
-		snprintf(logs[i], sizeof(logs[i]), "%s/%zu.log", directory, i);
-		jobs[i] = (struct runner_job){ .argv = argv, .directory = directory, .log_path = logs[i] };
-	}
-	CHECK(runner_run(jobs, 4, &options, &err) == 0);
+		 "rm -f running.$$", batch.directory);
+	batch_run(&batch);
 	for (i = 0; i < 4; i++)
 		CHECK(runner_job_succeeded(&jobs[i]));
-	snprintf(logs[0], sizeof(logs[0]), "%s/counts", directory);
-	text = read_text(logs[0]);
+	text = batch_read(&batch, "counts");
 	CHECK(text != NULL);
 	if (text != NULL) {
 		CHECK(strstr(text, "3") == NULL && strstr(text, "4") == NULL);
 		CHECK(strstr(text, "2") != NULL); /* and two did run at once */
 	}
 	free(text);
-	remove_directory(directory);
+	batch_end(&batch);
 }
 
 static void runner_should_report_a_program_that_does_not_exist(void)
 {
-	char *directory = make_directory(), logs[2][600];
 	char *missing[] = { "/nonexistent/costgate-no-such-program", NULL };
 	char *ok[] = { "/bin/true", NULL };
-	struct runner_job jobs[2] = { { .argv = missing }, { .argv = ok } };
-	struct runner_options options = options_of(1, 30);
-	struct gate_error err = GATE_ERROR_INIT;
-	char how[200];
+	struct batch batch;
+	struct runner_job *jobs = batch_start(&batch, (char **const[]){ missing, ok }, 2, 1, 30);
 
-	snprintf(logs[0], sizeof(logs[0]), "%s/missing.log", directory);
-	snprintf(logs[1], sizeof(logs[1]), "%s/ok.log", directory);
-	jobs[0].log_path = logs[0];
-	jobs[1].log_path = logs[1];
-	jobs[0].directory = jobs[1].directory = directory;
-	CHECK(runner_run(jobs, 2, &options, &err) == 0);
+	batch_run(&batch);
 	CHECK(!jobs[0].started);
 	CHECK(jobs[0].spawn_error == ENOENT);
 	CHECK(!jobs[0].exited);
 	CHECK(!runner_job_succeeded(&jobs[0]));
 	CHECK(runner_job_succeeded(&jobs[1])); /* the others go on */
-	runner_describe_end(&jobs[0], 30, how, sizeof(how));
-	CHECK_STR(how, "could not start: No such file or directory");
-	remove_directory(directory);
+	CHECK_STR(ending(&batch, 0), "could not start: No such file or directory");
+	batch_end(&batch);
 }
 
 static void runner_should_report_a_log_it_cannot_create(void)
 {
-	char *directory = make_directory(), log[600];
 	char *ok[] = { "/bin/true", NULL };
-	struct runner_job job = { .argv = ok, .log_path = log };
-	struct runner_options options = options_of(1, 30);
-	struct gate_error err = GATE_ERROR_INIT;
+	struct batch batch;
+	struct runner_job *job = batch_start(&batch, (char **const[]){ ok }, 1, 1, 30);
 
-	job.directory = directory;
-	snprintf(log, sizeof(log), "%s/absent/true.log", directory);
-	CHECK(runner_run(&job, 1, &options, &err) == 0);
-	CHECK(!job.started);
-	CHECK(job.spawn_error == ENOENT);
-	remove_directory(directory);
+	snprintf(batch.logs[0], sizeof(batch.logs[0]), "%s/absent/true.log", batch.directory);
+	batch_run(&batch);
+	CHECK(!job->started);
+	CHECK(job->spawn_error == ENOENT);
+	batch_end(&batch);
 }
 
 static void runner_should_give_the_child_exactly_the_environment_given(void)
 {
-	char *directory = make_directory(), log[600], *text;
 	char *argv[] = { "/usr/bin/env", NULL };
 	char *environment[] = { "COSTGATE_ONE=1", "COSTGATE_TWO=two words", NULL };
-	struct runner_job job = { .argv = argv, .log_path = log };
-	struct runner_options options = options_of(1, 30);
-	struct gate_error err = GATE_ERROR_INIT;
+	struct batch batch;
+	struct runner_job *job = batch_start(&batch, (char **const[]){ argv }, 1, 1, 30);
+	char *text;
 
-	options.environment = environment;
-	job.directory = directory;
-	snprintf(log, sizeof(log), "%s/env.log", directory);
+	batch.options.environment = environment;
 	setenv("COSTGATE_LEAK", "from the test", 1);
-	CHECK(runner_run(&job, 1, &options, &err) == 0);
-	CHECK(runner_job_succeeded(&job));
-	text = read_text(log);
+	batch_run(&batch);
+	CHECK(runner_job_succeeded(job));
+	text = batch_read(&batch, "0.log");
 	CHECK_STR(text, "COSTGATE_ONE=1\nCOSTGATE_TWO=two words\n");
 	free(text);
 	unsetenv("COSTGATE_LEAK");
-	remove_directory(directory);
+	batch_end(&batch);
 }
 
 static void runner_should_start_the_child_in_the_directory_given_with_no_input(void)
 {
-	char *directory = make_directory(), log[600], expected[700], *text;
 	char *argv[] = { "/bin/sh", "-c", "pwd; if read line; then echo input; else echo no input; fi",
 			 NULL };
-	struct runner_job job = { .argv = argv, .log_path = log };
-	struct runner_options options = options_of(1, 5);
-	struct gate_error err = GATE_ERROR_INIT;
-	char *resolved = realpath(directory, NULL);
+	struct batch batch;
+	struct runner_job *job = batch_start(&batch, (char **const[]){ argv }, 1, 1, 5);
+	char expected[700], *text, *resolved = realpath(batch.directory, NULL);
 
-	job.directory = directory;
-	snprintf(log, sizeof(log), "%s/pwd.log", directory);
-	CHECK(runner_run(&job, 1, &options, &err) == 0);
-	CHECK(runner_job_succeeded(&job));
-	snprintf(expected, sizeof(expected), "%s\nno input\n", resolved ? resolved : directory);
-	text = read_text(log);
+	batch_run(&batch);
+	CHECK(runner_job_succeeded(job));
+	snprintf(expected, sizeof(expected), "%s\nno input\n", resolved ? resolved : batch.directory);
+	text = batch_read(&batch, "0.log");
 	CHECK_STR(text, expected);
 	free(text);
 	free(resolved);
-	remove_directory(directory);
+	batch_end(&batch);
 }
 
 /* personality(2) may be refused in a container; then there is nothing to check. */
@@ -496,40 +451,34 @@ static bool can_turn_randomization_off(void)
 	return true;
 }
 
-static void runner_should_turn_address_randomization_off_when_asked(void)
+/* The personality flags of a child started with address randomization off or not, or
+ * `otherwise` when there are none to read. */
+static unsigned long child_personality(bool no_randomize, unsigned long otherwise)
 {
-	char *directory = make_directory(), logs[2][600], *text;
 	char *argv[] = { "/bin/cat", "/proc/self/personality", NULL };
-	struct runner_job jobs[2] = { { .argv = argv }, { .argv = argv } };
-	struct runner_options options = options_of(1, 30);
-	struct gate_error err = GATE_ERROR_INIT;
+	struct batch batch;
+	char *text;
 	unsigned long value;
 
+	batch_start(&batch, (char **const[]){ argv }, 1, 1, 30);
+	batch.options.no_randomize = no_randomize;
+	batch_run(&batch);
+	text = batch_read(&batch, "0.log");
+	value = text ? strtoul(text, NULL, 16) : otherwise;
+	free(text);
+	batch_end(&batch);
+	return value;
+}
+
+static void runner_should_turn_address_randomization_off_when_asked(void)
+{
 	if (!can_turn_randomization_off()) {
 		printf("skip runner_should_turn_address_randomization_off_when_asked: personality(2) "
 		       "is refused here\n");
-		remove_directory(directory);
 		return;
 	}
-	snprintf(logs[0], sizeof(logs[0]), "%s/sealed.log", directory);
-	snprintf(logs[1], sizeof(logs[1]), "%s/plain.log", directory);
-	jobs[0].log_path = logs[0];
-	jobs[0].directory = directory;
-	options.no_randomize = true;
-	CHECK(runner_run(&jobs[0], 1, &options, &err) == 0);
-	jobs[1].log_path = logs[1];
-	jobs[1].directory = directory;
-	options.no_randomize = false;
-	CHECK(runner_run(&jobs[1], 1, &options, &err) == 0);
-	text = read_text(logs[0]);
-	value = text ? strtoul(text, NULL, 16) : 0;
-	CHECK((value & ADDR_NO_RANDOMIZE) != 0);
-	free(text);
-	text = read_text(logs[1]);
-	value = text ? strtoul(text, NULL, 16) : ADDR_NO_RANDOMIZE;
-	CHECK((value & ADDR_NO_RANDOMIZE) == 0);
-	free(text);
-	remove_directory(directory);
+	CHECK((child_personality(true, 0) & ADDR_NO_RANDOMIZE) != 0);
+	CHECK((child_personality(false, ADDR_NO_RANDOMIZE) & ADDR_NO_RANDOMIZE) == 0);
 }
 
 struct progress_record {
@@ -549,50 +498,48 @@ static void record_progress(const struct runner_job *job, size_t remaining, void
 
 static void runner_should_report_progress_once_per_job(void)
 {
-	char *directory = make_directory(), logs[3][600];
 	char *ok[] = { "/bin/true", NULL }, *missing[] = { "/nonexistent/program", NULL };
-	struct runner_job jobs[3] = { { .argv = ok }, { .argv = missing }, { .argv = ok } };
-	struct runner_options options = options_of(2, 30);
+	struct batch batch;
 	struct progress_record record = { 0 };
-	struct gate_error err = GATE_ERROR_INIT;
-	size_t i;
 
-	for (i = 0; i < 3; i++) {
-		snprintf(logs[i], sizeof(logs[i]), "%s/%zu.log", directory, i);
-		jobs[i].log_path = logs[i];
-		jobs[i].directory = directory;
-	}
-	options.progress = record_progress;
-	options.progress_context = &record;
-	CHECK(runner_run(jobs, 3, &options, &err) == 0);
+	batch_start(&batch, (char **const[]){ ok, missing, ok }, 3, 2, 30);
+	batch.options.progress = record_progress;
+	batch.options.progress_context = &record;
+	batch_run(&batch);
 	CHECK_U64(record.calls, 3);
 	CHECK_U64(record.remaining[0], 2);
 	CHECK_U64(record.remaining[1], 1);
 	CHECK_U64(record.remaining[2], 0);
-	remove_directory(directory);
+	batch_end(&batch);
+}
+
+/* What `sh -c script` prints to its standard output, captured by runner_capture with a deadline
+ * of `seconds` (owned); NULL when the capture failed. */
+static char *captured(const char *script, unsigned seconds)
+{
+	char *argv[] = { "/bin/sh", "-c", (char *)script, NULL };
+	struct gate_error err = GATE_ERROR_INIT;
+	char *output = NULL;
+
+	CHECK(runner_capture(argv, "/", sealed_environment, seconds, &output, &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK(output != NULL);
+	return output;
 }
 
 static void runner_capture_should_return_the_standard_output(void)
 {
-	char *argv[] = { "/bin/sh", "-c", "echo hello; echo noise >&2; printf 'world'", NULL };
-	struct gate_error err = GATE_ERROR_INIT;
-	char *output = NULL;
+	char *output = captured("echo hello; echo noise >&2; printf 'world'", 10);
 
-	CHECK(runner_capture(argv, "/", sealed_environment, 10, &output, &err) == 0);
-	CHECK_STR(err.message, "");
 	CHECK_STR(output, "hello\nworld");
 	free(output);
 }
 
 static void runner_capture_should_return_output_larger_than_its_first_buffer(void)
 {
-	char *argv[] = { "/bin/sh", "-c", "head -c 300000 /dev/zero | tr '\\0' a", NULL };
-	struct gate_error err = GATE_ERROR_INIT;
-	char *output = NULL;
+	char *output = captured("head -c 300000 /dev/zero | tr '\\0' a", 10);
 	size_t i, a = 0;
 
-	CHECK(runner_capture(argv, "/", sealed_environment, 10, &output, &err) == 0);
-	CHECK(output != NULL);
 	for (i = 0; output != NULL && output[i] != '\0'; i++)
 		a += output[i] == 'a';
 	CHECK_U64(a, 300000);
@@ -602,11 +549,8 @@ static void runner_capture_should_return_output_larger_than_its_first_buffer(voi
 
 static void runner_capture_should_return_output_larger_than_a_mebibyte_whole(void)
 {
-	char *argv[] = { "/bin/sh", "-c", "head -c 3000000 /dev/zero | tr '\\0' a", NULL };
-	struct gate_error err = GATE_ERROR_INIT;
-	char *output = NULL;
+	char *output = captured("head -c 3000000 /dev/zero | tr '\\0' a", 30);
 
-	CHECK(runner_capture(argv, "/", sealed_environment, 30, &output, &err) == 0);
 	CHECK_U64(output ? strlen(output) : 0, 3000000);
 	free(output);
 }
@@ -696,7 +640,7 @@ static void runner_should_take_a_name_with_a_slash_as_it_is(void)
 
 static void runner_should_not_take_a_file_without_execute_permission_for_a_program(void)
 {
-	char *directory = make_directory(), path[600];
+	char *directory = scratch_make("runner"), path[600];
 	FILE *file;
 
 	snprintf(path, sizeof(path), "%s/tool", directory);
@@ -705,52 +649,50 @@ static void runner_should_not_take_a_file_without_execute_permission_for_a_progr
 		fclose(file);
 	CHECK(chmod(path, 0644) == 0);
 	CHECK(runner_find_program("tool", directory) == NULL);
-	remove_directory(directory);
+	scratch_remove(directory);
 }
 
 /* Regression: access(X_OK) is true for a directory, so a directory of that name on the PATH was
  * once returned as the program. */
 static void runner_should_not_take_a_directory_for_a_program(void)
 {
-	char *directory = make_directory(), path[600], *found;
+	char *directory = scratch_make("runner"), path[600], *found;
 
 	snprintf(path, sizeof(path), "%s/tool", directory);
 	CHECK(mkdir(path, 0755) == 0);
 	found = runner_find_program("tool", directory);
 	CHECK(found == NULL);
 	free(found);
-	remove_directory(directory);
+	scratch_remove(directory);
 }
 
 int main(void)
 {
-	setvbuf(stdout, NULL, _IONBF, 0); /* keep the case lines if a sanitizer aborts */
-	RUN(runner_should_report_how_each_job_ended);
-	RUN(runner_should_kill_a_job_at_its_deadline);
-	RUN(runner_should_kill_and_count_what_a_job_left_running);
-	RUN(runner_should_skip_a_job_that_comes_after_a_failed_one);
-	RUN(runner_should_kill_what_a_job_started_at_its_deadline);
-	RUN(runner_should_log_the_standard_output_and_error_of_a_job);
-	RUN(runner_should_truncate_an_old_log);
-	RUN(runner_should_start_the_heaviest_jobs_first);
-	RUN(runner_should_run_no_more_jobs_at_once_than_allowed);
-	RUN(runner_should_report_a_program_that_does_not_exist);
-	RUN(runner_should_report_a_log_it_cannot_create);
-	RUN(runner_should_give_the_child_exactly_the_environment_given);
-	RUN(runner_should_start_the_child_in_the_directory_given_with_no_input);
-	RUN(runner_should_turn_address_randomization_off_when_asked);
-	RUN(runner_should_report_progress_once_per_job);
-	RUN(runner_capture_should_return_the_standard_output);
-	RUN(runner_capture_should_return_output_larger_than_its_first_buffer);
-	RUN(runner_capture_should_return_output_larger_than_a_mebibyte_whole);
-	RUN(runner_capture_should_say_how_a_failing_command_ended);
-	RUN(runner_capture_should_say_a_program_could_not_start);
-	RUN(runner_capture_should_kill_a_command_at_its_deadline);
-	RUN(runner_capture_should_kill_a_command_that_closed_its_output_at_its_deadline);
-	RUN(runner_should_find_a_program_on_the_path);
-	RUN(runner_should_find_no_program_that_is_not_there);
-	RUN(runner_should_take_a_name_with_a_slash_as_it_is);
-	RUN(runner_should_not_take_a_file_without_execute_permission_for_a_program);
-	RUN(runner_should_not_take_a_directory_for_a_program);
-	return CHECK_EXIT();
+	return RUN_CASES(runner_should_report_how_each_job_ended,
+			 runner_should_kill_a_job_at_its_deadline,
+			 runner_should_kill_and_count_what_a_job_left_running,
+			 runner_should_skip_a_job_that_comes_after_a_failed_one,
+			 runner_should_kill_what_a_job_started_at_its_deadline,
+			 runner_should_log_the_standard_output_and_error_of_a_job,
+			 runner_should_truncate_an_old_log,
+			 runner_should_start_the_heaviest_jobs_first,
+			 runner_should_run_no_more_jobs_at_once_than_allowed,
+			 runner_should_report_a_program_that_does_not_exist,
+			 runner_should_report_a_log_it_cannot_create,
+			 runner_should_give_the_child_exactly_the_environment_given,
+			 runner_should_start_the_child_in_the_directory_given_with_no_input,
+			 runner_should_turn_address_randomization_off_when_asked,
+			 runner_should_report_progress_once_per_job,
+			 runner_capture_should_return_the_standard_output,
+			 runner_capture_should_return_output_larger_than_its_first_buffer,
+			 runner_capture_should_return_output_larger_than_a_mebibyte_whole,
+			 runner_capture_should_say_how_a_failing_command_ended,
+			 runner_capture_should_say_a_program_could_not_start,
+			 runner_capture_should_kill_a_command_at_its_deadline,
+			 runner_capture_should_kill_a_command_that_closed_its_output_at_its_deadline,
+			 runner_should_find_a_program_on_the_path,
+			 runner_should_find_no_program_that_is_not_there,
+			 runner_should_take_a_name_with_a_slash_as_it_is,
+			 runner_should_not_take_a_file_without_execute_permission_for_a_program,
+			 runner_should_not_take_a_directory_for_a_program);
 }
