@@ -18,8 +18,10 @@ if [ -z "$python" ] || ! command -v xmllint >/dev/null; then
 fi
 
 results=$work/results.json
-"$gate" --build-dir "$build" --scenario consume_raw --all-metrics --messages 200 --quiet \
-  --json "$results" --raw-dir "$work/raw" >"$work/run.out" 2>"$work/run.err"
+# From the repository's root, as a user runs it: the source file is named relative to it
+# wherever the build directory is.
+(cd "$here/../.." && exec "$gate" --build-dir "$build" --scenario consume_raw --all-metrics \
+  --messages 200 --quiet --json "$results" --raw-dir "$work/raw") >"$work/run.out" 2>"$work/run.err"
 code=$?
 if [ "$code" -ne 0 ] || [ ! -s "$results" ]; then
   fail "setup: gate exited $code"
