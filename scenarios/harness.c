@@ -41,6 +41,9 @@ struct run {
 	uint64_t filled;                     /* messages published (raw: bodies written) so far */
 	uint64_t handled;                    /* bodies the handler returned from successfully */
 	uint64_t replies_handled;            /* replies the reply handler took */
+	bool fork_snapshots;                 /* --snapshots: a forked child at each phase's end;
+					      * --phases: the tool takes its own (callgrind's
+					      * --dump-after the region) */
 	const char *failure;                 /* the internal check that failed, or NULL */
 };
 
@@ -242,13 +245,16 @@ struct snapshot_line {
 /* A snapshot of the run so far, taken between two drains (outside the region): a child made
  * here exits at once, and valgrind writes its output with the counts up to there, while this
  * process goes on (docs/design.md rule 9). vfork, _exit and write: no atfork handler, no
- * stdio, nothing of the scenario's runs in the child. The line on stderr tells gate's deadline
+ * stdio, nothing of the scenario's runs in the child. With --phases there is no child: the
+ * tool wrote its counts as the drain left the region. The line on stderr tells gate's deadline
  * that the run got this far. */
 static int snapshot(struct run *run, const struct snapshot_line *line)
 {
 	pid_t child;
 	int status;
 
+	if (!run->fork_snapshots)
+		goto report;
 	child = vfork();
 	if (child < 0)
 		return fail(run, "cannot fork the snapshot");
@@ -259,6 +265,7 @@ static int snapshot(struct run *run, const struct snapshot_line *line)
 			return fail(run, "cannot wait for the snapshot");
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return fail(run, "the snapshot's process did not exit 0");
+report:
 	if (write(STDERR_FILENO, line->text, line->length) < 0)
 		return fail(run, "cannot report the snapshot");
 	return 0;
@@ -308,9 +315,9 @@ static int run_phases(struct run *run, const uint64_t *snapshots, size_t snapsho
 }
 
 static int run_scenario(const struct costgate_scenario *scenario, uint64_t count,
-			const uint64_t *snapshots, size_t snapshot_count)
+			const uint64_t *snapshots, size_t snapshot_count, bool fork_snapshots)
 {
-	struct run run = { .scenario = scenario, .count = count };
+	struct run run = { .scenario = scenario, .count = count, .fork_snapshots = fork_snapshots };
 	int status = 1;
 	/* The request ring holds the first phase's messages (run_phases reserves the rest). */
 	uint64_t first_phase = snapshot_count > 0 ? snapshots[0] : count;
@@ -427,8 +434,11 @@ static int describe(const struct costgate_scenario *scenario)
 	put_number(out, scenario->batch_size > 1 ? (double)scenario->batch_size : 1);
 	put_key(out, "raw");
 	fputs(scenario->raw ? "true" : "false", out);
-	/* This harness takes --snapshots: gate runs it once per tool (docs/design.md rule 9). */
+	/* This harness takes --snapshots and --phases: gate runs it once per tool (docs/design.md
+	 * rule 9). */
 	put_key(out, "snapshots");
+	fputs("true", out);
+	put_key(out, "phases");
 	fputs("true", out);
 	if (scenario->limit_percent > 0) {
 		put_key(out, "limit_percent");
@@ -461,8 +471,11 @@ static int usage(const char *name, const char *problem)
 		"                     the same, drained in phases: after K1, K2, ... deliveries\n"
 		"                     (increasing, up to COUNT, at most %d) a forked child exits at once,\n"
 		"                     so that valgrind writes the counts up to there\n"
+		"       %s --phases K1[,K2...] COUNT\n"
+		"                     the same phases without a child: the tool writes its counts\n"
+		"                     as each drain leaves the region (callgrind --dump-after)\n"
 		"       %s --describe print the scenario's declaration as JSON\n",
-		name, problem, name, COUNT_MAX, name, SNAPSHOT_MAX, name);
+		name, problem, name, COUNT_MAX, name, SNAPSHOT_MAX, name, name);
 #ifdef COSTGATE_NATIVE
 	costgate_native_usage(stderr, name);
 #endif
@@ -518,7 +531,7 @@ int costgate_harness_main(const struct costgate_scenario *scenario, int argc, ch
 #ifdef COSTGATE_NATIVE
 	switch (costgate_native_parse(argc, argv, COUNT_MAX, &count, problem, sizeof(problem))) {
 	case 1:
-		return run_scenario(scenario, count, NULL, 0) != 0 ? 1
+		return run_scenario(scenario, count, NULL, 0, false) != 0 ? 1
 								   : costgate_native_report(scenario->name);
 	case -1:
 		return usage(scenario->name, problem);
@@ -526,20 +539,23 @@ int costgate_harness_main(const struct costgate_scenario *scenario, int argc, ch
 #endif
 	if (argc == 2 && strcmp(argv[1], "--describe") == 0)
 		return describe(scenario);
-	if (argc != 2 && !(argc == 4 && strcmp(argv[1], "--snapshots") == 0))
-		return usage(scenario->name, "expected COUNT, --snapshots K1[,K2...] COUNT or --describe");
+	if (argc != 2 && !(argc == 4 && (strcmp(argv[1], "--snapshots") == 0 ||
+					 strcmp(argv[1], "--phases") == 0)))
+		return usage(scenario->name, "expected COUNT, --snapshots K1[,K2...] COUNT, --phases "
+			     "K1[,K2...] COUNT or --describe");
 	if (parse_count(argv[argc - 1], &count) != 0) {
 		snprintf(problem, sizeof(problem), "COUNT must be a positive integer up to %llu, not '%s'",
 			 COUNT_MAX, argv[argc - 1]);
 		return usage(scenario->name, problem);
 	}
 	if (argc == 4 && parse_snapshots(argv[2], count, snapshots, &snapshot_count) != 0) {
-		snprintf(problem, sizeof(problem), "--snapshots takes increasing counts up to COUNT "
-			 "(%llu), at most %d, separated by commas, not '%.100s'",
+		snprintf(problem, sizeof(problem), "%s takes increasing counts up to COUNT "
+			 "(%llu), at most %d, separated by commas, not '%.100s'", argv[1],
 			 (unsigned long long)count, SNAPSHOT_MAX, argv[2]);
 		return usage(scenario->name, problem);
 	}
-	return run_scenario(scenario, count, snapshots, snapshot_count);
+	return run_scenario(scenario, count, snapshots, snapshot_count,
+			    argc == 4 && strcmp(argv[1], "--snapshots") == 0);
 }
 
 int main(int argc, char **argv)

@@ -168,6 +168,30 @@ allocator_total() {
       gsub(/,/, "", $1); sum += $1 } END { print sum + 0 }'
 }
 
+# callgrind_parts RAW SCENARIO COUNT N: a line each, the callgrind parts of SCENARIO's run at N
+# in RAW that add up to its counts at COUNT (1, N or 2N; docs/design.md rule 9): .start and .0-1,
+# then .1-N, then .N-2N.
+callgrind_parts() {
+  local raw=$1 name=$2 count=$3 n=$4
+  printf '%s\n' "$raw/callgrind.out.$name.start" "$raw/callgrind.out.$name.0-1"
+  [ "$count" -lt "$n" ] || printf '%s\n' "$raw/callgrind.out.$name.1-$n"
+  [ "$count" -lt $((2 * n)) ] || printf '%s\n' "$raw/callgrind.out.$name.$n-$((2 * n))"
+}
+
+# callgrind_sum FUNCTION RAW SCENARIO COUNT N: FUNCTION (program_total, allocator_total or
+# program_own) of each of those parts, added up: the count at COUNT by hand. Prints nothing when
+# a part is missing or unreadable.
+callgrind_sum() {
+  local function=$1 sum=0 file value
+  shift
+  while IFS= read -r file; do
+    value=$("$function" "$file")
+    [ -n "$value" ] || return 1
+    sum=$((sum + value))
+  done < <(callgrind_parts "$@")
+  echo "$sum"
+}
+
 # program_own FILE: the program's own instructions by hand, the total less the allocator's.
 program_own() {
   local total allocator

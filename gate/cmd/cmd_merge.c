@@ -145,15 +145,16 @@ static int combine(struct session *session, struct results *shards, size_t count
  * second opinion takes nothing from the run but counts to check. */
 #define HARNESS_REGION "costgate_measured_region"
 
-/* Compares one count of the document with the raw file's. */
+/* Compares one count of the document with the raw file's (`parts`: that file and the parts
+ * before it, added up). */
 static int same_count(const char *name, const char *what, uint64_t stated, uint64_t raw,
-		      const char *file, struct gate_error *err)
+		      const char *file, bool parts, struct gate_error *err)
 {
 	if (stated == raw)
 		return 0;
 	return gate_error_set(err, "results of '%s' disagree with the raw files: %s is %llu, but "
-			      "'%s' holds %llu", name, what, (unsigned long long)stated, file,
-			      (unsigned long long)raw);
+			      "'%s'%s holds %llu", name, what, (unsigned long long)stated, file,
+			      parts ? " with the parts before it" : "", (unsigned long long)raw);
 }
 
 /* A raw file name from the document: a plain name in `directory`. */
@@ -163,6 +164,37 @@ static int raw_path(const char *directory, const char *name, const char *prefix,
 	if (name == NULL || strncmp(name, prefix, strlen(prefix)) != 0 || strchr(name, '/') != NULL)
 		return gate_error_set(err, "results name no raw file of the form %s...", prefix);
 	snprintf(path, size, "%s/%s", directory, name);
+	return 0;
+}
+
+/* A callgrind run in parts (docs/design.md rule 9: raw names ending in a range, "NAME.0-1"):
+ * the profile at count `which` is the service start's part ("NAME.start", beside the first)
+ * and the parts up to that count, added up. Returns 1 when the run was not written in parts
+ * (one file a count), 0 when *profile holds the sum, -1 with err. */
+static int parse_parts(const struct measurement *measurement, const char *directory,
+		       enum metric_tool tool, size_t which, const char *prefix,
+		       struct cg_profile *profile, struct gate_error *err)
+{
+	const char *first = measurement->raw_files[tool][0];
+	char path[4096], start[4096];
+	size_t length = first != NULL ? strlen(first) : 0, i;
+
+	if (length < 4 || strcmp(first + length - 4, ".0-1") != 0)
+		return 1;
+	snprintf(start, sizeof(start), "%.*sstart", (int)(length - 3), first);
+	for (i = 0; i <= which + 1; i++) {
+		struct cg_profile part = CG_PROFILE_INIT;
+		int status;
+
+		if (raw_path(directory, i == 0 ? start : measurement->raw_files[tool][i - 1], prefix,
+			     path, sizeof(path), err) != 0 ||
+		    cg_profile_parse(&part, path, err) != 0)
+			return -1;
+		status = cg_profile_add(profile, &part, err);
+		cg_profile_release(&part);
+		if (status != 0)
+			return gate_error_prefix(err, "'%s'", path), -1;
+	}
 	return 0;
 }
 
@@ -177,7 +209,7 @@ static int check_raw_tool(const struct measurement *measurement, const char *dir
 	struct tool_output output = { &callgrind, &dhat };
 	const char *name = measurement->info.name;
 	char path[4096], prefix[32];
-	bool wanted = false;
+	bool wanted = false, parts;
 	size_t metric;
 	int status = 0;
 
@@ -189,10 +221,15 @@ static int check_raw_tool(const struct measurement *measurement, const char *dir
 	if (raw_path(directory, measurement->raw_files[tool][which], prefix, path, sizeof(path),
 		     err) != 0)
 		return -1;
-	if ((tool_table[tool].parser == TOOL_PARSE_CALLGRIND
-		     ? cg_profile_parse(&callgrind, path, err)
-		     : dhat_profile_parse(&dhat, path, HARNESS_REGION, err)) != 0)
+	if (tool_table[tool].parser == TOOL_PARSE_CALLGRIND)
+		status = parse_parts(measurement, directory, tool, which, prefix, &callgrind, err);
+	parts = status == 0 && tool_table[tool].parser == TOOL_PARSE_CALLGRIND;
+	if (tool_table[tool].parser == TOOL_PARSE_CALLGRIND
+		    ? status == 1 && cg_profile_parse(&callgrind, path, err) != 0
+		    : dhat_profile_parse(&dhat, path, HARNESS_REGION, err) != 0)
 		status = -1;
+	else if (status == 1)
+		status = 0;
 	for (metric = 0; status == 0 && metric < METRIC_COUNT; metric++) {
 		const char *why = "";
 		uint64_t count = 0;
@@ -203,7 +240,7 @@ static int check_raw_tool(const struct measurement *measurement, const char *dir
 			status = gate_error_set(err, "cannot read '%s': %s", path, why);
 		else
 			status = same_count(name, metric_table[metric].title,
-					    measurement->counts[metric][which], count, path, err);
+					    measurement->counts[metric][which], count, path, parts, err);
 	}
 	/* The whole process at 2N is the run's end, in the file beside the snapshot's (".end",
 	 * docs/design.md rule 9). */
@@ -219,12 +256,12 @@ static int check_raw_tool(const struct measurement *measurement, const char *dir
 		else
 			status = same_count(name, "the process's instructions",
 					    measurement->process_instructions[which],
-					    dhat.instructions, end, err);
+					    dhat.instructions, end, false, err);
 	} else if (status == 0 && tool_table[tool].parser == TOOL_PARSE_DHAT &&
 		   measurement->has_process) {
 		status = same_count(name, "the process's instructions",
 				    measurement->process_instructions[which], dhat.instructions, path,
-				    err);
+				    false, err);
 	}
 	cg_profile_release(&callgrind);
 	dhat_profile_release(&dhat);

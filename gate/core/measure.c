@@ -33,6 +33,16 @@
 #define MEASURE_END SLOPE_RUNS
 #define MEASURE_PROCESSES (SLOPE_RUNS + 1)
 
+/* A callgrind run of a harness that takes --phases (scenario_info.phases) is one process that
+ * writes a file a part, PREFIX<pid>.K, each time the region is left (--dump-after), with the
+ * counts since the part before: the service start (MEASURE_PART_START), the drain to 1 delivery,
+ * to N and to 2N (part `which` + 1), and at the program's end PREFIX<pid>, the part after the
+ * last drain, which counts nothing (docs/design.md rule 9). */
+#define MEASURE_PART_START 0
+#define MEASURE_PART_END (SLOPE_RUNS + 1)
+#define MEASURE_PARTS (SLOPE_RUNS + 2)
+#define MEASURE_FILES MEASURE_PARTS /* the most outputs one run writes */
+
 /* The one run of one tool: 2N deliveries drained in phases, a snapshot after each count
  * (docs/design.md rule 9). Each of its processes writes an output, read in the order of their
  * counts. */
@@ -43,10 +53,16 @@ struct run {
 	int clear_error; /* errno when an earlier run's output file could not be removed */
 	char *argv[24];
 	char *owned[8]; /* the argv strings built here */
-	char *output_paths[MEASURE_PROCESSES]; /* each process's output once read, by slope_run */
-	char *written[MEASURE_PROCESSES];      /* the outputs as valgrind named them (PREFIX<pid>) */
-	long pids[MEASURE_PROCESSES];          /* their pids */
+	bool phases;     /* one callgrind process, its parts dumped (MEASURE_PARTS) */
+	char *output_paths[MEASURE_PROCESSES]; /* each process's output once read, by slope_run;
+						* with phases the part that ends at that count */
+	char *part_paths[MEASURE_PARTS];       /* the parts' names with phases: .start, .0-1,
+						* .1-N, .N-2N and the end's */
+	char *written[MEASURE_FILES];          /* the outputs as valgrind named them (PREFIX<pid>,
+						* with phases PREFIX<pid>.K in order, then the end) */
+	long pids[MEASURE_FILES];              /* their pids */
 	size_t written_count;
+	size_t part_count; /* with phases: the PREFIX<pid>.K files the one process wrote */
 	long log_pids[MEASURE_PROCESSES]; /* valgrind's own logs not yet put in place (settle_logs) */
 	size_t log_count;
 	char *log_paths[MEASURE_PROCESSES]; /* valgrind's log of each process (settle_logs) */
@@ -179,6 +195,24 @@ static size_t pid_files(const struct listing *listing, const char *prefix, long 
 	return count;
 }
 
+/* How many listed files are named PREFIX<pid>.<digits>: the parts one callgrind process dumped. */
+static size_t part_files(const struct listing *listing, const char *prefix, long pid)
+{
+	char stem[PATH_MAX];
+	size_t length, count = 0, i;
+
+	snprintf(stem, sizeof(stem), "%s%ld.", prefix, pid);
+	length = strlen(stem);
+	for (i = 0; i < listing->count; i++) {
+		const char *rest = listing->names[i] + length;
+
+		if (strncmp(listing->names[i], stem, length) == 0 && rest[0] != '\0' &&
+		    strspn(rest, "0123456789") == strlen(rest))
+			count++;
+	}
+	return count;
+}
+
 /* Removes an earlier run's PREFIX<pid> files. */
 static int remove_pid_files(const struct listing *listing, const char *directory,
 			    const char *prefix)
@@ -243,27 +277,44 @@ static void collect_outputs(struct run *run, const struct listing *listing,
 			    const struct measure_options *options)
 {
 	struct measurement *measurement = run->measurement;
-	long logs[MEASURE_PROCESSES + 1], outputs[MEASURE_PROCESSES + 1];
+	long logs[MEASURE_PROCESSES + 1] = { 0 }, outputs[MEASURE_PROCESSES + 1] = { 0 };
 	size_t log_count = pid_files(listing, run->log_prefix, logs, MEASURE_PROCESSES + 1);
 	size_t output_count = pid_files(listing, run->output_prefix, outputs, MEASURE_PROCESSES + 1);
-	size_t i;
+	size_t processes = run->phases ? 1 : MEASURE_PROCESSES, i;
 
-	if (log_count > MEASURE_PROCESSES || output_count > MEASURE_PROCESSES) {
-		bool by_log = log_count > MEASURE_PROCESSES;
+	if (log_count > processes || output_count > processes) {
+		bool by_log = log_count > processes;
+		const long *pids = by_log ? logs : outputs;
+		size_t found = by_log ? log_count : output_count, listed = 0, shown;
+		char list[160];
 
+		/* "pids 10, 11 and 12", at most the first processes + 1 of them. */
+		shown = found < processes + 1 ? found : processes + 1;
+		for (i = 0; i < shown; i++)
+			listed += (size_t)snprintf(list + listed, sizeof(list) - listed, "%s%ld",
+						   i == 0 ? "" : i + 1 == shown ? " and " : ", ",
+						   pids[i]);
 		record_failure(measurement, "%s run at %" PRIu64 ": scenario forked: %zu processes ran "
-			       "under valgrind where the harness makes %d (pids %ld, %ld, %ld, %ld and "
-			       "%ld; their logs and outputs are %s/%s<pid> and %s/%s<pid>)",
-			       tool_names(run->tool), count_of(measurement, SLOPE_TWICE_N),
-			       by_log ? log_count : output_count, MEASURE_PROCESSES,
-			       by_log ? logs[0] : outputs[0], by_log ? logs[1] : outputs[1],
-			       by_log ? logs[2] : outputs[2], by_log ? logs[3] : outputs[3],
-			       by_log ? logs[4] : outputs[4], options->raw_dir, run->log_prefix,
-			       options->raw_dir, run->output_prefix);
+			       "under valgrind where the harness makes %zu (pids %s%s; their logs and "
+			       "outputs are %s/%s<pid> and %s/%s<pid>)",
+			       tool_names(run->tool), count_of(measurement, SLOPE_TWICE_N), found,
+			       processes, list, found > shown ? ", ..." : "", options->raw_dir,
+			       run->log_prefix, options->raw_dir, run->output_prefix);
 		return;
 	}
 	memcpy(run->log_pids, logs, log_count * sizeof(*logs));
 	run->log_count = log_count;
+	if (run->phases && output_count == 1) {
+		size_t part;
+
+		run->part_count = part_files(listing, run->output_prefix, outputs[0]);
+		for (part = 1; part < MEASURE_PARTS && part <= run->part_count; part++) {
+			if (asprintf(&run->written[run->written_count], "%s/%s%ld.%zu", options->raw_dir,
+				     run->output_prefix, outputs[0], part) < 0)
+				return;
+			run->pids[run->written_count++] = outputs[0];
+		}
+	}
 	for (i = 0; i < output_count; i++) {
 		if (asprintf(&run->written[run->written_count], "%s/%s%ld", options->raw_dir,
 			     run->output_prefix, outputs[i]) < 0)
@@ -293,6 +344,26 @@ static int plan_paths(struct run *run, const struct manifest_entry *entry,
 			     run->again ? ".again" : "", which == MEASURE_END ? ".end" : "") < 0)
 			return -1;
 	}
+	/* With phases, callgrind's parts by what they hold: .start, .0-1, .1-N, .N-2N, and the
+	 * end's name as above. */
+	if (tool_table[run->tool].parser == TOOL_PARSE_CALLGRIND) {
+		for (which = 0; which < MEASURE_PART_END; which++) {
+			uint64_t from = which <= 1 ? 0 : count_of(run->measurement, which - 2);
+			uint64_t to = which == 0 ? 0 : count_of(run->measurement, which - 1);
+
+			if ((which == MEASURE_PART_START
+				     ? asprintf(&run->part_paths[which], "%s/%s.out.%s.start%s",
+						options->raw_dir, tool_names(run->tool), entry->name,
+						run->again ? ".again" : "")
+				     : asprintf(&run->part_paths[which],
+						"%s/%s.out.%s.%" PRIu64 "-%" PRIu64 "%s",
+						options->raw_dir, tool_names(run->tool), entry->name,
+						from, to, run->again ? ".again" : "")) < 0)
+				return -1;
+		}
+		if ((run->part_paths[MEASURE_PART_END] = strdup(run->output_paths[MEASURE_END])) == NULL)
+			return -1;
+	}
 	run->log_path = run->log_paths[SLOPE_TWICE_N];
 	if (asprintf(&run->output_prefix, "%s.", basename(run->output_paths[SLOPE_TWICE_N])) < 0 ||
 	    asprintf(&run->log_prefix, "%s.", basename(run->log_path)) < 0 ||
@@ -311,6 +382,10 @@ static void clear_outputs(struct run *run, const struct listing *listing,
 	for (which = 0; which < MEASURE_PROCESSES; which++)
 		if ((unlink(run->output_paths[which]) != 0 && errno != ENOENT) ||
 		    (which != SLOPE_TWICE_N && unlink(run->log_paths[which]) != 0 && errno != ENOENT))
+			run->clear_error = errno;
+	for (which = 0; which < MEASURE_PARTS; which++)
+		if (run->part_paths[which] != NULL && unlink(run->part_paths[which]) != 0 &&
+		    errno != ENOENT)
 			run->clear_error = errno;
 	if (remove_pid_files(listing, options->raw_dir, run->output_prefix) != 0 ||
 	    remove_pid_files(listing, options->raw_dir, run->log_prefix) != 0)
@@ -338,6 +413,12 @@ static int build_run(struct run *run, const struct measure_options *options)
 		    asprintf(&run->owned[2], "--callgrind-out-file=%s.%%p",
 			     run->output_paths[SLOPE_TWICE_N]) < 0)
 			return -1;
+		/* One process, a part dumped each time the region is left: no forked snapshot,
+		 * whose fork and exit cost a valgrind process a third again. */
+		run->phases = measurement->info.phases;
+		if (run->phases &&
+		    asprintf(&run->owned[6], "--dump-after=%s", measurement->info.region) < 0)
+			return -1;
 	} else {
 		if (asprintf(&run->owned[1], "--num-callers=%d", MEASURE_NUM_CALLERS) < 0 ||
 		    asprintf(&run->owned[2], "--dhat-out-file=%s.%%p",
@@ -352,6 +433,8 @@ static int build_run(struct run *run, const struct measure_options *options)
 	run->argv[argc++] = run->owned[1];
 	run->argv[argc++] = run->owned[2];
 	run->argv[argc++] = run->owned[4];
+	if (run->phases)
+		run->argv[argc++] = run->owned[6];
 	run->argv[argc++] = "--vgdb=no";
 	run->argv[argc++] = "--trace-children=no";
 	/* Fixed argv: run from the executable's directory as ./NAME, so the path a checkout
@@ -361,10 +444,17 @@ static int build_run(struct run *run, const struct measure_options *options)
 	    asprintf(&run->owned[5], "%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 		     count_of(measurement, SLOPE_ONE), count_of(measurement, SLOPE_N), count) < 0)
 		return -1;
-	run->argv[argc++] = "--snapshots";
+	run->argv[argc++] = run->phases ? "--phases" : "--snapshots";
 	run->argv[argc++] = run->owned[5];
 	run->argv[argc++] = run->owned[3];
 	run->argv[argc] = NULL;
+	/* With phases each count's output is the part that ends there. */
+	for (i = 0; run->phases && i < SLOPE_RUNS; i++) {
+		char *swap = run->output_paths[i];
+
+		run->output_paths[i] = run->part_paths[i + 1];
+		run->part_paths[i + 1] = swap;
+	}
 	run->job.argv = run->argv;
 	run->job.directory = dirname(run->directory);
 	run->job.log_path = run->log_path;
@@ -380,8 +470,11 @@ static void release_run(struct run *run)
 	for (i = 0; i < MEASURE_PROCESSES; i++) {
 		free(run->output_paths[i]);
 		free(run->log_paths[i]);
-		free(run->written[i]);
 	}
+	for (i = 0; i < MEASURE_FILES; i++)
+		free(run->written[i]);
+	for (i = 0; i < MEASURE_PARTS; i++)
+		free(run->part_paths[i]);
 	free(run->output_prefix);
 	free(run->log_prefix);
 	free(run->directory);
@@ -635,22 +728,33 @@ static void parsed_release(struct parsed_run *parsed)
 	dhat_profile_release(&parsed->dhat);
 }
 
-/* Parses a run's file and checks what every run of its tool must show; then reads every metric
- * of the tool into counts[metric] (others untouched). Returns -1 after recording the failure. */
+/* Parses a run's file by its tool's reader. Returns -1 after recording the failure. */
+static int parse_output(struct measurement *measurement, const struct run *run, const char *path,
+			struct parsed_run *parsed)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	int status = tool_table[run->tool].parser == TOOL_PARSE_CALLGRIND
+			     ? cg_profile_parse(&parsed->callgrind, path, &err)
+			     : dhat_profile_parse(&parsed->dhat, path, measurement->info.region, &err);
+
+	if (status != 0)
+		record_failure(measurement, "%s run at %" PRIu64 ": %s", tool_names(run->tool),
+			       count_of(measurement, SLOPE_TWICE_N), err.message);
+	return status;
+}
+
+/* Checks what every run of its tool must show in a parsed output (`path` names it); then reads
+ * every metric of the tool into counts[metric] (others untouched). Returns -1 after recording
+ * the failure. */
 static int read_run(struct measurement *measurement, const struct run *run, const char *path,
 		    struct parsed_run *parsed, uint64_t counts[METRIC_COUNT])
 {
-	struct gate_error err = GATE_ERROR_INIT;
 	struct tool_output output = { &parsed->callgrind, &parsed->dhat };
 	const char *name = tool_names(run->tool);
 	uint64_t count = count_of(measurement, SLOPE_TWICE_N);
 	size_t metric;
 
 	if (tool_table[run->tool].parser == TOOL_PARSE_CALLGRIND) {
-		if (cg_profile_parse(&parsed->callgrind, path, &err) != 0) {
-			record_failure(measurement, "%s run at %" PRIu64 ": %s", name, count, err.message);
-			return -1;
-		}
 		if (parsed->callgrind.total == 0 ||
 		    cg_profile_find(&parsed->callgrind, measurement->info.region) == NULL) {
 			record_failure(measurement, "%s run at %" PRIu64 ": the region '%s' "
@@ -662,10 +766,6 @@ static int read_run(struct measurement *measurement, const struct run *run, cons
 	} else {
 		const struct dhat_profile *dhat = &parsed->dhat;
 
-		if (dhat_profile_parse(&parsed->dhat, path, measurement->info.region, &err) != 0) {
-			record_failure(measurement, "%s run at %" PRIu64 ": %s", name, count, err.message);
-			return -1;
-		}
 		if (dhat->deepest_stack >= MEASURE_NUM_CALLERS) {
 			record_failure(measurement, "%s run at %" PRIu64 ": a stack reached %d frames, "
 				       "so the region frame may have been cut off (file %s)", name,
@@ -708,6 +808,83 @@ static uint64_t progress_of(const struct run *run, const struct parsed_run *pars
 								     : parsed->dhat.instructions;
 }
 
+/* read_outputs for a run with phases: its parts, each parsed, summed up to each count (part 0
+ * and the drain to 1, then to N, then to 2N) into parsed[which], read as one output would be;
+ * the end (which must count nothing: the region is never entered after the last drain) into
+ * *end. Each part then takes its name (part_paths, output_paths). Returns -1 after recording
+ * the failure. */
+static int read_parts(struct measurement *measurement, struct run *run,
+		      struct parsed_run parsed[SLOPE_RUNS], uint64_t counts[SLOPE_RUNS][METRIC_COUNT],
+		      struct parsed_run *end, const struct measure_options *options)
+{
+	struct parsed_run read[MEASURE_PARTS];
+	struct gate_error err = GATE_ERROR_INIT;
+	const char *name = tool_names(run->tool);
+	uint64_t count = count_of(measurement, SLOPE_TWICE_N);
+	size_t i, which;
+	int status = -1;
+
+	memset(read, 0, sizeof(read));
+	if (run->written_count != MEASURE_PARTS || run->part_count != MEASURE_PARTS - 1) {
+		settle_logs(run, 0, MEASURE_PROCESSES, options);
+		record_failure(measurement, "%s run at %" PRIu64 ": %zu parts and %s end where the "
+			       "harness's phases make %d and one: the region left %s often than the "
+			       "harness leaves it (log: %s)", name, count, run->part_count,
+			       run->written_count > run->part_count ? "an" : "no", MEASURE_PARTS - 1,
+			       run->part_count < MEASURE_PARTS - 1 ? "less" : "more", run->log_path);
+		return -1;
+	}
+	for (i = 0; i < MEASURE_PARTS; i++)
+		if (parse_output(measurement, run, run->written[i], &read[i]) != 0)
+			goto out;
+	if (read[MEASURE_PART_END].callgrind.total != 0) {
+		record_failure(measurement, "%s run at %" PRIu64 ": %" PRIu64 " instructions counted "
+			       "after the last drain, where the region is never entered (file %s)",
+			       name, count, read[MEASURE_PART_END].callgrind.total,
+			       run->written[MEASURE_PART_END]);
+		goto out;
+	}
+	for (which = 0; which < SLOPE_RUNS; which++) {
+		const struct cg_profile *before = which == 0 ? &read[MEASURE_PART_START].callgrind
+							     : &parsed[which - 1].callgrind;
+
+		if (cg_profile_add(&parsed[which].callgrind, before, &err) != 0 ||
+		    cg_profile_add(&parsed[which].callgrind, &read[which + 1].callgrind, &err) != 0) {
+			record_failure(measurement, "%s run at %" PRIu64 ": %s (files %s, %s)", name,
+				       count, err.message, run->written[which],
+				       run->written[which + 1]);
+			goto out;
+		}
+		if (read_run(measurement, run, run->written[which + 1], &parsed[which],
+			     counts[which]) != 0)
+			goto out;
+	}
+	for (i = 0; i < MEASURE_PARTS; i++) {
+		const char *to = i == MEASURE_PART_START ? run->part_paths[MEASURE_PART_START]
+			       : i == MEASURE_PART_END	 ? run->output_paths[MEASURE_END]
+							 : run->output_paths[i - 1];
+
+		if (rename(run->written[i], to) != 0) {
+			record_failure(measurement, "%s run at %" PRIu64 ": cannot rename '%s': %s",
+				       name, count, run->written[i], strerror(errno));
+			goto out;
+		}
+	}
+	if (end != NULL) {
+		*end = read[MEASURE_PART_END];
+		memset(&read[MEASURE_PART_END], 0, sizeof(read[MEASURE_PART_END]));
+	}
+	status = 0;
+out:
+	settle_logs(run, 0, MEASURE_PROCESSES, options);
+	for (i = 0; i < MEASURE_PARTS; i++)
+		parsed_release(&read[i]);
+	if (status != 0)
+		for (which = 0; which < SLOPE_RUNS; which++)
+			parsed_release(&parsed[which]);
+	return status;
+}
+
 /* Reads the outputs of a run's processes (read_run on each) into parsed[which] and
  * counts[which], in the order of their counts: each phase adds deliveries, so the snapshot at 1,
  * the one at N and the one at 2N count strictly more, whichever pid each got, and the run's end
@@ -722,6 +899,8 @@ static int read_outputs(struct measurement *measurement, struct run *run,
 	uint64_t read_counts[MEASURE_PROCESSES][METRIC_COUNT];
 	int status = -1;
 
+	if (run->phases)
+		return read_parts(measurement, run, parsed, counts, end, options);
 	memset(read, 0, sizeof(read));
 	memset(read_counts, 0, sizeof(read_counts));
 	if (run->written_count != MEASURE_PROCESSES) {
@@ -738,7 +917,8 @@ static int read_outputs(struct measurement *measurement, struct run *run,
 	}
 	for (i = 0; i < MEASURE_PROCESSES; i++) {
 		order[i] = i;
-		if (read_run(measurement, run, run->written[i], &read[i], read_counts[i]) != 0)
+		if (parse_output(measurement, run, run->written[i], &read[i]) != 0 ||
+		    read_run(measurement, run, run->written[i], &read[i], read_counts[i]) != 0)
 			goto out;
 	}
 	for (i = 1; i < MEASURE_PROCESSES; i++)
@@ -1249,7 +1429,7 @@ static void measure_progress(const struct runner_job *job, size_t remaining, voi
 static void check_reported_objects(struct measurement *measurement, run_table runs,
 				   const struct measure_options *options)
 {
-	const char *outputs[2 * TOOL_COUNT * MEASURE_PROCESSES];
+	const char *outputs[2 * TOOL_COUNT * MEASURE_FILES];
 	struct gate_error err = GATE_ERROR_INIT;
 	size_t count = 0, repeat, tool, i;
 

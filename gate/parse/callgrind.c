@@ -1075,3 +1075,165 @@ int cg_profile_event_total(const struct cg_profile *profile, const char *event, 
 	}
 	return -1;
 }
+
+/* The index of `name` in files[], appending a copy when absent; -1 when out of memory. */
+static int file_slot(char ***files, size_t *count, const char *name, size_t *index)
+{
+	char **grown;
+	size_t i;
+
+	for (i = 0; i < *count; i++) {
+		if (strcmp((*files)[i], name) == 0) {
+			*index = i;
+			return 0;
+		}
+	}
+	grown = realloc(*files, (*count + 1) * sizeof(*grown));
+	if (grown == NULL)
+		return -1;
+	*files = grown;
+	if ((grown[*count] = strdup(name)) == NULL)
+		return -1;
+	*index = (*count)++;
+	return 0;
+}
+
+/* A copy of `from` with its strings and lines owned, its lines' files mapped through `map`
+ * (NULL: kept). */
+static int copy_function(struct cg_function *to, const struct cg_function *from,
+			 const size_t *map)
+{
+	size_t i;
+
+	*to = *from;
+	to->name = strdup(from->name);
+	to->file = strdup(from->file);
+	to->object = strdup(from->object);
+	to->lines = from->line_count > 0 ? malloc(from->line_count * sizeof(*to->lines)) : NULL;
+	if (to->name == NULL || to->file == NULL || to->object == NULL ||
+	    (from->line_count > 0 && to->lines == NULL))
+		return -1;
+	for (i = 0; i < from->line_count; i++) {
+		to->lines[i] = from->lines[i];
+		if (map != NULL)
+			to->lines[i].file = map[from->lines[i].file];
+	}
+	return 0;
+}
+
+/* Adds `from` (its lines' files mapped through `map`) into `to`, a function of the same name. */
+static int add_function(struct cg_function *to, const struct cg_function *from, const size_t *map)
+{
+	size_t i, j;
+
+	if (add_count(&to->exclusive, from->exclusive) != 0 ||
+	    add_count(&to->inclusive, from->inclusive) != 0 ||
+	    add_count(&to->library_calls, from->library_calls) != 0 ||
+	    add_count(&to->allocator_calls, from->allocator_calls) != 0)
+		return 1;
+	for (i = 0; i < from->line_count; i++) {
+		const struct cg_line *line = &from->lines[i];
+		struct cg_line *into = NULL;
+
+		for (j = 0; j < to->line_count && into == NULL; j++)
+			if (to->lines[j].file == map[line->file] && to->lines[j].line == line->line)
+				into = &to->lines[j];
+		if (into == NULL) {
+			struct cg_line *grown = realloc(to->lines,
+							(to->line_count + 1) * sizeof(*grown));
+
+			if (grown == NULL)
+				return -1;
+			to->lines = grown;
+			into = &to->lines[to->line_count++];
+			*into = (struct cg_line){ .file = map[line->file], .line = line->line };
+		}
+		if (add_count(&into->exclusive, line->exclusive) != 0 ||
+		    add_count(&into->calls, line->calls) != 0 ||
+		    add_count(&into->library_calls, line->library_calls) != 0 ||
+		    add_count(&into->allocator_calls, line->allocator_calls) != 0)
+			return 1;
+	}
+	return 0;
+}
+
+int cg_profile_add(struct cg_profile *sum, const struct cg_profile *part, struct gate_error *err)
+{
+	struct cg_profile merged = CG_PROFILE_INIT;
+	size_t *map = NULL, i = 0, j = 0, k;
+	int status = -1, added = 0;
+
+	if (sum->events != NULL &&
+	    strcmp(sum->events, part->events != NULL ? part->events : "") != 0)
+		return gate_error_set(err, "the parts count different events: '%s' and '%s'",
+				      sum->events != NULL ? sum->events : "",
+				      part->events != NULL ? part->events : "");
+	merged = *sum;
+	merged.functions = calloc(sum->function_count + part->function_count + 1,
+				  sizeof(*merged.functions));
+	merged.function_count = 0;
+	merged.files = NULL;
+	merged.file_count = 0;
+	map = calloc(part->file_count + 1, sizeof(*map));
+	if (merged.functions == NULL || map == NULL)
+		goto out_of_memory;
+	for (k = 0; k < sum->file_count; k++)
+		if (file_slot(&merged.files, &merged.file_count, sum->files[k], &i) != 0)
+			goto out_of_memory;
+	for (k = 0; k < part->file_count; k++)
+		if (file_slot(&merged.files, &merged.file_count, part->files[k], &map[k]) != 0)
+			goto out_of_memory;
+	/* Both sorted by name: a merge. sum's functions are copied too, so that *sum is untouched
+	 * until the whole sum is made. */
+	for (i = 0, j = 0; i < sum->function_count || j < part->function_count;) {
+		int order = i == sum->function_count   ? 1
+			    : j == part->function_count ? -1
+							 : strcmp(sum->functions[i].name,
+								  part->functions[j].name);
+		struct cg_function *to = &merged.functions[merged.function_count];
+
+		if (copy_function(to, order <= 0 ? &sum->functions[i] : &part->functions[j],
+				  order <= 0 ? NULL : map) != 0) {
+			merged.function_count++;
+			goto out_of_memory;
+		}
+		merged.function_count++;
+		if (order == 0 && (added = add_function(to, &part->functions[j], map)) != 0)
+			goto failed;
+		i += order <= 0;
+		j += order >= 0;
+	}
+	if (add_count(&merged.total, part->total) != 0 ||
+	    add_count(&merged.allocator, part->allocator) != 0) {
+		added = 1;
+		goto failed;
+	}
+	if (merged.allocator > merged.total)
+		merged.allocator = merged.total;
+	for (k = 0; k < CG_MAX_EVENTS; k++)
+		if (add_count(&merged.event_totals[k], part->event_totals[k]) != 0) {
+			added = 1;
+			goto failed;
+		}
+	merged.event_count = part->event_count;
+	merged.event = strdup(part->event != NULL ? part->event : "");
+	merged.events = strdup(part->events != NULL ? part->events : "");
+	if (merged.event == NULL || merged.events == NULL)
+		goto out_of_memory;
+	cg_profile_release(sum);
+	*sum = merged;
+	merged = (struct cg_profile)CG_PROFILE_INIT;
+	status = 0;
+	goto out;
+out_of_memory:
+	added = -1;
+failed:
+	gate_error_set(err, added > 0 ? "the sum of the parts overflows a 64-bit count"
+				      : "out of memory");
+	merged.event = merged.event == sum->event ? NULL : merged.event;
+	merged.events = merged.events == sum->events ? NULL : merged.events;
+	cg_profile_release(&merged);
+out:
+	free(map);
+	return status;
+}

@@ -92,6 +92,18 @@ const struct cg_function *cg_profile_find(const struct cg_profile *profile, cons
  * does not name that event. */
 int cg_profile_event_total(const struct cg_profile *profile, const char *event, uint64_t *total);
 
+/*
+ * Adds the profile of a later part of the same run (callgrind's --dump-after writes one file a
+ * part, each with the costs since the one before) into *sum: the costs of every function, line
+ * and event, functions merged by name and lines by (file name, line), so that the sum of parts 1
+ * to k is the profile a single file would hold up to the end of part k. A function or file first
+ * seen in `part` is appended. The two must count the same events; an empty *sum
+ * (CG_PROFILE_INIT) takes part's, so that adding to it copies. On error returns -1 with err
+ * ("the parts count different events: 'Ir' and 'Ir Dr'", "... overflows", "out of memory") and
+ * leaves *sum unchanged.
+ */
+int cg_profile_add(struct cg_profile *sum, const struct cg_profile *part, struct gate_error *err);
+
 /* Frees what profile owns and leaves it as CG_PROFILE_INIT. NULL-safe. */
 void cg_profile_release(struct cg_profile *profile);
 

@@ -29,6 +29,20 @@ static int copy_string(char **field, const cJSON *root, const char *key, const c
 }
 
 /* A number >= 0 (and a whole number below 2^53 when `whole`). */
+/* An optional boolean of the declaration: absent is false. */
+static int read_flag(bool *value, const cJSON *root, const char *key, const char *name,
+		     struct gate_error *err)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, key);
+
+	if (item == NULL)
+		return 0;
+	if (!cJSON_IsBool(item))
+		return gate_error_set(err, "scenario '%s': --describe '%s' is not a boolean", name, key);
+	*value = cJSON_IsTrue(item);
+	return 0;
+}
+
 static int read_number(double *value, const cJSON *object, const char *key, bool whole,
 		       const char *name, struct gate_error *err)
 {
@@ -80,14 +94,9 @@ static int read_fields(struct scenario_info *info, const cJSON *root, const char
 				strncmp(key, "cold_", 5) == 0, name, err) != 0)
 			return -1;
 	}
-	if (cJSON_GetObjectItemCaseSensitive(root, "gate_cycles") != NULL) {
-		const cJSON *cycles = cJSON_GetObjectItemCaseSensitive(root, "gate_cycles");
-
-		if (!cJSON_IsBool(cycles))
-			return gate_error_set(err, "scenario '%s': --describe 'gate_cycles' is not a "
-					      "boolean", name);
-		info->gate_cycles = cJSON_IsTrue(cycles);
-	}
+	if (read_flag(&info->gate_cycles, root, "gate_cycles", name, err) != 0 ||
+	    read_flag(&info->phases, root, "phases", name, err) != 0)
+		return -1;
 	if (cJSON_GetObjectItemCaseSensitive(root, "limit_percent") != NULL &&
 	    read_number(&info->limit_percent, root, "limit_percent", false, name, err) != 0)
 		return -1;

@@ -34,6 +34,8 @@ struct scenario_info {
 	double linearity_percent; /* declared linearity limit; 0: SLOPE_LINEARITY_LIMIT_PERCENT */
 	double floors[SCENARIO_FLOORS]; /* the optional floors; 0 when not declared */
 	bool gate_cycles;      /* estimated cycles are gated at the limit, like instructions */
+	bool phases;           /* the harness takes --phases: callgrind's snapshots are its own
+				* dumps as each drain leaves the region, not forked children */
 };
 
 #define SCENARIO_INFO_INIT { 0 }

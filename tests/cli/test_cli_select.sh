@@ -48,15 +48,12 @@ else
   fail "glob_should_write_only_the_matching_scenarios_to_results_json: '$code_names', expected '$expected'"
 fi
 
-# The raw dir: a callgrind and a DHAT file at 1, 10 and 20 deliveries of each, and each run's
-# end, nothing else.
+# The raw dir: of each, callgrind's parts (the start, to 1, 10 and 20 deliveries) and a DHAT
+# file at 1, 10 and 20, and each run's end, nothing else.
 want=""
 for name in $expected; do
-  for tool in callgrind dhat; do
-    for count in 1 10 20 20.end; do
-      want="$want $tool.out.$name.$count"
-    done
-  done
+  for part in start 0-1 1-10 10-20 20.end; do want="$want callgrind.out.$name.$part"; done
+  for count in 1 10 20 20.end; do want="$want dhat.out.$name.$count"; done
 done
 have=$(cd "$tmp/raw" 2>/dev/null && find . -name '*.out.*' | sed 's|^\./||' | sort | xargs)
 want=$(tr ' ' '\n' <<<"$want" | sed '/^$/d' | sort | xargs)

@@ -30,9 +30,9 @@ if [ "$code" -eq 3 ] && grep -q '^fail: 1 failed to measure (warms_up)$' "$tmp/1
 else
   fail "nonlinear_scenario_should_be_a_measurement_failure: exit $code: $(cat "$tmp/100.out" "$tmp/100.err")"
 fi
-one=$(program_own "$tmp/raw100/callgrind.out.warms_up.1")
-at_n=$(program_own "$tmp/raw100/callgrind.out.warms_up.100")
-at_2n=$(program_own "$tmp/raw100/callgrind.out.warms_up.200")
+one=$(callgrind_sum program_own "$tmp/raw100" warms_up 1 100)
+at_n=$(callgrind_sum program_own "$tmp/raw100" warms_up 100 100)
+at_2n=$(callgrind_sum program_own "$tmp/raw100" warms_up 200 100)
 expected=$(awk -v one="$one" -v n="$at_n" -v twice="$at_2n" 'BEGIN {
   early = (n - one) / 99; late = (twice - n) / 100
   printf "warms_up: failed to measure: not linear: instructions per message are %.3f from 1 to N and %.3f from N to 2N (N = 100), %.2f %% apart, above the 5 %% limit",

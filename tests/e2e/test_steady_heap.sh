@@ -42,8 +42,8 @@ for messages in 250 1000 4000; do
     fail "every_run_at_n_${messages}_should_carry_the_malloc_pin: $pinned of $runs runs"
   fi
   per_message=$(awk -v name="$scenario" '$1 == name { print $2; exit }' "$out/stdout")
-  at_n=$(program_own "$out/raw/callgrind.out.$scenario.$messages")
-  at_2n=$(program_own "$out/raw/callgrind.out.$scenario.$((2 * messages))")
+  at_n=$(callgrind_sum program_own "$out/raw" "$scenario" "$messages" "$messages")
+  at_2n=$(callgrind_sum program_own "$out/raw" "$scenario" "$((2 * messages))" "$messages")
   annotated=$(awk -v n="$at_n" -v twice="$at_2n" -v m="$messages" \
     'BEGIN { if (n == "" || twice == "") print "none"; else printf "%.3f", (twice - n) / m }')
   if [ -n "$per_message" ] && [ "$per_message" = "$annotated" ]; then

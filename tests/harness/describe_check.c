@@ -83,6 +83,10 @@ int main(int argc, char **argv)
 		status = problem(argv[1], "'snapshots' is not true");
 		goto out;
 	}
+	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "phases"))) {
+		status = problem(argv[1], "'phases' is not true");
+		goto out;
+	}
 	status = 0;
 out:
 	cJSON_Delete(root);

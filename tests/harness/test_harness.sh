@@ -90,6 +90,20 @@ if "$scenarios/consume_json" --snapshots 1,5,10 10 2>"$work/snapshots.err" &&
 else
   fail "snapshots_should_be_taken_after_each_phase: $(cat "$work/snapshots.err")"
 fi
+# --phases K1,K2 COUNT: the same phases and lines, without a child (the tool takes the counts).
+for bad in 0,5 5,1 1,11 1,,5; do
+  expect "phases_should_reject_'$bad'" 2 "--phases takes increasing counts up to COUNT \\(10\\).*'$bad'" -- \
+    "$scenarios/consume_json" --phases "$bad" 10
+done
+if "$scenarios/consume_json" --phases 1,5,10 10 2>"$work/phases.err" &&
+  [ "$(grep -c '^costgate: snapshot at' "$work/phases.err")" -eq 3 ] &&
+  grep -q '^costgate: snapshot at 5 deliveries$' "$work/phases.err"; then
+  pass "phases_should_report_the_end_of_each_phase"
+else
+  fail "phases_should_report_the_end_of_each_phase: $(cat "$work/phases.err")"
+fi
+expect "count_check_should_hold_with_phases" 1 'the count check' -- \
+  "$test_scenarios/requeues_once" --phases 1,5 10
 expect "fill_check_should_hold_with_snapshots" 1 'the fill check' -- \
   "$test_scenarios/steals_during_fill" --snapshots 1,5 10
 expect "count_check_should_hold_with_snapshots" 1 'the count check' -- \

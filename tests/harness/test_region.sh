@@ -53,4 +53,40 @@ else
   fail "region_name_should_match_exactly_one_symbol ($matches match)"
 fi
 
+# One process or a process per count (docs/design.md rule 9): --snapshots forks a child at the
+# end of each phase, --phases forks none, and callgrind's --dump-after on the region writes a part
+# each time the region is left. The parts added up are the forked snapshots' counts, to the digit.
+valgrind_at() { # valgrind_at NAME [OPTIONS...] -- ARGS...: consume_json's region under callgrind
+  local name=$1 options=()
+  shift
+  while [ "$1" != -- ]; do options+=("$1"); shift; done
+  shift
+  env -i PATH=/usr/bin:/bin LD_BIND_NOW=1 setarch -R valgrind --tool=callgrind --vgdb=no \
+    "${region[@]}" "${options[@]}" --callgrind-out-file="$work/$name.%p" \
+    --log-file="$work/$name.log.%p" "$scenarios/consume_json" "$@" 2>/dev/null
+}
+summary() { sed -n 's/^summary: \([0-9]*\).*/\1/p' "$1"; }
+if valgrind_at fork -- --snapshots 1,50,100 100 &&
+  valgrind_at parts --dump-after=costgate_measured_region -- --phases 1,50,100 100; then
+  check "snapshots_should_fork_a_process_per_count" test "$(find "$work" -name 'fork.log.*' | wc -l)" = 4
+  check "phases_should_run_one_process" test "$(find "$work" -name 'parts.log.*' | wc -l)" = 1
+  # The forked snapshots' counts in order (the end counts what the 2N snapshot counted).
+  forked=$(for file in "$work"/fork.[0-9]*; do summary "$file"; done | sort -n | uniq | paste -sd' ')
+  pid=$(basename "$(ls "$work"/parts.log.*)") pid=${pid##*.}
+  parts=() sums=() sum=0
+  for part in 1 2 3 4; do parts+=("$(summary "$work/parts.$pid.$part")"); done
+  # start + to 1, then + to N, then + to 2N
+  for upto in 2 3 4; do
+    sum=0
+    for part in "${parts[@]:0:upto}"; do sum=$((sum + part)); done
+    sums+=("$sum")
+  done
+  echo "forked snapshots: $forked; parts ${parts[*]}, added up: ${sums[*]}"
+  check "parts_added_up_should_equal_the_forked_snapshots" test "${sums[*]}" = "$forked"
+  check "the_part_after_the_last_drain_should_count_nothing" test "$(summary "$work/parts.$pid")" = 0
+  check "phases_should_write_no_fifth_part" test ! -e "$work/parts.$pid.5"
+else
+  fail "snapshots_and_phases_should_run_under_callgrind: $(cat "$work"/*.log.* | tail -n 5)"
+fi
+
 finish

@@ -60,21 +60,38 @@ for argument in "$@"; do
     --callgrind-out-file=* | --dhat-out-file=*) output=${argument#*=} ;;
   esac
   [ "$previous" = --snapshots ] && snapshots=$argument
+  [ "$previous" = --phases ] && snapshots=$argument phases=yes
   previous=$argument
 done
-# One run writes an output per process, named by pid (%p): the snapshots at 1, N and 2N, and
-# the run's end. The recording has them under their counts' names (the end's ends in .end).
+# With --snapshots a run writes an output per process, named by pid (%p): the snapshots at 1, N
+# and 2N, and the run's end. With --phases (callgrind) one process writes its parts, PREFIX<pid>.K,
+# and its end, PREFIX<pid>. The recording has them under the names gate gives them: the counts
+# (dhat.out.NAME.2), the parts (callgrind.out.NAME.start, .0-1, .1-2, .2-4), the end's in .end.
 base=${output%.%p}
 stem=${base##*/}
 stem=${stem%.*}
-names=() targeted=""
-for name in ${snapshots//,/ } "$count.end"; do
-  names+=("$stem.$name")
+names=() files=() targeted="" from=0
+if [ -n "${phases:-}" ]; then
+  names+=(start)
+  for to in ${snapshots//,/ }; do names+=("$from-$to"); from=$to; done
+else
+  names+=(${snapshots//,/ })
+fi
+names+=("$count.end")
+for i in "${!names[@]}"; do
+  names[i]=$stem.${names[$i]}
+  if [ -z "${phases:-}" ]; then
+    files+=("$base.$(($$ * 10 + i))")
+  elif [ $((i + 1)) -lt "${#names[@]}" ]; then
+    files+=("$base.$$.$((i + 1))")
+  else
+    files+=("$base.$$")
+  fi
   # shellcheck disable=SC2053 # the target is a glob
-  [[ $stem.$name == $target ]] && targeted=yes
+  [[ ${names[$i]} == $target ]] && targeted=yes
 done
 if [ -z "$targeted" ]; then
-  for i in "${!names[@]}"; do cp "$recorded/${names[$i]}" "$base.$(($$ * 10 + i))"; done
+  for i in "${!names[@]}"; do cp "$recorded/${names[$i]}" "${files[$i]}"; done
   exit
 fi
 case $kind in
@@ -98,7 +115,7 @@ case $kind in
     exit ;;
 esac
 for i in "${!names[@]}"; do
-  file=$base.$(($$ * 10 + i))
+  file=${files[$i]}
   cp "$recorded/${names[$i]}" "$file"
   # shellcheck disable=SC2053 # the target is a glob
   [[ ${names[$i]} == $target ]] || continue
@@ -146,14 +163,15 @@ else
   fail "replayed_output_should_give_the_live_figures_exactly: exit $code: $(diff "$tmp/recorded.out" "$tmp/replay.out")"
 fi
 
-# --- callgrind output, damaged in the snapshot at N = 2 (the file keeps the name valgrind gave it)
-at="consume_json: failed to measure: callgrind run at 4: cannot parse '[^']*/callgrind\.out\.consume_json\.4\.[0-9]+'"
-damaged callgrind_truncated truncated callgrind.out.consume_json.2 "$at: "
-damaged callgrind_empty empty callgrind.out.consume_json.2 "$at: empty file"
-damaged callgrind_binary_garbage garbage callgrind.out.consume_json.2 "$at: line 1: "
-damaged callgrind_count_above_64_bits count-above-64-bits callgrind.out.consume_json.2 \
+# --- callgrind output, damaged in the part that ends at N = 2 (the file keeps the name valgrind
+# gave it)
+at="consume_json: failed to measure: callgrind run at 4: cannot parse '[^']*/callgrind\.out\.consume_json\.4\.[0-9]+\.[1-4]'"
+damaged callgrind_truncated truncated callgrind.out.consume_json.1-2 "$at: "
+damaged callgrind_empty empty callgrind.out.consume_json.1-2 "$at: empty file"
+damaged callgrind_binary_garbage garbage callgrind.out.consume_json.1-2 "$at: line 1: "
+damaged callgrind_count_above_64_bits count-above-64-bits callgrind.out.consume_json.1-2 \
   "$at: line [0-9]+: count '18446744073709551616' is above 18446744073709551615"
-damaged callgrind_sum_overflows sum-overflows callgrind.out.consume_json.2 \
+damaged callgrind_sum_overflows sum-overflows callgrind.out.consume_json.1-2 \
   "$at: line [0-9]+: total cost overflows"
 
 # --- DHAT output, damaged in the snapshot at N = 2
@@ -175,7 +193,7 @@ damaged dhat_empty_pps_everywhere empty-pps 'dhat.out.*' \
   "consume_json: failed to measure: dhat run at 4: the profile records no allocation at all"
 
 # --- valgrind itself
-damaged valgrind_killed killed callgrind.out.consume_json.2 \
+damaged valgrind_killed killed callgrind.out.consume_json.1-2 \
   "consume_json: failed to measure: callgrind run at 4 was killed by signal 9 \(Killed\) \(log: [^)]*/callgrind\.log\.consume_json\.4\)"
 damaged valgrind_exits_1 exits-1 dhat.out.consume_json.4 \
   "consume_json: failed to measure: dhat run at 4 exited with 1 \(log: [^)]*/dhat\.log\.consume_json\.4\)"

@@ -288,6 +288,56 @@ out:
 	cg_profile_release(&profile);
 }
 
+/* Parts added up (--dump-after): an empty sum copies the first; the second adds to every
+ * function by name and every line by file name and line, whatever ids each file gave them. */
+static void callgrind_should_add_up_the_parts_of_a_run(void)
+{
+	struct cg_profile sum = CG_PROFILE_INIT, first = parsed("objects.out");
+	struct cg_profile later = parsed("later-part.out"), other = parsed("calls.out");
+	struct gate_error err = GATE_ERROR_INIT;
+	const struct cg_function *parse, *fresh;
+	const struct cg_line *line;
+
+	CHECK(cg_profile_add(&sum, &first, &err) == 0);
+	CHECK_U64(sum.total, first.total);
+	CHECK_U64(sum.function_count, first.function_count);
+	check_function(&sum, "parse_value", 15, 64);
+	CHECK(cg_profile_add(&sum, &later, &err) == 0);
+	CHECK_U64(sum.total, 64 + 34);
+	CHECK_U64(sum.event_totals[0], 64 + 34);
+	CHECK_U64(sum.allocator, 25);
+	CHECK_U64(sum.function_count, 5); /* parse_value, strlen, helper; fresh and malloc */
+	check_function(&sum, "parse_value", 15 + 5, 64 + 30);
+	check_function(&sum, "fresh", 4, 4);
+	check_function(&sum, "malloc", 25, 25);
+	parse = cg_profile_find(&sum, "parse_value");
+	fresh = cg_profile_find(&sum, "fresh");
+	CHECK(parse != NULL && fresh != NULL);
+	if (parse == NULL || fresh == NULL)
+		goto out;
+	CHECK_U64(parse->library_calls, 40 + 25);
+	CHECK_U64(parse->allocator_calls, 25);
+	CHECK_STR(parse->file, "/src/lib.c");
+	CHECK_STR(fresh->file, "/src/new.c");
+	line = find_line(&sum, parse, "/src/lib.c", 10);
+	CHECK(line != NULL && line->exclusive == 5 + 3);
+	line = find_line(&sum, parse, "/src/number.h", 20); /* the first part's only */
+	CHECK(line != NULL && line->exclusive == 7);
+	line = find_line(&sum, parse, "/src/new.c", 7); /* a file the first part never named */
+	CHECK(line != NULL && line->exclusive == 2);
+	line = find_line(&sum, parse, "/src/lib.c", 14);
+	CHECK(line != NULL && line->calls == 25 && line->allocator_calls == 25);
+	/* Parts that count other events are refused, and the sum stays as it was. */
+	CHECK(cg_profile_add(&sum, &other, &err) == -1);
+	CHECK_STR(err.message, "the parts count different events: 'Ir' and 'Ir Dr Dw'");
+	CHECK_U64(sum.total, 64 + 34);
+out:
+	cg_profile_release(&sum);
+	cg_profile_release(&first);
+	cg_profile_release(&later);
+	cg_profile_release(&other);
+}
+
 static void callgrind_should_tell_system_objects_from_the_project(void)
 {
 	CHECK(cg_object_is_system("/usr/lib/x86_64-linux-gnu/libc.so.6"));
@@ -302,6 +352,7 @@ static void callgrind_should_tell_system_objects_from_the_project(void)
 int main(void)
 {
 	return RUN_CASES(callgrind_should_keep_the_lines_and_library_calls_of_project_functions,
+			 callgrind_should_add_up_the_parts_of_a_run,
 			 callgrind_should_total_every_event,
 			 callgrind_should_tell_system_objects_from_the_project,
 			 callgrind_should_read_what_each_fixture_holds,
