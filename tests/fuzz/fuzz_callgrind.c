@@ -1,7 +1,9 @@
 /* libFuzzer target for the callgrind parser (gate/callgrind.c): any bytes as a callgrind output
  * file. Besides ASan and UBSan, a parsed profile must keep the promises of callgrind.h: functions
  * sorted and unique by name, the total the sum of the exclusive costs, each function's inclusive
- * at least its exclusive; a refused file leaves the profile empty and says why. */
+ * at least its exclusive; a refused file leaves the profile empty and says why. A profile added
+ * twice to an empty sum (cg_profile_add, as parts are) keeps those promises with every cost
+ * doubled, or is refused for an overflow with the sum as it was. */
 #define _GNU_SOURCE
 #include <string.h>
 
@@ -9,6 +11,34 @@
 #include "fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The profile added to an empty sum, then again: every function's costs doubled, by name. */
+static void check_doubled(const struct cg_profile *profile)
+{
+	struct cg_profile twice = CG_PROFILE_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	size_t i;
+
+	FUZZ_REQUIRE(cg_profile_add(&twice, profile, &err) == 0);
+	FUZZ_REQUIRE(twice.total == profile->total && twice.function_count == profile->function_count);
+	if (cg_profile_add(&twice, profile, &err) != 0) {
+		FUZZ_REQUIRE(strstr(err.message, "overflows") != NULL);
+		FUZZ_REQUIRE(twice.total == profile->total);
+		cg_profile_release(&twice);
+		return;
+	}
+	FUZZ_REQUIRE(twice.total == 2 * profile->total);
+	FUZZ_REQUIRE(twice.function_count == profile->function_count);
+	for (i = 0; i < profile->function_count; i++) {
+		const struct cg_function *function = &profile->functions[i];
+		const struct cg_function *doubled = cg_profile_find(&twice, function->name);
+
+		FUZZ_REQUIRE(doubled != NULL && doubled->exclusive == 2 * function->exclusive);
+		FUZZ_REQUIRE(doubled->inclusive == 2 * function->inclusive);
+		FUZZ_REQUIRE(doubled->line_count == function->line_count);
+	}
+	cg_profile_release(&twice);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -35,6 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sum += function->exclusive;
 	}
 	FUZZ_REQUIRE(sum == profile.total);
+	check_doubled(&profile);
 	cg_profile_release(&profile);
 	FUZZ_REQUIRE(profile.functions == NULL && profile.event == NULL);
 	return 0;
