@@ -63,6 +63,7 @@ struct run {
 	long pids[MEASURE_FILES];              /* their pids */
 	size_t written_count;
 	size_t part_count; /* with phases: the PREFIX<pid>.K files the one process wrote */
+	bool has_end;      /* with phases: and its PREFIX<pid>, the end */
 	long log_pids[MEASURE_PROCESSES]; /* valgrind's own logs not yet put in place (settle_logs) */
 	size_t log_count;
 	char *log_paths[MEASURE_PROCESSES]; /* valgrind's log of each process (settle_logs) */
@@ -170,12 +171,13 @@ failed:
 	return -1;
 }
 
-/* The pids of the listed files named PREFIX<digits>, at most `max` (the count is exact). */
-static size_t pid_files(const struct listing *listing, const char *prefix, long *pids, size_t max)
+/* The index of the first listed name not below `prefix`: where the names that start with it
+ * begin. */
+static size_t listing_first(const struct listing *listing, const char *prefix)
 {
-	size_t length = strlen(prefix), low = 0, high = listing->count, count = 0;
+	size_t low = 0, high = listing->count;
 
-	while (low < high) { /* the first name not below the prefix */
+	while (low < high) {
 		size_t middle = low + (high - low) / 2;
 
 		if (strcmp(listing->names[middle], prefix) < 0)
@@ -183,13 +185,31 @@ static size_t pid_files(const struct listing *listing, const char *prefix, long 
 		else
 			high = middle;
 	}
-	for (; low < listing->count && strncmp(listing->names[low], prefix, length) == 0; low++) {
-		const char *rest = listing->names[low] + length;
+	return low;
+}
 
-		if (rest[0] == '\0' || strspn(rest, "0123456789") != strlen(rest) || strlen(rest) > 9)
+/* Whether `text` is a non-empty run of at most `most` digits followed by `end` ('\0' or '.'),
+ * with *after set past it. */
+static bool digits_then(const char *text, size_t most, char end, const char **after)
+{
+	size_t digits = strspn(text, "0123456789");
+
+	*after = text + digits;
+	return digits > 0 && digits <= most && **after == end;
+}
+
+/* The pids of the listed files named PREFIX<digits>, at most `max` (the count is exact). */
+static size_t pid_files(const struct listing *listing, const char *prefix, long *pids, size_t max)
+{
+	size_t length = strlen(prefix), i, count = 0;
+	const char *after;
+
+	for (i = listing_first(listing, prefix);
+	     i < listing->count && strncmp(listing->names[i], prefix, length) == 0; i++) {
+		if (!digits_then(listing->names[i] + length, 9, '\0', &after))
 			continue;
 		if (count < max)
-			pids[count] = strtol(rest, NULL, 10);
+			pids[count] = strtol(listing->names[i] + length, NULL, 10);
 		count++;
 	}
 	return count;
@@ -199,30 +219,34 @@ static size_t pid_files(const struct listing *listing, const char *prefix, long 
 static size_t part_files(const struct listing *listing, const char *prefix, long pid)
 {
 	char stem[PATH_MAX];
-	size_t length, count = 0, i;
+	size_t length, i, count = 0;
+	const char *after;
 
 	snprintf(stem, sizeof(stem), "%s%ld.", prefix, pid);
 	length = strlen(stem);
-	for (i = 0; i < listing->count; i++) {
-		const char *rest = listing->names[i] + length;
-
-		if (strncmp(listing->names[i], stem, length) == 0 && rest[0] != '\0' &&
-		    strspn(rest, "0123456789") == strlen(rest))
-			count++;
-	}
+	for (i = listing_first(listing, stem);
+	     i < listing->count && strncmp(listing->names[i], stem, length) == 0; i++)
+		count += digits_then(listing->names[i] + length, 9, '\0', &after);
 	return count;
 }
 
-/* Removes an earlier run's PREFIX<pid> files. */
+/* Removes an earlier run's PREFIX<pid> files and its parts, PREFIX<pid>.<digits>: a file left by
+ * a run that failed must never be counted as this run's, whose pid may be the same. */
 static int remove_pid_files(const struct listing *listing, const char *directory,
 			    const char *prefix)
 {
-	long pids[16];
-	size_t count = pid_files(listing, prefix, pids, 16), i;
+	size_t length = strlen(prefix), i;
 	char path[PATH_MAX];
+	const char *after;
 
-	for (i = 0; i < count && i < 16; i++) {
-		snprintf(path, sizeof(path), "%s/%s%ld", directory, prefix, pids[i]);
+	for (i = listing_first(listing, prefix);
+	     i < listing->count && strncmp(listing->names[i], prefix, length) == 0; i++) {
+		const char *rest = listing->names[i] + length;
+
+		if (!digits_then(rest, 9, '\0', &after) &&
+		    !(digits_then(rest, 9, '.', &after) && digits_then(after + 1, 9, '\0', &after)))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", directory, listing->names[i]);
 		if (unlink(path) != 0 && errno != ENOENT)
 			return -1;
 	}
@@ -304,15 +328,18 @@ static void collect_outputs(struct run *run, const struct listing *listing,
 	}
 	memcpy(run->log_pids, logs, log_count * sizeof(*logs));
 	run->log_count = log_count;
-	if (run->phases && output_count == 1) {
+	/* The one process's parts, by its pid (its end's, else its log's). */
+	if (run->phases && (output_count == 1 || log_count == 1)) {
+		long pid = output_count == 1 ? outputs[0] : logs[0];
 		size_t part;
 
-		run->part_count = part_files(listing, run->output_prefix, outputs[0]);
+		run->part_count = part_files(listing, run->output_prefix, pid);
+		run->has_end = output_count == 1;
 		for (part = 1; part < MEASURE_PARTS && part <= run->part_count; part++) {
 			if (asprintf(&run->written[run->written_count], "%s/%s%ld.%zu", options->raw_dir,
-				     run->output_prefix, outputs[0], part) < 0)
+				     run->output_prefix, pid, part) < 0)
 				return;
-			run->pids[run->written_count++] = outputs[0];
+			run->pids[run->written_count++] = pid;
 		}
 	}
 	for (i = 0; i < output_count; i++) {
@@ -825,13 +852,20 @@ static int read_parts(struct measurement *measurement, struct run *run,
 	int status = -1;
 
 	memset(read, 0, sizeof(read));
-	if (run->written_count != MEASURE_PARTS || run->part_count != MEASURE_PARTS - 1) {
+	if (run->part_count != MEASURE_PARTS - 1 || !run->has_end ||
+	    run->written_count != MEASURE_PARTS) {
 		settle_logs(run, 0, MEASURE_PROCESSES, options);
-		record_failure(measurement, "%s run at %" PRIu64 ": %zu parts and %s end where the "
-			       "harness's phases make %d and one: the region left %s often than the "
-			       "harness leaves it (log: %s)", name, count, run->part_count,
-			       run->written_count > run->part_count ? "an" : "no", MEASURE_PARTS - 1,
-			       run->part_count < MEASURE_PARTS - 1 ? "less" : "more", run->log_path);
+		if (run->part_count != MEASURE_PARTS - 1)
+			record_failure(measurement, "%s run at %" PRIu64 ": %zu parts where the harness's "
+				       "phases make %d: the region was left %s often than the harness "
+				       "leaves it (log: %s)", name, count, run->part_count,
+				       MEASURE_PARTS - 1,
+				       run->part_count < MEASURE_PARTS - 1 ? "less" : "more",
+				       run->log_path);
+		else
+			record_failure(measurement, "%s run at %" PRIu64 ": %d parts and no end: "
+				       "callgrind did not write the program's end (log: %s)", name,
+				       count, MEASURE_PARTS - 1, run->log_path);
 		return -1;
 	}
 	for (i = 0; i < MEASURE_PARTS; i++)

@@ -5,6 +5,7 @@
 # .0-1, .1-N, .N-2N, .2N.end). The same scenario built against a harness that does not say
 # "phases" (one from an earlier costgate: the harness's source without that member) is run with
 # forked snapshots under callgrind too, and every count of both tools is the same, to the digit.
+# Parts an earlier run left under a pid are removed before the run.
 # Usage: test_phases.sh GATE BUILD_DIR SOURCE_DIR C_COMPILER
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh"
@@ -34,6 +35,12 @@ run() { # run NAME: gate -v on build NAME at N = 50
   code=$?
 }
 out=$tmp/now.out err=$tmp/now.err
+# Files an earlier run left under a pid, as one that failed before gate read them does: a run
+# whose process gets that pid again must not count them, so gate removes them first.
+mkdir -p "$tmp/now.raw"
+for stale in 12345 12345.3 12345.5; do
+  echo stale >"$tmp/now.raw/callgrind.out.consume_raw.100.$stale"
+done
 run now
 check_run "a_scenario_whose_harness_takes_phases_should_pass" 0 '^consume_raw .* ok$'
 check "two_valgrind_processes_should_measure_it" test "$(grep -c '^gate: run: ' "$tmp/now.err")" = 2
@@ -46,6 +53,7 @@ for part in start 0-1 1-50 50-100 100.end; do
 done
 check "the_parts_should_be_kept_under_what_they_hold${missing:+: missing$missing}" test -z "$missing"
 check "no_part_should_stay_under_its_pid" test -z "$(find "$tmp/now.raw" -name 'callgrind.out.*.[0-9]*.[0-9]*')"
+check "an_earlier_run_s_parts_should_be_gone" test -z "$(find "$tmp/now.raw" -name '*12345*')"
 
 out=$tmp/older.out err=$tmp/older.err
 run older
