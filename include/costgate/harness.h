@@ -3,8 +3,9 @@
  * measured region and drains it inside, then checks the counts.
  *
  * Contract with gate (docs/design.md rule 3): everything counted runs inside one function,
- * COSTGATE_REGION_NAME, entered twice per run (service start, then the drain). It is never
- * inlined, cloned or tail-called, and nothing else in a scenario may carry that name.
+ * COSTGATE_REGION_NAME, entered for the service start and then for each drain (one, or one a
+ * phase with --snapshots and --phases, rule 9: callgrind dumps a part each time it is left). It
+ * is never inlined, cloned or tail-called, and nothing else in a scenario may carry that name.
  *
  * Included as <costgate/harness.h>. Every name it declares starts with costgate_ or COSTGATE_,
  * so that none can clash with the library a scenario measures. */
