@@ -167,33 +167,34 @@ static int raw_path(const char *directory, const char *name, const char *prefix,
 	return 0;
 }
 
-/* A callgrind run in parts (docs/design.md rule 9: raw names ending in a range, "NAME.0-1"):
- * the profile at count `which` is the service start's part ("NAME.start", beside the first)
- * and the parts up to that count, added up. Returns 1 when the run was not written in parts
- * (one file a count), 0 when *profile holds the sum, -1 with err. */
-static int parse_parts(const struct measurement *measurement, const char *directory,
-		       enum metric_tool tool, size_t which, const char *prefix,
-		       struct cg_profile *profile, struct gate_error *err)
+/* callgrind's profile at count `which` from the raw files into *profile. A run in parts
+ * (docs/design.md rule 9: names ending in a range, "NAME.0-1") is the service start's part
+ * ("NAME.start", beside the first) and the parts up to that count, added up, and sets *parts;
+ * otherwise it is the one file `path`. Returns 0, or -1 with err. */
+static int parse_callgrind(const struct measurement *measurement, const char *directory,
+			   enum metric_tool tool, size_t which, const char *prefix, const char *path,
+			   struct cg_profile *profile, bool *parts, struct gate_error *err)
 {
 	const char *first = measurement->raw_files[tool][0];
-	char path[4096], start[4096];
+	char part_path[4096], start[4096];
 	size_t length = first != NULL ? strlen(first) : 0, i;
 
-	if (length < 4 || strcmp(first + length - 4, ".0-1") != 0)
-		return 1;
+	*parts = length >= 4 && strcmp(first + length - 4, ".0-1") == 0;
+	if (!*parts)
+		return cg_profile_parse(profile, path, err);
 	snprintf(start, sizeof(start), "%.*sstart", (int)(length - 3), first);
 	for (i = 0; i <= which + 1; i++) {
 		struct cg_profile part = CG_PROFILE_INIT;
 		int status;
 
 		if (raw_path(directory, i == 0 ? start : measurement->raw_files[tool][i - 1], prefix,
-			     path, sizeof(path), err) != 0 ||
-		    cg_profile_parse(&part, path, err) != 0)
+			     part_path, sizeof(part_path), err) != 0 ||
+		    cg_profile_parse(&part, part_path, err) != 0)
 			return -1;
 		status = cg_profile_add(profile, &part, err);
 		cg_profile_release(&part);
 		if (status != 0)
-			return gate_error_prefix(err, "'%s'", path), -1;
+			return gate_error_prefix(err, "'%s'", part_path), -1;
 	}
 	return 0;
 }
@@ -209,7 +210,7 @@ static int check_raw_tool(const struct measurement *measurement, const char *dir
 	struct tool_output output = { &callgrind, &dhat };
 	const char *name = measurement->info.name;
 	char path[4096], prefix[32];
-	bool wanted = false, parts;
+	bool wanted = false, parts = false;
 	size_t metric;
 	int status = 0;
 
@@ -221,15 +222,11 @@ static int check_raw_tool(const struct measurement *measurement, const char *dir
 	if (raw_path(directory, measurement->raw_files[tool][which], prefix, path, sizeof(path),
 		     err) != 0)
 		return -1;
-	if (tool_table[tool].parser == TOOL_PARSE_CALLGRIND)
-		status = parse_parts(measurement, directory, tool, which, prefix, &callgrind, err);
-	parts = status == 0 && tool_table[tool].parser == TOOL_PARSE_CALLGRIND;
-	if (tool_table[tool].parser == TOOL_PARSE_CALLGRIND
-		    ? status == 1 && cg_profile_parse(&callgrind, path, err) != 0
-		    : dhat_profile_parse(&dhat, path, HARNESS_REGION, err) != 0)
+	if ((tool_table[tool].parser == TOOL_PARSE_CALLGRIND
+		     ? parse_callgrind(measurement, directory, tool, which, prefix, path, &callgrind,
+				       &parts, err)
+		     : dhat_profile_parse(&dhat, path, HARNESS_REGION, err)) != 0)
 		status = -1;
-	else if (status == 1)
-		status = 0;
 	for (metric = 0; status == 0 && metric < METRIC_COUNT; metric++) {
 		const char *why = "";
 		uint64_t count = 0;

@@ -66,4 +66,13 @@ echo "counts with phases: $(counts "$tmp/now.json")"
 echo "counts with forked snapshots: $(counts "$tmp/older.json")"
 check "both_ways_should_count_the_same_to_the_digit" test "$(counts "$tmp/now.json")" = "$(counts "$tmp/older.json")"
 
+# A second opinion reads every count again from either kind of raw file: parts added up, or one
+# file a count.
+for way in now older; do
+  "$gate" merge --quiet --check-raw "$tmp/$way.raw" --json "$tmp/$way.again.json" "$tmp/$way.json" \
+    >"$tmp/$way.merge" 2>&1
+  status=$?
+  check "check_raw_should_agree_with_the_${way}_run (exit $status)" test "$status" = 0
+done
+
 finish
