@@ -236,7 +236,7 @@ static int check_counts(struct run *run)
 }
 
 /* The line a snapshot prints on stderr, made before the first phase: what a snapshot costs the
- * whole process's count is the same in every phase, and small (docs/design.md rule 9). */
+ * whole process's count is the same in every phase, and small (docs/design.md rule 10). */
 struct snapshot_line {
 	char text[64];
 	size_t length;
@@ -244,7 +244,7 @@ struct snapshot_line {
 
 /* A snapshot of the run so far, taken between two drains (outside the region): a child made
  * here exits at once, and valgrind writes its output with the counts up to there, while this
- * process goes on (docs/design.md rule 9). vfork, _exit and write: no atfork handler, no
+ * process goes on (docs/design.md rule 10). vfork, _exit and write: no atfork handler, no
  * stdio, nothing of the scenario's runs in the child. With --phases there is no child: the
  * tool wrote its counts as the drain left the region. The line on stderr tells gate's deadline
  * that the run got this far. */
@@ -423,6 +423,8 @@ static int describe(const struct costgate_scenario *scenario)
 	put_optional_floor(out, "cold_bytes", (double)scenario->cold_bytes);
 	put_optional_floor(out, "steady_peak_bytes", scenario->steady_peak_bytes);
 	put_optional_floor(out, "cold_peak_bytes", (double)scenario->cold_peak_bytes);
+	put_optional_floor(out, "steady_syscalls", scenario->steady_syscalls);
+	put_optional_floor(out, "cold_syscalls", (double)scenario->cold_syscalls);
 	fputs("}", out);
 	if (scenario->gate_cycles) {
 		put_key(out, "gate_cycles");
@@ -435,7 +437,7 @@ static int describe(const struct costgate_scenario *scenario)
 	put_key(out, "raw");
 	fputs(scenario->raw ? "true" : "false", out);
 	/* This harness takes --snapshots and --phases: gate runs it once per tool (docs/design.md
-	 * rule 9). */
+	 * rule 10). */
 	put_key(out, "snapshots");
 	fputs("true", out);
 	put_key(out, "phases");
@@ -447,6 +449,10 @@ static int describe(const struct costgate_scenario *scenario)
 	if (scenario->linearity_percent > 0) {
 		put_key(out, "linearity_percent");
 		put_number(out, scenario->linearity_percent);
+	}
+	if (scenario->allocator_limit_percent > 0) {
+		put_key(out, "allocator_limit_percent");
+		put_number(out, scenario->allocator_limit_percent);
 	}
 #ifdef COSTGATE_NATIVE
 	if (scenario->raw_counterpart != NULL) {

@@ -101,7 +101,7 @@ void costgate_native_region_leave(bool drain)
 	if (mode == MODE_COUNT) {
 		costgate_alloc_counter_enable(false);
 		/* What DHAT's snapshot after the last delivery counts: nothing of the teardown, even
-		 * a realloc there of a block born in the region (docs/design.md rule 9). */
+		 * a realloc there of a block born in the region (docs/design.md rule 10). */
 		if (drain)
 			blocks_drained = costgate_alloc_counter_blocks();
 	}

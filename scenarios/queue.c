@@ -39,6 +39,8 @@ static int relayout(struct costgate_queue *queue, size_t capacity)
 		slots[i] = queue->slots[(queue->head + i) & (queue->capacity - 1)];
 	free(queue->slots);
 	queue->slots = slots;
+	if (queue->span > 0)
+		queue->span = queue->capacity; /* the old slots, bodies and all, now lead the ring */
 	queue->capacity = capacity;
 	queue->head = 0;
 	return 0;
@@ -59,10 +61,12 @@ int costgate_queue_reserve(struct costgate_queue *queue, size_t capacity)
 int costgate_queue_publish(struct costgate_queue *queue, const void *body, size_t length)
 {
 	struct costgate_delivery *slot;
+	size_t index;
 
 	if (queue->in_flight + queue->ready == queue->capacity && grow(queue) != 0)
 		return -1;
-	slot = &queue->slots[(queue->head + queue->in_flight + queue->ready) & (queue->capacity - 1)];
+	index = (queue->head + queue->in_flight + queue->ready) & (queue->capacity - 1);
+	slot = &queue->slots[index];
 	if (slot->capacity < length) {
 		unsigned char *grown = realloc(slot->body, length);
 
@@ -70,6 +74,8 @@ int costgate_queue_publish(struct costgate_queue *queue, const void *body, size_
 			return -1;
 		slot->body = grown;
 		slot->capacity = length;
+		if (index >= queue->span)
+			queue->span = index + 1;
 	}
 	if (length > 0)
 		memcpy(slot->body, body, length);
@@ -85,7 +91,7 @@ void costgate_queue_release(struct costgate_queue *queue)
 
 	if (queue == NULL)
 		return;
-	for (i = 0; i < queue->capacity; i++)
+	for (i = 0; i < queue->span; i++)
 		free(queue->slots[i].body);
 	free(queue->slots);
 	*queue = (struct costgate_queue)COSTGATE_QUEUE_INIT;

@@ -169,7 +169,7 @@ allocator_total() {
 }
 
 # callgrind_parts RAW SCENARIO COUNT N: a line each, the callgrind parts of SCENARIO's run at N
-# in RAW that add up to its counts at COUNT (1, N or 2N; docs/design.md rule 9): .start and .0-1,
+# in RAW that add up to its counts at COUNT (1, N or 2N; docs/design.md rule 10): .start and .0-1,
 # then .1-N, then .N-2N.
 callgrind_parts() {
   local raw=$1 name=$2 count=$3 n=$4

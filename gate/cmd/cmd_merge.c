@@ -168,7 +168,7 @@ static int raw_path(const char *directory, const char *name, const char *prefix,
 }
 
 /* callgrind's profile at count `which` from the raw files into *profile. A run in parts
- * (docs/design.md rule 9: names ending in a range, "NAME.0-1") is the service start's part
+ * (docs/design.md rule 10: names ending in a range, "NAME.0-1") is the service start's part
  * ("NAME.start", beside the first) and the parts up to that count, added up, and sets *parts;
  * otherwise it is the one file `path`. Returns 0, or -1 with err. */
 static int parse_callgrind(const struct measurement *measurement, const char *directory,
@@ -207,7 +207,7 @@ static int check_raw_tool(const struct measurement *measurement, const char *dir
 {
 	struct cg_profile callgrind = CG_PROFILE_INIT;
 	struct dhat_profile dhat = DHAT_PROFILE_INIT;
-	struct tool_output output = { &callgrind, &dhat };
+	struct tool_output output = { &callgrind, &dhat, HARNESS_REGION };
 	const char *name = measurement->info.name;
 	char path[4096], prefix[32];
 	bool wanted = false, parts = false;
@@ -239,26 +239,30 @@ static int check_raw_tool(const struct measurement *measurement, const char *dir
 			status = same_count(name, metric_table[metric].title,
 					    measurement->counts[metric][which], count, path, parts, err);
 	}
-	/* The whole process at 2N is the run's end, in the file beside the snapshot's (".end",
-	 * docs/design.md rule 9). */
-	if (status == 0 && tool_table[tool].parser == TOOL_PARSE_DHAT && measurement->has_process &&
-	    which == SLOPE_TWICE_N) {
-		char end[4200];
+	/* The whole process at each snapshot, and at 2N its exit: the run's end, in the file beside
+	 * the snapshot's (".end"), less the snapshot (docs/design.md rule 10). */
+	if (status == 0 && tool_table[tool].parser == TOOL_PARSE_DHAT && measurement->has_process) {
+		uint64_t snapshot = dhat.instructions;
 
-		snprintf(end, sizeof(end), "%s.end", path);
-		dhat_profile_release(&dhat);
-		dhat = (struct dhat_profile)DHAT_PROFILE_INIT;
-		if (dhat_profile_parse(&dhat, end, HARNESS_REGION, err) != 0)
-			status = -1;
-		else
-			status = same_count(name, "the process's instructions",
-					    measurement->process_instructions[which],
-					    dhat.instructions, end, false, err);
-	} else if (status == 0 && tool_table[tool].parser == TOOL_PARSE_DHAT &&
-		   measurement->has_process) {
 		status = same_count(name, "the process's instructions",
-				    measurement->process_instructions[which], dhat.instructions, path,
-				    false, err);
+				    measurement->process_instructions[which], snapshot, path, false,
+				    err);
+		if (status == 0 && which == SLOPE_TWICE_N) {
+			char end[4200];
+
+			snprintf(end, sizeof(end), "%s.end", path);
+			dhat_profile_release(&dhat);
+			dhat = (struct dhat_profile)DHAT_PROFILE_INIT;
+			if (dhat_profile_parse(&dhat, end, HARNESS_REGION, err) != 0)
+				status = -1;
+			else if (dhat.instructions < snapshot)
+				status = gate_error_set(err, "'%s' counts fewer instructions than '%s'",
+							end, path);
+			else
+				status = same_count(name, "the process's exit instructions",
+						    measurement->process_exit,
+						    dhat.instructions - snapshot, end, false, err);
+		}
 	}
 	cg_profile_release(&callgrind);
 	dhat_profile_release(&dhat);

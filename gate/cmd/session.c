@@ -649,7 +649,10 @@ static const char *nonlinear_scenario(const struct session *session, double *per
 		if (head->failed || base == NULL)
 			continue;
 		for (metric = 0; metric < METRIC_COUNT; metric++) {
-			if (!metric_limit_gated(metric, &head->info) || !head->has[metric] ||
+			/* The allocator's figure moves with the heap's history, and so with N: its
+			 * own limit is wide for that (metrics.h), and it compares across N. */
+			if (!metric_limit_gated(metric, &head->info) ||
+			    metric_table[metric].per_allocation || !head->has[metric] ||
 			    !base->has[metric])
 				continue;
 			*percent = head->slopes[metric].linearity_percent;

@@ -9,13 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The function of that name on the same side (the project's or the system libraries'): a
+ * project function named like a system library's is another function. */
 static const struct function_cost *find_function(const struct measurement *measurement,
-						 const char *name)
+						 const struct function_cost *like)
 {
 	size_t i;
 
 	for (i = 0; measurement != NULL && i < measurement->function_count; i++)
-		if (strcmp(measurement->functions[i].name, name) == 0)
+		if (measurement->functions[i].project == like->project &&
+		    strcmp(measurement->functions[i].name, like->name) == 0)
 			return &measurement->functions[i];
 	return NULL;
 }
@@ -189,7 +192,7 @@ static int merge_functions(struct attribution_function *rows, size_t *row_count,
 		bool from_head = i < head->function_count;
 		const struct function_cost *cost = from_head ? &head->functions[i]
 							     : &baseline->functions[i - head->function_count];
-		const struct function_cost *other = find_function(from_head ? baseline : head, cost->name);
+		const struct function_cost *other = find_function(from_head ? baseline : head, cost);
 		const struct function_cost *in_head = from_head ? cost : other;
 		const struct function_cost *in_baseline = from_head ? other : cost;
 		struct attribution_function *row = &all[count];
@@ -284,6 +287,69 @@ out:
 	return status;
 }
 
+/* The project functions whose system calls per message changed, by |change|. */
+static int merge_syscalls(struct attribution *attribution, const struct measurement *head,
+			  const struct measurement *baseline)
+{
+	size_t capacity = head->function_count + baseline->function_count, count = 0, i;
+	struct attribution_function *all = calloc(capacity + 1, sizeof(*all));
+
+	if (all == NULL)
+		return -1;
+	for (i = 0; i < capacity; i++) {
+		bool from_head = i < head->function_count;
+		const struct function_cost *cost = from_head ? &head->functions[i]
+							     : &baseline->functions[i - head->function_count];
+		const struct function_cost *other = find_function(from_head ? baseline : head, cost);
+		const struct function_cost *in_head = from_head ? cost : other;
+		const struct function_cost *in_baseline = from_head ? other : cost;
+		struct attribution_function *row = &all[count];
+
+		if ((!from_head && other != NULL) || !cost->project)
+			continue;
+		row->name = cost->name;
+		row->head = in_head ? in_head->syscalls : 0;
+		row->baseline = in_baseline ? in_baseline->syscalls : 0;
+		row->change = row->head - row->baseline;
+		row->appeared = in_baseline == NULL;
+		row->disappeared = in_head == NULL;
+		if (row->change != 0)
+			count++;
+	}
+	qsort(all, count, sizeof(*all), compare_functions);
+	attribution->syscall_count = count < ATTRIBUTION_LEAVES ? count : ATTRIBUTION_LEAVES;
+	memcpy(attribution->syscalls, all, attribution->syscall_count * sizeof(*all));
+	free(all);
+	return 0;
+}
+
+/* The head's project functions that cost more a message from N to 2N than from 1 to N. */
+static int find_growing(struct attribution *attribution, const struct measurement *head)
+{
+	struct attribution_function *all = calloc(head->function_count + 1, sizeof(*all));
+	size_t count = 0, i;
+
+	if (all == NULL)
+		return -1;
+	for (i = 0; i < head->function_count; i++) {
+		const struct function_cost *cost = &head->functions[i];
+		struct attribution_function *row = &all[count];
+
+		if (!cost->project || cost->with_library <= cost->with_library_early)
+			continue;
+		row->name = cost->name;
+		row->head = cost->with_library;
+		row->baseline = cost->with_library_early;
+		row->change = row->head - row->baseline;
+		count++;
+	}
+	qsort(all, count, sizeof(*all), compare_functions);
+	attribution->growing_count = count < ATTRIBUTION_LEAVES ? count : ATTRIBUTION_LEAVES;
+	memcpy(attribution->growing, all, attribution->growing_count * sizeof(*all));
+	free(all);
+	return 0;
+}
+
 int attribution_compute(struct attribution *attribution, const struct measurement *head,
 			const struct measurement *baseline)
 {
@@ -303,7 +369,15 @@ int attribution_compute(struct attribution *attribution, const struct measuremen
 				    false, attribution->total_change, head, baseline) != 0)
 			return -1;
 		compute_rest(attribution);
+		if (head->has[METRIC_SYSCALLS] && baseline->has[METRIC_SYSCALLS]) {
+			attribution->syscall_change = head->slopes[METRIC_SYSCALLS].per_message -
+						      baseline->slopes[METRIC_SYSCALLS].per_message;
+			if (merge_syscalls(attribution, head, baseline) != 0)
+				return -1;
+		}
 	}
+	if (find_growing(attribution, head) != 0)
+		return -1;
 	return merge_sites(attribution, head, baseline);
 }
 
@@ -336,9 +410,15 @@ cJSON *attribution_to_json(const struct attribution *attribution)
 	cJSON *functions = cJSON_AddArrayToObject(object, "functions");
 	cJSON *leaves = cJSON_AddArrayToObject(object, "leaves");
 	cJSON *sites = cJSON_AddArrayToObject(object, "sites");
+	cJSON *syscalls = cJSON_AddArrayToObject(object, "syscall_functions");
+	cJSON *growing = cJSON_AddArrayToObject(object, "growing_functions");
 	size_t i;
 
-	if (functions == NULL || leaves == NULL || sites == NULL ||
+	if (functions == NULL || leaves == NULL || sites == NULL || syscalls == NULL ||
+	    growing == NULL ||
+	    cJSON_AddNumberToObject(object, "syscall_change", attribution->syscall_change) == NULL ||
+	    !add_functions(syscalls, attribution->syscalls, attribution->syscall_count) ||
+	    !add_functions(growing, attribution->growing, attribution->growing_count) ||
 	    cJSON_AddNumberToObject(object, "total_change", attribution->total_change) == NULL ||
 	    cJSON_AddNumberToObject(object, "rest_change", attribution->rest_change) == NULL ||
 	    cJSON_AddNumberToObject(object, "rest_share_percent",

@@ -66,6 +66,21 @@ struct attribution {
 	struct attribution_site sites[ATTRIBUTION_ROWS];         /* blocks changed first, by
 								  * |blocks_change| descending */
 	size_t site_count;
+	double syscall_change;      /* system calls per message, head - baseline */
+	struct attribution_function syscalls[ATTRIBUTION_LEAVES]; /* project functions whose own
+								   * and direct system-library
+								   * callees' system calls per
+								   * message changed, by |change|
+								   * (head, baseline, change) */
+	size_t syscall_count;
+	struct attribution_function growing[ATTRIBUTION_LEAVES]; /* the head's project functions
+								  * whose instructions per message
+								  * (own + system-library callees)
+								  * are higher from N to 2N than
+								  * from 1 to N, most first: head
+								  * the later slope, baseline the
+								  * earlier, change the growth */
+	size_t growing_count;
 };
 
 /* Compares head with baseline. Without a baseline (a floor breach on a first run) the sites are

@@ -37,14 +37,14 @@
  * writes a file a part, PREFIX<pid>.K, each time the region is left (--dump-after), with the
  * counts since the part before: the service start (MEASURE_PART_START), the drain to 1 delivery,
  * to N and to 2N (part `which` + 1), and at the program's end PREFIX<pid>, the part after the
- * last drain, which counts nothing (docs/design.md rule 9). */
+ * last drain, which counts nothing (docs/design.md rule 10). */
 #define MEASURE_PART_START 0
 #define MEASURE_PART_END (SLOPE_RUNS + 1)
 #define MEASURE_PARTS (SLOPE_RUNS + 2)
 #define MEASURE_FILES MEASURE_PARTS /* the most outputs one run writes */
 
 /* The one run of one tool: 2N deliveries drained in phases, a snapshot after each count
- * (docs/design.md rule 9). Each of its processes writes an output, read in the order of their
+ * (docs/design.md rule 10). Each of its processes writes an output, read in the order of their
  * counts. */
 struct run {
 	struct measurement *measurement;
@@ -563,6 +563,12 @@ static void report_progress(const struct runner_job *job, size_t remaining, void
 		job->seconds, remaining);
 }
 
+/* A count's slope from 1 to N (slope.h's per_message_early): (count(N) - count(1)) / (N - 1). */
+static double early_per_message(uint64_t at_one, uint64_t at_n, uint64_t messages)
+{
+	return ((double)at_n - (double)at_one) / (double)(messages - 1);
+}
+
 /* Exclusive, inclusive and own-plus-library per message of every owner (ownership.h) seen in
  * the N or 2N run. */
 static int compute_owned(struct measurement *measurement, const struct ownership *owned)
@@ -578,17 +584,20 @@ static int compute_owned(struct measurement *measurement, const struct ownership
 		const struct owned_cost *in_twice = i < twice->count ? &twice->costs[i] : NULL;
 		const struct owned_cost *in_n, *cold, *any;
 		const char *name;
+		bool project;
 		struct function_cost *cost;
 
 		if (in_twice == NULL) { /* owners of the N run that the 2N run lacks */
 			name = n->costs[i - twice->count].name;
-			if (ownership_find(twice, name) != NULL)
+			project = n->costs[i - twice->count].project;
+			if (ownership_find(twice, name, project) != NULL)
 				continue;
 		} else {
 			name = in_twice->name;
+			project = in_twice->project;
 		}
-		in_n = ownership_find(n, name);
-		cold = ownership_find(&owned[SLOPE_ONE], name);
+		in_n = ownership_find(n, name, project);
+		cold = ownership_find(&owned[SLOPE_ONE], name, project);
 		any = in_twice ? in_twice : in_n;
 		cost = &measurement->functions[measurement->function_count];
 		cost->exclusive = slope_per_message(in_n ? in_n->exclusive : 0,
@@ -597,9 +606,15 @@ static int compute_owned(struct measurement *measurement, const struct ownership
 						    in_twice ? in_twice->inclusive : 0, messages);
 		cost->with_library = slope_per_message(in_n ? in_n->with_library : 0,
 						       in_twice ? in_twice->with_library : 0, messages);
+		cost->with_library_early = early_per_message(cold ? cold->with_library : 0,
+							     in_n ? in_n->with_library : 0, messages);
+		cost->syscalls = slope_per_message(in_n ? in_n->syscalls : 0,
+						   in_twice ? in_twice->syscalls : 0, messages);
 		cost->cold_exclusive = cold ? cold->exclusive : 0;
+		cost->cold_syscalls = cold ? cold->syscalls : 0;
 		cost->project = any->project;
-		if (cost->exclusive == 0 && cost->inclusive == 0 && cost->cold_exclusive == 0)
+		if (cost->exclusive == 0 && cost->inclusive == 0 && cost->cold_exclusive == 0 &&
+		    cost->syscalls == 0 && cost->cold_syscalls == 0)
 			continue;
 		cost->name = strdup(name);
 		if (cost->name == NULL)
@@ -776,7 +791,7 @@ static int parse_output(struct measurement *measurement, const struct run *run, 
 static int read_run(struct measurement *measurement, const struct run *run, const char *path,
 		    struct parsed_run *parsed, uint64_t counts[METRIC_COUNT])
 {
-	struct tool_output output = { &parsed->callgrind, &parsed->dhat };
+	struct tool_output output = { &parsed->callgrind, &parsed->dhat, measurement->info.region };
 	const char *name = tool_names(run->tool);
 	uint64_t count = count_of(measurement, SLOPE_TWICE_N);
 	size_t metric;
@@ -1097,11 +1112,20 @@ static int conclude(struct measurement *measurement, struct run *runs[TOOL_COUNT
 		for (which = 0; which < SLOPE_RUNS; which++)
 			measurement->counts[metric][which] = counts[metric_table[metric].tool][which][metric];
 	}
-	/* The whole process at 2N is the run's end: its exit, and what the scenario does there, is
-	 * work too (docs/design.md rule 9). */
+	/* The whole process at each snapshot, and what it did from the last one to its exit: work
+	 * too, counted apart (measurement.h). */
 	for (which = 0; which < SLOPE_RUNS; which++)
 		measurement->process_instructions[which] = parsed[TOOL_DHAT][which].dhat.instructions;
-	measurement->process_instructions[SLOPE_TWICE_N] = ends[TOOL_DHAT].dhat.instructions;
+	if (ends[TOOL_DHAT].dhat.instructions < measurement->process_instructions[SLOPE_TWICE_N]) {
+		record_failure(measurement, "dhat run at %" PRIu64 ": the run's end counts %" PRIu64
+			       " instructions of the process, fewer than its snapshot at %" PRIu64
+			       " (%" PRIu64 ")", count_of(measurement, SLOPE_TWICE_N),
+			       ends[TOOL_DHAT].dhat.instructions, count_of(measurement, SLOPE_TWICE_N),
+			       measurement->process_instructions[SLOPE_TWICE_N]);
+		goto out;
+	}
+	measurement->process_exit = ends[TOOL_DHAT].dhat.instructions -
+				    measurement->process_instructions[SLOPE_TWICE_N];
 	if (wanted[TOOL_CACHE] && check_cache_instructions(measurement, parsed) != 0)
 		goto out;
 	if (compute_slopes(measurement) != 0)

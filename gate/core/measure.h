@@ -19,7 +19,7 @@
 #define MEASURE_NUM_CALLERS 128
 
 /* Deadlines when --timeout is not given, from a run's start, moved at each snapshot the harness
- * reports (docs/design.md rule 9): MEASURE_BUDGET_FLOOR to the first (start and one delivery,
+ * reports (docs/design.md rule 10): MEASURE_BUDGET_FLOOR to the first (start and one delivery,
  * about a second under valgrind), so one that hangs is found in a minute; the ceiling
  * (timeout_seconds) to the one at N; then MEASURE_BUDGET_FACTOR times what the phase from 1 to N
  * took, within the floor and the ceiling. */

@@ -20,6 +20,12 @@ int measurement_compute(struct measurement *measurement, struct gate_error *err)
 	return 0;
 }
 
+double measurement_process_per_message(const struct measurement *measurement)
+{
+	return measurement->process_slope.per_message +
+	       (double)measurement->process_exit / (2.0 * (double)measurement->messages);
+}
+
 double measurement_shown(const struct measurement *measurement, enum metric_id metric)
 {
 	const struct slope *slope = &measurement->slopes[metric];

@@ -24,6 +24,11 @@ struct function_cost {
 				  * calls directly, per message (ownership.h) */
 	bool project;            /* a project function or code inlined into one, not a system
 				  * library's */
+	double with_library_early; /* with_library from 1 to N: where it is below with_library, the
+				    * function's cost grows with the messages handled */
+	double syscalls;         /* system calls per message, its own and its direct system-library
+				  * callees' (ownership.h) */
+	uint64_t cold_syscalls;  /* likewise in the 1-delivery run */
 };
 
 /* What one allocation site costs a message, and in the cold run. */
@@ -59,9 +64,14 @@ struct measurement {
 	bool stated[METRIC_COUNT];
 	bool has_gated;            /* the document said whether it is gated (a lenient read may
 				    * find no `gated`) */
-	/* The whole process, every thread, start to exit (DHAT's instruction count): work done
-	 * outside the region per message (at fill time, on another thread, at exit) shows here. */
+	/* The whole process, every thread (DHAT's instruction count): work done outside the region
+	 * per message (at fill time, on another thread, at exit) shows here. Its counts at 1, N
+	 * and 2N are the snapshots', each phase's drain and fill, whose slope is linear and compares
+	 * across two N; what the program does from the last snapshot to its exit (the teardown,
+	 * destructors, atexit) is process_exit, counted apart since it is one sum over the whole
+	 * run: docs/design.md, gating rules. */
 	uint64_t process_instructions[SLOPE_RUNS];
+	uint64_t process_exit;
 	struct slope process_slope;
 	bool has_process;          /* false for a document written before gate measured it */
 
@@ -81,6 +91,10 @@ struct measurement {
 /* The per-message and cold figures of every metric the measurement has counts for, one
  * function for all (slope.h); -1 with err naming the metric when one is implausible. */
 int measurement_compute(struct measurement *measurement, struct gate_error *err);
+
+/* The whole process per message: the drains' slope plus the exit's instructions per message
+ * handled (2N of them in the run whose exit it is). */
+double measurement_process_per_message(const struct measurement *measurement);
 
 /* The figure the table shows for a metric: its per-message figure, or its cold one. */
 double measurement_shown(const struct measurement *measurement, enum metric_id metric);

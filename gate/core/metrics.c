@@ -9,8 +9,10 @@
 /* valgrind's start-up with each tool, in microseconds (measured on the suite): heavier runs start
  * first. */
 const struct tool_entry tool_table[TOOL_COUNT] = {
+	/* --collect-systime=yes adds the events sysCount (read) and sysTime (wall time: never read). */
 	[TOOL_CALLGRIND] = { "callgrind",
-			     { "--tool=callgrind", "--collect-atstart=no", "--compress-pos=no", NULL },
+			     { "--tool=callgrind", "--collect-atstart=no", "--compress-pos=no",
+			       "--collect-systime=yes", NULL },
 			     TOOL_PARSE_CALLGRIND, false, 110000 },
 	[TOOL_DHAT] = { "dhat", { "--tool=dhat", NULL }, TOOL_PARSE_DHAT, false, 270000 },
 	[TOOL_CACHE] = { "cachesim",
@@ -94,6 +96,21 @@ static int read_cycles(const struct tool_output *output, uint64_t *count, const 
 	return 0;
 }
 
+/* The system calls made in the region: the region function's inclusive count. callgrind counts
+ * every system call of the process, also those made while collection is off (the harness's own
+ * between phases, the loader's), charged to the stack they were made on (callgrind.h). */
+static int read_syscalls(const struct tool_output *output, uint64_t *count, const char **why)
+{
+	const struct cg_function *region = cg_profile_find(output->callgrind, output->region);
+
+	if (!output->callgrind->counts_syscalls) {
+		*why = "the file does not count system calls (no event sysCount: --collect-systime)";
+		return -1;
+	}
+	*count = region != NULL ? region->syscalls.inclusive : 0;
+	return 0;
+}
+
 #ifdef GATE_TEST_METRIC
 /* The test build's throw-away metric: every heap byte of the run, in the region or not. */
 static int read_test_metric(const struct tool_output *output, uint64_t *count, const char **why)
@@ -108,8 +125,9 @@ const struct metric metric_table[METRIC_COUNT] = {
 	[METRIC_INSTRUCTIONS] = {
 		.key = "instructions", .title = "instructions", .unit = "instructions",
 		.column = "instr/msg", .tool = TOOL_CALLGRIND, .read = read_instructions,
-		.gating = METRIC_LIMIT, .limit_percent = 2.0, .must_grow = true,
-		.steady_floor = -1, .cold_floor = -1, .linearity = true, .required = true,
+		.gating = METRIC_LIMIT, .limit_percent = 2.0, .limit_setting = METRIC_LIMIT_SCENARIO,
+		.must_grow = true, .steady_floor = -1, .cold_floor = -1, .linearity = true,
+		.growth = true, .required = true,
 	},
 	[METRIC_ALLOCATIONS] = {
 		.key = "allocations", .title = "heap allocations", .unit = "blocks",
@@ -132,22 +150,34 @@ const struct metric metric_table[METRIC_COUNT] = {
 	[METRIC_ALLOCATOR_INSTRUCTIONS] = {
 		.key = "allocator_instructions", .title = "allocator instructions",
 		.unit = "instructions", .column = "allocator/msg", .tool = TOOL_CALLGRIND,
-		.read = read_allocator_instructions, .gating = METRIC_REPORTED,
-		.steady_floor = -1, .cold_floor = -1,
+		.read = read_allocator_instructions, .gating = METRIC_LIMIT,
+		.limit_percent = ALLOCATOR_LIMIT_PERCENT, .limit_setting = METRIC_LIMIT_ALLOCATOR,
+		.per_allocation = true, .steady_floor = -1, .cold_floor = -1,
+		.limit_note = "glibc malloc's own work: a heap used differently, or the allocator "
+			      "told to work differently (mallopt, tunables)",
 	},
 	[METRIC_CYCLES] = {
 		.key = "cycles", .title = "estimated cycles", .unit = "cycles",
 		.column = "cycles/msg", .tool = TOOL_CACHE, .read = read_cycles,
-		.gating = METRIC_LIMIT_OPT_IN, .limit_percent = 2.0, .must_grow = true,
+		.gating = METRIC_LIMIT_OPT_IN, .limit_percent = 2.0,
+		.limit_setting = METRIC_LIMIT_SCENARIO, .must_grow = true,
 		.steady_floor = -1, .cold_floor = -1,
 		.limit_note = "the instructions may be the same: the cache misses are not",
+	},
+	[METRIC_SYSCALLS] = {
+		.key = "syscalls", .title = "system calls", .unit = "calls",
+		.column = "sys/msg", .tool = TOOL_CALLGRIND, .read = read_syscalls,
+		.gating = METRIC_RISE, .limit_percent = 0, .limit_setting = METRIC_LIMIT_FIXED,
+		.steady_floor = FLOOR_STEADY_SYSCALLS, .cold_floor = FLOOR_COLD_SYSCALLS,
+		.limit_note = "a system call costs far more than its instructions (the kernel's work "
+			      "is not counted): declare floors to allow them",
 	},
 #ifdef GATE_TEST_METRIC
 	[METRIC_TEST] = {
 		.key = "test_process_bytes", .title = "heap bytes of the whole process",
 		.unit = "bytes", .column = "test bytes", .tool = TOOL_DHAT,
 		.read = read_test_metric, .gating = METRIC_LIMIT, .limit_percent = 2.0,
-		.steady_floor = -1, .cold_floor = -1,
+		.limit_setting = METRIC_LIMIT_SCENARIO, .steady_floor = -1, .cold_floor = -1,
 	},
 #endif
 };
@@ -173,15 +203,33 @@ const struct metric *metric_figure_find(const char *key, bool *cold)
 	return metric_find(key + (*cold ? 5 : 0));
 }
 
-static bool gated_at_limit(enum metric_id metric)
+bool metric_compares(enum metric_id metric)
 {
 	return metric_table[metric].gating == METRIC_LIMIT ||
-	       metric_table[metric].gating == METRIC_LIMIT_OPT_IN;
+	       metric_table[metric].gating == METRIC_LIMIT_OPT_IN ||
+	       metric_table[metric].gating == METRIC_RISE;
+}
+
+double metric_limit_percent(enum metric_id metric, const struct scenario_info *info)
+{
+	double declared = 0;
+
+	switch (metric_table[metric].limit_setting) {
+	case METRIC_LIMIT_SCENARIO:
+		declared = info->limit_percent;
+		break;
+	case METRIC_LIMIT_ALLOCATOR:
+		declared = info->allocator_limit_percent;
+		break;
+	case METRIC_LIMIT_FIXED:
+		break;
+	}
+	return declared > 0 ? declared : metric_table[metric].limit_percent;
 }
 
 int metric_acceptance(enum metric_id metric, bool cold)
 {
-	return gated_at_limit(metric) ? (int)METRIC_ACCEPTANCE(metric, cold) : -1;
+	return metric_compares(metric) ? (int)METRIC_ACCEPTANCE(metric, cold) : -1;
 }
 
 const struct acceptance_figures *metric_acceptance_figures(void)
@@ -193,7 +241,7 @@ const struct acceptance_figures *metric_acceptance_figures(void)
 	size_t metric;
 
 	for (metric = 0; metric < METRIC_COUNT && !named; metric++) {
-		if (!gated_at_limit(metric))
+		if (!metric_compares(metric))
 			continue;
 		metric_figure_key(keys[2 * metric], sizeof(keys[0]), metric, false);
 		metric_figure_key(keys[2 * metric + 1], sizeof(keys[0]), metric, true);
@@ -212,6 +260,7 @@ bool metric_limit_gated(enum metric_id metric, const struct scenario_info *info)
 	case METRIC_LIMIT_OPT_IN:
 		return info->gate_cycles;
 	case METRIC_FLOORS:
+	case METRIC_RISE: /* at a limit of 0, figure by figure (verdict.c) */
 	case METRIC_REPORTED:
 		break;
 	}

@@ -19,6 +19,11 @@
 #include "scenario.h"
 
 
+/* The default limit of the allocator's instructions per message and cold: wider than the
+ * program's own, since glibc malloc's work for the same calls moves with the heap's history
+ * (docs/metrics.md, "The allocator's limit", says what was measured). */
+#define ALLOCATOR_LIMIT_PERCENT 10.0
+
 /* The valgrind runs of a scenario, three of each (1, N, 2N deliveries). */
 enum metric_tool {
 	TOOL_CALLGRIND, /* instructions, per function */
@@ -44,6 +49,7 @@ extern const struct tool_entry tool_table[TOOL_COUNT];
 struct tool_output {
 	const struct cg_profile *callgrind; /* TOOL_PARSE_CALLGRIND */
 	const struct dhat_profile *dhat;    /* TOOL_PARSE_DHAT */
+	const char *region;                 /* the measured region's function */
 };
 
 enum metric_id {
@@ -53,6 +59,7 @@ enum metric_id {
 	METRIC_PEAK_BYTES,
 	METRIC_ALLOCATOR_INSTRUCTIONS, /* the allocator's (malloc, free, ... and below) */
 	METRIC_CYCLES,
+	METRIC_SYSCALLS, /* system calls made in the region */
 #ifdef GATE_TEST_METRIC
 	METRIC_TEST, /* the throw-away metric of the test build (tests/metric) */
 #endif
@@ -65,7 +72,16 @@ enum metric_gating {
 	METRIC_LIMIT_OPT_IN, /* likewise for a scenario that opts in (scenario_info.opt_in), else
 			      * reported */
 	METRIC_FLOORS,       /* against the floors the scenario declares next to its code */
+	METRIC_RISE,         /* a figure with a floor declared against the floor; one without
+			      * against the baseline, where any rise fails (limit 0) */
 	METRIC_REPORTED,     /* shown and stored, never gated */
+};
+
+/* Which declaration of a scenario sets the limit of a metric compared at a limit. */
+enum metric_limit_setting {
+	METRIC_LIMIT_FIXED,     /* none: the table's limit_percent always */
+	METRIC_LIMIT_SCENARIO,  /* the scenario's limit_percent, when declared */
+	METRIC_LIMIT_ALLOCATOR, /* the scenario's allocator_limit_percent, when declared */
 };
 
 struct metric {
@@ -78,12 +94,18 @@ struct metric {
 	 * does not hold it. */
 	int (*read)(const struct tool_output *output, uint64_t *count, const char **why);
 	enum metric_gating gating;
-	double limit_percent;  /* METRIC_LIMIT*: the default limit, in percent */
+	double limit_percent;  /* METRIC_LIMIT* and METRIC_RISE: the default limit, in percent */
+	enum metric_limit_setting limit_setting; /* what a scenario declares to set it */
+	bool per_allocation;   /* compared for as many heap allocations as the head makes: the
+				* baseline's figure scaled by the change in allocations (per
+				* message, or cold), which the floors judge */
 	bool must_grow;        /* every message costs some: count(2N) <= count(N) is implausible */
 	bool shows_cold;       /* the table shows the cold figure (a peak), not the per-message one */
 	int steady_floor;      /* METRIC_FLOORS: the scenario_floor of the per-message floor, or -1 */
 	int cold_floor;        /* likewise the cold floor */
 	bool linearity;        /* a slope from 1 to N far from that from N to 2N fails the scenario */
+	bool growth;           /* a slope from N to 2N further above the one from 1 to N than the
+				* baseline's is a regression (docs/design.md, gating rules) */
 	const char *limit_note; /* METRIC_LIMIT*: said after a breach of the limit, or NULL */
 	bool required;          /* in every results.json since schema 3: a document without its
 				 * counts is refused (the others may be absent from older ones) */
@@ -128,5 +150,13 @@ const struct acceptance_figures *metric_acceptance_figures(void);
 
 /* Does the metric decide this scenario's verdict against the baseline at a limit. */
 bool metric_limit_gated(enum metric_id metric, const struct scenario_info *info);
+
+/* Is the metric ever compared with the baseline at a limit: METRIC_LIMIT, METRIC_LIMIT_OPT_IN
+ * and METRIC_RISE (whose limit is 0). Its figures then have acceptances and breach bits. */
+bool metric_compares(enum metric_id metric);
+
+/* The limit, in percent, that a scenario declaring `info` holds the metric to (the table's
+ * default where it declares none). */
+double metric_limit_percent(enum metric_id metric, const struct scenario_info *info);
 
 #endif

@@ -72,7 +72,8 @@ static struct owned_cost *add_cost(struct ownership *ownership, size_t *capacity
 	return cost;
 }
 
-/* The owner named `name` (exactly), added when new. */
+/* The owner named `name` (exactly) on the project's side or the system's, added when new: a
+ * project function named like a system library's is its own owner. */
 static struct owned_cost *find_or_add(struct ownership *ownership, size_t *capacity, char *name,
 				      bool project)
 {
@@ -81,7 +82,8 @@ static struct owned_cost *find_or_add(struct ownership *ownership, size_t *capac
 	if (name == NULL)
 		return NULL;
 	for (i = 0; i < ownership->count; i++)
-		if (strcmp(ownership->costs[i].name, name) == 0) {
+		if (ownership->costs[i].project == project &&
+		    strcmp(ownership->costs[i].name, name) == 0) {
 			free(name);
 			return &ownership->costs[i];
 		}
@@ -143,6 +145,7 @@ static int split_function(struct ownership *ownership, size_t *capacity,
 	if (outermost || cost->inclusive == 0)
 		cost->inclusive = function->inclusive;
 	cost->with_library += own + own_library;
+	cost->syscalls += function->syscalls.exclusive + function->syscalls.library;
 	return 0;
 }
 
@@ -170,11 +173,13 @@ static void cap_inlined(struct ownership *ownership)
 	}
 }
 
+/* By name, the project's owner before the system's of the same name. */
 static int compare_costs(const void *left, const void *right)
 {
 	const struct owned_cost *a = left, *b = right;
+	int order = strcmp(a->name, b->name);
 
-	return strcmp(a->name, b->name);
+	return order != 0 ? order : (int)b->project - (int)a->project;
 }
 
 int ownership_compute(struct ownership *ownership, const struct cg_profile *profile,
@@ -195,9 +200,10 @@ int ownership_compute(struct ownership *ownership, const struct cg_profile *prof
 	return 0;
 }
 
-const struct owned_cost *ownership_find(const struct ownership *ownership, const char *name)
+const struct owned_cost *ownership_find(const struct ownership *ownership, const char *name,
+				       bool project)
 {
-	struct owned_cost key = { .name = (char *)name };
+	struct owned_cost key = { .name = (char *)name, .project = project };
 
 	if (ownership == NULL || ownership->count == 0)
 		return NULL;

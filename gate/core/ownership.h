@@ -22,11 +22,14 @@ struct owned_cost {
 	uint64_t with_library; /* exclusive + the inclusive cost of its direct calls into system
 				* libraries other than the allocator: where "calls strlen more"
 				* shows */
+	uint64_t syscalls;     /* the system calls its own code and its direct calls into system
+				* libraries made (callgrind.h); an inlined function's stay with
+				* the function it was inlined into */
 	bool project;          /* outside the system libraries */
 };
 
 struct ownership {
-	struct owned_cost *costs; /* sorted by name; owned */
+	struct owned_cost *costs; /* sorted by name, the project's first of a name; owned */
 	size_t count;
 };
 
@@ -42,8 +45,9 @@ struct ownership_objects {
 int ownership_compute(struct ownership *ownership, const struct cg_profile *profile,
 		      struct ownership_objects *objects);
 
-/* By exact name; NULL when absent. */
-const struct owned_cost *ownership_find(const struct ownership *ownership, const char *name);
+/* By exact name, on the project's side or the system's; NULL when absent. */
+const struct owned_cost *ownership_find(const struct ownership *ownership, const char *name,
+				       bool project);
 
 void ownership_release(struct ownership *ownership);         /* NULL-safe */
 void ownership_objects_release(struct ownership_objects *objects); /* NULL-safe */

@@ -47,20 +47,23 @@ static cJSON *failures_array(const struct measurement *measurements, size_t coun
 	return array;
 }
 
-/* The whole process's counts at 1, N and 2N by scenario. Apart from the code section: unlike the
- * region's, they can differ by a few instructions between two runs of one program (start-up and
- * exit depend a little on the environment), so they are compared with a limit, never to the
- * digit. */
-static cJSON *process_object(const struct measurement *measurements, size_t count)
+/* The whole process's counts at 1, N and 2N by scenario (`exit` false), or its instructions from
+ * the last snapshot to its exit (`exit` true). Apart from the code section: unlike the region's,
+ * they can differ by a few instructions between two runs of one program (start-up and exit
+ * depend a little on the environment), so they are compared with a limit, never to the digit. */
+static cJSON *process_object(const struct measurement *measurements, size_t count, bool exit)
 {
 	cJSON *object = cJSON_CreateObject();
 	size_t i;
 
 	for (i = 0; object != NULL && i < count; i++) {
-		if (measurements[i].failed || !measurements[i].has_process)
+		const struct measurement *measurement = &measurements[i];
+
+		if (measurement->failed || !measurement->has_process)
 			continue;
-		if (!add(object, measurements[i].info.name,
-			 results_counts_array(measurements[i].process_instructions))) {
+		if (!add(object, measurement->info.name,
+			 exit ? cJSON_CreateNumber((double)measurement->process_exit)
+			      : results_counts_array(measurement->process_instructions))) {
 			cJSON_Delete(object);
 			return NULL;
 		}
@@ -95,7 +98,8 @@ static cJSON *gate_block(const struct measurement *measurements, size_t count,
 		 add(block, "fingerprint", environment_fingerprint_to_json(environment)) &&
 		 cJSON_AddNumberToObject(block, "messages", (double)messages) != NULL &&
 		 add(block, "failures", failures_array(measurements, count)) &&
-		 add(block, "process_instructions", process_object(measurements, count));
+		 add(block, "process_instructions", process_object(measurements, count, false)) &&
+		 add(block, "process_exit_instructions", process_object(measurements, count, true));
 
 	if (ok && verdict != NULL) {
 		ok = add(block, "runs", runs_object(measurements, count)) &&
@@ -335,23 +339,32 @@ static struct measurement *find_any(struct results *results, const char *name, b
 	return NULL;
 }
 
-/* costgate.process_instructions: optional (documents from before gate counted the whole process
- * have none); each entry names a measured scenario. */
-static int read_process(const struct json_reader *reader, const cJSON *object, struct results *results)
+/* costgate.process_instructions and costgate.process_exit_instructions: optional (documents
+ * from before gate counted the whole process have neither; before it counted the exit apart,
+ * their 2N count was the run's end, which is not comparable, so a scenario has the whole
+ * process only with both); each entry names a measured scenario. */
+static int read_process(const struct json_reader *reader, const cJSON *object,
+			const cJSON *exits, struct results *results)
 {
 	const cJSON *item;
-	char path[160];
+	char path[400];
 
 	if (object == NULL)
 		return 0;
 	if (!cJSON_IsObject(object))
 		return json_reader_bad(reader, "costgate.process_instructions", "is not an object");
+	if (exits != NULL && !cJSON_IsObject(exits))
+		return json_reader_bad(reader, "costgate.process_exit_instructions", "is not an object");
 	cJSON_ArrayForEach(item, object) {
 		struct measurement *measurement = find_any(results, item->string, false);
+		const cJSON *exit = exits != NULL
+					    ? cJSON_GetObjectItemCaseSensitive(exits, item->string)
+					    : NULL;
 		char quoted[300];
 		struct gate_error slope_error = GATE_ERROR_INIT;
 
-		snprintf(path, sizeof(path), "costgate.process_instructions.%s", text_quote(quoted, sizeof(quoted), item->string));
+		text_quote(quoted, sizeof(quoted), item->string);
+		snprintf(path, sizeof(path), "costgate.process_instructions.%s", quoted);
 		if (measurement == NULL)
 			return json_reader_bad(reader, path, "names no measured scenario");
 		if (results_counts_read(reader, item, path, measurement->process_instructions) != 0)
@@ -359,7 +372,11 @@ static int read_process(const struct json_reader *reader, const cJSON *object, s
 		if (slope_compute(&measurement->process_slope, measurement->process_instructions,
 				  measurement->messages, true, &slope_error) != 0)
 			return json_reader_bad(reader, path, slope_error.message);
-		measurement->has_process = true;
+		snprintf(path, sizeof(path), "costgate.process_exit_instructions.%s", quoted);
+		if (exit != NULL && !json_read_count(exit, &measurement->process_exit))
+			return json_reader_bad(reader, path,
+					       "is not a non-negative integer below 2^53");
+		measurement->has_process = exit != NULL;
 	}
 	return 0;
 }
@@ -407,7 +424,8 @@ static int read_document(const struct json_reader *reader, const cJSON *root, st
 	if (!cJSON_IsArray(code))
 		return json_reader_bad(reader, "code", "is missing or not an array");
 	return read_code(reader, code, results) != 0 ||
-			       read_process(reader, member(block, "process_instructions"), results) != 0 ||
+			       read_process(reader, member(block, "process_instructions"),
+					    member(block, "process_exit_instructions"), results) != 0 ||
 			       read_runs(reader, member(block, "runs"), results) != 0
 		       ? -1
 		       : 0;

@@ -134,6 +134,9 @@ void results_view_release(struct results_view *view); /* NULL-safe */
 struct results_figures {
 	double head, baseline, change_percent;
 	bool has_baseline; /* baseline and change_percent are there */
+	double limit_percent; /* the limit the figure was held to, when has_limit (a document
+			       * before it had its row's limit_percent only) */
+	bool has_limit;
 };
 
 struct results_verdict_row {

@@ -490,6 +490,11 @@ static const struct json_field code_fields[] = {
 	  .since = "0.2.0", .flags = JSON_OMIT_EMPTY },
 	{ .key = "gate_cycles", JSON_BOOL_MEMBER(struct measurement, info.gate_cycles),
 	  .need = JSON_OPTIONAL, .since = "0.3.0", .flags = JSON_OMIT_EMPTY },
+	{ .key = "linearity_percent", JSON_NONNEG_MEMBER(struct measurement, info.linearity_percent),
+	  .need = JSON_OPTIONAL, .since = "0.3.0", .flags = JSON_OMIT_EMPTY },
+	{ .key = "allocator_limit_percent",
+	  JSON_NONNEG_MEMBER(struct measurement, info.allocator_limit_percent),
+	  .need = JSON_OPTIONAL, .since = "0.3.0", .flags = JSON_OMIT_EMPTY },
 	{ .key = "counts", .type = JSON_CUSTOM, .need = JSON_STRICT, .since = "0.1.0",
 	  .shape = "object: per metric key, its counts at 1, N and 2N", .read = read_metric_counts,
 	  .write = write_metric_counts },
@@ -524,6 +529,12 @@ static const struct json_field function_fields[] = {
 	  .need = JSON_OPTIONAL, .since = "0.2.0" },
 	{ .key = "project", JSON_BOOL_MEMBER(struct function_cost, project), .need = JSON_OPTIONAL,
 	  .since = "0.2.0" },
+	{ .key = "with_library_early", JSON_NUMBER_MEMBER(struct function_cost, with_library_early),
+	  .need = JSON_OPTIONAL, .since = "0.3.0" },
+	{ .key = "syscalls", JSON_NUMBER_MEMBER(struct function_cost, syscalls),
+	  .need = JSON_OPTIONAL, .since = "0.3.0", .flags = JSON_OMIT_EMPTY },
+	{ .key = "cold_syscalls", JSON_COUNT_MEMBER(struct function_cost, cold_syscalls),
+	  .need = JSON_OPTIONAL, .since = "0.3.0", .flags = JSON_OMIT_EMPTY },
 };
 
 /* with_library is absent before the project's functions were told apart: a system library's,
@@ -537,6 +548,8 @@ static int finish_function(const struct json_reader *reader, const cJSON *object
 	(void)path;
 	if (cJSON_GetObjectItemCaseSensitive(object, "with_library") == NULL)
 		cost->with_library = cost->exclusive;
+	if (cJSON_GetObjectItemCaseSensitive(object, "with_library_early") == NULL)
+		cost->with_library_early = cost->with_library;
 	return 0;
 }
 

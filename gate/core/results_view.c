@@ -309,6 +309,9 @@ static const struct json_field figures_fields[] = {
 	  .need = JSON_OPTIONAL, .since = "0.2.0" },
 	{ .key = "change_percent", JSON_NUMBER_MEMBER(struct results_figures, change_percent),
 	  .need = JSON_OPTIONAL, .since = "0.2.0" },
+	{ .key = "limit_percent", JSON_NUMBER_MEMBER(struct results_figures, limit_percent),
+	  .need = JSON_OPTIONAL, .since = "0.3.0",
+	  .present = JSON_PRESENT(struct results_figures, has_limit) },
 };
 
 static const struct json_record figures_record = JSON_RECORD("figures", figures_fields,
@@ -324,8 +327,7 @@ static int finish_row(const struct json_reader *reader, const cJSON *object, con
 	int cold;
 
 	for (metric = 0; metric < METRIC_COUNT; metric++) {
-		if (metric_table[metric].gating != METRIC_LIMIT &&
-		    metric_table[metric].gating != METRIC_LIMIT_OPT_IN)
+		if (!metric_compares(metric))
 			continue;
 		for (cold = 0; cold < 2; cold++) {
 			const cJSON *figures;

@@ -38,12 +38,15 @@ static const struct {
 	const char *word;
 } breach_words[] = {
 	{ BREACH_PROCESS_INSTRUCTIONS, "instructions outside the region" },
+	{ BREACH_GROWTH, "growth with the messages handled" },
 	{ BREACH_STEADY_FLOOR, "allocations" },
 	{ BREACH_COLD_FLOOR, "cold allocations" },
 	{ BREACH_FLOOR_OVER(FLOOR_STEADY_BYTES), "bytes" },
 	{ BREACH_FLOOR_OVER(FLOOR_COLD_BYTES), "cold bytes" },
 	{ BREACH_FLOOR_OVER(FLOOR_STEADY_PEAK_BYTES), "peak growth" },
 	{ BREACH_FLOOR_OVER(FLOOR_COLD_PEAK_BYTES), "cold peak" },
+	{ BREACH_FLOOR_OVER(FLOOR_STEADY_SYSCALLS), "syscalls" },
+	{ BREACH_FLOOR_OVER(FLOOR_COLD_SYSCALLS), "cold syscalls" },
 	{ BREACH_SETTINGS, "settings" },
 };
 
@@ -100,6 +103,8 @@ static const uint64_t setting_breaches[ACCEPT_FIGURES] = {
 	BREACH_PROCESS_INSTRUCTIONS, BREACH_CYCLES_UNGATED,
 	BREACH_FLOOR_RAISED(FLOOR_STEADY_BYTES), BREACH_FLOOR_RAISED(FLOOR_COLD_BYTES),
 	BREACH_FLOOR_RAISED(FLOOR_STEADY_PEAK_BYTES), BREACH_FLOOR_RAISED(FLOOR_COLD_PEAK_BYTES),
+	BREACH_FLOOR_RAISED(FLOOR_STEADY_SYSCALLS), BREACH_FLOOR_RAISED(FLOOR_COLD_SYSCALLS),
+	BREACH_LINEARITY_RAISED, BREACH_ALLOCATOR_LIMIT_RAISED, BREACH_GROWTH,
 };
 
 uint64_t verdict_metric_breach(unsigned metric)
@@ -118,7 +123,15 @@ int verdict_limit_acceptance(enum metric_id metric, enum verdict_figure figure)
 
 double verdict_limit(const struct verdict_row *row, enum metric_id metric)
 {
-	return row->limit_declared ? row->limit_percent : metric_table[metric].limit_percent;
+	switch (metric_table[metric].limit_setting) {
+	case METRIC_LIMIT_SCENARIO:
+		return row->limit_declared ? row->limit_percent : metric_table[metric].limit_percent;
+	case METRIC_LIMIT_ALLOCATOR:
+		return row->allocator_limit_percent;
+	case METRIC_LIMIT_FIXED:
+		break;
+	}
+	return metric_table[metric].limit_percent;
 }
 
 bool verdict_limit_gated(const struct verdict_row *row, enum metric_id metric)
@@ -127,11 +140,25 @@ bool verdict_limit_gated(const struct verdict_row *row, enum metric_id metric)
 	       (metric_table[metric].gating == METRIC_LIMIT_OPT_IN && row->opted_in);
 }
 
+double verdict_growth_percent(const struct slope *slope)
+{
+	if (slope->per_message <= 0 || slope->per_message <= slope->per_message_early)
+		return 0;
+	return (slope->per_message - slope->per_message_early) / slope->per_message * 100.0;
+}
+
 /* The limit a scenario declares, or the default. */
 static double declared_limit(const struct measurement *measurement)
 {
 	return measurement->info.limit_percent > 0 ? measurement->info.limit_percent
 						   : VERDICT_DEFAULT_LIMIT_PERCENT;
+}
+
+/* The linearity limit a scenario declares, or the default. */
+static double declared_linearity(const struct measurement *measurement)
+{
+	return measurement->info.linearity_percent > 0 ? measurement->info.linearity_percent
+						       : SLOPE_LINEARITY_LIMIT_PERCENT;
 }
 
 /* Collects the union of head and baseline names, sorted. */
@@ -212,12 +239,24 @@ static void apply_settings(struct verdict_row *row, const struct acceptance *acc
 
 	row->limit_percent = declared_limit(head);
 	row->limit_declared = head->info.limit_percent > 0;
+	row->allocator_limit_percent =
+		metric_limit_percent(METRIC_ALLOCATOR_INSTRUCTIONS, &head->info);
+	row->linearity_percent = declared_linearity(head);
 	row->steady_floor = head->info.steady_floor;
 	row->cold_floor = head->info.cold_floor;
 	row->gated = head->info.gated;
 	if (base == NULL)
 		return;
 	row->baseline_limit_percent = declared_limit(base);
+	row->baseline_allocator_limit_percent =
+		metric_limit_percent(METRIC_ALLOCATOR_INSTRUCTIONS, &base->info);
+	row->baseline_linearity_percent = declared_linearity(base);
+	if (!compare_setting(row, acceptance, ACCEPT_ALLOCATOR_LIMIT_PERCENT,
+			     row->allocator_limit_percent, row->baseline_allocator_limit_percent))
+		row->allocator_limit_percent = row->baseline_allocator_limit_percent;
+	/* The linearity limit was applied as the run was measured; a looser one is the breach. */
+	compare_setting(row, acceptance, ACCEPT_LINEARITY_PERCENT, row->linearity_percent,
+			row->baseline_linearity_percent);
 	if (!compare_setting(row, acceptance, ACCEPT_GATED, head->info.gated ? 0 : 1,
 			     base->info.gated ? 0 : 1))
 		row->gated = true;
@@ -270,7 +309,7 @@ static void check_metric_floors(struct verdict_row *row)
 		const struct metric *entry = &metric_table[metric];
 		const struct slope *slope = &row->head->slopes[metric];
 
-		if (entry->gating != METRIC_FLOORS || !row->head->has[metric])
+		if ((entry->steady_floor < 0 && entry->cold_floor < 0) || !row->head->has[metric])
 			continue;
 		if (entry->steady_floor >= 0 && row->floors[entry->steady_floor] > 0 &&
 		    slope->per_message > row->floors[entry->steady_floor])
@@ -281,18 +320,19 @@ static void check_metric_floors(struct verdict_row *row)
 	}
 }
 
-/* One figure of a metric gated at a limit against the baseline: breach, acceptance,
- * improvement. */
+/* One figure of a metric compared at a limit against the baseline: breach, acceptance,
+ * improvement. `tolerance` is added to the limit: what a figure's own rounding allows. */
 static void compare_figure(struct verdict_row *row, const struct acceptance *acceptance,
 			   enum metric_id metric, enum verdict_figure figure, double head,
-			   double baseline)
+			   double baseline, double tolerance)
 {
 	int kind = verdict_limit_acceptance(metric, figure);
 	uint64_t bit = kind >= 0 ? verdict_metric_breach((unsigned)kind) : 0;
 	double limit = verdict_limit(row, metric);
 
 	row->changes[metric][figure] = slope_change_percent(head, baseline);
-	if (head > baseline * (1.0 + limit / 100.0)) {
+	row->compared_with[metric][figure] = baseline;
+	if (head > baseline * (1.0 + limit / 100.0) + tolerance) {
 		const struct acceptance_entry *entry =
 			kind >= 0 ? acceptance_find(acceptance, row->name, (unsigned)kind)
 				  : NULL;
@@ -300,61 +340,159 @@ static void compare_figure(struct verdict_row *row, const struct acceptance *acc
 		row->breaches |= bit;
 		if (entry != NULL && head <= entry->value)
 			row->accepted[kind] = entry;
-	} else if (head < baseline * (1.0 - limit / 100.0)) {
+	} else if (head < baseline * (1.0 - limit / 100.0) - tolerance) {
 		row->improvements |= bit;
 	}
 }
 
-/* Every metric the row gates at the limit, per message and cold, when both sides have it. */
+static double figure_of(const struct measurement *measurement, enum metric_id metric,
+			enum verdict_figure figure)
+{
+	return figure == VERDICT_COLD ? (double)measurement->slopes[metric].cold
+				      : measurement->slopes[metric].per_message;
+}
+
+/* One figure of a metric compared at its limit. A per_allocation metric (the allocator's
+ * instructions) is held to what the baseline's allocations cost, as many as the head makes: a
+ * block more or less a message is the floors' to judge, each block's cost is this limit's. Where
+ * the baseline allocated nothing and the head does, there is nothing to scale: not compared. */
+static void compare_scaled(struct verdict_row *row, const struct acceptance *acceptance,
+			   enum metric_id metric, enum verdict_figure figure)
+{
+	double head = figure_of(row->head, metric, figure);
+	double baseline = figure_of(row->baseline, metric, figure);
+
+	if (metric_table[metric].per_allocation) {
+		double head_blocks = figure_of(row->head, METRIC_ALLOCATIONS, figure);
+		double base_blocks = figure_of(row->baseline, METRIC_ALLOCATIONS, figure);
+
+		if (!row->head->has[METRIC_ALLOCATIONS] || !row->baseline->has[METRIC_ALLOCATIONS]) {
+			/* compared as measured */
+		} else if (base_blocks > 0) {
+			baseline *= head_blocks / base_blocks;
+		} else if (head_blocks > 0) {
+			row->unscaled |= 1u << (2 * metric + (figure == VERDICT_COLD));
+			row->changes[metric][figure] = slope_change_percent(head, baseline);
+			row->compared_with[metric][figure] = baseline;
+			return;
+		}
+	}
+	compare_figure(row, acceptance, metric, figure, head, baseline, 0);
+}
+
+/* A METRIC_RISE metric: each figure without a declared floor against the baseline, where any
+ * rise fails. A count per message over N messages is a whole number of events over N: measured
+ * at two different N, each figure may be off by one event over its N (a write every 300
+ * messages), and only a rise beyond that is one. */
+static void compare_rise(struct verdict_row *row, const struct acceptance *acceptance,
+			 enum metric_id metric)
+{
+	const struct measurement *head = row->head, *base = row->baseline;
+	const struct metric *entry = &metric_table[metric];
+	double tolerance = head->messages != base->messages
+				   ? 1.0 / (double)head->messages + 1.0 / (double)base->messages
+				   : 0;
+
+	row->limit_compared |= 1u << metric;
+	if (row->floors[entry->steady_floor] == 0)
+		compare_figure(row, acceptance, metric, VERDICT_PER_MESSAGE,
+			       head->slopes[metric].per_message, base->slopes[metric].per_message,
+			       tolerance);
+	else
+		row->changes[metric][VERDICT_PER_MESSAGE] = slope_change_percent(
+			head->slopes[metric].per_message, base->slopes[metric].per_message);
+	row->compared_with[metric][VERDICT_PER_MESSAGE] = base->slopes[metric].per_message;
+	if (row->floors[entry->cold_floor] == 0)
+		compare_figure(row, acceptance, metric, VERDICT_COLD, (double)head->slopes[metric].cold,
+			       (double)base->slopes[metric].cold, 0);
+	else
+		row->changes[metric][VERDICT_COLD] = slope_change_percent(
+			(double)head->slopes[metric].cold, (double)base->slopes[metric].cold);
+	row->compared_with[metric][VERDICT_COLD] = (double)base->slopes[metric].cold;
+}
+
+/* Every metric the row compares at a limit, per message and cold, when both sides have it. */
 static void compare_at_limit(struct verdict_row *row, const struct acceptance *acceptance)
 {
 	const struct measurement *head = row->head, *base = row->baseline;
 	size_t metric;
 
 	for (metric = 0; metric < METRIC_COUNT; metric++) {
-		if (!verdict_limit_gated(row, metric) || !head->has[metric] || !base->has[metric])
+		if (!head->has[metric] || !base->has[metric])
+			continue;
+		if (metric_table[metric].gating == METRIC_RISE) {
+			compare_rise(row, acceptance, metric);
+			continue;
+		}
+		if (!verdict_limit_gated(row, metric))
 			continue;
 		row->limit_compared |= 1u << metric;
-		compare_figure(row, acceptance, metric, VERDICT_PER_MESSAGE,
-			       head->slopes[metric].per_message, base->slopes[metric].per_message);
-		compare_figure(row, acceptance, metric, VERDICT_COLD, (double)head->slopes[metric].cold,
-			       (double)base->slopes[metric].cold);
+		compare_scaled(row, acceptance, metric, VERDICT_PER_MESSAGE);
+		compare_scaled(row, acceptance, metric, VERDICT_COLD);
 	}
+}
+
+/* The program's own instructions per message growing with the messages handled: the slope from
+ * N to 2N further above the one from 1 to N than the baseline's, by more than the margin. Three
+ * points see it where it shows within N (an O(n) check against every earlier message makes the
+ * second slope steeper by its whole growth over N); measured at another N than the baseline's,
+ * the head was measured again at the baseline's N unless both are linear within 0.5 %
+ * (session_match_messages), so the two never differ by the margin across N. */
+static void compare_growth(struct verdict_row *row, const struct acceptance *acceptance)
+{
+	const struct acceptance_entry *entry;
+
+	row->growth_head = verdict_growth_percent(&row->head->slopes[METRIC_INSTRUCTIONS]);
+	row->growth_baseline = verdict_growth_percent(&row->baseline->slopes[METRIC_INSTRUCTIONS]);
+	row->growth_compared = true;
+	if (row->growth_head <= row->growth_baseline + VERDICT_GROWTH_MARGIN_PERCENT)
+		return;
+	row->breaches |= BREACH_GROWTH;
+	entry = acceptance_find(acceptance, row->name, ACCEPT_GROWTH);
+	if (entry != NULL && row->growth_head <= entry->value)
+		row->accepted[ACCEPT_GROWTH] = entry;
 }
 
 /* The whole process per message. What the region's own change explains is left to the region's
  * verdict (one regression is not two breaches); the rest is work outside the region, a breach
- * when it is above the limit of the whole process's baseline figure. An acceptance of
+ * when it is above the limit of the whole process's baseline figure. The drains' slope is
+ * linear and compares across two N; the exit's instructions are whatever the program does at
+ * its end, at most the baseline's grown with the head's N (a teardown that frees every message
+ * grows with them, one that closes a file does not): what passes that, per message handled, is
+ * work moved to the exit. Nothing the head does switches the comparison off. An acceptance of
  * "process_instructions" names the whole process's figure it allows. */
 static void compare_process(struct verdict_row *row, const struct acceptance *acceptance)
 {
-	double head = row->head->process_slope.per_message;
-	double baseline = row->baseline->process_slope.per_message;
-	double outside = (head - baseline) - (row->head->slopes[METRIC_INSTRUCTIONS].per_message -
-					      row->baseline->slopes[METRIC_INSTRUCTIONS].per_message);
+	const struct measurement *head = row->head, *base = row->baseline;
+	double head_messages = (double)head->messages, base_messages = (double)base->messages;
+	double exit_allowed = (double)base->process_exit *
+			      (head_messages > base_messages ? head_messages / base_messages : 1.0);
+	double drains = head->process_slope.per_message - base->process_slope.per_message;
+	double outside, allowance;
 	const struct acceptance_entry *entry;
 
+	row->exit_excess = (double)head->process_exit > exit_allowed
+				   ? ((double)head->process_exit - exit_allowed) / (2.0 * head_messages)
+				   : 0;
+	row->process_head = measurement_process_per_message(head);
+	row->process_baseline = measurement_process_per_message(base);
+	outside = drains + row->exit_excess -
+		  (head->slopes[METRIC_INSTRUCTIONS].per_message -
+		   base->slopes[METRIC_INSTRUCTIONS].per_message);
 	/* DHAT's own malloc and free run inside the process figure (glibc's never do, nor are they
 	 * in the program's figure): a change in blocks per message moves it by their instructions,
 	 * which the allocation floors judge already. */
-	double allowance = VERDICT_DHAT_INSTRUCTIONS_PER_BLOCK *
-			   fabs(row->head->slopes[METRIC_ALLOCATIONS].per_message -
-				row->baseline->slopes[METRIC_ALLOCATIONS].per_message);
-
-	row->process_change = slope_change_percent(head, baseline);
-	row->outside_change = slope_change_percent(baseline + outside, baseline);
-	/* Across two N only a linear figure compares (the region's are checked before the runs,
-	 * session_match_messages); the whole process's seldom is, and an honest tree moves by
-	 * its curve: shown, not compared (--vary-n, or another --messages). */
-	row->process_across_n =
-		row->head->messages != row->baseline->messages &&
-		(row->head->process_slope.linearity_percent > SLOPE_COMPARABLE_LINEARITY_PERCENT ||
-		 row->baseline->process_slope.linearity_percent > SLOPE_COMPARABLE_LINEARITY_PERCENT);
-	if (row->process_across_n || outside - allowance <= baseline * (row->limit_percent / 100.0))
+	allowance = VERDICT_DHAT_INSTRUCTIONS_PER_BLOCK *
+		    fabs(head->slopes[METRIC_ALLOCATIONS].per_message -
+			 base->slopes[METRIC_ALLOCATIONS].per_message);
+	row->process_change = slope_change_percent(row->process_head, row->process_baseline);
+	row->outside_change = slope_change_percent(row->process_baseline + outside,
+						   row->process_baseline);
+	if (outside - allowance <= row->process_baseline * (row->limit_percent / 100.0))
 		return;
 	row->breaches |= BREACH_PROCESS_INSTRUCTIONS;
 	entry = acceptance_find(acceptance, row->name, ACCEPT_PROCESS_INSTRUCTIONS);
-	if (entry != NULL && head <= entry->value)
+	if (entry != NULL && row->process_head <= entry->value)
 		row->accepted[ACCEPT_PROCESS_INSTRUCTIONS] = entry;
 }
 
@@ -378,6 +516,8 @@ static void decide_row(struct verdict_row *row, const struct results *baseline,
 	check_metric_floors(row);
 	if (row->baseline != NULL) {
 		compare_at_limit(row, acceptance);
+		if (row->head->has[METRIC_INSTRUCTIONS] && row->baseline->has[METRIC_INSTRUCTIONS])
+			compare_growth(row, acceptance);
 		if (row->head->has_process && row->baseline->has_process)
 			compare_process(row, acceptance);
 		for (metric = 0; metric < METRIC_COUNT; metric++)
@@ -459,9 +599,12 @@ int verdict_decide(struct verdict *verdict, const struct measurement *head, size
 static const char *const breach_names[BREACH_FIGURES_FIRST] = {
 	"steady_allocations", "cold_allocations", "ungated", "limit_percent_raised",
 	"steady_allocations_floor_raised", "cold_allocations_floor_raised", "process_instructions",
-	"cycles_ungated", "steady_bytes", "cold_bytes", "steady_peak_bytes", "cold_peak_bytes",
+	"cycles_ungated", "linearity_percent_raised", "allocator_limit_percent_raised", "growth",
+	/* the optional floors exceeded, then raised, by enum scenario_floor */
+	"steady_bytes", "cold_bytes", "steady_peak_bytes", "cold_peak_bytes", "steady_syscalls",
+	"cold_syscalls",
 	"steady_bytes_floor_raised", "cold_bytes_floor_raised", "steady_peak_bytes_floor_raised",
-	"cold_peak_bytes_floor_raised",
+	"cold_peak_bytes_floor_raised", "steady_syscalls_floor_raised", "cold_syscalls_floor_raised",
 };
 
 /* Every breach of the mask by its results.json name into `array`. */
@@ -495,8 +638,23 @@ static cJSON *figures(double head, const struct measurement *baseline, double ba
 	return object;
 }
 
-/* The figures of the metrics gated at a limit, as "KEY" and "cold_KEY": a METRIC_LIMIT metric
- * always (the baseline's figure and the change when compared), an opt-in one when compared. */
+/* A metric's figures, with the limit they are held to. */
+static cJSON *limit_figures(double head, const struct measurement *baseline, double baseline_value,
+			    double change, double limit)
+{
+	cJSON *object = figures(head, baseline, baseline_value, change);
+
+	if (object != NULL && cJSON_AddNumberToObject(object, "limit_percent", limit) == NULL) {
+		cJSON_Delete(object);
+		return NULL;
+	}
+	return object;
+}
+
+/* The figures of the metrics compared at a limit, as "KEY" and "cold_KEY": a METRIC_LIMIT or
+ * METRIC_RISE metric always (the baseline's figure as compared and the change when compared: a
+ * per_allocation metric's for as many allocations as the head's), an opt-in one when
+ * compared. */
 static int add_limit_figures(cJSON *item, const struct verdict_row *row)
 {
 	const struct measurement *head = row->head;
@@ -507,17 +665,21 @@ static int add_limit_figures(cJSON *item, const struct verdict_row *row)
 		const struct measurement *base = compared ? row->baseline : NULL;
 		char cold_key[64];
 
-		if (!compared && (metric_table[metric].gating != METRIC_LIMIT || !head->has[metric]))
+		if (!compared && ((metric_table[metric].gating != METRIC_LIMIT &&
+				   metric_table[metric].gating != METRIC_RISE) ||
+				  !head->has[metric]))
 			continue;
 		metric_figure_key(cold_key, sizeof(cold_key), metric, true);
 		if (!cJSON_AddItemToObject(item, metric_table[metric].key,
-					   figures(head->slopes[metric].per_message, base,
-						   base ? base->slopes[metric].per_message : 0,
-						   row->changes[metric][VERDICT_PER_MESSAGE])) ||
+					   limit_figures(head->slopes[metric].per_message, base,
+							 row->compared_with[metric][VERDICT_PER_MESSAGE],
+							 row->changes[metric][VERDICT_PER_MESSAGE],
+							 verdict_limit(row, metric))) ||
 		    !cJSON_AddItemToObject(item, cold_key,
-					   figures((double)head->slopes[metric].cold, base,
-						   base ? (double)base->slopes[metric].cold : 0,
-						   row->changes[metric][VERDICT_COLD])))
+					   limit_figures((double)head->slopes[metric].cold, base,
+							 row->compared_with[metric][VERDICT_COLD],
+							 row->changes[metric][VERDICT_COLD],
+							 verdict_limit(row, metric))))
 			return -1;
 	}
 	return 0;
@@ -562,17 +724,23 @@ static int add_row_figures(cJSON *item, const struct verdict_row *row)
 
 	if (breaches == NULL || accepted == NULL ||
 	    cJSON_AddNumberToObject(item, "limit_percent", row->limit_percent) == NULL ||
+	    cJSON_AddNumberToObject(item, "allocator_limit_percent",
+				    row->allocator_limit_percent) == NULL ||
 	    add_limit_figures(item, row) != 0)
 		return -1;
 	if (cJSON_AddBoolToObject(item, "gated", row->gated) == NULL)
 		return -1;
 	/* Only when compared: the figure alone is in costgate.process_instructions, and it moves by
-	 * a few instructions between runs, which a document without a baseline need not show; nor
-	 * across two N where it is not linear (process_across_n). */
-	if (head->has_process && base != NULL && base->has_process && !row->process_across_n &&
+	 * a few instructions between runs, which a document without a baseline need not show. */
+	if (head->has_process && base != NULL && base->has_process &&
 	    !cJSON_AddItemToObject(item, "process_instructions",
-				   figures(head->process_slope.per_message, base,
-					   base->process_slope.per_message, row->process_change)))
+				   figures(row->process_head, base, row->process_baseline,
+					   row->process_change)))
+		return -1;
+	if (row->growth_compared &&
+	    !cJSON_AddItemToObject(item, "growth_percent",
+				   figures(row->growth_head, base, row->growth_baseline,
+					   row->growth_head - row->growth_baseline)))
 		return -1;
 	if (add_breach_names(breaches, row->breaches) != 0)
 		return -1;

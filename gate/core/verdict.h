@@ -46,23 +46,37 @@ enum verdict_breach {
 	BREACH_PROCESS_INSTRUCTIONS = 1 << 6, /* the whole process's instructions per message above
 					       * the limit: work outside the region */
 	BREACH_CYCLES_UNGATED = 1 << 7,    /* cycles gated in the baseline, not now (a setting) */
+	BREACH_LINEARITY_RAISED = 1 << 8,  /* a linearity limit above the baseline's (a setting) */
+	BREACH_ALLOCATOR_LIMIT_RAISED = 1 << 9, /* an allocator limit above the baseline's (a
+						 * setting) */
+	BREACH_GROWTH = 1 << 10,           /* the cost per message grows with the messages handled
+					    * more than the baseline's does */
 };
+#define BREACH_FLOORS_FIRST 11
 
 /* An optional floor (enum scenario_floor) exceeded, and one raised above the baseline's (a
  * setting). */
-#define BREACH_FLOOR_OVER(floor) ((uint64_t)1 << (8 + (floor)))
-#define BREACH_FLOOR_RAISED(floor) ((uint64_t)1 << (8 + SCENARIO_FLOORS + (floor)))
-#define BREACH_ALL_FLOORS_RAISED ((((uint64_t)1 << SCENARIO_FLOORS) - 1) << (8 + SCENARIO_FLOORS))
+#define BREACH_FLOOR_OVER(floor) ((uint64_t)1 << (BREACH_FLOORS_FIRST + (floor)))
+#define BREACH_FLOOR_RAISED(floor) ((uint64_t)1 << (BREACH_FLOORS_FIRST + SCENARIO_FLOORS + (floor)))
+#define BREACH_ALL_FLOORS_RAISED \
+	((((uint64_t)1 << SCENARIO_FLOORS) - 1) << (BREACH_FLOORS_FIRST + SCENARIO_FLOORS))
 
-/* A figure of a metric gated at a limit above it, per message (cold false) or cold: one bit per
- * figure of the metric table, in the order of the figures' acceptance kinds (metric_acceptance). */
-#define BREACH_FIGURES_FIRST (8 + 2 * SCENARIO_FLOORS)
+/* A figure of a metric compared with the baseline above its limit, per message (cold false) or
+ * cold: one bit per figure of the metric table, in the order of the figures' acceptance kinds
+ * (metric_acceptance). */
+#define BREACH_FIGURES_FIRST (BREACH_FLOORS_FIRST + 2 * SCENARIO_FLOORS)
 #define BREACH_LIMIT(metric, cold) ((uint64_t)1 << (BREACH_FIGURES_FIRST + 2 * (metric) + (cold)))
 _Static_assert(BREACH_FIGURES_FIRST + 2 * METRIC_COUNT <= 64, "a breach mask holds every figure");
 
 #define BREACH_SETTINGS \
 	((uint64_t)(BREACH_UNGATED | BREACH_LIMIT_RAISED | BREACH_STEADY_FLOOR_RAISED | \
-		    BREACH_COLD_FLOOR_RAISED | BREACH_CYCLES_UNGATED) | BREACH_ALL_FLOORS_RAISED)
+		    BREACH_COLD_FLOOR_RAISED | BREACH_CYCLES_UNGATED | BREACH_LINEARITY_RAISED | \
+		    BREACH_ALLOCATOR_LIMIT_RAISED) | BREACH_ALL_FLOORS_RAISED)
+
+/* How much further the slope from N to 2N may stand above the one from 1 to N than the
+ * baseline's, in percentage points, before the cost per message counts as growing with the
+ * messages handled (docs/metrics.md, "Growth with the count"). */
+#define VERDICT_GROWTH_MARGIN_PERCENT 0.5
 
 /* Every acceptance kind a row can use: the settings, then two figures per metric. */
 #define VERDICT_ACCEPT_KINDS (ACCEPT_FIGURES + 2 * METRIC_COUNT)
@@ -91,6 +105,10 @@ struct verdict_row {
 	enum verdict_state state;
 	double limit_percent;                /* the instruction limit applied: the baseline's when a
 					      * higher one is not accepted */
+	double allocator_limit_percent;      /* the allocator's limit applied, likewise */
+	double baseline_allocator_limit_percent; /* the baseline's, when there is one */
+	double linearity_percent;            /* the linearity limit declared (or the default), and */
+	double baseline_linearity_percent;   /* the baseline's: a setting, compared like the limit */
 	bool limit_declared;                 /* limit_percent is a scenario's declaration (the head's,
 					      * or the baseline's in force), not the default: it then
 					      * applies to every metric gated at a limit */
@@ -101,6 +119,13 @@ struct verdict_row {
 					      * not gating is accepted */
 	double changes[METRIC_COUNT][VERDICT_FIGURES]; /* percent against the baseline, per message
 							* and cold, of each metric in limit_compared */
+	double compared_with[METRIC_COUNT][VERDICT_FIGURES]; /* the baseline's figure as compared:
+							      * for a per_allocation metric, scaled
+							      * to the head's allocations */
+	unsigned unscaled;                   /* 1 << (2 * metric + cold) for each figure of a
+					      * per_allocation metric not compared: the baseline
+					      * allocated nothing there, the head does (the floors
+					      * judge that) */
 	unsigned limit_compared;             /* 1 << metric for each metric compared with the
 					      * baseline at the limit (both have it, and it is gated) */
 	bool opted_in;                       /* the METRIC_LIMIT_OPT_IN metrics (estimated cycles)
@@ -113,10 +138,17 @@ struct verdict_row {
 					      * head and baseline have it */
 	double outside_change;               /* percent of the baseline's whole process figure: the
 					      * change the region's own change does not explain */
-	bool process_across_n;               /* not compared: measured at another N than the
-					      * baseline's, and the whole process's figure (start-up,
-					      * the queue's growth) is not linear within
-					      * SLOPE_COMPARABLE_LINEARITY_PERCENT on one side */
+	double process_head, process_baseline; /* the whole process per message on each side: the
+						* drains' slope plus the exit's instructions per
+						* message handled (measurement.h) */
+	double exit_excess;                  /* the head's exit instructions above what the
+					      * baseline's allow at the head's N, per message
+					      * handled (0 when within) */
+	double growth_head;                  /* instructions: how far the slope from N to 2N
+					      * stands above the one from 1 to N, in percent
+					      * (verdict_growth_percent), at head */
+	double growth_baseline;              /* and in the baseline */
+	bool growth_compared;                /* both sides have the slopes */
 	uint64_t breaches;                   /* breach bits, before acceptances */
 	uint64_t unaccepted;                 /* the breaches no acceptance covers */
 	uint64_t tightened;                  /* BREACH_SETTINGS bits of settings stricter than the
@@ -177,9 +209,13 @@ uint64_t verdict_metric_breach(unsigned metric);
  * ("cycles", "cold_cycles": metric_acceptance), or -1 when the metric is not gated at a limit. */
 int verdict_limit_acceptance(enum metric_id metric, enum verdict_figure figure);
 
-/* The limit, in percent, that applies to a metric gated at a limit: the scenario's declared
- * limit in force, or the metric's default from metric_table. */
+/* The limit, in percent, that applies to a metric compared at a limit: the scenario's declared
+ * limit in force that sets it (metric_table's limit_setting), or the metric's default. */
 double verdict_limit(const struct verdict_row *row, enum metric_id metric);
+
+/* How far a slope from N to 2N stands above the one from 1 to N, in percent of the former; 0
+ * when it does not (a warm-up makes the first messages dearer, never growth). */
+double verdict_growth_percent(const struct slope *slope);
 
 /* Does the row gate the metric at the limit: METRIC_LIMIT always, METRIC_LIMIT_OPT_IN when the
  * opt-in in force asks for it. */

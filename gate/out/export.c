@@ -123,6 +123,16 @@ static bool verdict_figures(const struct results_verdict_row *row, size_t measur
 	return true;
 }
 
+/* The limit a measure was held to: its figure's own, else (an earlier document) its row's. */
+static bool verdict_limit_of(const struct results_verdict_row *row, size_t measure, double *limit)
+{
+	const struct results_figures *figures =
+		&row->figures[measure % METRIC_COUNT][measure >= METRIC_COUNT];
+
+	*limit = figures->has_limit ? figures->limit_percent : row->limit_percent;
+	return figures->has_limit || row->has_limit;
+}
+
 /* The floor the scenario declares on a measure: the allocation floors, and the optional ones
  * the metric table names (declared when not 0). */
 static bool measure_floor(const struct measurement *measurement, size_t measure, double *floor)
@@ -168,10 +178,12 @@ static void csv_measures(FILE *out, const struct measurement *measurement,
 		export_measure_name(name, sizeof(name), m);
 		json_number_text(value, sizeof(value), measure_value(measurement, m));
 		if (verdict_figures(row, m, &base, &percent)) {
+			double held_to;
+
 			json_number_text(baseline, sizeof(baseline), base);
 			snprintf(change, sizeof(change), "%.2f", percent);
-			if (row->has_limit)
-				json_number_text(limit, sizeof(limit), row->limit_percent);
+			if (verdict_limit_of(row, m, &held_to))
+				json_number_text(limit, sizeof(limit), held_to);
 		}
 		if (measure_floor(measurement, m, &floor))
 			json_number_text(floor_text, sizeof(floor_text), floor);
@@ -206,7 +218,7 @@ static bool limit_measure(const char *breach, size_t *measure)
 	bool cold;
 	const struct metric *entry = metric_figure_find(breach, &cold);
 
-	if (entry == NULL || (entry->gating != METRIC_LIMIT && entry->gating != METRIC_LIMIT_OPT_IN))
+	if (entry == NULL || !metric_compares((enum metric_id)(entry - metric_table)))
 		return false;
 	*measure = (size_t)(entry - metric_table) + (cold ? METRIC_COUNT : 0);
 	return true;
@@ -230,11 +242,14 @@ static void breach_sentence(FILE *out, const struct measurement *measurement,
 				steady ? " per message" : "", head);
 			return;
 		}
+		double limit = 0;
+
 		chart_format_value(baseline, sizeof(baseline), base);
 		chart_format_percent(percent, sizeof(percent), change);
+		verdict_limit_of(row, measure, &limit);
 		fprintf(out, "%s%s%s %s against %s on the baseline (%s, limit %g %%)",
 			steady ? "" : "cold-start ", title, steady ? " per message" : "", head,
-			baseline, percent, row->has_limit ? row->limit_percent : 0.0);
+			baseline, percent, limit);
 	} else if (strcmp(breach, "steady_allocations") == 0) {
 		chart_format_value(head, sizeof(head), measurement->slopes[METRIC_ALLOCATIONS].per_message);
 		chart_format_value(baseline, sizeof(baseline), measurement->info.steady_floor);

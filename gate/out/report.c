@@ -132,13 +132,32 @@ static void markdown_functions(FILE *out, const struct attribution_function *row
 	}
 }
 
+/* A short table of functions with a figure on each side and its change. */
+static void markdown_counts(FILE *out, const struct attribution_function *rows, size_t count,
+			    const char *title, const char *headings)
+{
+	size_t i;
+
+	if (count == 0)
+		return;
+	fprintf(out, "\n%s\n\n| function | %s |\n|---|---:|---:|---:|\n", title, headings);
+	for (i = 0; i < count; i++) {
+		fputs("| `", out);
+		text_markdown_code(out, rows[i].name);
+		fprintf(out, "`%s | %.3f | %.3f | %+.3f |\n",
+			rows[i].appeared ? " (new)" : rows[i].disappeared ? " (gone)" : "",
+			rows[i].head, rows[i].baseline, rows[i].change);
+	}
+}
+
 static void markdown_attribution(FILE *out, const struct verdict_row *row)
 {
 	const struct attribution *why = row->attribution;
 	char lines[2 * ATTRIBUTION_TEXT + 32];
 	size_t i;
 
-	if (why->function_count == 0 && why->leaf_count == 0 && why->site_count == 0)
+	if (why->function_count == 0 && why->leaf_count == 0 && why->site_count == 0 &&
+	    why->syscall_count == 0 && (why->growing_count == 0 || !(row->breaches & BREACH_GROWTH)))
 		return;
 	fputs("\n#### `", out);
 	text_markdown_code(out, row->name);
@@ -158,6 +177,14 @@ static void markdown_attribution(FILE *out, const struct verdict_row *row)
 		fputs("\nSystem-library functions whose exclusive instructions per message changed "
 		      "most:\n", out);
 	markdown_functions(out, why->leaves, why->leaf_count);
+	markdown_counts(out, why->syscalls, why->syscall_count,
+			"Project functions whose system calls per message, own + system-library "
+			"callees, changed:", "head | baseline | change");
+	if (row->breaches & BREACH_GROWTH)
+		markdown_counts(out, why->growing, why->growing_count,
+				"Project functions whose instructions per message, own + "
+				"system-library callees, are higher from N to 2N than from 1 to N:",
+				"N to 2N | 1 to N | growth");
 	if (why->site_count > 0)
 		fprintf(out, "\nAllocation sites %s:\n\n"
 			"| site < callers | lines | head | baseline | change | bytes change |\n"

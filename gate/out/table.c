@@ -10,7 +10,7 @@
 #include "text.h"
 
 #define MAX_COLUMNS (12 + METRIC_COUNT)
-#define CELL 48
+#define CELL 160 /* a row's whole state (verdict_row.state_text) */
 
 struct table {
 	const char *headers[MAX_COLUMNS];
@@ -88,10 +88,12 @@ static void format_metric(char *cell, const struct verdict_row *row, size_t metr
 		snprintf(figure, sizeof(figure), "%" PRIu64, head->slopes[metric].cold);
 	else
 		table_format_per_message(figure, sizeof(figure), head->slopes[metric].per_message);
-	if (row->limit_compared & (1u << metric)) {
-		table_format_change(change, sizeof(change),
-				    row->changes[metric][metric_table[metric].shows_cold ? VERDICT_COLD
-											 : VERDICT_PER_MESSAGE]);
+	enum verdict_figure shown = metric_table[metric].shows_cold ? VERDICT_COLD
+								    : VERDICT_PER_MESSAGE;
+
+	if ((row->limit_compared & (1u << metric)) &&
+	    !(row->unscaled & (1u << (2 * metric + (shown == VERDICT_COLD))))) {
+		table_format_change(change, sizeof(change), row->changes[metric][shown]);
 		snprintf(cell, CELL, "%s (%s)", figure, change);
 	} else {
 		snprintf(cell, CELL, "%s", figure);
@@ -212,6 +214,21 @@ static void print_settings(FILE *out, const struct verdict_row *row)
 	if (strict & BREACH_COLD_FLOOR_RAISED)
 		fprintf(out, "%s: note: the cold floor is now %" PRIu64 " (the baseline's: %" PRIu64 ")\n",
 			row->name, head->info.cold_floor, base->info.cold_floor);
+	if (loose & BREACH_LINEARITY_RAISED)
+		fprintf(out, "%s: the linearity limit %g %% is above the baseline's %g %%: loosening "
+			"a setting is a breach unless accepted (metric 'linearity_percent')\n",
+			row->name, row->linearity_percent, row->baseline_linearity_percent);
+	if (loose & BREACH_ALLOCATOR_LIMIT_RAISED)
+		fprintf(out, "%s: the allocator's limit %g %% is above the baseline's %g %%: loosening "
+			"a setting is a breach unless accepted (metric 'allocator_limit_percent')\n",
+			row->name, metric_limit_percent(METRIC_ALLOCATOR_INSTRUCTIONS, &head->info),
+			row->baseline_allocator_limit_percent);
+	if (strict & BREACH_LINEARITY_RAISED)
+		fprintf(out, "%s: note: the linearity limit is now %g %% (the baseline's: %g %%)\n",
+			row->name, row->linearity_percent, row->baseline_linearity_percent);
+	if (strict & BREACH_ALLOCATOR_LIMIT_RAISED)
+		fprintf(out, "%s: note: the allocator's limit is now %g %% (the baseline's: %g %%)\n",
+			row->name, row->allocator_limit_percent, row->baseline_allocator_limit_percent);
 }
 
 /* The floors of the metrics beyond instructions and allocations, and their settings. */
@@ -226,8 +243,6 @@ static void print_metric_breaches(FILE *out, const struct verdict_row *row)
 		int floors[2] = { entry->steady_floor, entry->cold_floor };
 		size_t k;
 
-		if (entry->gating != METRIC_FLOORS)
-			continue;
 		for (k = 0; k < 2; k++) {
 			int floor = floors[k];
 
@@ -261,11 +276,46 @@ static void print_metric_breaches(FILE *out, const struct verdict_row *row)
 				base->info.floors[metric], scenario_floor_keys[metric]);
 }
 
-/* The metrics gated at a limit, per message and cold, above it. */
+/* "above the 2 % limit"; a METRIC_RISE metric's "a rise, where no floor is declared". */
+static const char *limit_words(const struct verdict_row *row, size_t metric, bool cold,
+			       char *text, size_t size)
+{
+	const struct metric *entry = &metric_table[metric];
+
+	if (entry->gating == METRIC_RISE)
+		snprintf(text, size, "a rise, where no floor is declared ('%s')",
+			 scenario_floor_keys[cold ? entry->cold_floor : entry->steady_floor]);
+	else
+		snprintf(text, size, "above the %g %% limit", verdict_limit(row, metric));
+	return text;
+}
+
+/* After a per_allocation figure compared for the head's allocations: what the baseline
+ * measured, for how many. */
+static void print_scaled(FILE *out, const struct verdict_row *row, size_t metric,
+			 enum verdict_figure figure)
+{
+	bool cold = figure == VERDICT_COLD;
+	const struct slope *base = &row->baseline->slopes[metric];
+	const struct slope *blocks = &row->baseline->slopes[METRIC_ALLOCATIONS];
+	const struct slope *head_blocks = &row->head->slopes[METRIC_ALLOCATIONS];
+	double measured = cold ? (double)base->cold : base->per_message;
+
+	if (!metric_table[metric].per_allocation || row->compared_with[metric][figure] == measured)
+		return;
+	if (cold)
+		fprintf(out, " (its %" PRIu64 " for %" PRIu64 " allocations, for the head's %" PRIu64
+			")", base->cold, blocks->cold, head_blocks->cold);
+	else
+		fprintf(out, " (its %.3f for %.3f allocations a message, for the head's %.3f)",
+			base->per_message, blocks->per_message, head_blocks->per_message);
+}
+
+/* The metrics compared at a limit, per message and cold, above it. */
 static void print_limit_breaches(FILE *out, const struct verdict_row *row)
 {
 	const struct measurement *head = row->head, *base = row->baseline;
-	char head_text[32], base_text[32], change[32];
+	char head_text[32], base_text[32], change[32], limit_text[96];
 	size_t metric;
 
 	for (metric = 0; metric < METRIC_COUNT; metric++) {
@@ -279,41 +329,64 @@ static void print_limit_breaches(FILE *out, const struct verdict_row *row)
 			table_format_per_message(head_text, sizeof(head_text),
 						 head->slopes[metric].per_message);
 			table_format_per_message(base_text, sizeof(base_text),
-						 base->slopes[metric].per_message);
+						 row->compared_with[metric][VERDICT_PER_MESSAGE]);
 			table_format_change(change, sizeof(change),
 					    row->changes[metric][VERDICT_PER_MESSAGE]);
-			fprintf(out, "%s: %s %s per message against %s in the baseline: %s, above the "
-				"%g %% limit", row->name, head_text, entry->title, base_text, change,
-				verdict_limit(row, metric));
+			fprintf(out, "%s: %s %s per message against %s in the baseline", row->name,
+				head_text, entry->title, base_text);
+			print_scaled(out, row, metric, VERDICT_PER_MESSAGE);
+			fprintf(out, ": %s, %s", change,
+				limit_words(row, metric, false, limit_text, sizeof(limit_text)));
 			if (entry->limit_note != NULL)
 				fprintf(out, " (%s)", entry->limit_note);
 			fputc('\n', out);
 		}
 		if (cold >= 0 && (row->breaches & verdict_metric_breach(cold))) {
+			/* A cold count is whole; scaled to the head's allocations it need not be. */
+			if (row->compared_with[metric][VERDICT_COLD] == (double)base->slopes[metric].cold)
+				snprintf(base_text, sizeof(base_text), "%" PRIu64,
+					 base->slopes[metric].cold);
+			else
+				table_format_per_message(base_text, sizeof(base_text),
+							 row->compared_with[metric][VERDICT_COLD]);
 			table_format_change(change, sizeof(change), row->changes[metric][VERDICT_COLD]);
-			fprintf(out, "%s: %" PRIu64 " cold %s against %" PRIu64 " in the baseline: %s, "
-				"above the %g %% limit\n", row->name, head->slopes[metric].cold,
-				entry->title, base->slopes[metric].cold, change,
-				verdict_limit(row, metric));
+			fprintf(out, "%s: %" PRIu64 " cold %s against %s in the baseline", row->name,
+				head->slopes[metric].cold, entry->title, base_text);
+			print_scaled(out, row, metric, VERDICT_COLD);
+			fprintf(out, ": %s, %s\n", change,
+				limit_words(row, metric, true, limit_text, sizeof(limit_text)));
 		}
 	}
 }
 
 static void print_breaches(FILE *out, const struct verdict_row *row)
 {
-	const struct measurement *head = row->head, *base = row->baseline;
+	const struct measurement *head = row->head;
 	char head_text[32], base_text[32], change[32];
 
 	print_limit_breaches(out, row);
+	if (row->breaches & BREACH_GROWTH) {
+		const struct slope *slope = &head->slopes[METRIC_INSTRUCTIONS];
+
+		fprintf(out, "%s: cost per message grows with the messages handled: %.3f instructions "
+			"per message from 1 to N, %.3f from N to 2N (N = %" PRIu64 "), %+.2f %% against "
+			"the baseline's %+.2f %%, above the %g point margin\n", row->name,
+			slope->per_message_early, slope->per_message, head->messages,
+			row->growth_head, row->growth_baseline, VERDICT_GROWTH_MARGIN_PERCENT);
+	}
 	if (row->breaches & BREACH_PROCESS_INSTRUCTIONS) {
-		table_format_per_message(head_text, sizeof(head_text), head->process_slope.per_message);
-		table_format_per_message(base_text, sizeof(base_text), base->process_slope.per_message);
+		table_format_per_message(head_text, sizeof(head_text), row->process_head);
+		table_format_per_message(base_text, sizeof(base_text), row->process_baseline);
 		table_format_change(change, sizeof(change), row->process_change);
 		fprintf(out, "%s: %s instructions per message in the whole process against %s in the "
 			"baseline: %s, ", row->name, head_text, base_text, change);
 		table_format_change(change, sizeof(change), row->outside_change);
 		fprintf(out, "%s outside the region, above the %g %% limit (work done at fill time, on "
-			"another thread or at exit)\n", change, row->limit_percent);
+			"another thread or at exit", change, row->limit_percent);
+		if (row->exit_excess > 0)
+			fprintf(out, "; at exit %.3f a message handled beyond the baseline's exit",
+				row->exit_excess);
+		fputs(")\n", out);
 	}
 	if (row->breaches & BREACH_STEADY_FLOOR) {
 		table_format_per_message(head_text, sizeof(head_text), head->slopes[METRIC_ALLOCATIONS].per_message);
@@ -366,6 +439,29 @@ static void print_functions(FILE *out, const struct attribution_function *rows, 
 	}
 }
 
+/* A short table of functions with a figure on each side: "NAME<title>:" and its rows. */
+static void print_counts(FILE *out, const char *name, const struct attribution_function *rows,
+			 size_t count, const char *title, const char *head_heading,
+			 const char *base_heading, const char *change_heading)
+{
+	char head[32], base[32], change[32];
+	size_t i;
+
+	if (count == 0)
+		return;
+	text_terminal(out, name);
+	fprintf(out, "%s:\n  %12s  %12s  %12s  %s\n", title, head_heading, base_heading,
+		change_heading, "function");
+	for (i = 0; i < count; i++) {
+		table_format_per_message(head, sizeof(head), rows[i].head);
+		table_format_per_message(base, sizeof(base), rows[i].baseline);
+		snprintf(change, sizeof(change), "%+.3f", rows[i].change);
+		fprintf(out, "  %12s  %12s  %12s  ", head, base, change);
+		text_terminal(out, rows[i].name);
+		fprintf(out, "%s\n", appeared_mark(rows[i].appeared, rows[i].disappeared));
+	}
+}
+
 /* Why a row moved: the functions and the allocation sites that changed most, per message. */
 static void print_attribution(FILE *out, const struct verdict_row *row)
 {
@@ -397,6 +493,14 @@ static void print_attribution(FILE *out, const struct verdict_row *row)
 		      "changed most:\n", out);
 	}
 	print_functions(out, why->leaves, why->leaf_count);
+	print_counts(out, row->name, why->syscalls, why->syscall_count,
+		     ": project functions whose system calls per message, own + system-library "
+		     "callees, changed", "head", "baseline", "change");
+	if (row->breaches & BREACH_GROWTH)
+		print_counts(out, row->name, why->growing, why->growing_count,
+			     ": project functions whose instructions per message, own + "
+			     "system-library callees, are higher from N to 2N than from 1 to N",
+			     "N to 2N", "1 to N", "growth");
 	if (why->site_count > 0)
 		fprintf(out, "%s: allocation sites %s:\n  %10s  %10s  %10s  %12s  %s\n", row->name,
 			row->baseline ? "whose blocks per message changed"
@@ -513,14 +617,6 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 			}
 		fputs(" (the run that made it did not measure them): those are shown, not compared\n", out);
 	}
-	if (row->process_across_n)
-		fprintf(out, "%s: note: the whole process is not compared: measured at N = %" PRIu64
-			" against the baseline's %" PRIu64 ", and its figure moves with N (linear "
-			"within %.2f %% and %.2f %%, above %g %%); the region's figures are\n",
-			row->name, head->messages, row->baseline->messages,
-			head->process_slope.linearity_percent,
-			row->baseline->process_slope.linearity_percent,
-			SLOPE_COMPARABLE_LINEARITY_PERCENT);
 	if ((parts & TABLE_NOTES_ATTRIBUTION) && row->attribution != NULL)
 		print_attribution(out, row);
 	for (metric = 0; metric < VERDICT_ACCEPT_KINDS; metric++) {
@@ -528,6 +624,9 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 			"", "% as the instruction limit", "as the steady floor", "as the cold floor",
 			"instructions per message in the process", "", "as the steady bytes floor",
 			"as the cold bytes floor", "as the steady peak floor", "as the cold peak floor",
+			"as the steady syscalls floor", "as the cold syscalls floor",
+			"% as the linearity limit", "% as the allocator's limit",
+			"% growth with the messages handled",
 		};
 		const struct acceptance_entry *entry =
 			acceptance_find(verdict->acceptance, row->name, (unsigned)metric);
@@ -585,6 +684,41 @@ void table_print_linearity_notes(FILE *out, const struct verdict_row *row)
 	table_print_linearity(out, row->name, head, &head->slopes[METRIC_ALLOCATIONS], "allocations");
 }
 
+/* Head and baseline measured at different N: their per message figures compare where both are
+ * linear (a slope that does not depend on N); under --vary-n one that is not (a cost that grows
+ * with the messages handled, a warm-up) is compared as measured at each N, and said so. */
+static void print_messages_differ(FILE *out, const struct verdict *verdict)
+{
+	double worst = 0;
+	const char *worst_name = NULL;
+	size_t i;
+
+	for (i = 0; i < verdict->row_count; i++) {
+		const struct verdict_row *row = &verdict->rows[i];
+		double percent;
+
+		if (row->head == NULL || row->head->failed || row->baseline == NULL ||
+		    row->head->messages == row->baseline->messages)
+			continue;
+		percent = row->head->slopes[METRIC_INSTRUCTIONS].linearity_percent;
+		if (row->baseline->slopes[METRIC_INSTRUCTIONS].linearity_percent > percent)
+			percent = row->baseline->slopes[METRIC_INSTRUCTIONS].linearity_percent;
+		if (percent > worst) {
+			worst = percent;
+			worst_name = row->name;
+		}
+	}
+	fprintf(out, "note: head and baseline were measured with different message counts "
+		"(baseline N = %" PRIu64 ")", verdict->baseline_messages);
+	if (worst_name == NULL || worst <= SLOPE_COMPARABLE_LINEARITY_PERCENT)
+		fprintf(out, ", both linear within %g %%; per message figures are compared\n",
+			SLOPE_COMPARABLE_LINEARITY_PERCENT);
+	else
+		fprintf(out, "; per message figures are compared as measured, though %s is linear "
+			"only within %.2f %% (above %g %%)\n", worst_name, worst,
+			SLOPE_COMPARABLE_LINEARITY_PERCENT);
+}
+
 void table_print_notes(FILE *out, const struct verdict *verdict, const char *refresh_command,
 		       bool with_attribution)
 {
@@ -597,9 +731,7 @@ void table_print_notes(FILE *out, const struct verdict *verdict, const char *ref
 			"fingerprint differs)" : "");
 	}
 	if (verdict->messages_differ && verdict->row_count > 0)
-		fprintf(out, "note: head and baseline were measured with different message counts "
-			"(baseline N = %" PRIu64 "), both linear within %g %%; per message figures are "
-			"compared\n", verdict->baseline_messages, SLOPE_COMPARABLE_LINEARITY_PERCENT);
+		print_messages_differ(out, verdict);
 	if (verdict->messages_first != 0)
 		fprintf(out, "note: measured again at the baseline's N = %" PRIu64 ": at N = %" PRIu64
 			" a figure was not linear within %g %%, so the two N would not compare\n",

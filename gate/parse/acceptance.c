@@ -16,7 +16,8 @@
 static const char *const setting_names[ACCEPT_FIGURES] = {
 	"gated", "limit_percent", "steady_allocations_floor", "cold_allocations_floor",
 	"process_instructions", "gate_cycles", "steady_bytes_floor", "cold_bytes_floor",
-	"steady_peak_bytes_floor", "cold_peak_bytes_floor",
+	"steady_peak_bytes_floor", "cold_peak_bytes_floor", "steady_syscalls_floor",
+	"cold_syscalls_floor", "linearity_percent", "allocator_limit_percent", "growth",
 };
 
 const char *acceptance_metric_name(const struct acceptance_figures *figures, unsigned metric)
@@ -32,7 +33,7 @@ const char *acceptance_metric_name(const struct acceptance_figures *figures, uns
 
 bool acceptance_removes_floor(unsigned metric)
 {
-	return metric >= ACCEPT_STEADY_BYTES_FLOOR && metric <= ACCEPT_COLD_PEAK_BYTES_FLOOR;
+	return metric >= ACCEPT_STEADY_BYTES_FLOOR && metric <= ACCEPT_COLD_SYSCALLS_FLOOR;
 }
 
 int acceptance_metric_find(const struct acceptance_figures *figures, const char *name)

@@ -21,11 +21,19 @@ enum acceptance_setting {
 	ACCEPT_PROCESS_INSTRUCTIONS, /* "process_instructions": the whole process, per message */
 	ACCEPT_GATE_CYCLES,       /* "gate_cycles": value 0, cycles may stop being gated */
 	/* The optional floors (scenario.h), by enum scenario_floor: "steady_bytes_floor",
-	 * "cold_bytes_floor", "steady_peak_bytes_floor", "cold_peak_bytes_floor". */
+	 * "cold_bytes_floor", "steady_peak_bytes_floor", "cold_peak_bytes_floor",
+	 * "steady_syscalls_floor", "cold_syscalls_floor". */
 	ACCEPT_STEADY_BYTES_FLOOR,
 	ACCEPT_COLD_BYTES_FLOOR,
 	ACCEPT_STEADY_PEAK_BYTES_FLOOR,
 	ACCEPT_COLD_PEAK_BYTES_FLOOR,
+	ACCEPT_STEADY_SYSCALLS_FLOOR,
+	ACCEPT_COLD_SYSCALLS_FLOOR,
+	ACCEPT_LINEARITY_PERCENT, /* "linearity_percent": the linearity limit may go up to value */
+	ACCEPT_ALLOCATOR_LIMIT_PERCENT, /* "allocator_limit_percent": the allocator's limit may go
+					 * up to value */
+	ACCEPT_GROWTH,            /* "growth": the cost per message may grow with the messages
+				   * handled up to value percent (slope N..2N over slope 1..N) */
 	ACCEPT_FIGURES            /* the first figure's kind */
 };
 

@@ -105,6 +105,7 @@ struct cg_parser {
 	char *call_function;        /* the cfn= for the next calls= line, owned; NULL when none */
 	int call_allocator;         /* the pending call enters the allocator from outside it */
 	uint64_t allocator;         /* inclusive cost of every call that entered the allocator */
+	size_t syscall_column;      /* the column of sysCount among the events, SIZE_MAX when none */
 	char *cost_file;            /* fl=, or the fi=/fe= in effect, owned; NULL before any */
 	size_t line_column;         /* the "line" column of the positions, SIZE_MAX when none */
 	uint64_t last_line;         /* the line of the last cost line, for +N, -N and "*" */
@@ -369,14 +370,21 @@ static void names_release(struct cg_names *names)
 	names->count = 0;
 }
 
-/* The by_name slot holding name, or the empty slot where it belongs. */
-static size_t *by_name_slot(const struct cg_parser *parser, const char *name)
+/* The object of the fn= in effect, as a function's entry records it. */
+static const char *current_object(const struct cg_parser *parser)
+{
+	return parser->object != NULL ? parser->object : "???";
+}
+
+/* The by_name slot holding the function `name` of `object`, or the empty slot where it belongs. */
+static size_t *by_name_slot(const struct cg_parser *parser, const char *name, const char *object)
 {
 	size_t mask = parser->by_name_capacity - 1;
 	size_t at = (size_t)hash_text(name) & mask;
 
 	while (parser->by_name[at] != 0 &&
-	       strcmp(parser->functions[parser->by_name[at] - 1].name, name) != 0)
+	       (strcmp(parser->functions[parser->by_name[at] - 1].name, name) != 0 ||
+		strcmp(parser->functions[parser->by_name[at] - 1].object, object) != 0))
 		at = (at + 1) & mask;
 	return &parser->by_name[at];
 }
@@ -396,7 +404,8 @@ static int by_name_grow(struct cg_parser *parser)
 	parser->by_name_capacity = capacity;
 	for (i = 0; i < old_capacity; i++)
 		if (old[i] != 0)
-			*by_name_slot(parser, parser->functions[old[i] - 1].name) = old[i];
+			*by_name_slot(parser, parser->functions[old[i] - 1].name,
+				      parser->functions[old[i] - 1].object) = old[i];
 	free(old);
 	return 0;
 }
@@ -415,7 +424,7 @@ static int enter_function(struct cg_parser *parser, const char *name)
 	if ((parser->function_count + 1) * 2 > parser->by_name_capacity &&
 	    by_name_grow(parser) != 0)
 		return out_of_memory(parser);
-	slot = by_name_slot(parser, name);
+	slot = by_name_slot(parser, name, current_object(parser));
 	if (*slot != 0) {
 		parser->current = *slot - 1;
 		return 0;
@@ -435,7 +444,7 @@ static int enter_function(struct cg_parser *parser, const char *name)
 	memset(function, 0, sizeof(*function));
 	function->name = strdup(name);
 	function->file = strdup(parser->file != NULL ? parser->file : "???");
-	function->object = strdup(parser->object != NULL ? parser->object : "???");
+	function->object = strdup(current_object(parser));
 	if (function->name == NULL || function->file == NULL || function->object == NULL) {
 		free(function->name);
 		free(function->file);
@@ -466,7 +475,7 @@ static const char *const cg_allocator_names[] = {
 	"__libc_malloc", "__libc_free", "__libc_calloc", "__libc_realloc", "__libc_memalign",
 	"__libc_valloc", "__libc_pvalloc", "__posix_memalign", "__malloc_usable_size",
 	"_int_malloc", "_int_free", "_int_realloc", "_int_memalign", "_mid_memalign",
-	"sysmalloc", "systrim", "malloc_consolidate", "malloc_init_state", "ptmalloc_init",
+	"sysmalloc", "sysmalloc_mmap", "systrim", "malloc_consolidate", "malloc_init_state", "ptmalloc_init",
 	"tcache_init", "tcache_get", "tcache_put", "alloc_perturb", "free_perturb", "unlink_chunk",
 	"_int_free_merge_chunk", "_int_free_create_chunk", "_int_free_maybe_consolidate",
 	"__malloc_arena_thread_freeres", "arena_get2", "get_free_list", "new_heap",
@@ -477,13 +486,34 @@ static const char *const cg_allocator_names[] = {
 
 int cg_name_is_allocator(const char *name)
 {
-	size_t length = strcspn(name, "'"), i;
+	/* Without a recursion level ("free'2") or a compiler clone's suffix
+	 * ("sysmalloc_mmap.constprop.0", "_int_free.part.0"). */
+	size_t length = strcspn(name, "'."), i;
 
 	for (i = 0; i < sizeof(cg_allocator_names) / sizeof(cg_allocator_names[0]); i++)
 		if (strlen(cg_allocator_names[i]) == length &&
 		    strncmp(cg_allocator_names[i], name, length) == 0)
 			return 1;
 	return 0;
+}
+
+int cg_object_is_c_library(const char *object)
+{
+	const char *name;
+
+	if (object == NULL || strcmp(object, "???") == 0 || !cg_object_is_system(object))
+		return 0;
+	name = strrchr(object, '/');
+	name = name != NULL ? name + 1 : object;
+	/* libc-2.31.so and the like: the file an older glibc's libc.so.6 links to. */
+	return strcmp(name, "libc.so.6") == 0 ||
+	       (starts_with(name, "libc-") && strlen(name) > 8 &&
+		strcmp(name + strlen(name) - 3, ".so") == 0);
+}
+
+int cg_is_allocator(const char *name, const char *object)
+{
+	return name != NULL && cg_name_is_allocator(name) && cg_object_is_c_library(object);
 }
 
 int cg_object_is_system(const char *object)
@@ -642,6 +672,29 @@ static int parse_spec_line(struct cg_parser *parser, const struct cg_spec *spec,
 	return 0;
 }
 
+/* The system calls of a cost line (its sysCount column, when the file has one): the function's
+ * own on a plain line, those below a call on the line after calls=. A line whose instructions
+ * were never collected ran only outside the measured part: its system calls count for the
+ * inclusive figure, which stays whole, and never as a function's own or library calls. */
+static int add_syscalls(struct cg_parser *parser, struct cg_function *function, size_t count,
+			int is_call)
+{
+	struct cg_syscalls *syscalls = &function->syscalls;
+	uint64_t calls;
+	int collected = count > 0 && parser->counts[0] > 0;
+
+	if (parser->syscall_column >= count)
+		return 0;
+	calls = parser->counts[parser->syscall_column];
+	if ((!is_call && collected && add_count(&syscalls->exclusive, calls) != 0) ||
+	    add_count(&syscalls->inclusive, calls) != 0 ||
+	    (is_call && collected && parser->call_system &&
+	     add_count(&syscalls->library, calls) != 0))
+		return parse_error(parser, parser->line_number, "system calls of '%s' overflow",
+				   function->name);
+	return 0;
+}
+
 /* A plain cost line is self cost; the one right after calls= is the inclusive cost of that call,
  * which belongs to the caller's inclusive cost only. */
 static int parse_cost_line(struct cg_parser *parser, const char *line)
@@ -674,6 +727,8 @@ static int parse_cost_line(struct cg_parser *parser, const char *line)
 	parser->last_line = source_line;
 	parser->call_pending = 0;
 	function = &parser->functions[parser->current];
+	if (add_syscalls(parser, function, count, is_call) != 0)
+		return -1;
 	if (is_call && parser->call_system && add_count(&function->library_calls, cost) != 0)
 		return parse_error(parser, parser->line_number, "cost of '%s' overflows",
 				   function->name);
@@ -727,13 +782,16 @@ static int parse_calls_line(struct cg_parser *parser, const char *text)
 	/* cob= names the target's object for this call only; without it, the caller's. */
 	parser->call_system = cg_object_is_system(parser->call_object != NULL ? parser->call_object
 									     : parser->object);
+	/* Only a call from outside the allocator enters it: malloc's own calls to _int_malloc are
+	 * inside the cost of the call that entered malloc. Both sides are known by their object
+	 * too (cg_is_allocator): a project function named like one of glibc's is the program's. */
+	parser->call_allocator =
+		cg_is_allocator(parser->call_function, parser->call_object != NULL
+							       ? parser->call_object
+							       : parser->object) &&
+		!cg_is_allocator(parser->functions[parser->current].name, parser->object);
 	free(parser->call_object);
 	parser->call_object = NULL;
-	/* Only a call from outside the allocator enters it: malloc's own calls to _int_malloc are
-	 * inside the cost of the call that entered malloc. */
-	parser->call_allocator = parser->call_function != NULL &&
-				 cg_name_is_allocator(parser->call_function) &&
-				 !cg_name_is_allocator(parser->functions[parser->current].name);
 	free(parser->call_function);
 	parser->call_function = NULL;
 	return 0;
@@ -755,8 +813,11 @@ static int parse_events(struct cg_parser *parser, const char *value)
 	parser->events = strdup(cursor);
 	if (parser->event == NULL || parser->events == NULL)
 		return out_of_memory(parser);
-	for (; *cursor != '\0'; cursor = skip_spaces(cursor + strcspn(cursor, " \t")))
+	for (; *cursor != '\0'; cursor = skip_spaces(cursor + strcspn(cursor, " \t"))) {
+		if (strncmp(cursor, "sysCount", 8) == 0 && (cursor[8] == '\0' || is_space(cursor[8])))
+			parser->syscall_column = parser->event_count;
 		parser->event_count++;
+	}
 	if (parser->event_count > CG_MAX_EVENTS)
 		return parse_error(parser, parser->line_number, "more than %d events",
 				   CG_MAX_EVENTS);
@@ -909,12 +970,15 @@ static int finish(struct cg_parser *parser)
 	return 0;
 }
 
+/* By name, then by object: a name two objects define (glibc's alloc_perturb and a project's) is
+ * two functions. */
 static int compare_functions(const void *left, const void *right)
 {
 	const struct cg_function *a = left;
 	const struct cg_function *b = right;
+	int order = strcmp(a->name, b->name);
 
-	return strcmp(a->name, b->name);
+	return order != 0 ? order : strcmp(a->object, b->object);
 }
 
 static void parser_release(struct cg_parser *parser)
@@ -960,6 +1024,7 @@ int cg_profile_parse(struct cg_profile *profile, const char *path, struct gate_e
 	parser.position_count = 1;
 	parser.line_column = 0; /* "positions: line" is the default */
 	parser.current = CG_NO_FUNCTION;
+	parser.syscall_column = SIZE_MAX;
 
 	stream = fopen(path, "r");
 	if (stream == NULL) {
@@ -993,6 +1058,7 @@ int cg_profile_parse(struct cg_profile *profile, const char *path, struct gate_e
 	profile->event_count = parser.event_count;
 	memcpy(profile->event_totals, parser.event_totals, sizeof(profile->event_totals));
 	profile->total = parser.total;
+	profile->counts_syscalls = parser.syscall_column != SIZE_MAX;
 	/* A function the allocator calls back that enters it again would count twice: never more
 	 * than the whole. */
 	profile->allocator = parser.allocator < parser.total ? parser.allocator : parser.total;
@@ -1025,16 +1091,15 @@ const struct cg_function *cg_profile_find(const struct cg_profile *profile, cons
 	high = profile->function_count;
 	while (low < high) {
 		size_t middle = low + (high - low) / 2;
-		int order = strcmp(name, profile->functions[middle].name);
 
-		if (order == 0)
-			return &profile->functions[middle];
-		if (order < 0)
-			high = middle;
-		else
+		if (strcmp(profile->functions[middle].name, name) < 0)
 			low = middle + 1;
+		else
+			high = middle;
 	}
-	return NULL;
+	return low < profile->function_count && strcmp(profile->functions[low].name, name) == 0
+		       ? &profile->functions[low]
+		       : NULL;
 }
 
 void cg_profile_release(struct cg_profile *profile)
@@ -1129,7 +1194,10 @@ static int add_function(struct cg_function *to, const struct cg_function *from, 
 	if (add_count(&to->exclusive, from->exclusive) != 0 ||
 	    add_count(&to->inclusive, from->inclusive) != 0 ||
 	    add_count(&to->library_calls, from->library_calls) != 0 ||
-	    add_count(&to->allocator_calls, from->allocator_calls) != 0)
+	    add_count(&to->allocator_calls, from->allocator_calls) != 0 ||
+	    add_count(&to->syscalls.exclusive, from->syscalls.exclusive) != 0 ||
+	    add_count(&to->syscalls.inclusive, from->syscalls.inclusive) != 0 ||
+	    add_count(&to->syscalls.library, from->syscalls.library) != 0)
 		return 1;
 	for (i = 0; i < from->line_count; i++) {
 		const struct cg_line *line = &from->lines[i];
@@ -1188,8 +1256,8 @@ int cg_profile_add(struct cg_profile *sum, const struct cg_profile *part, struct
 	for (i = 0, j = 0; i < sum->function_count || j < part->function_count;) {
 		int order = i == sum->function_count   ? 1
 			    : j == part->function_count ? -1
-							 : strcmp(sum->functions[i].name,
-								  part->functions[j].name);
+							 : compare_functions(&sum->functions[i],
+									     &part->functions[j]);
 		struct cg_function *to = &merged.functions[merged.function_count];
 
 		if (copy_function(to, order <= 0 ? &sum->functions[i] : &part->functions[j],
@@ -1216,6 +1284,7 @@ int cg_profile_add(struct cg_profile *sum, const struct cg_profile *part, struct
 			goto failed;
 		}
 	merged.event_count = part->event_count;
+	merged.counts_syscalls = part->counts_syscalls;
 	merged.event = strdup(part->event != NULL ? part->event : "");
 	merged.events = strdup(part->events != NULL ? part->events : "");
 	if (merged.event == NULL || merged.events == NULL)

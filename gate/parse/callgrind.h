@@ -1,6 +1,9 @@
 /* Reads one callgrind output file into the cost of its first event (Ir), per function, exclusive
- * and inclusive. Functions are merged by name, as callgrind writes them, so a name that callgrind
- * writes for several functions (two "(below main)", a static helper in two files) is one entry. */
+ * and inclusive, and the system calls of each function when the file counts them (sysCount,
+ * --collect-systime). Functions are merged by name within an object, as callgrind writes them,
+ * so a name that callgrind writes for several functions of one object (two "(below main)", a
+ * static helper in two files) is one entry; the same name in two objects (glibc's alloc_perturb
+ * and a project function of that name) is two. */
 #ifndef GATE_CALLGRIND_H
 #define GATE_CALLGRIND_H
 
@@ -19,6 +22,18 @@ struct cg_line {
 	uint64_t allocator_calls; /* the part of calls that entered the allocator */
 };
 
+/* The system calls of a function (callgrind's sysCount event), all 0 when the file does not
+ * count them. callgrind counts every system call of the process, also while collection is off,
+ * and charges it to the call stack it was made on: a function's inclusive count holds exactly
+ * the calls made below it, so the measured region's inclusive count is the region's own. */
+struct cg_syscalls {
+	uint64_t exclusive; /* made by the function's own code (a libc wrapper's syscall), on lines
+			     * whose instructions were collected */
+	uint64_t inclusive; /* every one made by its own code and below its calls */
+	uint64_t library;   /* those below its direct calls into system libraries, on calls whose
+			     * instructions were collected */
+};
+
 struct cg_function {
 	char *name;         /* as callgrind wrote it after name decompression, e.g. "even'2" for
 			     * the second recursion level (--separate-recs); owned */
@@ -28,10 +43,11 @@ struct cg_function {
 			     * this name, inlined code (fi=/fe=) included, call costs excluded */
 	uint64_t inclusive; /* exclusive + the cost lines that follow its calls= lines (callgrind's
 			     * inclusive: a recursive call is counted at every level) */
-	char *object;       /* the ob= in effect at its first fn= block ("???" when none); owned */
+	char *object;       /* the ob= in effect at its fn= blocks ("???" when none); owned */
 	uint64_t library_calls;   /* inclusive cost of its direct calls into system libraries */
 	uint64_t allocator_calls; /* inclusive cost of its direct calls into the allocator, when it
-				   * is not the allocator's own (cg_name_is_allocator) */
+				   * is not the allocator's own (cg_calls_allocator) */
+	struct cg_syscalls syscalls;
 	struct cg_line *lines;    /* per (file, line), in order of appearance; only for functions
 				   * outside system libraries, NULL otherwise; owned */
 	size_t line_count;
@@ -46,8 +62,9 @@ struct cg_profile {
 	uint64_t allocator;            /* the part of total spent in the allocator: the inclusive
 					* cost of every call into it from a function outside it
 					* (malloc, free, ... and all they call); at most total */
-	struct cg_function *functions; /* sorted by name (strcmp), one entry per distinct name;
-					* owned, NULL when there are none */
+	int counts_syscalls;           /* the file names the event sysCount (--collect-systime) */
+	struct cg_function *functions; /* sorted by name, then object (strcmp), one entry per
+					* distinct name and object; owned, NULL when none */
 	size_t function_count;
 	char **files;                  /* the source files cg_line.file indexes; owned */
 	size_t file_count;
@@ -59,11 +76,21 @@ struct cg_profile {
 
 #define CG_PROFILE_INIT { 0 }
 
-/* Whether callgrind's function name (a recursion suffix "'2" ignored) is glibc's allocator: an
- * entry point (malloc, free, calloc, realloc, posix_memalign, ...) or a function below one
- * (_int_malloc, malloc_consolidate, sysmalloc, ...). Its instructions depend on the heap's
- * history, not only on the calls made (docs/metrics.md), so gate counts them apart. */
+/* Whether callgrind's function name (a recursion suffix "'2" ignored) is one of glibc's
+ * allocator's: an entry point (malloc, free, calloc, realloc, posix_memalign, ...) or a function
+ * below one (_int_malloc, malloc_consolidate, sysmalloc, ...). A name alone says nothing: see
+ * cg_is_allocator. */
 int cg_name_is_allocator(const char *name);
+
+/* Whether an ELF object, as callgrind names it, is the system's C library: libc.so.6 (or an
+ * older glibc's libc-2.NN.so) installed in a system directory (cg_object_is_system). */
+int cg_object_is_c_library(const char *object);
+
+/* Whether the function `name` of `object` is the allocator: one of its names in the system's C
+ * library. The allocator's instructions depend on the heap's history, not only on the calls
+ * made (docs/metrics.md), so gate counts them apart; a project function of any name, and a
+ * malloc of another library, is the program's own. */
+int cg_is_allocator(const char *name, const char *object);
 
 /* Whether an ELF object belongs to the system rather than the project: installed under /usr,
  * /lib, /lib32, /lib64 or /libx32 (the C library, cJSON from the distribution, valgrind's
@@ -85,7 +112,8 @@ int cg_object_is_system(const char *object);
  */
 int cg_profile_parse(struct cg_profile *profile, const char *path, struct gate_error *err);
 
-/* Finds a function by exact name (binary search); NULL when absent. Points into profile. */
+/* Finds a function by exact name (binary search), the first by object when two objects define
+ * the name; NULL when absent. Points into profile. */
 const struct cg_function *cg_profile_find(const struct cg_profile *profile, const char *name);
 
 /* The total of the event named `event` (exact name, e.g. "D1mr") into *total; -1 when the file

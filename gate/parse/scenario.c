@@ -14,7 +14,8 @@
 #include "text.h"
 
 const char *const scenario_floor_keys[SCENARIO_FLOORS] = {
-	"steady_bytes", "cold_bytes", "steady_peak_bytes", "cold_peak_bytes",
+	"steady_bytes", "cold_bytes", "steady_peak_bytes", "cold_peak_bytes", "steady_syscalls",
+	"cold_syscalls",
 };
 
 static int copy_string(char **field, const cJSON *root, const char *key, const char *name,
@@ -103,8 +104,12 @@ static int read_fields(struct scenario_info *info, const cJSON *root, const char
 	if (cJSON_GetObjectItemCaseSensitive(root, "linearity_percent") != NULL &&
 	    read_number(&info->linearity_percent, root, "linearity_percent", false, name, err) != 0)
 		return -1;
+	if (cJSON_GetObjectItemCaseSensitive(root, "allocator_limit_percent") != NULL &&
+	    read_number(&info->allocator_limit_percent, root, "allocator_limit_percent", false, name,
+			err) != 0)
+		return -1;
 	/* gate runs a scenario once per tool, its snapshots at 1, N and 2N taken by the harness
-	 * (docs/design.md rule 9): a harness that does not say it takes them is an older one. */
+	 * (docs/design.md rule 10): a harness that does not say it takes them is an older one. */
 	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "snapshots")))
 		return gate_error_set(err, "scenario '%s': --describe does not say \"snapshots\": true: "
 				      "the executable was built against an older costgate harness; "

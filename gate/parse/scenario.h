@@ -16,6 +16,8 @@ enum scenario_floor {
 				  * per message */
 	FLOOR_COLD_PEAK_BYTES,   /* "cold_peak_bytes": the process's peak live heap in the
 				  * 1-delivery run */
+	FLOOR_STEADY_SYSCALLS,   /* "steady_syscalls": system calls per message */
+	FLOOR_COLD_SYSCALLS,     /* "cold_syscalls": system calls of the 1-delivery run */
 	SCENARIO_FLOORS
 };
 
@@ -32,6 +34,8 @@ struct scenario_info {
 	uint64_t cold_floor;   /* declared allocations of the 1-delivery run */
 	double limit_percent;  /* declared instruction limit; 0 when the scenario declares none */
 	double linearity_percent; /* declared linearity limit; 0: SLOPE_LINEARITY_LIMIT_PERCENT */
+	double allocator_limit_percent; /* declared limit of the allocator's instructions; 0: the
+					 * metric's default (metric_table) */
 	double floors[SCENARIO_FLOORS]; /* the optional floors; 0 when not declared */
 	bool gate_cycles;      /* estimated cycles are gated at the limit, like instructions */
 	bool phases;           /* the harness takes --phases: callgrind's snapshots are its own

@@ -28,8 +28,9 @@
 /* How the figures are counted, when that changed without a change of tool: a baseline counted
  * another way is re-measured, never compared (its fingerprint lacks this or differs). */
 #define GATE_METHOD                                                                            \
-	"instructions without the allocator's, symbols bound at load, one process per tool with " \
-	"snapshots at 1, N and 2N"
+	"instructions without the C library allocator's, system calls in the region, symbols "    \
+	"bound at load, one process per tool with snapshots at 1, N and 2N, the process's exit "  \
+	"counted apart"
 
 /* Version of the results and baseline documents gate writes (its own, beside schema 3's). */
 #define GATE_SCHEMA_VERSION 1

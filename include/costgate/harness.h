@@ -4,7 +4,7 @@
  *
  * Contract with gate (docs/design.md rule 3): everything counted runs inside one function,
  * COSTGATE_REGION_NAME, entered for the service start and then for each drain (one, or one a
- * phase with --snapshots and --phases, rule 9: callgrind dumps a part each time it is left). It
+ * phase with --snapshots and --phases, rule 10: callgrind dumps a part each time it is left). It
  * is never inlined, cloned or tail-called, and nothing else in a scenario may carry that name.
  *
  * Included as <costgate/harness.h>. Every name it declares starts with costgate_ or COSTGATE_,
@@ -49,6 +49,7 @@ struct costgate_scenario {
 	uint64_t cold_bytes;
 	double steady_peak_bytes;
 	uint64_t cold_peak_bytes;
+
 	bool gate_cycles;          /* gate estimated cycles (a cache simulation, run for this scenario
 				    * only) at the instruction limit, besides the instructions */
 	double limit_percent;      /* own instruction limit in percent; 0 means the gate's default */
@@ -83,6 +84,17 @@ struct costgate_scenario {
 	/* The name of the raw scenario (.raw, the same body and handler) this one is timed against
 	 * by `gate time`, or NULL. Set it with COSTGATE_RAW_COUNTERPART, never directly. */
 	const char *raw_counterpart;
+
+	/* Fields added later come last, so that a C89 initializer without designators, written for
+	 * the fields above, keeps its meaning (and leaves these 0). */
+
+	/* Optional floors on system calls (counted by callgrind in the region; 0: none): per
+	 * message, and in the whole 1-delivery run. Where a scenario declares none, any rise over
+	 * the baseline fails (docs/metrics.md). */
+	double steady_syscalls;
+	uint64_t cold_syscalls;
+	double allocator_limit_percent; /* own limit in percent for glibc malloc's instructions
+					 * (allocator/msg); 0 means the gate's default, 10 */
 };
 
 /* Declares the raw counterpart inside a scenario's initializer:

@@ -23,9 +23,12 @@ struct costgate_queue {
 	uint64_t published;        /* messages ever published; also the last tag given */
 	uint64_t delivered;        /* deliveries ever handed out by costgate_queue_next */
 	uint64_t settled;          /* deliveries ever settled */
+	size_t span;               /* every slot with a body buffer is below this index: releasing
+				    * costs what was used, not the ring's power-of-two size, so the
+				    * process's exit grows with the messages (docs/design.md) */
 };
 
-#define COSTGATE_QUEUE_INIT { NULL, 0, 0, 0, 0, 0, 0, 0 }
+#define COSTGATE_QUEUE_INIT { NULL, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /* Allocates a ring of at least `capacity` slots (rounded up to a power of two, minimum 1); the
  * slots' body buffers are allocated by the first publish into each. Returns 0, or -1 when out of

@@ -24,7 +24,7 @@ if grep -Eq '^ +1  ref +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +0 +2$' "$tmp/out" &&
 else
   fail "both_sides_should_be_timed: $(cat "$tmp/out")"
 fi
-# The valgrind processes of each gate: two for one scenario (callgrind and DHAT, rule 9).
+# The valgrind processes of each gate: two for one scenario (callgrind and DHAT, rule 10).
 if grep -q '^valgrind processes a run: ref 2, this 2$' "$tmp/out"; then
   pass "the_valgrind_processes_should_be_counted"
 else

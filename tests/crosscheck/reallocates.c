@@ -66,7 +66,7 @@ const struct costgate_scenario costgate_scenario = {
 	.gated = false,
 	/* DHAT at 1/100/200: 6 / 501 / 1001 blocks: 5 per message (two mallocs, two reallocs,
 	 * realloc(NULL)); cold 1 at start + 5. The realloc at stop comes after the snapshot at
-	 * each count, so no count holds it (docs/design.md rule 9). */
+	 * each count, so no count holds it (docs/design.md rule 10). */
 	.steady_allocations = 5,
 	.cold_allocations = 6,
 	.body = body,

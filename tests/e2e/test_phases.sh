@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# callgrind's counts from one process (docs/design.md rule 9). gate runs a scenario whose harness
+# callgrind's counts from one process (docs/design.md rule 10). gate runs a scenario whose harness
 # says "phases" once under callgrind (--phases, --dump-after on the region) and once under DHAT
 # (--snapshots): two valgrind processes, and callgrind's parts kept under what they hold (.start,
 # .0-1, .1-N, .N-2N, .2N.end). The same scenario built against a harness that does not say

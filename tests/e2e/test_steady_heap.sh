@@ -35,7 +35,7 @@ for messages in 250 1000 4000; do
   runs=$(grep -c '^gate: run: ' "$out/stderr")
   pinned=$(grep '^gate: run: ' "$out/stderr" |
     grep -c "GLIBC_TUNABLES=glibc.cpu.hwcaps=[^']*:glibc.malloc.trim_threshold=[0-9]*:glibc.malloc.top_pad=[0-9]*:glibc.malloc.mmap_threshold=[0-9]*'")
-  # Two valgrind processes per scenario: one under callgrind, one under DHAT (rule 9).
+  # Two valgrind processes per scenario: one under callgrind, one under DHAT (rule 10).
   if [ "$runs" -eq 2 ] && [ "$pinned" -eq 2 ]; then
     pass "every_run_at_n_${messages}_should_carry_the_malloc_pin"
   else

@@ -162,7 +162,7 @@ for n in 200 1000 4000; do
     index=$(case $run in 1) echo 0 ;; "$n") echo 1 ;; *) echo 2 ;; esac)
     own=$(json "$work/heap$n.json" "d['code'][0]['counts']['instructions'][$index]")
     allocator=$(json "$work/heap$n.json" "d['code'][0]['counts']['allocator_instructions'][$index]")
-    # callgrind's parts added up to the count at $run (docs/design.md rule 9).
+    # callgrind's parts added up to the count at $run (docs/design.md rule 10).
     total=$(callgrind_sum program_total "$work/raw$n" varied_heap "$run" "$n")
     by_hand=$(callgrind_sum allocator_total "$work/raw$n" varied_heap "$run" "$n") # varied_heap calls no entry from another
     if [ "$((own + allocator))" != "$total" ] || [ "$allocator" != "$by_hand" ]; then

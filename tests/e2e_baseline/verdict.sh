@@ -40,7 +40,7 @@ check_run "unchanged_tree_should_pass" 0 \
 
 # Head at 2N = 400 against a baseline at N = 200: compared per message, and said so. The head's
 # figure differs in the second decimal: a slope carries one entry into the region per N
-# (docs/design.md rule 9).
+# (docs/design.md rule 10).
 messages=400
 run_gate "$repo" --baseline=main --scenario work
 messages=200

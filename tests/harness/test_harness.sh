@@ -48,13 +48,17 @@ else
   fail "harness_should_link_nothing_but_the_c_library: the executable loads: $needed"
 fi
 
-# A declared linearity limit is printed, and only when declared.
-if "$test_scenarios/warms_up_declared" --describe | "$describe_check" warms_up_declared &&
-  "$test_scenarios/warms_up_declared" --describe | grep -q '"linearity_percent":25[,}]' &&
-  ! "$scenarios/consume_json" --describe | grep -q 'linearity_percent'; then
-  pass "describe_should_print_a_declared_linearity_limit"
+# A declared linearity limit, allocator limit and system call floors are printed, and only when
+# declared.
+declared=$("$test_scenarios/warms_up_declared" --describe)
+if printf '%s\n' "$declared" | "$describe_check" warms_up_declared &&
+  grep -q '"linearity_percent":25[,}]' <<<"$declared" &&
+  grep -q '"allocator_limit_percent":30[,}]' <<<"$declared" &&
+  grep -q '"steady_syscalls":0.5,"cold_syscalls":3}' <<<"$declared" &&
+  ! "$scenarios/consume_json" --describe | grep -qE 'linearity_percent|allocator_limit|syscalls'; then
+  pass "describe_should_print_the_declared_limits_and_system_call_floors"
 else
-  fail "describe_should_print_a_declared_linearity_limit: $("$test_scenarios/warms_up_declared" --describe)"
+  fail "describe_should_print_the_declared_limits_and_system_call_floors: $declared"
 fi
 
 # The checker itself must reject a declaration that lacks a field.

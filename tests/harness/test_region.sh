@@ -53,7 +53,7 @@ else
   fail "region_name_should_match_exactly_one_symbol ($matches match)"
 fi
 
-# One process or a process per count (docs/design.md rule 9): --snapshots forks a child at the
+# One process or a process per count (docs/design.md rule 10): --snapshots forks a child at the
 # end of each phase, --phases forks none, and callgrind's --dump-after on the region writes a part
 # each time the region is left. The parts added up are the forked snapshots' counts, to the digit.
 valgrind_at() { # valgrind_at NAME [OPTIONS...] -- ARGS...: consume_json's region under callgrind

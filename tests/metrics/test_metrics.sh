@@ -134,7 +134,7 @@ def totals(path):
             events = line.split()[1:]
         if line.startswith("totals:"):
             return dict(zip(events, map(int, line.split()[1:])))
-# The simulation's run writes parts (docs/design.md rule 9): each count adds up those before it.
+# The simulation's run writes parts (docs/design.md rule 10): each count adds up those before it.
 parts = ("start", "0-1", "1-200", "200-400")
 counts = []
 for upto in (2, 3, 4):

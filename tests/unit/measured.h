@@ -25,6 +25,7 @@ static inline struct measurement measured(const char *name, double per_message, 
 	measurement.info.cold_floor = 19;
 	measurement.messages = 1000;
 	measurement.slopes[METRIC_INSTRUCTIONS].per_message = per_message;
+	measurement.slopes[METRIC_INSTRUCTIONS].per_message_early = per_message; /* linear */
 	measurement.slopes[METRIC_INSTRUCTIONS].cold = cold;
 	measurement.slopes[METRIC_ALLOCATIONS].per_message = 19;
 	measurement.slopes[METRIC_ALLOCATIONS].cold = 19;

@@ -103,8 +103,9 @@ static void sites_should_be_keyed_by_their_chain_of_functions(void)
 	RUN_ROWS(check_sites, sites_cases);
 }
 
-#define FUNCTION(name, per_message, project) \
-	{ (char *)(name), (per_message), (per_message), 0, (per_message), (project) }
+#define FUNCTION(label, per_message, is_project) \
+	{ .name = (char *)(label), .exclusive = (per_message), .inclusive = (per_message), \
+	  .with_library = (per_message), .project = (is_project) }
 
 /* Shares are of the program's whole change: the shown rows and the rest add up to 100 %, and
  * the allocator's change is reported apart, never a row. */

@@ -13,7 +13,7 @@ static void cycles_should_be_l1_hits_plus_5_last_level_hits_plus_35_ram_accesses
 {
 	struct cg_profile profile = CG_PROFILE_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
-	struct tool_output output = { &profile, NULL };
+	struct tool_output output = { &profile, NULL, "main" };
 	const char *why = "";
 	uint64_t cycles = 0;
 
@@ -25,6 +25,52 @@ static void cycles_should_be_l1_hits_plus_5_last_level_hits_plus_35_ram_accesses
 	CHECK(metric_table[METRIC_CYCLES].read(&output, &cycles, &why) == -1);
 	CHECK_CONTAINS(why, "cache simulation's events");
 	cg_profile_release(&profile);
+}
+
+/* syscalls.out: the region's inclusive count (the start's open and handle's two writes), never
+ * main's getpid before the region; a file without sysCount has no such count. */
+static void syscalls_should_be_the_regions_inclusive_count(void)
+{
+	struct cg_profile profile = CG_PROFILE_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	struct tool_output output = { &profile, NULL, "costgate_measured_region" };
+	const char *why = "";
+	uint64_t syscalls = 0;
+
+	CHECK(cg_profile_parse(&profile, FIXTURE("syscalls.out"), &err) == 0);
+	CHECK(metric_table[METRIC_SYSCALLS].read(&output, &syscalls, &why) == 0);
+	CHECK_U64(syscalls, 3);
+	output.region = "not_entered"; /* a region never entered made none */
+	CHECK(metric_table[METRIC_SYSCALLS].read(&output, &syscalls, &why) == 0);
+	CHECK_U64(syscalls, 0);
+	cg_profile_release(&profile);
+	CHECK(cg_profile_parse(&profile, FIXTURE("calls.out"), &err) == 0);
+	CHECK(metric_table[METRIC_SYSCALLS].read(&output, &syscalls, &why) == -1);
+	CHECK_CONTAINS(why, "sysCount");
+	cg_profile_release(&profile);
+	CHECK(tool_table[TOOL_CALLGRIND].options[3] != NULL &&
+	      strcmp(tool_table[TOOL_CALLGRIND].options[3], "--collect-systime=yes") == 0);
+}
+
+/* Each limit comes from the declaration that sets it: the scenario's limit_percent for its
+ * instructions (and cycles), allocator_limit_percent for the allocator's, none for a rise. */
+static void limits_should_come_from_the_declaration_that_sets_them(void)
+{
+	struct scenario_info info = SCENARIO_INFO_INIT;
+
+	CHECK(metric_limit_percent(METRIC_INSTRUCTIONS, &info) == 2.0);
+	CHECK(metric_limit_percent(METRIC_ALLOCATOR_INSTRUCTIONS, &info) == ALLOCATOR_LIMIT_PERCENT);
+	CHECK(metric_limit_percent(METRIC_SYSCALLS, &info) == 0);
+	info.limit_percent = 5;
+	info.allocator_limit_percent = 25;
+	CHECK(metric_limit_percent(METRIC_INSTRUCTIONS, &info) == 5);
+	CHECK(metric_limit_percent(METRIC_CYCLES, &info) == 5);
+	CHECK(metric_limit_percent(METRIC_ALLOCATOR_INSTRUCTIONS, &info) == 25);
+	CHECK(metric_limit_percent(METRIC_SYSCALLS, &info) == 0);
+	CHECK(metric_compares(METRIC_SYSCALLS) && metric_compares(METRIC_ALLOCATOR_INSTRUCTIONS));
+	CHECK(!metric_compares(METRIC_ALLOCATIONS) && !metric_compares(METRIC_BYTES));
+	CHECK(metric_acceptance(METRIC_SYSCALLS, true) >= 0);
+	CHECK(metric_acceptance(METRIC_BYTES, false) < 0);
 }
 
 static void metrics_should_be_found_by_key_and_read_by_their_tools(void)
@@ -83,7 +129,9 @@ static void measurement_compute_should_figure_every_metric_it_has(void)
 
 int main(void)
 {
-	return RUN_CASES(cycles_should_be_l1_hits_plus_5_last_level_hits_plus_35_ram_accesses,
+	return RUN_CASES(syscalls_should_be_the_regions_inclusive_count,
+			 limits_should_come_from_the_declaration_that_sets_them,
+			 cycles_should_be_l1_hits_plus_5_last_level_hits_plus_35_ram_accesses,
 			 metrics_should_be_found_by_key_and_read_by_their_tools,
 			 cycles_should_run_only_for_a_scenario_that_opts_in,
 			 measurement_compute_should_figure_every_metric_it_has);

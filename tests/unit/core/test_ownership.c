@@ -65,11 +65,45 @@ static void disown(struct owned *owned)
 /* The cost owned by `name`, which must be there. */
 static const struct owned_cost *owner(const struct owned *owned, const char *name)
 {
-	const struct owned_cost *cost = ownership_find(&owned->ownership, name);
+	const struct owned_cost *cost = ownership_find(&owned->ownership, name, true);
+
+	if (cost == NULL)
+		cost = ownership_find(&owned->ownership, name, false);
 
 	if (cost == NULL)
 		check_failed(__FILE__, __LINE__, "no cost is owned by '%s'", name);
 	return cost;
+}
+
+/* glibc's alloc_perturb and a project function of that name are two owners (the parser keeps
+ * them apart by object): the project's cost is never the system library's. A function's system
+ * calls, its own and its direct library callees', stay with it. */
+static void ownership_should_keep_a_project_function_named_like_a_system_ones_apart(void)
+{
+	struct cg_function functions[2] = {
+		{ .name = (char *)"alloc_perturb", .file = (char *)"malloc.c",
+		  .object = (char *)"/usr/lib/x86_64-linux-gnu/libc.so.6", .exclusive = 5,
+		  .inclusive = 5 },
+		{ .name = (char *)"alloc_perturb", .file = (char *)"nodes.c",
+		  .object = (char *)"/work/build/scenarios/nodes", .exclusive = 900, .inclusive = 930,
+		  .library_calls = 30, .syscalls = { .exclusive = 0, .inclusive = 2, .library = 2 } },
+	};
+	struct owned owned;
+	const struct owned_cost *project, *system;
+
+	own(&owned, functions, 2, 0);
+	CHECK_U64(owned.ownership.count, 2);
+	project = ownership_find(&owned.ownership, "alloc_perturb", true);
+	system = ownership_find(&owned.ownership, "alloc_perturb", false);
+	CHECK(project != NULL && system != NULL);
+	if (project != NULL && system != NULL) {
+		CHECK_U64(project->exclusive, 900);
+		CHECK_U64(project->with_library, 930);
+		CHECK_U64(project->syscalls, 2);
+		CHECK_U64(system->exclusive, 5);
+		CHECK_U64(system->syscalls, 0);
+	}
+	disown(&owned);
 }
 
 static void ownership_should_split_off_inlined_code_under_its_own_name(void)
@@ -121,7 +155,8 @@ static void ownership_should_not_split_a_function_from_its_clone(void)
 	CHECK_U64(owned.ownership.count, 2);
 	owner(&owned, "caller_function");
 	owner(&owned, "caller_function.constprop.0");
-	CHECK(ownership_find(&owned.ownership, "caller_function'2") == NULL);
+	CHECK(ownership_find(&owned.ownership, "caller_function'2", true) == NULL);
+	CHECK(ownership_find(&owned.ownership, "caller_function'2", false) == NULL);
 	disown(&owned);
 }
 
@@ -185,7 +220,8 @@ static void ownership_should_leave_the_allocator_out_of_library_costs(void)
 
 int main(void)
 {
-	return RUN_CASES(ownership_should_split_off_inlined_code_under_its_own_name,
+	return RUN_CASES(ownership_should_keep_a_project_function_named_like_a_system_ones_apart,
+			 ownership_should_split_off_inlined_code_under_its_own_name,
 			 ownership_should_not_split_a_function_from_its_clone,
 			 ownership_should_count_a_recursive_function_once,
 			 ownership_should_leave_the_allocator_out_of_library_costs);

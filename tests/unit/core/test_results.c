@@ -92,10 +92,13 @@ static void fill_consume_json(struct measurement *measurement)
 	if (measurement->functions == NULL || measurement->sites == NULL)
 		abort();
 	measurement->function_count = 2;
-	measurement->functions[0] = (struct function_cost){ copy("json_decode"), 9000.5, 12000.25,
-							    5000000000ULL, 9400.5, true };
-	measurement->functions[1] = (struct function_cost){ copy("settle"), -1.0 / 3.0, 0.1, 0,
-							    -1.0 / 3.0, false };
+	measurement->functions[0] = (struct function_cost){
+		.name = copy("json_decode"), .exclusive = 9000.5, .inclusive = 12000.25,
+		.cold_exclusive = 5000000000ULL, .with_library = 9400.5, .project = true,
+		.with_library_early = 9400.5 };
+	measurement->functions[1] = (struct function_cost){
+		.name = copy("settle"), .exclusive = -1.0 / 3.0, .inclusive = 0.1,
+		.with_library = -1.0 / 3.0, .with_library_early = -1.0 / 3.0 };
 	measurement->site_count = 2;
 	measurement->sites[0] = (struct site_cost){ copy("malloc_body (body.c:7)"),
 						    copy("malloc_body (body.c:7) < handle (h.c:3)"),

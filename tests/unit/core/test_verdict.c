@@ -20,6 +20,13 @@ static struct measurement titled(const char *name, double per_message, uint64_t 
 	return measurement;
 }
 
+/* Instructions per message of `per_message` from 1 to N and from N to 2N: a linear figure. */
+static void linear(struct measurement *measurement, double per_message)
+{
+	measurement->slopes[METRIC_INSTRUCTIONS].per_message = per_message;
+	measurement->slopes[METRIC_INSTRUCTIONS].per_message_early = per_message;
+}
+
 static struct measurement failed(const char *name, const char *failure)
 {
 	struct measurement measurement = titled(name, 0, 0);
@@ -128,7 +135,7 @@ static void verdict_should_apply_a_declared_limit_instead_of_two_percent(void)
 	CHECK(verdict.rows[0].limit_percent == 5.0);
 	verdict_release(&verdict);
 
-	head.slopes[METRIC_INSTRUCTIONS].per_message = 10500.001;
+	linear(&head, 10500.001);
 	head.slopes[METRIC_INSTRUCTIONS].cold = 52501;
 	decide_one(NULL, &head, &base, NULL, VERDICT_REGRESSED, INSTRUCTIONS | COLD_INSTRUCTIONS,
 		   GATE_EXIT_REGRESSION);
@@ -136,7 +143,7 @@ static void verdict_should_apply_a_declared_limit_instead_of_two_percent(void)
 	/* A tighter declared limit fails what 2 % would pass, and is a note. */
 	head.info.limit_percent = 0.5;
 	base.info.limit_percent = 0;
-	head.slopes[METRIC_INSTRUCTIONS].per_message = 10100.0;
+	linear(&head, 10100.0);
 	head.slopes[METRIC_INSTRUCTIONS].cold = 50000;
 	decide_one(&verdict, &head, &base, NULL, VERDICT_REGRESSED, INSTRUCTIONS,
 		   GATE_EXIT_REGRESSION);
@@ -452,12 +459,12 @@ static void verdict_should_apply_the_baseline_s_limit_when_a_higher_one_is_not_a
 	verdict_release(&verdict);
 
 	/* Even on a scenario that is not gated, a looser setting fails. */
-	head.slopes[METRIC_INSTRUCTIONS].per_message = 10000.0;
+	linear(&head, 10000.0);
 	head.info.gated = base.info.gated = false;
 	decide_one(NULL, &head, &base, NULL, VERDICT_REGRESSED, BREACH_LIMIT_RAISED,
 		   GATE_EXIT_REGRESSION);
 
-	head.slopes[METRIC_INSTRUCTIONS].per_message = 19400.0;
+	linear(&head, 19400.0);
 	head.info.gated = base.info.gated = true;
 	decide_one(&verdict, &head, &base, &acceptance, VERDICT_ACCEPTED, BREACH_LIMIT_RAISED,
 		   GATE_EXIT_PASS);
@@ -501,12 +508,12 @@ static void verdict_should_gate_work_outside_the_region_in_the_whole_process(voi
 	decide_one(NULL, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
 
 	/* The region's own regression is not a second breach of the whole process. */
-	head.slopes[METRIC_INSTRUCTIONS].per_message = 10300.0;
+	linear(&head, 10300.0);
 	with_process(&head, 12300.0);
 	decide_one(NULL, &head, &base, NULL, VERDICT_REGRESSED, INSTRUCTIONS, GATE_EXIT_REGRESSION);
 
 	/* Accepted up to the whole process's figure. */
-	head.slopes[METRIC_INSTRUCTIONS].per_message = 10000.0;
+	linear(&head, 10000.0);
 	with_process(&head, 13000.0);
 	decide_one(&verdict, &head, &base, &acceptance, VERDICT_ACCEPTED, BREACH_PROCESS_INSTRUCTIONS,
 		   GATE_EXIT_PASS);
@@ -516,6 +523,210 @@ static void verdict_should_gate_work_outside_the_region_in_the_whole_process(voi
 	/* A baseline without the figure (written before gate counted it): nothing to compare. */
 	base.has_process = false;
 	decide_one(NULL, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
+}
+
+/* Work moved to the exit: the head's exit instructions above the baseline's, grown with the
+ * head's N (a teardown that frees every message grows with them), per message handled. */
+static void verdict_should_gate_work_moved_to_the_exit_at_any_n(void)
+{
+	struct measurement head = titled("alpha", 10000.0, 50000), base = titled("alpha", 10000.0, 50000);
+	struct verdict verdict;
+
+	with_process(&base, 1000.0);
+	base.process_exit = 5000; /* 2.5 a message handled at N = 1000 */
+	with_process(&head, 1000.0);
+	head.messages = 1500;
+	head.slopes[METRIC_INSTRUCTIONS].per_message_early = 10000.0;
+	/* Grown with N, 7500 is what the baseline's teardown allows at N = 1500. */
+	head.process_exit = 7500;
+	decide_one(&verdict, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
+	CHECK(verdict.rows[0].exit_excess == 0);
+	CHECK(changed_by(verdict.rows[0].process_baseline, 1002.5));
+	verdict_release(&verdict);
+	/* 60,000 is 17.5 a message of the 3,000 handled above it: within 2 % of 1002.5 (20.05). */
+	head.process_exit = 60000;
+	decide_one(NULL, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
+	/* 100,000: 30.83 a message, above it. */
+	head.process_exit = 100000;
+	decide_one(&verdict, &head, &base, NULL, VERDICT_REGRESSED, BREACH_PROCESS_INSTRUCTIONS,
+		   GATE_EXIT_REGRESSION);
+	CHECK(fabs(verdict.rows[0].exit_excess - 92500.0 / 3000.0) < 1e-9);
+	verdict_release(&verdict);
+	/* At a smaller N the baseline's exit is not shrunk: a fixed teardown stays what it was. */
+	head.messages = 500;
+	head.process_exit = 5000;
+	decide_one(NULL, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
+}
+
+/* Growth with the count: the slope from N to 2N above the one from 1 to N by more than the
+ * baseline's, beyond the margin of half a point; a warm-up (the first messages dearer) is not
+ * growth; accepted up to the growth accepted. */
+static void verdict_should_fail_a_cost_that_grows_with_the_messages_handled(void)
+{
+	struct measurement head = titled("alpha", 10000.0, 50000), base = titled("alpha", 10000.0, 50000);
+	struct acceptance_entry entries[] = {
+		{ (char *)"alpha", ACCEPT_GROWTH, 1.5, (char *)"a cache that fills, on purpose" },
+	};
+	struct acceptance acceptance = accepting(entries, 1);
+	struct verdict verdict;
+
+	head.slopes[METRIC_INSTRUCTIONS].per_message_early = 9950.0; /* 0.5 % below: at the margin */
+	decide_one(NULL, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
+	head.slopes[METRIC_INSTRUCTIONS].per_message_early = 9900.0; /* 1 % */
+	decide_one(&verdict, &head, &base, NULL, VERDICT_REGRESSED, BREACH_GROWTH,
+		   GATE_EXIT_REGRESSION);
+	CHECK(changed_by(verdict.rows[0].growth_head, 1.0) && verdict.rows[0].growth_baseline == 0);
+	CHECK_STR(verdict_row_state_text(&verdict.rows[0]),
+		  "regressed: growth with the messages handled");
+	verdict_release(&verdict);
+	/* The baseline grew as much already: nothing new. */
+	base.slopes[METRIC_INSTRUCTIONS].per_message_early = 9940.0; /* 0.6 % */
+	decide_one(NULL, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
+	base.slopes[METRIC_INSTRUCTIONS].per_message_early = 10000.0;
+	/* A warm-up: the first messages cost more; never growth. */
+	head.slopes[METRIC_INSTRUCTIONS].per_message_early = 12000.0;
+	decide_one(NULL, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
+	head.slopes[METRIC_INSTRUCTIONS].per_message_early = 9900.0;
+	decide_one(&verdict, &head, &base, &acceptance, VERDICT_ACCEPTED, BREACH_GROWTH,
+		   GATE_EXIT_PASS);
+	CHECK(verdict.rows[0].accepted[ACCEPT_GROWTH] == &entries[0]);
+	verdict_release(&verdict);
+}
+
+/* With the system calls of both sides: `steady` a message (over N), `cold` in the cold run. */
+static void with_syscalls(struct measurement *measurement, double steady, uint64_t cold)
+{
+	measurement->has[METRIC_SYSCALLS] = true;
+	measurement->slopes[METRIC_SYSCALLS].per_message = steady;
+	measurement->slopes[METRIC_SYSCALLS].cold = cold;
+}
+
+/* System calls: any rise over the baseline fails where no floor is declared, whatever limit the
+ * scenario declares for its instructions; a declared floor holds instead, with or without a
+ * baseline; across two N, a count over N is allowed one call each side. */
+static void verdict_should_fail_any_rise_in_system_calls_unless_a_floor_allows_it(void)
+{
+	struct measurement head = titled("alpha", 10000.0, 50000), base = titled("alpha", 10000.0, 50000);
+	struct acceptance_entry entries[] = {
+		{ (char *)"alpha", METRIC_ACCEPTANCE(METRIC_SYSCALLS, false), 1, (char *)"a log line" },
+	};
+	struct acceptance acceptance = accepting(entries, 1);
+	struct verdict verdict;
+
+	with_syscalls(&base, 0, 3);
+	with_syscalls(&head, 0.001, 3); /* one call in the N from N to 2N */
+	head.info.limit_percent = 50;  /* the instructions' limit is not the calls' */
+	base.info.limit_percent = 50;
+	decide_one(&verdict, &head, &base, NULL, VERDICT_REGRESSED,
+		   BREACH_LIMIT(METRIC_SYSCALLS, false), GATE_EXIT_REGRESSION);
+	CHECK_STR(verdict_row_state_text(&verdict.rows[0]), "regressed: syscalls");
+	verdict_release(&verdict);
+	with_syscalls(&head, 0, 4);
+	decide_one(NULL, &head, &base, NULL, VERDICT_REGRESSED, BREACH_LIMIT(METRIC_SYSCALLS, true),
+		   GATE_EXIT_REGRESSION);
+	with_syscalls(&head, 1, 3);
+	decide_one(NULL, &head, &base, &acceptance, VERDICT_ACCEPTED,
+		   BREACH_LIMIT(METRIC_SYSCALLS, false), GATE_EXIT_PASS);
+	/* Fewer is an improvement. */
+	with_syscalls(&head, 0, 2);
+	decide_one(NULL, &head, &base, NULL, VERDICT_IMPROVED, 0, GATE_EXIT_PASS);
+	/* A declared floor holds instead of the baseline, both ways. */
+	head.info.floors[FLOOR_STEADY_SYSCALLS] = 2;
+	with_syscalls(&head, 2, 3);
+	decide_one(NULL, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
+	with_syscalls(&head, 2.5, 3);
+	decide_one(NULL, &head, &base, NULL, VERDICT_REGRESSED,
+		   BREACH_FLOOR_OVER(FLOOR_STEADY_SYSCALLS), GATE_EXIT_REGRESSION);
+	decide_one(NULL, &head, NULL, NULL, VERDICT_REGRESSED,
+		   BREACH_FLOOR_OVER(FLOOR_STEADY_SYSCALLS), GATE_EXIT_REGRESSION);
+	head.info.floors[FLOOR_STEADY_SYSCALLS] = 0;
+	/* Across two N: a write every 300 messages is 0.005 at N = 200 and 0.004 or 0.008 at 250,
+	 * as the writes fall; within one call over each N, not a rise. Beyond it, one. */
+	base.messages = 200;
+	with_syscalls(&base, 0.005, 3);
+	head.messages = 250;
+	with_syscalls(&head, 0.008, 3);
+	decide_one(NULL, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
+	with_syscalls(&head, 0.016, 3);
+	decide_one(NULL, &head, &base, NULL, VERDICT_REGRESSED, BREACH_LIMIT(METRIC_SYSCALLS, false),
+		   GATE_EXIT_REGRESSION);
+}
+
+/* The allocator's instructions, at their own limit of 10 %, for as many allocations as the
+ * head makes: one block more is the floors' to judge, each block's cost is this limit's. */
+static void verdict_should_hold_the_allocator_to_its_own_limit_per_allocation(void)
+{
+	struct measurement head = titled("alpha", 10000.0, 50000), base = titled("alpha", 10000.0, 50000);
+	struct verdict verdict;
+	uint64_t allocator = BREACH_LIMIT(METRIC_ALLOCATOR_INSTRUCTIONS, false);
+
+	base.has[METRIC_ALLOCATOR_INSTRUCTIONS] = head.has[METRIC_ALLOCATOR_INSTRUCTIONS] = true;
+	base.slopes[METRIC_ALLOCATOR_INSTRUCTIONS].per_message = 1900; /* 100 a block */
+	base.slopes[METRIC_ALLOCATOR_INSTRUCTIONS].cold = 1900;
+	head.slopes[METRIC_ALLOCATOR_INSTRUCTIONS] = base.slopes[METRIC_ALLOCATOR_INSTRUCTIONS];
+	head.info.limit_percent = base.info.limit_percent = 50; /* not the allocator's */
+	head.slopes[METRIC_ALLOCATOR_INSTRUCTIONS].per_message = 2090; /* +10 %: at the limit */
+	decide_one(NULL, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
+	head.slopes[METRIC_ALLOCATOR_INSTRUCTIONS].per_message = 2100;
+	decide_one(&verdict, &head, &base, NULL, VERDICT_REGRESSED, allocator, GATE_EXIT_REGRESSION);
+	CHECK(verdict_limit(&verdict.rows[0], METRIC_ALLOCATOR_INSTRUCTIONS) == 10);
+	verdict_release(&verdict);
+	/* Two blocks more a message, each as dear: 2100 is within the 2310 they allow (the floor
+	 * the head declares holds the blocks). */
+	head.info.steady_floor = 21;
+	head.slopes[METRIC_ALLOCATIONS].per_message = 21;
+	decide_one(&verdict, &head, &base, NULL, VERDICT_REGRESSED,
+		   BREACH_STEADY_FLOOR_RAISED | BREACH_STEADY_FLOOR, GATE_EXIT_REGRESSION);
+	CHECK(verdict.rows[0].compared_with[METRIC_ALLOCATOR_INSTRUCTIONS][VERDICT_PER_MESSAGE] ==
+	      2100);
+	verdict_release(&verdict);
+	/* A declared allocator limit applies; raising it is a setting's breach. */
+	head.info.steady_floor = 19;
+	head.slopes[METRIC_ALLOCATIONS].per_message = 19;
+	head.slopes[METRIC_ALLOCATOR_INSTRUCTIONS].per_message = 2400;
+	head.info.allocator_limit_percent = 30;
+	decide_one(NULL, &head, &base, NULL, VERDICT_REGRESSED,
+		   allocator | BREACH_ALLOCATOR_LIMIT_RAISED, GATE_EXIT_REGRESSION);
+	base.info.allocator_limit_percent = 30;
+	decide_one(NULL, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
+	/* The baseline allocated nothing a message, the head does: nothing to scale, not compared. */
+	base.slopes[METRIC_ALLOCATIONS].per_message = 0;
+	base.info.steady_floor = 0;
+	base.slopes[METRIC_ALLOCATOR_INSTRUCTIONS].per_message = 0;
+	head.info.steady_floor = 0;
+	head.slopes[METRIC_ALLOCATIONS].per_message = 0;
+	decide_one(NULL, &head, &base, NULL, VERDICT_REGRESSED, allocator, GATE_EXIT_REGRESSION);
+	head.info.steady_floor = 1;
+	head.slopes[METRIC_ALLOCATIONS].per_message = 1;
+	decide_one(&verdict, &head, &base, NULL, VERDICT_REGRESSED,
+		   BREACH_STEADY_FLOOR_RAISED | BREACH_STEADY_FLOOR, GATE_EXIT_REGRESSION);
+	CHECK(verdict.rows[0].unscaled != 0);
+	verdict_release(&verdict);
+}
+
+/* A looser linearity limit than the baseline's is a breach unless accepted, like the others. */
+static void verdict_should_hold_a_raised_linearity_limit_to_the_baseline_s(void)
+{
+	struct measurement head = titled("alpha", 10000.0, 50000), base = titled("alpha", 10000.0, 50000);
+	struct acceptance_entry entries[] = {
+		{ (char *)"alpha", ACCEPT_LINEARITY_PERCENT, 20, (char *)"a cache fills, on purpose" },
+	};
+	struct acceptance acceptance = accepting(entries, 1);
+	struct verdict verdict;
+
+	head.info.linearity_percent = 5; /* the default, declared */
+	decide_one(NULL, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
+	head.info.linearity_percent = 20;
+	decide_one(&verdict, &head, &base, NULL, VERDICT_REGRESSED, BREACH_LINEARITY_RAISED,
+		   GATE_EXIT_REGRESSION);
+	CHECK_STR(verdict_row_state_text(&verdict.rows[0]), "regressed: settings");
+	verdict_release(&verdict);
+	decide_one(NULL, &head, &base, &acceptance, VERDICT_ACCEPTED, BREACH_LINEARITY_RAISED,
+		   GATE_EXIT_PASS);
+	head.info.linearity_percent = 2;
+	decide_one(&verdict, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
+	CHECK(verdict.rows[0].tightened == BREACH_LINEARITY_RAISED);
+	verdict_release(&verdict);
 }
 
 static void verdict_should_hold_a_raised_floor_to_the_baseline_s_unless_accepted(void)
@@ -776,7 +987,7 @@ static void verdict_json_should_hold_every_row_with_its_state_and_figures(void)
  * each: the table entry alone must not leave a rise unacceptable or two breaches on one bit. */
 static void every_metric_gated_at_a_limit_should_have_acceptances_and_breach_bits(void)
 {
-	unsigned seen = 0;
+	uint64_t seen = 0;
 	size_t metric;
 	int figure;
 
@@ -787,11 +998,13 @@ static void every_metric_gated_at_a_limit_should_have_acceptances_and_breach_bit
 			int kind = verdict_limit_acceptance(metric, (enum verdict_figure)figure);
 			uint64_t bit;
 
-			if (gating != METRIC_LIMIT && gating != METRIC_LIMIT_OPT_IN) {
+			if (!metric_compares(metric)) {
 				CHECK(kind == -1);
 				continue;
 			}
-			CHECK(metric_table[metric].limit_percent > 0);
+			/* A rise is any rise: its limit is 0, every other one's is above. */
+			CHECK(gating == METRIC_RISE ? metric_table[metric].limit_percent == 0
+						    : metric_table[metric].limit_percent > 0);
 			CHECK(kind >= 0);
 			if (kind < 0)
 				continue;
@@ -808,6 +1021,11 @@ static void every_metric_gated_at_a_limit_should_have_acceptances_and_breach_bit
 int main(void)
 {
 	return RUN_CASES(verdict_should_hold_instructions_to_the_limit_both_ways,
+			 verdict_should_gate_work_moved_to_the_exit_at_any_n,
+			 verdict_should_fail_a_cost_that_grows_with_the_messages_handled,
+			 verdict_should_fail_any_rise_in_system_calls_unless_a_floor_allows_it,
+			 verdict_should_hold_the_allocator_to_its_own_limit_per_allocation,
+			 verdict_should_hold_a_raised_linearity_limit_to_the_baseline_s,
 			 verdict_should_apply_a_declared_limit_instead_of_two_percent,
 			 verdict_should_hold_the_floors_without_any_baseline,
 			 verdict_should_ask_to_lower_floors_above_what_was_measured,

@@ -13,14 +13,20 @@
 
 
 static struct function_cost head_functions[] = {
-	{ (char *)"parse_symbol", 500.0, 620.0, 500, 620.0, true },
-	{ (char *)"cJSON_Parse", 9000.0, 9800.0, 9000, 9000.0, false },
-	{ (char *)"memcpy", 200.0, 200.0, 200, 200.0, false },
+	{ .name = (char *)"parse_symbol", .exclusive = 500.0, .inclusive = 620.0,
+	  .cold_exclusive = 500, .with_library = 620.0, .project = true },
+	{ .name = (char *)"cJSON_Parse", .exclusive = 9000.0, .inclusive = 9800.0,
+	  .cold_exclusive = 9000, .with_library = 9000.0, .project = false },
+	{ .name = (char *)"memcpy", .exclusive = 200.0, .inclusive = 200.0,
+	  .cold_exclusive = 200, .with_library = 200.0, .project = false },
 };
 static struct function_cost base_functions[] = {
-	{ (char *)"cJSON_Parse", 9000.0, 9180.0, 9000, 9000.0, false },
-	{ (char *)"memcpy", 180.0, 180.0, 180, 180.0, false },
-	{ (char *)"old_helper", 20.0, 20.0, 20, 20.0, true },
+	{ .name = (char *)"cJSON_Parse", .exclusive = 9000.0, .inclusive = 9180.0,
+	  .cold_exclusive = 9000, .with_library = 9000.0, .project = false },
+	{ .name = (char *)"memcpy", .exclusive = 180.0, .inclusive = 180.0,
+	  .cold_exclusive = 180, .with_library = 180.0, .project = false },
+	{ .name = (char *)"old_helper", .exclusive = 20.0, .inclusive = 20.0,
+	  .cold_exclusive = 20, .with_library = 20.0, .project = true },
 };
 static struct site_cost head_sites[] = {
 	{ (char *)"handle (steady.c:18)", (char *)"handle (steady.c:18) < drain (harness.c:140)", 1.0,

@@ -110,7 +110,9 @@ static const struct refused_fixture refusals[] = {
 	  "accepted[0].metric 'allocations' is not one of 'instructions', 'cold_instructions', "
 	  "'cycles', 'cold_cycles', 'gated', 'limit_percent', 'steady_allocations_floor', "
 	  "'cold_allocations_floor', 'process_instructions', 'gate_cycles', 'steady_bytes_floor', "
-	  "'cold_bytes_floor', 'steady_peak_bytes_floor', 'cold_peak_bytes_floor'" },
+	  "'cold_bytes_floor', 'steady_peak_bytes_floor', 'cold_peak_bytes_floor', "
+	  "'steady_syscalls_floor', 'cold_syscalls_floor', 'linearity_percent', "
+	  "'allocator_limit_percent', 'growth'" },
 	{ "acceptance_should_refuse_a_value_of_zero", "value-zero.json",
 	  "accepted[1].value is not a positive number" },
 	{ "acceptance_should_refuse_a_negative_value", "value-negative.json",

@@ -79,15 +79,16 @@ static const struct read_case reads[] = {
 	{ "callgrind_should_read_a_last_line_without_newline", "no-newline.out", "Ir", 12, 1,
 	  { { NULL, 0, 0 } }, { NULL } },
 	/* Real output (positions: line): 435 is callgrind_annotate's "PROGRAM TOTALS" for the file,
-	 * which shows work as real.c:work 207 and mix.h:work 200 (inlined); two functions named
-	 * "(below main)" (the program's and libc's) make one entry. */
-	{ "callgrind_should_match_callgrind_annotate_on_a_real_file", "real.out", "Ir", 435, 9,
+	 * which shows work as real.c:work 207 and mix.h:work 200 (inlined); the two functions
+	 * named "(below main)", the program's and libc's, are two entries (another object each),
+	 * the program's first. */
+	{ "callgrind_should_match_callgrind_annotate_on_a_real_file", "real.out", "Ir", 435, 10,
 	  { { "work", 407, 407 }, { "main", 10, 435 }, { "even", 2, 18 }, { "even'2", 4, 18 },
-	    { "odd", 4, 16 }, { "odd'2", 8, 14 }, { "(below main)", 0, 870 } },
+	    { "odd", 4, 16 }, { "odd'2", 8, 14 }, { "(below main)", 0, 435 } },
 	  { NULL } },
 	/* The same run with --dump-instr=yes --collect-jumps=yes: other encoding, same counts. */
 	{ "callgrind_should_read_a_real_file_with_instructions_and_jumps", "real-instr.out", "Ir", 435,
-	  9, { { "work", 407, 407 }, { "main", 10, 435 }, { "even'2", 4, 18 }, { "odd'2", 8, 14 } },
+	  10, { { "work", 407, 407 }, { "main", 10, 435 }, { "even'2", 4, 18 }, { "odd'2", 8, 14 } },
 	  { NULL } },
 };
 
@@ -196,6 +197,8 @@ static void callgrind_should_count_the_allocator_apart(void)
 	CHECK(strdup_function != NULL && strdup_function->allocator_calls == 25);
 	CHECK(cg_name_is_allocator("free'2") && cg_name_is_allocator("_int_malloc"));
 	CHECK(!cg_name_is_allocator("memset") && !cg_name_is_allocator("mallocx"));
+	CHECK(cg_name_is_allocator("sysmalloc_mmap.constprop.0") &&
+	      cg_name_is_allocator("_int_free.part.0") && !cg_name_is_allocator("malloc_stats.x"));
 	cg_profile_release(&profile);
 }
 
@@ -338,6 +341,86 @@ out:
 	cg_profile_release(&other);
 }
 
+/* allocator-names.out: only the two calls into the C library's allocator count (40 + 12), not
+ * those into project functions named alloc_perturb and malloc, nor another library's free. */
+static void callgrind_should_know_the_allocator_by_its_object(void)
+{
+	struct cg_profile profile = parsed("allocator-names.out");
+	const struct cg_function *handle = cg_profile_find(&profile, "handle");
+	const struct cg_function *perturb = cg_profile_find(&profile, "alloc_perturb");
+	const struct cg_function *malloc_function = cg_profile_find(&profile, "malloc");
+	const struct cg_function *project_malloc = malloc_function + 1;
+
+	CHECK_U64(profile.total, 30 + 10 + 12 + 9 + 300 + 50 + 100);
+	CHECK_U64(profile.allocator, 40 + 12);
+	CHECK(handle != NULL && handle->allocator_calls == 0);
+	CHECK(handle != NULL && handle->library_calls == 9);
+	CHECK(perturb != NULL && perturb->allocator_calls == 40);
+	/* The project's malloc and glibc's share callgrind's name: two entries, by object. */
+	CHECK_U64(profile.function_count, 7);
+	CHECK(malloc_function != NULL && malloc_function->allocator_calls == 0 &&
+	      malloc_function->exclusive == 30);
+	CHECK(malloc_function != NULL && strcmp(project_malloc->name, "malloc") == 0 &&
+	      strcmp(project_malloc->object, "/work/build/scenario") == 0 &&
+	      project_malloc->allocator_calls == 12 && project_malloc->exclusive == 50);
+	CHECK(!profile.counts_syscalls);
+	CHECK(cg_object_is_c_library("/usr/lib/x86_64-linux-gnu/libc.so.6"));
+	CHECK(cg_object_is_c_library("/lib/x86_64-linux-gnu/libc-2.31.so"));
+	CHECK(!cg_object_is_c_library("/work/build/libc.so.6"));
+	CHECK(!cg_object_is_c_library("/usr/lib/x86_64-linux-gnu/libcjson.so.1"));
+	CHECK(!cg_object_is_c_library("/usr/lib/x86_64-linux-gnu/libc-client.so.2007e"));
+	CHECK(!cg_object_is_c_library("???"));
+	CHECK(cg_is_allocator("malloc", "/usr/lib/x86_64-linux-gnu/libc.so.6"));
+	CHECK(!cg_is_allocator("malloc", "/work/build/scenario"));
+	CHECK(!cg_is_allocator("memcpy", "/usr/lib/x86_64-linux-gnu/libc.so.6"));
+	cg_profile_release(&profile);
+}
+
+/* syscalls.out: every system call of the file is charged to the stack it was made on, so the
+ * region's inclusive count holds the two writes below handle and the open below start, and not
+ * main's getpid, made outside it. Added twice, every count doubles. */
+static void callgrind_should_count_system_calls_by_the_stack_they_were_made_on(void)
+{
+	struct cg_profile profile = parsed("syscalls.out"), sum = CG_PROFILE_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	const struct cg_function *region, *handle, *main_function, *write_function, *snapshot;
+	uint64_t total = 0;
+
+	CHECK(profile.counts_syscalls);
+	CHECK_U64(profile.total, 33);
+	CHECK(cg_profile_event_total(&profile, "sysCount", &total) == 0);
+	CHECK_U64(total, 5); /* the self lines': write's three, getpid's, open's */
+	snapshot = cg_profile_find(&profile, "snapshot");
+	CHECK(snapshot != NULL && snapshot->syscalls.inclusive == 1 &&
+	      snapshot->syscalls.library == 0 && snapshot->syscalls.exclusive == 0);
+	region = cg_profile_find(&profile, "costgate_measured_region");
+	handle = cg_profile_find(&profile, "handle");
+	main_function = cg_profile_find(&profile, "main");
+	write_function = cg_profile_find(&profile, "write");
+	CHECK(region != NULL && handle != NULL && main_function != NULL && write_function != NULL);
+	if (region == NULL || handle == NULL || main_function == NULL || write_function == NULL)
+		goto out;
+	CHECK_U64(region->syscalls.inclusive, 3);
+	CHECK_U64(region->syscalls.exclusive, 0);
+	CHECK_U64(region->syscalls.library, 0);
+	CHECK_U64(handle->syscalls.inclusive, 2);
+	CHECK_U64(handle->syscalls.library, 2);
+	CHECK_U64(main_function->syscalls.inclusive, 4);
+	CHECK_U64(main_function->syscalls.library, 0); /* its getpid collected nothing */
+	/* One line of write's holds the calls from both sides: a function's own are approximate,
+	 * the region's inclusive count exact. */
+	CHECK_U64(write_function->syscalls.exclusive, 3);
+	CHECK(cg_profile_add(&sum, &profile, &err) == 0 && cg_profile_add(&sum, &profile, &err) == 0);
+	CHECK(sum.counts_syscalls);
+	region = cg_profile_find(&sum, "costgate_measured_region");
+	CHECK(region != NULL && region->syscalls.inclusive == 6 && region->syscalls.exclusive == 0);
+	handle = cg_profile_find(&sum, "handle");
+	CHECK(handle != NULL && handle->syscalls.library == 4);
+out:
+	cg_profile_release(&sum);
+	cg_profile_release(&profile);
+}
+
 static void callgrind_should_tell_system_objects_from_the_project(void)
 {
 	CHECK(cg_object_is_system("/usr/lib/x86_64-linux-gnu/libc.so.6"));
@@ -357,6 +440,8 @@ int main(void)
 			 callgrind_should_tell_system_objects_from_the_project,
 			 callgrind_should_read_what_each_fixture_holds,
 			 callgrind_should_count_the_allocator_apart,
+			 callgrind_should_know_the_allocator_by_its_object,
+			 callgrind_should_count_system_calls_by_the_stack_they_were_made_on,
 			 callgrind_should_refuse_every_malformed_fixture,
 			 callgrind_should_find_functions_by_exact_name,
 			 callgrind_should_release_to_an_empty_profile);

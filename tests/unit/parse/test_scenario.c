@@ -35,21 +35,27 @@ struct declared {
 	double steady_floor;
 	uint64_t cold_floor;
 	double limit_percent, linearity_percent;
+	double allocator_limit_percent, steady_syscalls, cold_syscalls;
 };
 
 static const struct declared declarations[] = {
 	{ "scenario_should_read_the_description_a_scenario_prints", "consume_json", DESCRIBE_JSON,
 	  "consume, 512 B JSON decoded into a small struct, settle each", "costgate_measured_region",
-	  true, 19.0, 19, 0.0, 0.0 },
+	  true, 19.0, 19, 0.0, 0.0, 0.0, 0.0, 0.0 },
 	{ "scenario_should_read_a_declared_limit_fractional_steady_floor_and_ungated", "batch",
 	  "{\"name\":\"batch\",\"title\":\"t\",\"gated\":false,\"region\":\"r\","
 	  "\"floors\":{\"steady_allocations\":0.25,\"cold_allocations\":0},"
 	  "\"limit_percent\":5,\"linearity_percent\":12.5,\"snapshots\":true}",
-	  "t", "r", false, 0.25, 0, 5.0, 12.5 },
+	  "t", "r", false, 0.25, 0, 5.0, 12.5, 0.0, 0.0, 0.0 },
 	{ "scenario_should_read_a_cold_floor_above_two_to_the_32", "big",
 	  "{\"name\":\"big\",\"title\":\"t\",\"gated\":true,\"region\":\"r\","
 	  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":5000000001},\"snapshots\":true}",
-	  "t", "r", true, 1.0, 5000000001ULL, 0.0, 0.0 },
+	  "t", "r", true, 1.0, 5000000001ULL, 0.0, 0.0, 0.0, 0.0, 0.0 },
+	{ "scenario_should_read_the_allocator_limit_and_the_system_call_floors", "logs",
+	  "{\"name\":\"logs\",\"title\":\"t\",\"gated\":true,\"region\":\"r\","
+	  "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":2,\"steady_syscalls\":1.5,"
+	  "\"cold_syscalls\":7},\"allocator_limit_percent\":25,\"snapshots\":true}",
+	  "t", "r", true, 1.0, 2, 0.0, 0.0, 25.0, 1.5, 7.0 },
 };
 
 static void check_declared(const struct declared *row)
@@ -67,6 +73,9 @@ static void check_declared(const struct declared *row)
 	CHECK_U64(info.cold_floor, row->cold_floor);
 	CHECK(info.limit_percent == row->limit_percent);
 	CHECK(info.linearity_percent == row->linearity_percent);
+	CHECK(info.allocator_limit_percent == row->allocator_limit_percent);
+	CHECK(info.floors[FLOOR_STEADY_SYSCALLS] == row->steady_syscalls);
+	CHECK(info.floors[FLOOR_COLD_SYSCALLS] == row->cold_syscalls);
 	CHECK(info.path == NULL);
 	scenario_info_release(&info);
 	check_released(&info);
@@ -162,7 +171,7 @@ static const struct refused refusals[] = {
 	{ "scenario_should_reject_a_negative_linearity_limit", "consume_json",
 	  CONSUME_T_R FLOORS_1_1 ",\"linearity_percent\":-1}",
 	  "scenario 'consume_json': --describe 'linearity_percent' is not a non-negative number" },
-	/* A harness from before the snapshots (docs/design.md rule 9): gate says to rebuild. */
+	/* A harness from before the snapshots (docs/design.md rule 10): gate says to rebuild. */
 	{ "scenario_should_reject_a_harness_without_snapshots", "consume_json",
 	  CONSUME_T_R FLOORS_1_1 "}", OLDER_HARNESS },
 	{ "scenario_should_reject_a_harness_whose_snapshots_are_false", "consume_json",
