@@ -46,8 +46,9 @@ gate_example() {
 }
 
 
-# row SCENARIO: SCENARIO's row of the last run's table, without the state column.
-row() { awk -v name="$1" '$1 == name && NF == 8 { $8 = ""; print; exit }' "$out"; }
+# row SCENARIO: SCENARIO's row of the last run's table, without its state ("ok"); nothing when
+# the row is not there or not ok.
+row() { awk -v name="$1" '$1 == name && $NF == "ok" { $NF = ""; print; exit }' "$out"; }
 # per_message SCENARIO: the instr/msg column of SCENARIO's row in the last run's table.
 per_message() { awk -v name="$1" '$1 == name && $2 ~ /^[0-9]+\.[0-9]+$/ { print $2; exit }' "$out"; }
 # percent HEAD BASE: the change as gate prints it ("+4.60").
@@ -205,7 +206,8 @@ if build build-c89 -DCMAKE_C_FLAGS=-std=c89; then
   fi
   gate_example --build-dir build-c89
   if check_run "c89_build_should_measure_within_its_floors" 0 "^pass: 2 scenarios within their limits\$"; then
-    if [ "$(row find_param)" = "$main_find_row" ] && [ "$(row parse_query)" = "$main_parse_row" ]; then
+    if [ -n "$main_find_row" ] && [ -n "$main_parse_row" ] &&
+      [ "$(row find_param)" = "$main_find_row" ] && [ "$(row parse_query)" = "$main_parse_row" ]; then
       pass "c89_build_should_measure_what_main_measured"
     else
       fail "c89_build_should_measure_what_main_measured"
