@@ -30,6 +30,25 @@ include_guard(GLOBAL)
 cmake_policy(PUSH)
 cmake_policy(VERSION 3.19)
 
+# The compile options that give what costgate builds for measuring a debug format valgrind
+# reads, given the flags the build has already (`flags`, one string): nothing for GCC, whose
+# DWARF 5 valgrind 3.19 reads; for clang, -gdwarf-4 unless the flags choose a DWARF version
+# (clang 14's DWARF 5 is one valgrind 3.19 cannot read: "Possibly corrupted debuginfo file"),
+# and -grecord-command-line unless they say, so that its DW_AT_producer names the flags as GCC's
+# does. The host's own -g level and format are never overridden.
+function(_costgate_debug_options out flags)
+  set(options "")
+  if(CMAKE_C_COMPILER_ID MATCHES "Clang")
+    if(NOT flags MATCHES "-gdwarf")
+      list(APPEND options -gdwarf-4)
+    endif()
+    if(NOT flags MATCHES "record-command-line")
+      list(APPEND options -grecord-command-line)
+    endif()
+  endif()
+  set(${out} "${options}" PARENT_SCOPE)
+endfunction()
+
 set(COSTGATE_MODULE_DIR ${CMAKE_CURRENT_LIST_DIR})
 if(NOT DEFINED COSTGATE_VERSION)
   set(COSTGATE_VERSION "${costgate_VERSION}")
@@ -106,12 +125,37 @@ function(_costgate_built_libraries out target)
   set(${out} "${found}" PARENT_SCOPE)
 endfunction()
 
+# Says what a library a scenario links needs when clang builds it without a DWARF version:
+# costgate gives its own objects one valgrind reads (_costgate_debug_options), never the
+# project's.
+function(_costgate_check_debug_format library)
+  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+    return()
+  endif()
+  get_target_property(directory ${library} SOURCE_DIR)
+  get_directory_property(flags DIRECTORY ${directory} DEFINITION CMAKE_C_FLAGS)
+  string(TOUPPER "${CMAKE_BUILD_TYPE}" build_type)
+  if(build_type)
+    get_directory_property(type_flags DIRECTORY ${directory} DEFINITION CMAKE_C_FLAGS_${build_type})
+    string(APPEND flags " ${type_flags}")
+  endif()
+  get_target_property(options ${library} COMPILE_OPTIONS)
+  if(NOT "${flags} ${options}" MATCHES "-gdwarf")
+    message(WARNING "costgate: '${library}', which a scenario links, is built by clang "
+      "${CMAKE_C_COMPILER_VERSION} without a DWARF version: clang 14 writes DWARF 5, which "
+      "valgrind before 3.20 cannot read (\"Possibly corrupted debuginfo file\"). Build it with "
+      "-gdwarf-4: target_compile_options(${library} PRIVATE -gdwarf-4), or -gdwarf-4 in "
+      "CMAKE_C_FLAGS.")
+  endif()
+endfunction()
+
 # One "build NAME TEXT" line: the scenario's compile flags, each built library's, and the link.
 function(_costgate_build_line out name target)
   _costgate_target_flags(text ${target})
   set(line "build ${name} ${text}")
   _costgate_built_libraries(libraries ${target})
   foreach(library IN LISTS libraries)
+    _costgate_check_debug_format(${library})
     _costgate_target_flags(library_flags ${library})
     string(APPEND line " | ${library}: ${library_flags}")
   endforeach()
@@ -206,6 +250,8 @@ function(costgate_add_scenarios)
     set(ARG_OPT_FLAGS ${COSTGATE_OPT_FLAGS})
   endif()
   string(TOUPPER "${CMAKE_BUILD_TYPE}" build_type)
+  _costgate_debug_options(debug_options
+    "${ARG_OPT_FLAGS} ${ARG_COMPILE_OPTIONS} ${CMAKE_C_FLAGS} ${CMAKE_C_FLAGS_${build_type}}")
   foreach(flags IN ITEMS "${ARG_OPT_FLAGS}" "${ARG_COMPILE_OPTIONS}" "${CMAKE_C_FLAGS}"
                          "${CMAKE_C_FLAGS_${build_type}}")
     if(flags MATCHES "-march=native|-mtune=native")
@@ -229,18 +275,21 @@ function(costgate_add_scenarios)
     add_executable(${target} ${source})
     set_target_properties(${target} PROPERTIES OUTPUT_NAME ${name}
       RUNTIME_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIR})
-    target_compile_options(${target} PRIVATE ${ARG_COMPILE_OPTIONS} ${ARG_OPT_FLAGS})
+    target_compile_options(${target} PRIVATE ${ARG_COMPILE_OPTIONS} ${ARG_OPT_FLAGS}
+      ${debug_options})
     target_link_libraries(${target} PRIVATE ${ARG_LIBRARIES} costgate::harness)
     list(APPEND entries "${name}=${target}")
     if(TARGET costgate::harness_native)
       add_executable(${target}_native ${source})
       set_target_properties(${target}_native PROPERTIES OUTPUT_NAME ${name}
         RUNTIME_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIR}/native)
-      target_compile_options(${target}_native PRIVATE ${ARG_COMPILE_OPTIONS} ${ARG_OPT_FLAGS})
+      target_compile_options(${target}_native PRIVATE ${ARG_COMPILE_OPTIONS} ${ARG_OPT_FLAGS}
+        ${debug_options})
       target_link_libraries(${target}_native PRIVATE costgate::harness_native ${ARG_LIBRARIES})
     endif()
   endforeach()
-  string(REPLACE ";" " " opt_text "${ARG_OPT_FLAGS}")
+  string(REPLACE ";" " " opt_text "${ARG_OPT_FLAGS};${debug_options}")
+  string(STRIP "${opt_text}" opt_text)
   set_property(GLOBAL APPEND PROPERTY COSTGATE_MANIFESTS ${ARG_MANIFEST})
   set_property(GLOBAL PROPERTY COSTGATE_ENTRIES_${key} ${entries})
   set_property(GLOBAL PROPERTY COSTGATE_OPT_${key} "${opt_text}")

@@ -9,7 +9,7 @@ set -euo pipefail
 #            xmllint and python3-jsonschema, for the exports' tests; libc6-dbg, the C
 #            library's debug file valgrind's recommendation brings, for the test of what the
 #            runs read of it; meson and ninja-build, for the Meson host's adoption test; man-db,
-#            to render gate(1) in its test)
+#            to render gate(1) in its test; clang, for the clang host's tests)
 # COSTGATE_APT_ARCHIVES=DIR keeps the downloaded packages in DIR (the action caches it), so a
 # later install finds them there instead of downloading them again.
 
@@ -19,7 +19,8 @@ quiet=false
 for argument in "$@"; do
   case "$argument" in
     --quiet) quiet=true ;;
-    --tests) packages+=(chromium libxml2-utils python3-jsonschema libc6-dbg meson ninja-build man-db) ;;
+    --tests) packages+=(chromium libxml2-utils python3-jsonschema libc6-dbg meson ninja-build man-db
+      clang) ;;
     *)
       echo "install-deps: error: unknown argument '$argument' (usage: install-deps.sh [--quiet] [--tests])" >&2
       exit 2

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "argv_list.h"
 #include "command.h"
 #include "exit_codes.h"
 #include "fs.h"
@@ -28,8 +29,6 @@
 /* The longest flags line and build line gate's manifest reader takes (manifest.c). */
 #define FLAGS_MAX 1000
 #define BUILD_MAX 16384
-/* Words in --cc ("ccache gcc"). */
-#define CC_WORDS_MAX 16
 
 struct manifest_options {
 	struct command_shared shared;
@@ -141,30 +140,35 @@ static int name_compiler(const char *macros, const char *cc, char **text, struct
 /* Runs `CC -E -dM -x c /dev/null` (CC split at spaces, no shell) and names the compiler. */
 static int identify_compiler(const char *cc, char **text, struct gate_error *err)
 {
-	char *words = strdup(cc), *argv[CC_WORDS_MAX + 6], *macros = NULL, *program = NULL;
-	size_t count = 0;
+	char *words = strdup(cc), *macros = NULL, *program = NULL;
+	struct argv_list argv = ARGV_LIST_INIT;
 	char *word, *saved = NULL;
 	int status = -1;
 
 	if (words == NULL)
 		return gate_error_set(err, "out of memory");
-	for (word = strtok_r(words, " ", &saved); word != NULL; word = strtok_r(NULL, " ", &saved))
-		if (count < CC_WORDS_MAX)
-			argv[count++] = word;
-	program = runner_find_program(argv[0], getenv("PATH"));
+	word = strtok_r(words, " ", &saved);
+	program = word != NULL ? runner_find_program(word, getenv("PATH")) : NULL;
 	if (program == NULL) {
-		gate_error_set(err, "cannot run the compiler '%s': not found on PATH (see --cc)", argv[0]);
+		gate_error_set(err, "cannot run the compiler '%s': not found on PATH (see --cc)",
+			       word != NULL ? word : cc);
 		goto out;
 	}
-	argv[0] = program;
-	memcpy(&argv[count], (char *[]){ "-E", "-dM", "-x", "c", "/dev/null", NULL },
-	       6 * sizeof(*argv));
-	if (runner_capture(argv, NULL, environ, 60, &macros, err) != 0) {
+	argv_list_add(&argv, program);
+	while ((word = strtok_r(NULL, " ", &saved)) != NULL)
+		argv_list_add(&argv, word);
+	argv_list_add_all(&argv, (const char *const[]){ "-E", "-dM", "-x", "c", "/dev/null", NULL });
+	if (argv_list_vector(&argv) == NULL) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	if (runner_capture(argv_list_vector(&argv), NULL, environ, 60, &macros, err) != 0) {
 		gate_error_prefix(err, "cannot run the compiler '%s'", cc);
 		goto out;
 	}
 	status = name_compiler(macros, cc, text, err);
 out:
+	argv_list_release(&argv);
 	free(macros);
 	free(program);
 	free(words);

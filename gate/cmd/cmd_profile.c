@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "argv_list.h"
 #include "command.h"
 #include "exit_codes.h"
 #include "manifest.h"
@@ -129,23 +130,22 @@ static char *absolute_output(const char *output, struct gate_error *err)
 static int record(const struct profile_options *options, const char *path, const char *output,
 		  uint64_t count, struct gate_error *err)
 {
-	char count_text[32], frequency[64], *directory = strdup(path), *printed = NULL;
+	char count_text[32], *directory = strdup(path), *printed = NULL;
 	char *argv[] = { (char *)path, "--profile", (char *)output, count_text, NULL };
-	char *const *base = native_runs_environment();
-	char *environment[8];
-	size_t i;
+	struct argv_list environment = ARGV_LIST_INIT;
 	int status;
 
-	if (directory == NULL)
+	argv_list_add_all(&environment, (const char *const *)native_runs_environment());
+	argv_list_addf(&environment, "CPUPROFILE_FREQUENCY=%u", options->frequency);
+	if (directory == NULL || argv_list_vector(&environment) == NULL) {
+		free(directory);
+		argv_list_release(&environment);
 		return gate_error_set(err, "out of memory");
-	for (i = 0; base[i] != NULL && i < 6; i++)
-		environment[i] = base[i];
-	snprintf(frequency, sizeof(frequency), "CPUPROFILE_FREQUENCY=%u", options->frequency);
-	environment[i++] = frequency;
-	environment[i] = NULL;
+	}
 	snprintf(count_text, sizeof(count_text), "%" PRIu64, count);
-	status = runner_capture(argv, dirname(directory), environment,
+	status = runner_capture(argv, dirname(directory), argv_list_vector(&environment),
 				options->shared.timeout_seconds, &printed, err);
+	argv_list_release(&environment);
 	free(printed);
 	free(directory);
 	return status;

@@ -18,9 +18,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "argv_list.h"
 #include "callgrind.h"
+#include "debuginfo.h"
 #include "dhat.h"
 #include "environment.h"
+#include "fs.h"
 #include "ownership.h"
 #include "program.h"
 #include "runner.h"
@@ -51,8 +54,7 @@ struct run {
 	enum metric_tool tool;
 	bool again;      /* --verify's second run */
 	int clear_error; /* errno when an earlier run's output file could not be removed */
-	char *argv[24];
-	char *owned[8]; /* the argv strings built here */
+	struct argv_list argv; /* valgrind's command line, built when the run is about to start */
 	bool phases;     /* one callgrind process, its parts dumped (MEASURE_PARTS) */
 	char *output_paths[MEASURE_PROCESSES]; /* each process's output once read, by slope_run;
 						* with phases the part that ends at that count */
@@ -423,58 +425,41 @@ static void clear_outputs(struct run *run, const struct listing *listing,
 static int build_run(struct run *run, const struct measure_options *options)
 {
 	struct measurement *measurement = run->measurement;
+	struct argv_list *argv = &run->argv;
 	uint64_t count = count_of(measurement, SLOPE_TWICE_N);
-	size_t argc = 0, i;
-	char *program;
+	bool callgrind = tool_table[run->tool].parser == TOOL_PARSE_CALLGRIND;
+	size_t i;
 
-	if (asprintf(&program, "./%s", basename(run->directory)) < 0)
-		return -1;
-	run->owned[0] = program;
-	run->argv[argc++] = (char *)options->valgrind;
+	argv_list_add(argv, options->valgrind);
 	/* The tool's own options (metrics.h); callgrind's --compress-pos=no gives absolute lines in
 	 * the raw file, as ownership reads a line per cost. */
-	for (i = 0; tool_table[run->tool].options[i] != NULL; i++)
-		run->argv[argc++] = (char *)tool_table[run->tool].options[i];
-	if (tool_table[run->tool].parser == TOOL_PARSE_CALLGRIND) {
-		if (asprintf(&run->owned[1], "--toggle-collect=%s", measurement->info.region) < 0 ||
-		    asprintf(&run->owned[2], "--callgrind-out-file=%s.%%p",
-			     run->output_paths[SLOPE_TWICE_N]) < 0)
-			return -1;
-		/* One process, a part dumped each time the region is left: no forked snapshot,
-		 * whose fork and exit cost a valgrind process a third again. */
-		run->phases = measurement->info.phases;
-		if (run->phases &&
-		    asprintf(&run->owned[6], "--dump-after=%s", measurement->info.region) < 0)
-			return -1;
-	} else {
-		if (asprintf(&run->owned[1], "--num-callers=%d", MEASURE_NUM_CALLERS) < 0 ||
-		    asprintf(&run->owned[2], "--dhat-out-file=%s.%%p",
-			     run->output_paths[SLOPE_TWICE_N]) < 0)
-			return -1;
-	}
+	argv_list_add_all(argv, tool_table[run->tool].options);
 	/* Files named by pid (%p): each snapshot's process writes its own, and so would a process
 	 * the scenario forks (one too many: collect_outputs); valgrind opens a child's log at the
 	 * fork, so a fork shows before the child ends. */
-	if (asprintf(&run->owned[4], "--log-file=%s.%%p", run->log_path) < 0)
-		return -1;
-	run->argv[argc++] = run->owned[1];
-	run->argv[argc++] = run->owned[2];
-	run->argv[argc++] = run->owned[4];
+	if (callgrind) {
+		argv_list_addf(argv, "--toggle-collect=%s", measurement->info.region);
+		argv_list_addf(argv, "--callgrind-out-file=%s.%%p", run->output_paths[SLOPE_TWICE_N]);
+	} else {
+		argv_list_addf(argv, "--num-callers=%d", MEASURE_NUM_CALLERS);
+		argv_list_addf(argv, "--dhat-out-file=%s.%%p", run->output_paths[SLOPE_TWICE_N]);
+	}
+	argv_list_addf(argv, "--log-file=%s.%%p", run->log_path);
+	/* One process, a part dumped each time the region is left: no forked snapshot, whose fork
+	 * and exit cost a valgrind process a third again. */
+	run->phases = callgrind && measurement->info.phases;
 	if (run->phases)
-		run->argv[argc++] = run->owned[6];
-	run->argv[argc++] = "--vgdb=no";
-	run->argv[argc++] = "--trace-children=no";
+		argv_list_addf(argv, "--dump-after=%s", measurement->info.region);
+	argv_list_add_all(argv, (const char *const[]){ "--vgdb=no", "--trace-children=no", NULL });
 	/* Fixed argv: run from the executable's directory as ./NAME, so the path a checkout
 	 * lives at never reaches the program's stack. */
-	run->argv[argc++] = program;
-	if (asprintf(&run->owned[3], "%" PRIu64, count) < 0 ||
-	    asprintf(&run->owned[5], "%" PRIu64 ",%" PRIu64 ",%" PRIu64,
-		     count_of(measurement, SLOPE_ONE), count_of(measurement, SLOPE_N), count) < 0)
+	argv_list_addf(argv, "./%s", basename(run->directory));
+	argv_list_add(argv, run->phases ? "--phases" : "--snapshots");
+	argv_list_addf(argv, "%" PRIu64 ",%" PRIu64 ",%" PRIu64, count_of(measurement, SLOPE_ONE),
+		       count_of(measurement, SLOPE_N), count);
+	argv_list_addf(argv, "%" PRIu64, count);
+	if (argv_list_vector(argv) == NULL)
 		return -1;
-	run->argv[argc++] = run->phases ? "--phases" : "--snapshots";
-	run->argv[argc++] = run->owned[5];
-	run->argv[argc++] = run->owned[3];
-	run->argv[argc] = NULL;
 	/* With phases each count's output is the part that ends there. */
 	for (i = 0; run->phases && i < SLOPE_RUNS; i++) {
 		char *swap = run->output_paths[i];
@@ -482,7 +467,7 @@ static int build_run(struct run *run, const struct measure_options *options)
 		run->output_paths[i] = run->part_paths[i + 1];
 		run->part_paths[i + 1] = swap;
 	}
-	run->job.argv = run->argv;
+	run->job.argv = argv_list_vector(argv);
 	run->job.directory = dirname(run->directory);
 	run->job.log_path = run->log_path;
 	return 0;
@@ -492,8 +477,7 @@ static void release_run(struct run *run)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(run->owned) / sizeof(run->owned[0]); i++)
-		free(run->owned[i]);
+	argv_list_release(&run->argv);
 	for (i = 0; i < MEASURE_PROCESSES; i++) {
 		free(run->output_paths[i]);
 		free(run->log_paths[i]);
@@ -517,8 +501,8 @@ static void print_command(const struct run *run)
 	for (i = 0; environment[i] != NULL; i++)
 		fprintf(stderr, " '%s'", environment[i]);
 	fprintf(stderr, " setarch -R");
-	for (i = 0; run->argv[i] != NULL; i++)
-		fprintf(stderr, " %s", run->argv[i]);
+	for (i = 0; i < run->argv.count; i++)
+		fprintf(stderr, " %s", run->argv.items[i]);
 	fputc('\n', stderr);
 }
 
@@ -719,10 +703,81 @@ static int compare_sites(const void *left, const void *right)
 
 /* The runs must have ended well and their files must parse; the region must have been entered.
  * Returns -1 after recording the failure in the measurement. */
+/* What valgrind said before it gave up, from a run's log: the lines it starts with "Valgrind: "
+ * (after its "==PID== ") or "valgrind: ", joined into `text` ("" when none), and its version from
+ * the log's banner ("Using Valgrind-3.19.0") into `version` ("" when none). The log also holds
+ * what the program printed: the text is quoted as a reason, never acted on. */
+static void valgrind_fatal(const char *log_path, char *text, size_t size, char *version,
+			   size_t version_size)
+{
+	char *log = NULL, *line, *saved = NULL;
+	size_t length = 0, used = 0;
+
+	text[0] = version[0] = '\0';
+	if (log_path == NULL || fs_read_file(log_path, 4 * RUNNER_LOG_KEEP, &log, &length) != 0)
+		return;
+	for (line = strtok_r(log, "\n", &saved); line != NULL; line = strtok_r(NULL, "\n", &saved)) {
+		const char *said = line, *banner = strstr(line, "Using Valgrind-");
+
+		if (banner != NULL && version[0] == '\0')
+			snprintf(version, version_size, "%.*s", (int)strcspn(banner + 15, " \t"),
+				 banner + 15);
+		if (said[0] == '=' && said[1] == '=' && (said = strstr(said + 2, "== ")) != NULL)
+			said += 3;
+		else
+			said = line;
+		if (strncmp(said, "Valgrind: ", 10) != 0 && strncmp(said, "valgrind: ", 10) != 0)
+			continue;
+		said += 10;
+		said += strspn(said, " ");
+		if (*said != '\0' && used + 1 < size)
+			used += (size_t)snprintf(text + used, size - used, "%s%s", used > 0 ? " " : "",
+						 said);
+	}
+	free(log);
+}
+
+/* After valgrind gave up on its debug reader: which of the scenario's objects hold DWARF that
+ * clang wrote at version 5 (valgrind before 3.20 cannot read it), and the flag that fixes it,
+ * into `text`; "" when none does. */
+static void explain_debuginfo(const struct measurement *measurement, const char *version,
+			      char *text, size_t size)
+{
+	char objects[512] = "", producer[sizeof(((struct debuginfo_units *)0)->producer)] = "";
+	size_t used = 0, i;
+	struct debuginfo_units units;
+
+	text[0] = '\0';
+	for (i = 0; i < measurement->seal.count; i++) {
+		const char *path = measurement->seal.files[i].path, *name = strrchr(path, '/');
+
+		if (debuginfo_units_read(path, &units) != 0 || units.clang_dwarf5 == 0)
+			continue;
+		/* "Debian clang version 14.0.6", without the command line -grecord-command-line
+		 * appends to it. */
+		if (producer[0] == '\0')
+			snprintf(producer, sizeof(producer), "%.*s",
+				 (int)(strstr(units.producer, " /") != NULL
+					       ? strstr(units.producer, " /") - units.producer
+					       : (ptrdiff_t)strlen(units.producer)),
+				 units.producer);
+		if (used + 1 < sizeof(objects))
+			used += (size_t)snprintf(objects + used, sizeof(objects) - used,
+						 "%s%s %zu of %zu units", used > 0 ? ", " : "",
+						 name != NULL ? name + 1 : path, units.clang_dwarf5,
+						 units.units);
+	}
+	if (used > 0)
+		snprintf(text, size, "the objects hold DWARF 5 written by clang (%s; %s), which "
+			 "valgrind %s cannot read (3.20 can): build them with -gdwarf-4 "
+			 "(docs/adopting.md, clang)", objects, producer,
+			 version[0] != '\0' ? version : "before 3.20");
+}
+
 static int check_run(struct measurement *measurement, const struct run *run,
 		     const struct measure_options *options)
 {
-	char how[200];
+	char how[200], fatal[400], version[32], why[900];
 
 	if (runner_job_succeeded(&run->job) && run->clear_error == 0)
 		return 0;
@@ -734,7 +789,17 @@ static int check_run(struct measurement *measurement, const struct run *run,
 		return -1;
 	}
 	runner_describe_end(&run->job, options->timeout_seconds, how, sizeof(how));
-	if (run->log_path != NULL)
+	valgrind_fatal(run->log_path, fatal, sizeof(fatal), version, sizeof(version));
+	if (fatal[0] != '\0' && strstr(fatal, "debuginfo") != NULL)
+		explain_debuginfo(measurement, version, why, sizeof(why));
+	else
+		why[0] = '\0';
+	if (run->log_path != NULL && fatal[0] != '\0')
+		record_failure(measurement, "%s run at %" PRIu64 " %s: valgrind%s%s: %s%s%s (log: %s)",
+			       tool_names(run->tool), count_of(measurement, SLOPE_TWICE_N), how,
+			       version[0] != '\0' ? " " : "", version, fatal, why[0] != '\0' ? "; " : "",
+			       why, run->log_path);
+	else if (run->log_path != NULL)
 		record_failure(measurement, "%s run at %" PRIu64 " %s (log: %s)", tool_names(run->tool),
 			       count_of(measurement, SLOPE_TWICE_N), how, run->log_path);
 	else

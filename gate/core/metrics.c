@@ -6,20 +6,22 @@
 
 #include "slope.h"
 
+/* --collect-systime=yes adds the events sysCount (read) and sysTime (wall time: never read). */
+static const char *const callgrind_options[] = {
+	"--tool=callgrind", "--collect-atstart=no", "--compress-pos=no", "--collect-systime=yes", NULL,
+};
+static const char *const dhat_options[] = { "--tool=dhat", NULL };
+static const char *const cache_options[] = {
+	"--tool=callgrind", "--collect-atstart=no", "--compress-pos=no", "--cache-sim=yes",
+	"--I1=" CACHE_GEOMETRY_I1, "--D1=" CACHE_GEOMETRY_D1, "--LL=" CACHE_GEOMETRY_LL, NULL,
+};
+
 /* valgrind's start-up with each tool, in microseconds (measured on the suite): heavier runs start
  * first. */
 const struct tool_entry tool_table[TOOL_COUNT] = {
-	/* --collect-systime=yes adds the events sysCount (read) and sysTime (wall time: never read). */
-	[TOOL_CALLGRIND] = { "callgrind",
-			     { "--tool=callgrind", "--collect-atstart=no", "--compress-pos=no",
-			       "--collect-systime=yes", NULL },
-			     TOOL_PARSE_CALLGRIND, false, 110000 },
-	[TOOL_DHAT] = { "dhat", { "--tool=dhat", NULL }, TOOL_PARSE_DHAT, false, 270000 },
-	[TOOL_CACHE] = { "cachesim",
-			 { "--tool=callgrind", "--collect-atstart=no", "--compress-pos=no",
-			   "--cache-sim=yes", "--I1=" CACHE_GEOMETRY_I1, "--D1=" CACHE_GEOMETRY_D1,
-			   "--LL=" CACHE_GEOMETRY_LL, NULL },
-			 TOOL_PARSE_CALLGRIND, true, 150000 },
+	[TOOL_CALLGRIND] = { "callgrind", callgrind_options, TOOL_PARSE_CALLGRIND, false, 110000 },
+	[TOOL_DHAT] = { "dhat", dhat_options, TOOL_PARSE_DHAT, false, 270000 },
+	[TOOL_CACHE] = { "cachesim", cache_options, TOOL_PARSE_CALLGRIND, true, 150000 },
 };
 
 /* The program's own instructions: the region's, less the allocator's. glibc malloc's work for

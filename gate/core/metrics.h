@@ -36,7 +36,7 @@ enum tool_parser { TOOL_PARSE_CALLGRIND, TOOL_PARSE_DHAT };
 
 struct tool_entry {
 	const char *name;           /* in raw file names, progress lines and failures */
-	const char *options[8];     /* valgrind's options for it, NULL-terminated: --tool= first */
+	const char *const *options; /* valgrind's options for it, NULL-terminated: --tool= first */
 	enum tool_parser parser;    /* which reader its output file goes through */
 	bool opt_in;                /* run only for scenarios that want one of its metrics (its
 				     * cost is too high for every run: docs/metrics.md) */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "argv_list.h"
 #include "fs.h"
 #include "manifest.h"
 #include "runner.h"
@@ -24,8 +25,8 @@ static struct {
 	char *path;         /* parent/tree */
 	char *git;
 	char *root;
-	char *remove_argv[8];
-	char *prune_argv[4];
+	struct argv_list remove; /* git worktree remove --force PATH, and */
+	struct argv_list prune;  /* git worktree prune: made before any signal can come */
 	char *const *environment; /* git's (baseline_git_environment), made before any signal */
 } active;
 
@@ -40,7 +41,11 @@ static int remove_entry(const char *path, const struct stat *status, int type, s
 static void run_and_wait(char *const *argv, const char *directory)
 {
 	char *const *environment = active.environment;
-	pid_t pid = fork();
+	pid_t pid;
+
+	if (argv == NULL)
+		return;
+	pid = fork();
 
 	if (pid == 0) {
 		if (chdir(directory) != 0)
@@ -57,22 +62,24 @@ void worktree_abandon(void)
 {
 	if (active.path == NULL)
 		return;
-	run_and_wait(active.remove_argv, active.root);
+	run_and_wait(argv_list_vector(&active.remove), active.root);
 	rmdir(active.parent);
-	run_and_wait(active.prune_argv, active.root);
+	run_and_wait(argv_list_vector(&active.prune), active.root);
 }
 
 void worktree_cleanup(void)
 {
 	if (active.path == NULL)
 		return;
-	run_and_wait(active.remove_argv, active.root);
+	run_and_wait(argv_list_vector(&active.remove), active.root);
 	nftw(active.parent, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-	run_and_wait(active.prune_argv, active.root);
+	run_and_wait(argv_list_vector(&active.prune), active.root);
 	free(active.parent);
 	free(active.path);
 	free(active.git);
 	free(active.root);
+	argv_list_release(&active.remove);
+	argv_list_release(&active.prune);
 	memset(&active, 0, sizeof(active));
 }
 
@@ -93,14 +100,13 @@ static int create(const char *root, const char *commit, struct gate_error *err)
 
 		return gate_error_set(err, "cannot make a worktree in '%s': %s", temporary, strerror(saved));
 	}
-	active.remove_argv[0] = active.git;
-	active.remove_argv[1] = "worktree";
-	active.remove_argv[2] = "remove";
-	active.remove_argv[3] = "--force";
-	active.remove_argv[4] = active.path;
-	active.prune_argv[0] = active.git;
-	active.prune_argv[1] = "worktree";
-	active.prune_argv[2] = "prune";
+	argv_list_add(&active.remove, active.git);
+	argv_list_add_all(&active.remove, (const char *const[]){ "worktree", "remove", "--force",
+								 active.path, NULL });
+	argv_list_add(&active.prune, active.git);
+	argv_list_add_all(&active.prune, (const char *const[]){ "worktree", "prune", NULL });
+	if (argv_list_vector(&active.remove) == NULL || argv_list_vector(&active.prune) == NULL)
+		return gate_error_set(err, "out of memory");
 	add[3] = active.path;
 	if (baseline_git(root, add, &output, err) != 0) {
 		free(output);
@@ -156,6 +162,7 @@ static int build(const struct measure_options *options, const char *head_build_d
 {
 	char *cmake = runner_find_program("cmake", getenv("PATH"));
 	char *build_dir = NULL, *log_path = NULL, *jobs = NULL, *script = NULL;
+	struct argv_list configure = ARGV_LIST_INIT, compile = ARGV_LIST_INIT;
 	char *generator = head_generator(head_build_dir);
 	int status = -1;
 
@@ -183,27 +190,27 @@ static int build(const struct measure_options *options, const char *head_build_d
 		gate_error_set(err, "out of memory");
 		goto out;
 	}
-	{
-		/* The head's generator, not the environment's (CMAKE_GENERATOR) or cmake's default:
-		 * the cache options name its make program. */
-		char *configure[9] = { cmake, "-S", active.path, "-B", build_dir };
-		char *compile[] = { cmake, "--build", build_dir, "-j", jobs, NULL };
-		size_t used = 5;
-
-		if (generator != NULL) {
-			configure[used++] = "-G";
-			configure[used++] = generator;
-		}
-		if (script != NULL) {
-			configure[used++] = "-C";
-			configure[used++] = script;
-		}
-		if (run_build_step("configure", configure, log_path, err) != 0 ||
-		    run_build_step("build", compile, log_path, err) != 0)
-			goto out;
+	/* The head's generator, not the environment's (CMAKE_GENERATOR) or cmake's default: the
+	 * cache options name its make program. */
+	argv_list_add_all(&configure, (const char *const[]){ cmake, "-S", active.path, "-B",
+							     build_dir, NULL });
+	if (generator != NULL)
+		argv_list_add_all(&configure, (const char *const[]){ "-G", generator, NULL });
+	if (script != NULL)
+		argv_list_add_all(&configure, (const char *const[]){ "-C", script, NULL });
+	argv_list_add_all(&compile, (const char *const[]){ cmake, "--build", build_dir, "-j", jobs,
+							   NULL });
+	if (argv_list_vector(&configure) == NULL || argv_list_vector(&compile) == NULL) {
+		gate_error_set(err, "out of memory");
+		goto out;
 	}
+	if (run_build_step("configure", argv_list_vector(&configure), log_path, err) != 0 ||
+	    run_build_step("build", argv_list_vector(&compile), log_path, err) != 0)
+		goto out;
 	status = 0;
 out:
+	argv_list_release(&configure);
+	argv_list_release(&compile);
 	free(cmake);
 	free(build_dir);
 	free(log_path);

@@ -124,6 +124,42 @@ out:
 	return status;
 }
 
+int debuginfo_units_read(const char *object, struct debuginfo_units *units)
+{
+	Dwarf_Off offset = 0, next;
+	Dwarf_Half version;
+	size_t header_size;
+	Dwarf *dwarf;
+	int fd;
+
+	*units = (struct debuginfo_units){ 0 };
+	fd = open(object, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	dwarf = dwarf_begin(fd, DWARF_C_READ);
+	while (dwarf != NULL && dwarf_next_unit(dwarf, offset, &next, &header_size, &version, NULL,
+						NULL, NULL, NULL, NULL) == 0) {
+		Dwarf_Die unit;
+		Dwarf_Attribute attribute;
+		const char *producer = NULL;
+
+		units->units++;
+		if (version > units->highest_version)
+			units->highest_version = version;
+		if (dwarf_offdie(dwarf, offset + header_size, &unit) != NULL)
+			producer = dwarf_formstring(dwarf_attr(&unit, DW_AT_producer, &attribute));
+		if (version >= 5 && producer != NULL && strstr(producer, "clang") != NULL) {
+			if (units->clang_dwarf5++ == 0)
+				snprintf(units->producer, sizeof(units->producer), "%s", producer);
+		}
+		offset = next;
+	}
+	if (dwarf != NULL)
+		dwarf_end(dwarf);
+	close(fd);
+	return 0;
+}
+
 /* Equal, or one ends with "/" followed by the other (a relative name against an absolute one). */
 static bool debuginfo_same_file(const char *a, const char *b)
 {

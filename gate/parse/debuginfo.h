@@ -31,6 +31,19 @@ const char *debuginfo_owner(const struct debuginfo *info, const char *file, uint
 
 void debuginfo_release(struct debuginfo *info); /* NULL-safe */
 
+/* What an object's DWARF holds, unit by unit: enough to say why a valgrind cannot read it
+ * (valgrind before 3.20 cannot read the DWARF 5 clang 14 writes; GCC 12's it reads). */
+struct debuginfo_units {
+	size_t units;             /* compile units */
+	unsigned highest_version; /* the highest DWARF version of a unit */
+	size_t clang_dwarf5;      /* units of DWARF 5 or later whose producer is clang */
+	char producer[128];       /* DW_AT_producer of the first of those, cut to fit; "" when none */
+};
+
+/* Reads the compile units of `object` into *units (all 0 for an object without DWARF). Returns 0,
+ * or -1 when the object cannot be opened. */
+int debuginfo_units_read(const char *object, struct debuginfo_units *units);
+
 /* The source file that defines the global variable `variable` in `object` (DW_AT_decl_file, made
  * absolute with the unit's directory) into *file (owned), or NULL when the object has no DWARF
  * or no such definition. For a scenario, `costgate_scenario`: the file its author wrote. Returns

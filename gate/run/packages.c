@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "argv_list.h"
 #include "elf_object.h"
 #include "fs.h"
 #include "runner.h"
@@ -101,7 +102,7 @@ static const char *without_usr(const char *directory)
 	return strncmp(directory, "/usr/", 5) == 0 ? directory + 4 : directory;
 }
 
-static char *capture(char **argv, struct gate_error *err)
+static char *capture(char *const *argv, struct gate_error *err)
 {
 	static char path_variable[] = "PATH=/usr/bin:/bin";
 	static char locale[] = "LC_ALL=C";
@@ -215,13 +216,12 @@ static int describe_libraries(char *const *libraries, size_t count, char **texts
 {
 	char *dpkg = runner_find_program("dpkg-query", "/usr/bin:/bin");
 	char **owners = calloc(count + 1, sizeof(*owners));
-	char **argv = calloc(count + 4, sizeof(*argv));
-	char format[] = "-f=${Package}:${Architecture} ${Version}\n";
+	struct argv_list argv = ARGV_LIST_INIT;
 	char *listing = NULL;
-	size_t i, asked = 0;
+	size_t i;
 	int status = -1;
 
-	if (owners == NULL || argv == NULL) {
+	if (owners == NULL) {
 		gate_error_set(err, "out of memory");
 		goto out;
 	}
@@ -240,19 +240,24 @@ static int describe_libraries(char *const *libraries, size_t count, char **texts
 	}
 	if (dpkg_owners(libraries, count, owners, err) != 0)
 		goto out;
-	argv[asked++] = dpkg;
-	argv[asked++] = (char *)"-W";
-	argv[asked++] = format;
+	argv_list_add_all(&argv, (const char *const[]){ dpkg, "-W",
+							"-f=${Package}:${Architecture} ${Version}\n",
+							NULL });
 	for (i = 0; i < count; i++) {
 		size_t k;
 
-		for (k = 3; owners[i] != NULL && k < asked && strcmp(argv[k], owners[i]) != 0; k++)
+		for (k = 3; owners[i] != NULL && k < argv.count && strcmp(argv.items[k], owners[i]) != 0;
+		     k++)
 			;
-		if (owners[i] != NULL && k == asked)
-			argv[asked++] = owners[i];
+		if (owners[i] != NULL && k == argv.count)
+			argv_list_add(&argv, owners[i]);
 	}
-	if (asked > 3 && (listing = capture(argv, err)) == NULL) {
-		gate_error_prefix(err, "cannot read the versions of packages '%s'...", argv[3]);
+	if (argv_list_vector(&argv) == NULL) {
+		gate_error_set(err, "out of memory");
+		goto out;
+	}
+	if (argv.count > 3 && (listing = capture(argv_list_vector(&argv), err)) == NULL) {
+		gate_error_prefix(err, "cannot read the versions of packages '%s'...", argv.items[3]);
 		goto out;
 	}
 	for (i = 0; i < count; i++) {
@@ -287,7 +292,7 @@ out:
 	for (i = 0; owners != NULL && i < count; i++)
 		free(owners[i]);
 	free(owners);
-	free(argv);
+	argv_list_release(&argv);
 	free(listing);
 	free(dpkg);
 	return status;

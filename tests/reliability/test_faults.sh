@@ -195,8 +195,9 @@ damaged dhat_empty_pps_everywhere empty-pps 'dhat.out.*' \
 # --- valgrind itself
 damaged valgrind_killed killed callgrind.out.consume_json.1-2 \
   "consume_json: failed to measure: callgrind run at 4 was killed by signal 9 \(Killed\) \(log: [^)]*/callgrind\.log\.consume_json\.4\)"
+# What valgrind said last is quoted in the failure, as well as kept in the log.
 damaged valgrind_exits_1 exits-1 dhat.out.consume_json.4 \
-  "consume_json: failed to measure: dhat run at 4 exited with 1 \(log: [^)]*/dhat\.log\.consume_json\.4\)"
+  "consume_json: failed to measure: dhat run at 4 exited with 1: valgrind: Unknown option: --no-such-option [^(]*\(log: [^)]*/dhat\.log\.consume_json\.4\)"
 if grep -q 'no-such-option' "$tmp/valgrind_exits_1.raw/dhat.log.consume_json.4"; then
   pass "valgrind_exits_1_should_keep_what_valgrind_said_in_the_log"
 else
