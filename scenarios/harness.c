@@ -44,6 +44,9 @@ struct run {
 	bool fork_snapshots;                 /* --snapshots: a forked child at each phase's end;
 					      * --phases: the tool takes its own (callgrind's
 					      * --dump-after the region) */
+	uint64_t backlog;                    /* 0: a phase's messages all wait before its drain;
+					      * else at most this many wait at once (the native
+					      * second opinion's other queue) */
 	const char *failure;                 /* the internal check that failed, or NULL */
 };
 
@@ -271,6 +274,34 @@ report:
 	return 0;
 }
 
+/* One phase, from the deliveries handled so far to `upto`: filled, then drained in one entry
+ * into the region; with a backlog, filled and drained a part at a time, at most `backlog`
+ * messages waiting (a multiple of the batch, so that batches are what they are otherwise). */
+static int drain_phase(struct run *run, uint64_t upto)
+{
+	uint64_t part = run->backlog > 0 && !run->scenario->raw ? run->backlog : upto - run->handled;
+	uint64_t batch = run->scenario->batch_size > 1 ? run->scenario->batch_size : 1;
+
+	if (part % batch != 0)
+		part += batch - part % batch;
+	while (run->handled < upto) {
+		uint64_t begun = run->handled;
+		uint64_t until = upto - begun > part ? begun + part : upto;
+
+		if (fill(run, until) != 0)
+			return -1;
+		if (run->handled != begun ||
+		    (!run->scenario->raw && (run->requests.delivered != begun ||
+					     costgate_queue_ready(&run->requests) != until - begun)))
+			return fail(run, "the fill check: a message was consumed while the queue was filled");
+		if (costgate_measured_region(run, PHASE_DRAIN) != 0)
+			return -1;
+		if (run->handled != until)
+			return fail(run, "the count check: the drain did not handle exactly COUNT messages");
+	}
+	return 0;
+}
+
 /* Drains the queue in phases: up to each of `snapshots` (increasing, at most count) and on to
  * count, with a snapshot after each phase that ends at one of them. Each phase fills the queue
  * with its own messages, outside the region, and checks that nothing was consumed while it
@@ -288,7 +319,6 @@ static int run_phases(struct run *run, const uint64_t *snapshots, size_t snapsho
 		lines[phase].length = length > 0 ? (size_t)length : 0;
 	}
 	for (phase = 0; run->handled < run->count; phase++) {
-		uint64_t from = run->handled;
 		uint64_t upto = phase < snapshot_count ? snapshots[phase] : run->count;
 
 		/* The ring for the rest of the run at once, once the first phase is over: a ring
@@ -298,16 +328,12 @@ static int run_phases(struct run *run, const uint64_t *snapshots, size_t snapsho
 		if (phase == 1 && !run->scenario->raw &&
 		    costgate_queue_reserve(&run->requests, (size_t)run->count) != 0)
 			return fail(run, "out of memory for the queue");
-		if (fill(run, upto) != 0)
+		if (drain_phase(run, upto) != 0)
 			return -1;
-		if (run->handled != from ||
-		    (!run->scenario->raw && (run->requests.delivered != from ||
-					     costgate_queue_ready(&run->requests) != upto - from)))
-			return fail(run, "the fill check: a message was consumed while the queue was filled");
-		if (costgate_measured_region(run, PHASE_DRAIN) != 0)
-			return -1;
-		if (run->handled != upto)
-			return fail(run, "the count check: the drain did not handle exactly COUNT messages");
+#ifdef COSTGATE_NATIVE
+		if (phase < snapshot_count)
+			costgate_native_phase_end();
+#endif
 		if (phase < snapshot_count && snapshot(run, &lines[phase]) != 0)
 			return -1;
 	}
@@ -315,9 +341,11 @@ static int run_phases(struct run *run, const uint64_t *snapshots, size_t snapsho
 }
 
 static int run_scenario(const struct costgate_scenario *scenario, uint64_t count,
-			const uint64_t *snapshots, size_t snapshot_count, bool fork_snapshots)
+			const uint64_t *snapshots, size_t snapshot_count, bool fork_snapshots,
+			uint64_t backlog)
 {
-	struct run run = { .scenario = scenario, .count = count, .fork_snapshots = fork_snapshots };
+	struct run run = { .scenario = scenario, .count = count, .fork_snapshots = fork_snapshots,
+			   .backlog = backlog };
 	int status = 1;
 	/* The request ring holds the first phase's messages (run_phases reserves the rest). */
 	uint64_t first_phase = snapshot_count > 0 ? snapshots[0] : count;
@@ -476,10 +504,10 @@ static int usage(const char *name, const char *problem)
 		"       %s --snapshots K1[,K2...] COUNT\n"
 		"                     the same, drained in phases: after K1, K2, ... deliveries\n"
 		"                     (increasing, up to COUNT, at most %d) a forked child exits at once,\n"
-		"                     so that valgrind writes the counts up to there\n"
+		"                     so that the tool writes the counts up to there\n"
 		"       %s --phases K1[,K2...] COUNT\n"
 		"                     the same phases without a child: the tool writes its counts\n"
-		"                     as each drain leaves the region (callgrind --dump-after)\n"
+		"                     as each drain leaves the region (--dump-after)\n"
 		"       %s --describe print the scenario's declaration as JSON\n",
 		name, problem, name, COUNT_MAX, name, SNAPSHOT_MAX, name, name);
 #ifdef COSTGATE_NATIVE
@@ -535,10 +563,23 @@ int costgate_harness_main(const struct costgate_scenario *scenario, int argc, ch
 	char problem[256];
 
 #ifdef COSTGATE_NATIVE
+	uint64_t backlog = 0;
+
 	switch (costgate_native_parse(argc, argv, COUNT_MAX, &count, problem, sizeof(problem))) {
 	case 1:
-		return run_scenario(scenario, count, NULL, 0, false) != 0 ? 1
-								   : costgate_native_report(scenario->name);
+		return run_scenario(scenario, count, NULL, 0, false, 0) != 0
+			       ? 1
+			       : costgate_native_report(scenario->name);
+	case -1:
+		return usage(scenario->name, problem);
+	}
+	switch (costgate_native_request(argc, stdin, COUNT_MAX, snapshots, SNAPSHOT_MAX,
+					&snapshot_count, &count, &backlog, problem,
+					sizeof(problem))) {
+	case 1:
+		return run_scenario(scenario, count, snapshots, snapshot_count, false, backlog) != 0
+			       ? 1
+			       : costgate_native_report(scenario->name);
 	case -1:
 		return usage(scenario->name, problem);
 	}
@@ -561,7 +602,7 @@ int costgate_harness_main(const struct costgate_scenario *scenario, int argc, ch
 		return usage(scenario->name, problem);
 	}
 	return run_scenario(scenario, count, snapshots, snapshot_count,
-			    argc == 4 && strcmp(argv[1], "--snapshots") == 0);
+			    argc == 4 && strcmp(argv[1], "--snapshots") == 0, 0);
 }
 
 int main(int argc, char **argv)

@@ -6,13 +6,24 @@
 
 #include <errno.h>
 #include <gperftools/profiler.h>
+#include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "alloc_counter.h"
 
-enum native_mode { MODE_NONE, MODE_TIME, MODE_COUNT, MODE_PROFILE };
+enum native_mode { MODE_NONE, MODE_TIME, MODE_COUNT, MODE_PROFILE, MODE_OPINION };
+
+/* The second opinion's phases: the most it takes, and its counts at each phase's end. */
+#define OPINION_PHASES 8
+static uint64_t phase_blocks[OPINION_PHASES], phase_instructions[OPINION_PHASES];
+static size_t phases_ended;
+static int instructions_fd = -1;  /* the CPU's counter of user-space instructions, or -1 */
+static int instructions_errno;   /* why it could not be opened */
 
 static enum native_mode mode;
 static const char *profile_path;
@@ -71,8 +82,88 @@ int costgate_native_parse(int argc, char **argv, uint64_t count_max, uint64_t *c
 	return 1;
 }
 
+/* The CPU's instruction counter for this process's user space, off until the region enables
+ * it; -1 with instructions_errno set where the machine has none (a virtual machine often). */
+static void open_instruction_counter(void)
+{
+	struct perf_event_attr attribute;
+
+	memset(&attribute, 0, sizeof(attribute));
+	attribute.size = sizeof(attribute);
+	attribute.type = PERF_TYPE_HARDWARE;
+	attribute.config = PERF_COUNT_HW_INSTRUCTIONS;
+	attribute.disabled = 1;
+	attribute.exclude_kernel = 1;
+	attribute.exclude_hv = 1;
+	instructions_fd = (int)syscall(SYS_perf_event_open, &attribute, 0, -1, -1, 0);
+	if (instructions_fd < 0)
+		instructions_errno = errno;
+}
+
+/* "phases 1,1000,2000 2000 backlog 3" */
+int costgate_native_request(int argc, FILE *input, uint64_t count_max, uint64_t *snapshots,
+			    size_t max, size_t *used, uint64_t *count, uint64_t *backlog,
+			    char *problem, size_t problem_size)
+{
+	char line[256], phases[200], *cursor, *end;
+	unsigned long long value;
+
+	if (argc != 1)
+		return 0;
+	*used = 0;
+	if (fgets(line, sizeof(line), input) == NULL ||
+	    sscanf(line, "phases %199s %llu backlog %llu", phases, (unsigned long long *)count,
+		   (unsigned long long *)backlog) != 3 ||
+	    *count == 0 || *count > count_max || max > OPINION_PHASES) {
+		snprintf(problem, problem_size, "without arguments the native harness reads 'phases "
+			 "K1,K2,K3 COUNT backlog B' on stdin");
+		return -1;
+	}
+	for (cursor = phases; *cursor != '\0' && *used < max; cursor = end + (*end == ',')) {
+		errno = 0;
+		value = strtoull(cursor, &end, 10);
+		if (errno != 0 || end == cursor || value == 0 || value > *count ||
+		    (*used > 0 && value <= snapshots[*used - 1]) || (*end != ',' && *end != '\0'))
+			break;
+		snapshots[(*used)++] = value;
+	}
+	if (*used == 0 || *cursor != '\0') {
+		snprintf(problem, problem_size, "bad phases '%.60s'", phases);
+		return -1;
+	}
+	if (costgate_alloc_counter_install() != 0) {
+		snprintf(problem, problem_size, "cannot install the allocation counter's hooks");
+		return -1;
+	}
+	mode = MODE_OPINION;
+	open_instruction_counter();
+	return 1;
+}
+
+void costgate_native_phase_end(void)
+{
+	uint64_t instructions = 0;
+
+	if (mode != MODE_OPINION || phases_ended == OPINION_PHASES)
+		return;
+	if (instructions_fd >= 0 &&
+	    read(instructions_fd, &instructions, sizeof(instructions)) != sizeof(instructions)) {
+		instructions_errno = errno != 0 ? errno : EIO;
+		close(instructions_fd);
+		instructions_fd = -1;
+	}
+	phase_blocks[phases_ended] = costgate_alloc_counter_blocks();
+	phase_instructions[phases_ended++] = instructions;
+}
+
 void costgate_native_region_enter(bool drain)
 {
+	if (mode == MODE_OPINION) {
+		costgate_alloc_counter_enable(true);
+		if (instructions_fd >= 0)
+			ioctl(instructions_fd, PERF_EVENT_IOC_ENABLE, 0);
+		return;
+	}
 	if (mode == MODE_COUNT)
 		costgate_alloc_counter_enable(true);
 	if (!drain)
@@ -88,6 +179,13 @@ void costgate_native_region_enter(bool drain)
 void costgate_native_region_leave(bool drain)
 {
 	struct timespec now;
+
+	if (mode == MODE_OPINION) {
+		if (instructions_fd >= 0)
+			ioctl(instructions_fd, PERF_EVENT_IOC_DISABLE, 0);
+		costgate_alloc_counter_enable(false);
+		return;
+	}
 
 	if (mode == MODE_TIME && drain) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
@@ -105,6 +203,30 @@ void costgate_native_region_leave(bool drain)
 		if (drain)
 			blocks_drained = costgate_alloc_counter_blocks();
 	}
+}
+
+/* The second opinion's counts at each phase's end. */
+static int report_opinion(const char *name)
+{
+	size_t i;
+
+	if (costgate_alloc_counter_overflowed()) {
+		fprintf(stderr, "%s: error: more blocks born in the region were live at once than the "
+			"allocation counter can follow\n", name);
+		return 1;
+	}
+	fputs("allocations", stdout);
+	for (i = 0; i < phases_ended; i++)
+		printf(" %llu", (unsigned long long)phase_blocks[i]);
+	if (instructions_fd >= 0) {
+		fputs("\ninstructions", stdout);
+		for (i = 0; i < phases_ended; i++)
+			printf(" %llu", (unsigned long long)phase_instructions[i]);
+		putchar('\n');
+	} else {
+		printf("\ninstructions unavailable: %s\n", strerror(instructions_errno));
+	}
+	return fflush(stdout) == 0 ? 0 : 1;
 }
 
 int costgate_native_report(const char *name)
@@ -129,6 +251,8 @@ int costgate_native_report(const char *name)
 		}
 		printf("profile %s\n", profile_path);
 		break;
+	case MODE_OPINION:
+		return report_opinion(name);
 	case MODE_NONE:
 		break;
 	}

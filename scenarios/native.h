@@ -6,7 +6,14 @@
  *   NAME --time COUNT                 prints "drain_ns NANOSECONDS": the drain's wall time
  *   NAME --count-allocations COUNT    prints "allocations BLOCKS": heap blocks under the region,
  *                                     counted the way DHAT counts them (alloc_counter.h)
- *   NAME --profile FILE COUNT         writes a gperftools CPU profile of the drain to FILE */
+ *   NAME --profile FILE COUNT         writes a gperftools CPU profile of the drain to FILE
+ *   NAME                              the second opinion: reads "phases K1,K2,K3 COUNT backlog
+ *                                     B" on stdin (no argument marks the run), drains in those
+ *                                     phases with at most B messages waiting (0: a phase at
+ *                                     once), and prints "allocations C1 C2 C3" (the blocks at
+ *                                     each phase's end, as DHAT counts them) and "instructions
+ *                                     I1 I2 I3" (user-space instructions in the region, from the
+ *                                     CPU's counter) or "instructions unavailable: WHY" */
 #ifndef COSTGATE_NATIVE_H
 #define COSTGATE_NATIVE_H
 
@@ -20,6 +27,17 @@
  * problem written into `problem`. */
 int costgate_native_parse(int argc, char **argv, uint64_t count_max, uint64_t *count, char *problem,
 		 size_t problem_size);
+
+/* The second opinion's request, read from `input` when argv holds no argument: the phases'
+ * counts into snapshots (at most `max`, *used set), the count and the backlog. Returns 1 when
+ * argv holds no argument (the request read), 0 when it holds one, -1 on a bad request with the
+ * problem in `problem`. */
+int costgate_native_request(int argc, FILE *input, uint64_t count_max, uint64_t *snapshots,
+			    size_t max, size_t *used, uint64_t *count, uint64_t *backlog,
+			    char *problem, size_t problem_size);
+
+/* After each phase of the second opinion: its counts so far. */
+void costgate_native_phase_end(void);
 
 /* Called on entry to and exit from the measured region (`drain`: the second entry). They do
  * only what the mode needs: read the clock, switch the allocation counter, start or stop the

@@ -17,8 +17,9 @@ const MEANINGS = {
 
 // Files whose change alters what the check job built, ran or measured, not only the code it
 // measured: build files of any build system, scripts, workflows and the action, the harness,
-// and gate and its CMake support.
+// gate and its CMake support, and the baselines and acceptances (an accepted regression passes).
 const SENSITIVE = [
+  /^baselines\//,
   /(^|\/)CMakeLists\.txt$/, /\.cmake(\.in)?$/, /(^|\/)CMakePresets\.json$/,
   /(^|\/)(GNUmakefile|[Mm]akefile)(\.(am|in))?$/, /\.mk$/,
   /(^|\/)meson\.build$/, /(^|\/)(meson_options\.txt|meson\.options)$/,

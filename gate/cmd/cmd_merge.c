@@ -14,8 +14,10 @@
 #include "baseline.h"
 #include "callgrind.h"
 #include "command.h"
+#include "crosscheck.h"
 #include "dhat.h"
 #include "exit_codes.h"
+#include "fs.h"
 #include "options.h"
 #include "seal.h"
 #include "runner.h"
@@ -269,6 +271,38 @@ static int check_raw_tool(const struct measurement *measurement, const char *dir
 	return status;
 }
 
+/* The second opinion's figures again from what its native run printed (native.NAME.out). */
+static int check_raw_native(const struct measurement *measurement, const char *directory,
+			    struct gate_error *err)
+{
+	struct measurement again;
+	char path[4096], *text = NULL;
+	size_t length = 0, which;
+	int status;
+
+	if (!measurement->has_native)
+		return 0;
+	snprintf(path, sizeof(path), "%s/native.%s.out", directory, measurement->info.name);
+	if (fs_read_file(path, 4096, &text, &length) != 0)
+		return gate_error_set(err, "results of '%s' hold the second opinion's figures, but "
+				      "'%s' cannot be read: %s", measurement->info.name, path,
+				      strerror(errno));
+	memset(&again, 0, sizeof(again));
+	status = crosscheck_parse(text, &again, NULL, 0, err);
+	free(text);
+	if (status != 0)
+		return gate_error_prefix(err, "'%s'", path);
+	for (which = 0; which < SLOPE_RUNS; which++)
+		if (again.native_allocations[which] != measurement->native_allocations[which] ||
+		    again.has_native_instructions != measurement->has_native_instructions ||
+		    (again.has_native_instructions &&
+		     again.native_instructions[which] != measurement->native_instructions[which]))
+			return gate_error_set(err, "results of '%s' disagree with the raw files: the "
+					      "second opinion's figures are not those of '%s'",
+					      measurement->info.name, path);
+	return 0;
+}
+
 /* --check-raw: every count at 1, N and 2N again from the files valgrind wrote. */
 static int check_raw(const struct session *session, const char *directory, struct gate_error *err)
 {
@@ -279,6 +313,8 @@ static int check_raw(const struct session *session, const char *directory, struc
 
 		if (measurement->failed)
 			continue;
+		if (check_raw_native(measurement, directory, err) != 0)
+			return -1;
 		for (which = 0; which < SLOPE_RUNS; which++)
 			for (tool = 0; tool < TOOL_COUNT; tool++)
 				if (check_raw_tool(measurement, directory, (enum metric_tool)tool, which,

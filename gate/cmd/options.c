@@ -76,9 +76,11 @@ static const struct opt opt_verify = {
 	"measurement failure (exit 3)", OPT_FLAG_FIELD(struct gate_options, verify) };
 static const struct opt opt_cross_check = {
 	"cross-check", 0, NULL,
-	"count allocations again without valgrind (tcmalloc's hooks\n"
-	"in the native scenarios); a figure that differs from\n"
-	"DHAT's is a measurement failure (exit 3)", OPT_FLAG_FIELD(struct gate_options, cross_check) };
+	"require the second opinion (on wherever the build has\n"
+	"native scenarios): each scenario run natively, unlike a\n"
+	"measured run; figures that differ are a measurement\n"
+	"failure (exit 3), and so is a build without native scenarios",
+	OPT_FLAG_FIELD(struct gate_options, cross_check) };
 static const struct opt opt_full_debug_info = {
 	"full-debug-info", 0, NULL,
 	"let valgrind read the system's debug files whole (line\n"

@@ -18,6 +18,7 @@
 
 #include "baseline.h"
 #include "crosscheck.h"
+#include "telltales.h"
 #include "debuginfo.h"
 #include "exit_codes.h"
 #include "fs.h"
@@ -308,27 +309,63 @@ static void report_speed(const struct session *session, const struct timespec *s
 		all > 0 ? own / all * 100 : 0, all, (double)self.ru_maxrss / 1024);
 }
 
-/* --cross-check: DHAT's allocation counts taken again natively (crosscheck.h); a scenario where
- * they differ has failed to measure, so the verdict's exit code is 3. */
-static int cross_check(struct session *session)
+/* What in each scenario's objects can tell a measured run apart (telltales.h): shown to the
+ * reviewer, never a failure alone, so an object that cannot be read (the program checks refused
+ * it already) is only left out. */
+static void find_telltales(struct session *session)
+{
+	size_t i;
+
+	for (i = 0; i < session->measurement_count; i++) {
+		struct measurement *measurement = &session->measurements[i];
+		struct gate_error ignored = GATE_ERROR_INIT;
+
+		if (measurement->failed || measurement->info.path == NULL)
+			continue;
+		free(measurement->telltales);
+		measurement->telltales = NULL;
+		(void)telltales_find(measurement->info.path, &measurement->telltales, &ignored);
+	}
+}
+
+/* The second opinion (crosscheck.h): every scenario run once more natively, unlike any measured
+ * run; one that behaves otherwise has failed to measure, so the verdict's exit code is 3. Beside
+ * it, what in the code could tell the runs apart (telltales.h). On
+ * wherever the build has native variants (gperftools); --cross-check makes their absence a
+ * failure too. What cannot be compared is said once. */
+static int second_opinion(struct session *session)
 {
 	const struct gate_options *options = session->options;
 	struct gate_error err = GATE_ERROR_INIT;
 	struct manifest native = MANIFEST_INIT;
-	struct crosscheck_options check = { .native = &native,
+	struct crosscheck_options check = { .native = &native, .required = options->cross_check,
+					    .raw_dir = session->raw_dir, .jobs = options->jobs,
 					    .timeout_seconds = options->timeout_seconds,
 					    .verbosity = options->verbosity };
+	char unavailable[200];
 	size_t agreed;
 
+	find_telltales(session);
 	if (native_runs_read_manifest(&native, options->build_dir, &err) != 0) {
 		manifest_release(&native);
-		gate_error_prefix(&err, "--cross-check");
-		return session_fail(GATE_EXIT_MEASUREMENT, &err);
+		if (options->cross_check) {
+			gate_error_prefix(&err, "--cross-check");
+			return session_fail(GATE_EXIT_MEASUREMENT, &err);
+		}
+		if (options->verbosity > 0)
+			fprintf(stderr, "gate: no second opinion: the build has no native variants "
+				"(they need gperftools: docs/threat-model.md)\n");
+		return 0;
 	}
-	agreed = crosscheck_scenarios(session->measurements, session->measurement_count, &check);
-	if (options->verbosity > 0)
-		fprintf(stderr, "gate: cross-check: tcmalloc's hooks count what DHAT counts in %zu of "
-			"%zu scenarios\n", agreed, session->measurement_count);
+	agreed = crosscheck_scenarios(session->measurements, session->measurement_count, &check,
+				      unavailable, sizeof(unavailable));
+	if (options->verbosity > 0) {
+		fprintf(stderr, "gate: second opinion: %zu of %zu scenarios behave alike natively\n",
+			agreed, session->measurement_count);
+		if (unavailable[0] != '\0')
+			fprintf(stderr, "gate: second opinion: instructions not compared: the CPU's "
+				"counter cannot be read here (perf_event_open: %s)\n", unavailable);
+	}
 	manifest_release(&native);
 	return 0;
 }
@@ -552,7 +589,7 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 	}
 	if (options->verbosity > 0)
 		report_speed(session, &started);
-	return options->cross_check ? cross_check(session) : 0;
+	return 0;
 }
 
 /* 1 when every scenario measured here and in the baseline was built alike (the same flags for it
@@ -1027,8 +1064,13 @@ int session_decide_and_report(struct session *session)
 	struct verdict verdict = VERDICT_INIT;
 	bool whole_suite = !session->partial, written = true;
 	char refresh[1024], summary[sizeof(err.message) + 64];
+	size_t i;
 	int code;
 
+	/* The second opinion's figures against the measured ones, also as a results document holds
+	 * them (gate merge decides again from the check's artifact). */
+	for (i = 0; i < session->measurement_count; i++)
+		crosscheck_compare(&session->measurements[i]);
 	if (verdict_decide(&verdict, session->measurements, session->measurement_count,
 			   session->have_baseline ? &session->baseline : NULL, &session->acceptance,
 			   whole_suite, &err) != 0)
@@ -1091,6 +1133,8 @@ int session_run(struct session *session, struct measure_options *measure_options
 		code = session_make_comparable(session, measure_options);
 	if (code == 0 && measure)
 		code = session_match_messages(session, measure_options);
+	if (code == 0 && measure)
+		code = second_opinion(session);
 	if (code == 0)
 		code = session_decide_and_report(session);
 	return code;

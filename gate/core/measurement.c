@@ -43,6 +43,7 @@ void measurement_release(struct measurement *measurement)
 	seal_release(&measurement->seal);
 	free(measurement->build);
 	free(measurement->source);
+	free(measurement->telltales);
 	for (i = 0; i < measurement->function_count; i++)
 		free(measurement->functions[i].name);
 	free(measurement->functions);

@@ -48,6 +48,8 @@ struct measurement {
 				    * 2.36-9+deb12u9"); owned, NULL in documents that predate it */
 	char *source;              /* the file that declares the scenario (its DWARF), relative to
 				    * the repository when inside it; owned, NULL when unknown */
+	char *telltales;           /* code that can tell a measured run apart (telltales.h), for
+				    * the reviewer; owned, NULL when none */
 	uint64_t messages;         /* N */
 	bool failed;               /* a measurement failure: `failure` says which run and why */
 	char failure[1024];
@@ -74,6 +76,14 @@ struct measurement {
 	uint64_t process_exit;
 	struct slope process_slope;
 	bool has_process;          /* false for a document written before gate measured it */
+
+	/* The second opinion (crosscheck.h): the native variant's counts at the same phases, in a
+	 * run that differs in everything gate controls. */
+	uint64_t native_allocations[SLOPE_RUNS]; /* heap blocks at 1, N and 2N */
+	uint64_t native_instructions[SLOPE_RUNS]; /* the CPU's user-space instructions in the region */
+	uint64_t native_backlog;     /* at most this many messages waited at once */
+	bool has_native;             /* native_allocations and native_backlog hold its counts */
+	bool has_native_instructions; /* native_instructions too (the CPU's counter could be read) */
 
 	struct function_cost *functions; /* nonzero ones, by exclusive per message, descending */
 	size_t function_count;

@@ -71,6 +71,33 @@ static cJSON *process_object(const struct measurement *measurements, size_t coun
 	return object;
 }
 
+/* costgate.native: each scenario's second opinion (crosscheck.h), its counts and its backlog,
+ * so that gate merge decides again from the document what the run decided. */
+static cJSON *native_object(const struct measurement *measurements, size_t count)
+{
+	cJSON *object = cJSON_CreateObject();
+	size_t i;
+
+	for (i = 0; object != NULL && i < count; i++) {
+		const struct measurement *measurement = &measurements[i];
+		cJSON *entry;
+
+		if (measurement->failed || !measurement->has_native)
+			continue;
+		entry = cJSON_CreateObject();
+		if (!add(object, measurement->info.name, entry) ||
+		    !add(entry, "allocations", results_counts_array(measurement->native_allocations)) ||
+		    (measurement->has_native_instructions &&
+		     !add(entry, "instructions",
+			  results_counts_array(measurement->native_instructions))) ||
+		    cJSON_AddNumberToObject(entry, "backlog", (double)measurement->native_backlog) == NULL) {
+			cJSON_Delete(object);
+			return NULL;
+		}
+	}
+	return object;
+}
+
 /* What one run of each scenario was, for the exports: the file that declares it and the wall
  * time of its valgrind runs. Only in a run's document, never in a baseline: the seconds change
  * from run to run and a committed file would change with them. */
@@ -101,8 +128,11 @@ static cJSON *gate_block(const struct measurement *measurements, size_t count,
 		 add(block, "process_instructions", process_object(measurements, count, false)) &&
 		 add(block, "process_exit_instructions", process_object(measurements, count, true));
 
+	/* What one run saw, never in a baseline: the seconds, and the CPU's counts of the native
+	 * run, differ from run to run, and a committed file would change with them. */
 	if (ok && verdict != NULL) {
 		ok = add(block, "runs", runs_object(measurements, count)) &&
+		     add(block, "native", native_object(measurements, count)) &&
 		     add(block, "verdict", verdict);
 		verdict = NULL;
 	}
@@ -381,6 +411,47 @@ static int read_process(const struct json_reader *reader, const cJSON *object,
 	return 0;
 }
 
+/* costgate.native: optional (a build without native variants has none); each entry names a
+ * measured scenario. */
+static int read_native(const struct json_reader *reader, const cJSON *object,
+		       struct results *results)
+{
+	const cJSON *item;
+	char path[400], quoted[300];
+
+	if (object == NULL)
+		return 0;
+	if (!cJSON_IsObject(object))
+		return json_reader_bad(reader, "costgate.native", "is not an object");
+	cJSON_ArrayForEach(item, object) {
+		struct measurement *measurement = find_any(results, item->string, false);
+		const cJSON *instructions = cJSON_GetObjectItemCaseSensitive(item, "instructions");
+		const cJSON *backlog = cJSON_GetObjectItemCaseSensitive(item, "backlog");
+
+		snprintf(path, sizeof(path), "costgate.native.%s",
+			 text_quote(quoted, sizeof(quoted), item->string));
+		if (measurement == NULL)
+			return json_reader_bad(reader, path, "names no measured scenario");
+		if (!cJSON_IsObject(item))
+			return json_reader_bad(reader, path, "is not an object");
+		strncat(path, ".allocations", sizeof(path) - strlen(path) - 1);
+		if (results_counts_read(reader, cJSON_GetObjectItemCaseSensitive(item, "allocations"),
+					path, measurement->native_allocations) != 0)
+			return -1;
+		snprintf(path, sizeof(path), "costgate.native.%s.instructions", quoted);
+		if (instructions != NULL &&
+		    results_counts_read(reader, instructions, path, measurement->native_instructions) != 0)
+			return -1;
+		snprintf(path, sizeof(path), "costgate.native.%s.backlog", quoted);
+		if (!json_read_count(backlog, &measurement->native_backlog))
+			return json_reader_bad(reader, path, backlog == NULL ? "is missing"
+								   : "is not a non-negative integer below 2^53");
+		measurement->has_native = true;
+		measurement->has_native_instructions = instructions != NULL;
+	}
+	return 0;
+}
+
 /* costgate.runs: optional (a baseline has none); each entry names a scenario of the document. */
 static int read_runs(const struct json_reader *reader, const cJSON *object, struct results *results)
 {
@@ -426,6 +497,7 @@ static int read_document(const struct json_reader *reader, const cJSON *root, st
 	return read_code(reader, code, results) != 0 ||
 			       read_process(reader, member(block, "process_instructions"),
 					    member(block, "process_exit_instructions"), results) != 0 ||
+			       read_native(reader, member(block, "native"), results) != 0 ||
 			       read_runs(reader, member(block, "runs"), results) != 0
 		       ? -1
 		       : 0;

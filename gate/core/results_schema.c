@@ -488,6 +488,8 @@ static const struct json_field code_fields[] = {
 	  .need = JSON_OPTIONAL, .since = "0.1.0", .flags = JSON_OMIT_EMPTY },
 	{ .key = "build", JSON_TEXT_MEMBER(struct measurement, build), .need = JSON_OPTIONAL,
 	  .since = "0.2.0", .flags = JSON_OMIT_EMPTY },
+	{ .key = "telltales", JSON_TEXT_MEMBER(struct measurement, telltales),
+	  .need = JSON_OPTIONAL, .since = "0.3.0", .flags = JSON_OMIT_EMPTY },
 	{ .key = "gate_cycles", JSON_BOOL_MEMBER(struct measurement, info.gate_cycles),
 	  .need = JSON_OPTIONAL, .since = "0.3.0", .flags = JSON_OMIT_EMPTY },
 	{ .key = "linearity_percent", JSON_NONNEG_MEMBER(struct measurement, info.linearity_percent),

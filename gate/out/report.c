@@ -271,6 +271,67 @@ static void markdown_environment(FILE *out, const struct environment *environmen
 	fprintf(out, "| schema | %d |\n\n</details>\n", environment->schema);
 }
 
+/* The settings a row's code declares otherwise than the baseline's, looser (`bits` from
+ * breaches) or stricter (from tightened), as words into `text`. */
+static void setting_words(uint64_t bits, char *text, size_t size)
+{
+	static const struct {
+		uint64_t bit;
+		const char *word;
+	} words[] = {
+		{ BREACH_UNGATED, "gated" },
+		{ BREACH_LIMIT_RAISED, "limit_percent" },
+		{ BREACH_ALLOCATOR_LIMIT_RAISED, "allocator_limit_percent" },
+		{ BREACH_LINEARITY_RAISED, "linearity_percent" },
+		{ BREACH_STEADY_FLOOR_RAISED, "steady_allocations" },
+		{ BREACH_COLD_FLOOR_RAISED, "cold_allocations" },
+		{ BREACH_CYCLES_UNGATED, "gate_cycles" },
+	};
+	size_t used = 0, i;
+
+	text[0] = '\0';
+	for (i = 0; i < sizeof(words) / sizeof(words[0]) && used < size; i++)
+		if (bits & words[i].bit)
+			used += (size_t)snprintf(text + used, size - used, "%s`%s`", used ? ", " : "",
+						 words[i].word);
+	for (i = 0; i < SCENARIO_FLOORS && used < size; i++)
+		if (bits & BREACH_FLOOR_RAISED(i))
+			used += (size_t)snprintf(text + used, size - used, "%s`%s`", used ? ", " : "",
+						 scenario_floor_keys[i]);
+}
+
+/* Settings live in the scenarios' code, which no file list flags: a warning that names every
+ * scenario whose limits, floors, linearity or gating differ from the baseline's, either way. */
+static void markdown_settings_warning(FILE *out, const struct verdict *verdict)
+{
+	bool first = true;
+	char looser[400], stricter[400];
+	size_t i;
+
+	for (i = 0; i < verdict->row_count; i++) {
+		const struct verdict_row *row = &verdict->rows[i];
+
+		setting_words(row->breaches & BREACH_SETTINGS, looser, sizeof(looser));
+		setting_words(row->tightened & BREACH_SETTINGS, stricter, sizeof(stricter));
+		if (looser[0] == '\0' && stricter[0] == '\0')
+			continue;
+		if (first)
+			fputs("> [!WARNING]\n> **Settings declared in the code differ from the "
+			      "baseline's**: review them.\n", out);
+		first = false;
+		fputs("> - `", out);
+		text_markdown_code(out, row->name);
+		fputs("`:", out);
+		if (looser[0] != '\0')
+			fprintf(out, " looser %s", looser);
+		if (stricter[0] != '\0')
+			fprintf(out, "%s stricter %s", looser[0] != '\0' ? ";" : "", stricter);
+		fputc('\n', out);
+	}
+	if (!first)
+		fputc('\n', out);
+}
+
 void report_markdown(FILE *out, const struct verdict *verdict,
 		     const struct environment *environment, const char *reproduce)
 {
@@ -281,6 +342,7 @@ void report_markdown(FILE *out, const struct verdict *verdict,
 	fprintf(out, "### costgate: %s ", verdict->exit_code == GATE_EXIT_PASS ? "✅" : "❌");
 	text_markdown(out, summary);
 	fputs("\n\n", out);
+	markdown_settings_warning(out, verdict);
 	if (verdict->baseline_source != NULL) {
 		fputs("Compared with ", out);
 		text_markdown(out, verdict->baseline_source);

@@ -598,6 +598,12 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 		fprintf(out, "%s: in the baseline but not measured: the scenario is missing\n", row->name);
 		return;
 	}
+	if (head->telltales != NULL) {
+		fprintf(out, "%s: warning: code that can tell a measured run apart, for the review "
+			"(never a failure alone): ", row->name);
+		text_terminal(out, head->telltales);
+		fputc('\n', out);
+	}
 	if (row->state == VERDICT_FAILED) {
 		/* One line, whatever the failure says: a note is a line, an annotation is a line. */
 		fprintf(out, "%s: failed to measure: ", row->name);

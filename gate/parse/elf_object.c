@@ -331,9 +331,11 @@ bool elf_object_build_id(const struct elf_object *object, char *hex, size_t size
 	return false;
 }
 
-/* Calls visit for the defined symbols of one symbol table section. */
+/* Calls visit for the defined symbols of one symbol table section (the undefined ones with
+ * `imports`). */
 static int table_symbols(const struct elf_object *object, Elf_Scn *section, const GElf_Shdr *header,
-			 int (*visit)(const struct elf_symbol *symbol, void *context), void *context)
+			 bool imports, int (*visit)(const struct elf_symbol *symbol, void *context),
+			 void *context)
 {
 	Elf_Data *data = elf_getdata(section, NULL);
 	size_t entry = gelf_fsize(object->elf, ELF_T_SYM, 1, EV_CURRENT), count, i;
@@ -346,7 +348,8 @@ static int table_symbols(const struct elf_object *object, Elf_Scn *section, cons
 		GElf_Sym symbol;
 		struct elf_symbol found;
 
-		if (gelf_getsym(data, (int)i, &symbol) == NULL || symbol.st_shndx == SHN_UNDEF ||
+		if (gelf_getsym(data, (int)i, &symbol) == NULL ||
+		    (symbol.st_shndx == SHN_UNDEF) != imports ||
 		    GELF_ST_TYPE(symbol.st_info) == STT_SECTION || GELF_ST_TYPE(symbol.st_info) == STT_FILE)
 			continue;
 		found.name = elf_strptr(object->elf, header->sh_link, symbol.st_name);
@@ -379,14 +382,21 @@ int elf_object_each_symbol(const struct elf_object *object, enum elf_symbol_tabl
 			}
 			continue;
 		}
-		if ((stop = table_symbols(object, section, &header, visit, context)) != 0)
+		if ((stop = table_symbols(object, section, &header, tables == ELF_SYMBOLS_IMPORTS,
+					  visit, context)) != 0)
 			return stop;
 		if (tables == ELF_SYMBOLS_SYMTAB_ELSE_DYN)
 			return 0;
 	}
 	if (dynamic != NULL)
-		return table_symbols(object, dynamic, &dynamic_header, visit, context);
+		return table_symbols(object, dynamic, &dynamic_header, false, visit, context);
 	return 0;
+}
+
+const unsigned char *elf_object_bytes(const struct elf_object *object, size_t *size)
+{
+	*size = object->size;
+	return (const unsigned char *)object->bytes;
 }
 
 int elf_object_each_code(const struct elf_object *object,

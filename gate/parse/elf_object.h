@@ -65,12 +65,14 @@ struct elf_symbol {
 };
 
 enum elf_symbol_tables {
-	ELF_SYMBOLS_BOTH,           /* .symtab and .dynsym: valgrind reads both */
-	ELF_SYMBOLS_SYMTAB_ELSE_DYN /* .symtab, or .dynsym in a stripped file */
+	ELF_SYMBOLS_BOTH,            /* .symtab and .dynsym: valgrind reads both */
+	ELF_SYMBOLS_SYMTAB_ELSE_DYN, /* .symtab, or .dynsym in a stripped file */
+	ELF_SYMBOLS_IMPORTS          /* the undefined ones of both: what the object takes from
+				      * others (its value and size 0, its name maybe "name@VERSION") */
 };
 
-/* Calls visit for each defined symbol of `tables`, in file order, until it returns nonzero;
- * returns that value, or 0. */
+/* Calls visit for each defined symbol of `tables` (each undefined one for ELF_SYMBOLS_IMPORTS),
+ * in file order, until it returns nonzero; returns that value, or 0. */
 int elf_object_each_symbol(const struct elf_object *object, enum elf_symbol_tables tables,
 			   int (*visit)(const struct elf_symbol *symbol, void *context), void *context);
 
@@ -81,6 +83,9 @@ int elf_object_each_code(const struct elf_object *object,
 			 int (*visit)(const unsigned char *bytes, size_t size, uint64_t offset,
 				      void *context),
 			 void *context);
+
+/* The whole file's bytes, valid while the object is open; its size into *size. */
+const unsigned char *elf_object_bytes(const struct elf_object *object, size_t *size);
 
 /* The virtual address at file offset `offset`, through the PT_LOAD segment that holds it;
  * false when none does. */

@@ -374,6 +374,7 @@ static double seconds_since(const struct timespec *start)
 struct child_setup {
 	char *const *argv;
 	const char *directory;
+	const char *input_path; /* becomes stdin; NULL: /dev/null */
 	char *const *environment;
 	int output;        /* becomes stdout */
 	int errors;        /* becomes stderr */
@@ -389,7 +390,7 @@ struct child_setup {
  * `report` (close-on-exec, so a successful execve closes it with nothing written). */
 static void become_child(const struct child_setup *setup, int report)
 {
-	int input = open("/dev/null", O_RDONLY);
+	int input = open(setup->input_path != NULL ? setup->input_path : "/dev/null", O_RDONLY);
 	int saved;
 
 	/* Killed when gate dies, SIGKILL included; a gate already gone means no run. */
@@ -510,6 +511,7 @@ static void launch(struct pool *pool, struct runner_job *job)
 	struct child_setup setup = {
 		.argv = job->argv,
 		.directory = job->directory,
+		.input_path = job->input_path,
 		.environment = pool->options->environment,
 		.no_randomize = pool->options->no_randomize,
 		.enter = pool->options->child_enter,

@@ -27,6 +27,7 @@ struct runner_job {
 	const char *log_path;  /* the child's stdout and stderr go here (created or truncated):
 				* the first and last RUNNER_LOG_KEEP bytes, with a line saying how
 				* many were dropped between them */
+	const char *input_path; /* when set, the child's stdin is this file; else /dev/null */
 	const char *output_path; /* when set, the child's stdout goes whole to this file (at most
 				  * RUNNER_CAPTURE_MAX bytes: past it the child is killed by
 				  * SIGXFSZ) and only its stderr to the log */

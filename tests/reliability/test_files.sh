@@ -153,17 +153,24 @@ fi
 # --- paths with spaces and quotes: the build directory, the scenario's directory, the outputs
 # and the working directory. They must simply work, with the same bytes as the reference.
 odd="$tmp/it's a \"dir\" with spaces"
-mkdir -p "$odd/build dir/scenarios" "$odd/bin 'x'" "$odd/cwd here"
+mkdir -p "$odd/build dir/scenarios/native" "$odd/bin 'x'/native" "$odd/cwd here"
 cp "$build/scenarios/consume_raw" "$odd/bin 'x'/"
+cp "$build/scenarios/native/consume_raw" "$odd/bin 'x'/native/"
 {
   grep -E '^(costgate|compiler|flags|build consume_raw) ' "$build/scenarios/manifest.txt"
   echo "scenario consume_raw $odd/bin 'x'/consume_raw"
 } >"$odd/build dir/scenarios/manifest.txt"
+# And its native variant, for the second opinion (its request and output among those paths too).
+{
+  grep -E '^(costgate|compiler|flags) ' "$build/scenarios/native/manifest.txt"
+  echo "scenario consume_raw $odd/bin 'x'/native/consume_raw"
+} >"$odd/build dir/scenarios/native/manifest.txt"
 (cd "$odd/cwd here" && "$gate" --build-dir "$odd/build dir" --scenario consume_raw --messages 10 \
   --quiet --json "$odd/out \"1\".json" --raw-dir "$odd/raw 'dir'" >"$tmp/odd.out" 2>"$tmp/odd.err")
 code=$?
 if [ "$code" -eq 0 ] && same_results "$tmp/reference.json" "$odd/out \"1\".json" &&
-  [ -s "$odd/raw 'dir'/callgrind.out.consume_raw.10-20" ]; then
+  [ -s "$odd/raw 'dir'/callgrind.out.consume_raw.10-20" ] &&
+  [ -s "$odd/raw 'dir'/native.consume_raw.out" ]; then
   pass "paths_with_spaces_and_quotes_should_work_and_give_the_same_results"
 else
   fail "paths_with_spaces_and_quotes_should_work_and_give_the_same_results: exit $code: $(cat "$tmp/odd.err")"

@@ -162,6 +162,35 @@ static void markdown_should_equal_the_golden_summary(void)
 	verdict_release(&example.verdict);
 }
 
+/* Settings live in the code: a scenario whose limits, floors or linearity differ from the
+ * baseline's either way is named in a warning at the top, each setting by its key. */
+static void markdown_should_warn_of_settings_that_differ_from_the_baseline(void)
+{
+	struct measurement head[2], base[2];
+	struct environment environment = { 0 };
+	struct verdict verdict;
+	struct printed printed;
+	char *text;
+
+	head[0] = measured("loosened", 10000, 50000);
+	head[0].info.limit_percent = 5;
+	head[0].info.linearity_percent = 2;
+	head[0].info.floors[FLOOR_STEADY_SYSCALLS] = 1;
+	head[1] = measured("same", 10000, 50000);
+	base[0] = measured("loosened", 10000, 50000);
+	base[0].info.floors[FLOOR_STEADY_SYSCALLS] = 0.5;
+	base[1] = measured("same", 10000, 50000);
+	decide(&verdict, head, 2, base, 2, NULL, true);
+	report_markdown(print_to(&printed), &verdict, &environment, "gate");
+	text = printed_text(&printed);
+	CHECK_CONTAINS(text, "\n> [!WARNING]\n> **Settings declared in the code differ from the "
+			     "baseline's**: review them.\n> - `loosened`: looser `limit_percent`, "
+			     "`steady_syscalls`; stricter `linearity_percent`\n\n");
+	CHECK(strstr(text, "`same`") == NULL);
+	free(text);
+	verdict_release(&verdict);
+}
+
 static size_t count_lines_with(const char *text, const char *prefix)
 {
 	size_t count = 0;
@@ -204,5 +233,6 @@ static void annotations_should_equal_the_golden_commands(void)
 int main(void)
 {
 	return RUN_CASES(markdown_should_equal_the_golden_summary,
+			 markdown_should_warn_of_settings_that_differ_from_the_baseline,
 			 annotations_should_equal_the_golden_commands);
 }
