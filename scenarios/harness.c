@@ -482,6 +482,10 @@ static int describe(const struct costgate_scenario *scenario)
 		put_key(out, "allocator_limit_percent");
 		put_number(out, scenario->allocator_limit_percent);
 	}
+	if (scenario->unoptimised) {
+		put_key(out, "unoptimised");
+		fputs("true", out);
+	}
 #ifdef COSTGATE_NATIVE
 	if (scenario->raw_counterpart != NULL) {
 		put_key(out, "raw_counterpart");

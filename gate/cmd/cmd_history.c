@@ -28,7 +28,7 @@ struct history_options {
 	const char *svg_dir;
 };
 
-static const struct history_options history_defaults = { .ref = "main" };
+static const struct history_options history_defaults = { .ref = NULL };
 
 #define OWN(context) ((struct history_options *)(context)->own)
 
@@ -40,10 +40,13 @@ static int apply_since(const struct opt_context *c, const char *value, struct ga
 							  value);
 }
 
+static const struct opt opt_history_baseline = {
+	"baseline", 0, "BRANCH",
+	"the branch (default: the repository's default branch,\n"
+	"origin's HEAD, else main or master): refs/remotes/origin/BRANCH\n"
+	"when that exists, else refs/heads/BRANCH; never a tag", OPT_TEXT_FIELD(struct history_options, ref) };
 static const struct opt opt_ref = {
-	"ref", 0, "BRANCH",
-	"the branch (default main): refs/remotes/origin/BRANCH when\n"
-	"that exists, else refs/heads/BRANCH; never a tag", OPT_TEXT_FIELD(struct history_options, ref) };
+	"ref", 0, "BRANCH", "the older name of --baseline", OPT_TEXT_FIELD(struct history_options, ref) };
 static const struct opt opt_history_scenario = {
 	"scenario", 's', "GLOB", "only scenarios matching GLOB; may repeat", OPT_LIST_FIELD(struct history_options, scenarios, scenario_count) };
 static const struct opt opt_since = {
@@ -54,14 +57,14 @@ static const struct opt opt_svg = {
 	"svg", 0, "DIR", "also write each per-message chart as DIR/SCENARIO.METRIC.svg", OPT_TEXT_FIELD(struct history_options, svg_dir) };
 
 static const struct opt *const history_opts[] = {
-	&opt_ref, &opt_history_scenario, &opt_since, &opt_history_json, &opt_svg, &opt_help, NULL,
+	&opt_history_baseline, &opt_ref, &opt_history_scenario, &opt_since, &opt_history_json, &opt_svg, &opt_help, NULL,
 };
 
 static const struct command_spec history_spec = {
 	"gate history",
 	"usage: gate history [options]",
-	"Prints the history of the branch's committed baseline (baselines/REF.json on the\n"
-	"first-parent line of REF, read from git): per scenario and metric, every commit that\n"
+	"Prints the history of the branch's committed baseline (baselines/BRANCH.json on the\n"
+	"first-parent line of BRANCH, read from git): per scenario and metric, every commit that\n"
 	"changed a figure, the change in percent, and the drift from the oldest figure shown\n"
 	"to the newest. Versions measured with another toolchain and accepted regressions are\n"
 	"marked; a version that does not read is reported and skipped.\n",
@@ -234,7 +237,7 @@ static int run(void *own, struct gate_error *err)
 {
 	const struct history_options *options = own;
 	struct history history = HISTORY_INIT;
-	char *root = baseline_repository_root();
+	char *root = baseline_repository_root(), *branch = NULL;
 	int code = GATE_EXIT_USAGE;
 	enum history_status status;
 
@@ -242,8 +245,19 @@ static int run(void *own, struct gate_error *err)
 		gate_error_set(err, "no history: the current directory is not in a git repository");
 		return GATE_EXIT_NO_BASELINE;
 	}
+	if (options->ref == NULL) {
+		branch = baseline_default_branch(root);
+		if (branch == NULL) {
+			gate_error_set(err, "no history: this repository has no default branch to read "
+				       "(no refs/remotes/origin/HEAD, main or master): name one with "
+				       "--baseline BRANCH");
+			free(root);
+			return GATE_EXIT_NO_BASELINE;
+		}
+	}
 	status = history_walk(&history, &(struct history_request){
-				      .root = root, .ref = options->ref, .since = options->since,
+				      .root = root, .ref = options->ref != NULL ? options->ref : branch,
+				      .since = options->since,
 				      .patterns = options->scenarios,
 				      .pattern_count = options->scenario_count }, err);
 	warn_skipped(&history);
@@ -259,6 +273,7 @@ static int run(void *own, struct gate_error *err)
 out:
 	history_release(&history);
 	free(root);
+	free(branch);
 	return code;
 }
 

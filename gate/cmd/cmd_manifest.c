@@ -36,6 +36,7 @@ struct manifest_options {
 	const char *cc;         /* the compiler command; NULL: $CC, else cc */
 	const char *cflags;     /* the compile flags; required */
 	const char *ldflags;    /* the link flags */
+	const char *build_command; /* how the scenarios are built; NULL: not recorded */
 	char **executables;     /* the operands (command_main's) */
 	size_t count;
 };
@@ -70,8 +71,16 @@ static const struct opt opt_ldflags = {
 static const struct opt opt_cc = {
 	"cc", 0, "CC", "the compiler they were built with (default $CC, else cc)", OPT_CALLS(apply_cc) };
 
+static const struct opt opt_build_command = {
+	"build-command", 0, "CMD",
+	"how the scenarios are built: a shell command that, run\n"
+	"from the repository's top directory, builds them into\n"
+	"\"$COSTGATE_BUILD_DIR\" (e.g. 'make BUILD=\"$COSTGATE_BUILD_DIR\"');\n"
+	"gate builds the base's worktree with it", OPT_TEXT_FIELD(struct manifest_options, build_command) };
+
 static const struct opt *const manifest_opts[] = { &opt_output_dir, &opt_cflags, &opt_ldflags,
-						   &opt_cc, &opt_quiet, &opt_help, NULL };
+						   &opt_cc, &opt_build_command, &opt_quiet,
+						   &opt_help, NULL };
 
 static const struct opt_note manifest_notes[] = {
 	{ &opt_quiet, "do not say where the manifest went" },
@@ -248,6 +257,14 @@ static int finish(void *own, char **operands, size_t operand_count, struct gate_
 	if (options->cc == NULL)
 		options->cc = getenv("CC") != NULL && getenv("CC")[strspn(getenv("CC"), " ")] != '\0'
 				      ? getenv("CC") : "cc";
+	if (options->build_command != NULL) {
+		const char *problem = text_line_problem(options->build_command, BUILD_MAX);
+
+		if (problem == NULL && options->build_command[strspn(options->build_command, " ")] == '\0')
+			problem = "is empty";
+		if (problem != NULL)
+			return gate_error_set(err, "cannot record --build-command: it %s", problem);
+	}
 	if (check_flags(options->cflags, "--cflags", FLAGS_MAX, err) != 0 ||
 	    check_flags(options->ldflags, "--ldflags", FLAGS_MAX, err) != 0)
 		return -1;
@@ -267,6 +284,8 @@ static int write_manifest(const struct manifest_options *options, const char *co
 	fprintf(manifest.stream, "# costgate scenario manifest: written by gate manifest, read by "
 		"gate\ncostgate %s\ncompiler %s\nflags %s\n", GATE_VERSION, compiler,
 		options->cflags);
+	if (options->build_command != NULL)
+		fprintf(manifest.stream, "build-command %s\n", options->build_command);
 	for (i = 0; status == 0 && i < options->count; i++)
 		status = write_scenario(manifest.stream, options->executables[i],
 					options->executables, i, options, err);

@@ -188,6 +188,70 @@ static int remember_selection(struct session *session)
 	return 0;
 }
 
+/* The build directory as outputs show it: relative to the repository's top when inside it (as
+ * a user pastes a command there), else as given. */
+static const char *shown_build_dir(const struct session *session, char *text, size_t size)
+{
+	const char *build_dir = session->options->build_dir;
+	char *absolute = realpath(build_dir, NULL);
+	size_t root_length = session->root != NULL ? strlen(session->root) : 0;
+
+	if (absolute != NULL && root_length > 0 && strncmp(absolute, session->root, root_length) == 0 &&
+	    absolute[root_length] == '/')
+		build_dir = absolute + root_length + 1;
+	snprintf(text, size, "%s", build_dir);
+	free(absolute);
+	return text;
+}
+
+void session_build_command(const struct session *session, char *text, size_t size)
+{
+	char build_dir[PATH_MAX];
+
+	if (session->manifest.build_command != NULL)
+		snprintf(text, size, "%s", session->manifest.build_command);
+	else
+		snprintf(text, size, "cmake --build %s",
+			 shown_build_dir(session, build_dir, sizeof(build_dir)));
+}
+
+/* What makes this host's build optimise, in its own terms: Meson's build type, CMake's, or the
+ * compile flags of any other build. */
+static void unoptimised_fix(struct session *session)
+{
+	const char *command = session->manifest.build_command;
+	char build_dir[PATH_MAX];
+
+	shown_build_dir(session, build_dir, sizeof(build_dir));
+	if (command != NULL && strstr(command, "meson") != NULL)
+		snprintf(session->unoptimised_fix, sizeof(session->unoptimised_fix),
+			 "set a build type that optimises (meson configure %.200s "
+			 "-Dbuildtype=debugoptimized)", build_dir);
+	else if (command == NULL && worktree_cmake_build(session->options->build_dir))
+		snprintf(session->unoptimised_fix, sizeof(session->unoptimised_fix),
+			 "configure a build type that optimises (cmake -DCMAKE_BUILD_TYPE="
+			 "RelWithDebInfo %.200s)", build_dir);
+	else
+		snprintf(session->unoptimised_fix, sizeof(session->unoptimised_fix),
+			 "compile it with -O2 (in the flags the build passes the compiler: CFLAGS "
+			 "for make)");
+}
+
+/* gate -v: where the fingerprint's flags came from. */
+static void report_provenance(const struct session *session)
+{
+	const struct provenance *provenance = &session->provenance;
+
+	if (provenance->flags != NULL)
+		fprintf(stderr, "gate: the build: %zu of the project's %zu compile units record their "
+			"options: %s\n", provenance->recorded, provenance->units, provenance->flags);
+	else
+		fprintf(stderr, "gate: the build: none of the project's %zu compile units records its "
+			"options (clang records them with -grecord-command-line; a build without -g "
+			"records nothing): the flags are the manifest's, '%s'\n", provenance->units,
+			session->manifest.flags);
+}
+
 int session_prepare(struct session *session)
 {
 	const struct gate_options *options = session->options;
@@ -217,15 +281,33 @@ int session_prepare(struct session *session)
 	session->partial = options->scenario_count > 0 || options->shard_count > 1;
 	/* One dpkg query for the C library and every scenario's libraries, before both ask. */
 	measure_prefetch_packages(&session->manifest);
+	session->root = baseline_repository_root();
+	if (provenance_read(&session->provenance, &session->manifest, session->root, &err) != 0)
+		return session_fail(GATE_EXIT_MEASUREMENT, &err);
+	if (session->provenance.stale != NULL) {
+		char again[600];
+
+		session_build_command(session, again, sizeof(again));
+		gate_error_set(&err, "the build is older than its sources: %s (a build that failed, "
+			       "or one not run since they changed); build it again: %s",
+			       session->provenance.stale, again);
+		return session_fail(GATE_EXIT_USAGE, &err);
+	}
+	unoptimised_fix(session);
+	if (options->verbosity > 0)
+		report_provenance(session);
+	/* The flags the programs were compiled with, as their DWARF says; what the build says it
+	 * passed only where no unit records them (docs/adopting.md, the flags). */
 	if (environment_collect(&session->environment, session->valgrind, session->manifest.compiler,
-				session->manifest.flags, &err) != 0)
+				session->provenance.flags != NULL ? session->provenance.flags
+								  : session->manifest.flags,
+				&err) != 0)
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
 	if (session->manifest.costgate != NULL &&
 	    (session->environment.costgate = strdup(session->manifest.costgate)) == NULL) {
 		gate_error_set(&err, "out of memory");
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
 	}
-	session->root = baseline_repository_root();
 	return 0;
 }
 
@@ -248,11 +330,55 @@ int session_load_acceptance(struct session *session)
 	return status == 0 ? 0 : session_fail(GATE_EXIT_USAGE, &err);
 }
 
+/* The remote's branch has no baseline file: the local branch of the name, when it has one (a
+ * baseline committed here and not pushed yet). BASELINE_ABSENT with `err` as it was otherwise. */
+static enum baseline_status load_local_instead(struct session *session, char **why,
+					       struct gate_error *err)
+{
+	const char *branch = baseline_branch_of(session->options->baseline_ref);
+	char *local = NULL, *commit = NULL, *ref = NULL, *ignored_why = NULL, *source = NULL;
+	struct gate_error ignored = GATE_ERROR_INIT;
+	struct results found = RESULTS_INIT;
+	enum baseline_status status = BASELINE_ABSENT;
+
+	if (branch == NULL || session->options->base_commit != NULL ||
+	    strncmp(session->baseline_ref, "refs/remotes/", 13) != 0 ||
+	    asprintf(&local, "refs/heads/%s", branch) < 0)
+		return BASELINE_ABSENT;
+	if (baseline_resolve(session->root, local, NULL, &commit, &ref, &ignored_why, &ignored) == 0 &&
+	    baseline_load_ref(&found, session->root, branch, commit, ref, &source, &ignored) ==
+		    BASELINE_FOUND) {
+		free(*why);
+		if (asprintf(why, "%s, as %s has no baselines/%s.json", ref, session->baseline_ref,
+			     branch) < 0)
+			*why = NULL;
+		results_release(&session->baseline);
+		session->baseline = found;
+		found = (struct results)RESULTS_INIT;
+		free(session->baseline_commit);
+		free(session->baseline_ref);
+		session->baseline_commit = commit;
+		session->baseline_ref = ref;
+		session->baseline_source = source;
+		commit = ref = source = NULL;
+		status = BASELINE_FOUND;
+		*err = (struct gate_error)GATE_ERROR_INIT;
+	}
+	results_release(&found);
+	free(local);
+	free(commit);
+	free(ref);
+	free(ignored_why);
+	free(source);
+	return status;
+}
+
 int session_load_baseline(struct session *session)
 {
 	const struct gate_options *options = session->options;
 	struct gate_error err = GATE_ERROR_INIT;
 	enum baseline_status status;
+	char *why = NULL;
 
 	if (options->baseline_ref == NULL && options->baseline_file == NULL)
 		return 0;
@@ -263,13 +389,19 @@ int session_load_baseline(struct session *session)
 		gate_error_set(&err, "no baseline: the current directory is not in a git repository");
 		status = BASELINE_ABSENT;
 	} else if (baseline_resolve(session->root, options->baseline_ref, options->base_commit,
-				    &session->baseline_commit, &session->baseline_ref, &err) != 0) {
+				    &session->baseline_commit, &session->baseline_ref, &why,
+				    &err) != 0) {
 		status = BASELINE_ABSENT;
 	} else {
 		status = baseline_load_ref(&session->baseline, session->root, options->baseline_ref,
 					   session->baseline_commit, session->baseline_ref,
 					   &session->baseline_source, &err);
+		if (status == BASELINE_ABSENT)
+			status = load_local_instead(session, &why, &err);
 	}
+	if (why != NULL && status == BASELINE_FOUND)
+		fprintf(stderr, "gate: baseline: read %s\n", why);
+	free(why);
 	if (status == BASELINE_MALFORMED)
 		return session_fail(GATE_EXIT_USAGE, &err);
 	if (status == BASELINE_ABSENT) {
@@ -513,6 +645,7 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 	const struct gate_options *options = session->options;
 	struct gate_error err = GATE_ERROR_INIT;
 	struct timespec started;
+	size_t i;
 
 	if (session_make_directories(options->raw_dir, &err) != 0)
 		return session_fail(GATE_EXIT_USAGE, &err);
@@ -541,6 +674,8 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 	if (options->vary_n && draw_messages(session, &err) != 0)
 		return session_fail(GATE_EXIT_USAGE, &err);
 	measure_options->messages_each = session->messages_each;
+	measure_options->unoptimised = session->provenance.unoptimised;
+	measure_options->unoptimised_fix = session->unoptimised_fix;
 	session->measurement_count = session->manifest.entry_count;
 	session->measurements = calloc(session->manifest.entry_count + 1, sizeof(*session->measurements));
 	if (session->measurements == NULL) {
@@ -579,6 +714,12 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 	if (measure_scenarios(session->measurements, &session->manifest, measure_options, &err) != 0 ||
 	    find_sources(session, &err) != 0)
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
+	for (i = 0; i < session->measurement_count; i++) {
+		if (session->measurements[i].refused) {
+			gate_error_set(&err, "%s", session->measurements[i].failure);
+			return session_fail(GATE_EXIT_USAGE, &err);
+		}
+	}
 	session->measured_here = true;
 	session->measure_options = *measure_options;
 	if (session->debug_view.mode != NULL) {
@@ -655,11 +796,16 @@ int session_make_comparable(struct session *session, const struct measure_option
 	}
 	baseline_options.raw_dir = raw_dir;
 	baseline_options.estimates = NULL; /* the baseline they came from is gone */
+	baseline_options.unoptimised = NULL; /* built as the head was: its flags are compared */
 	baseline_options.messages_each = NULL; /* drawn for the head's scenarios; slopes compare */
 	baseline_options.estimate_count = 0;
-	status = worktree_measure(&session->baseline, session->root, session->baseline_commit,
-				  session->baseline_ref, session->options->build_dir, &baseline_options,
-				  session->valgrind, &session->baseline_source, &err);
+	status = worktree_measure(&session->baseline,
+				  &(struct worktree_source){ session->root, session->baseline_commit,
+							     session->baseline_ref,
+							     session->options->build_dir,
+							     session->manifest.build_command },
+				  &baseline_options, session->valgrind, &session->baseline_source,
+				  &err);
 	free(raw_dir);
 	if (status != 0)
 		return session_fail(GATE_EXIT_NO_BASELINE, &err);
@@ -728,6 +874,12 @@ int session_match_messages(struct session *session, struct measure_options *meas
 	if (measure_scenarios(session->measurements, &session->manifest, measure_options, &err) != 0 ||
 	    find_sources(session, &err) != 0)
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
+	for (i = 0; i < session->measurement_count; i++) {
+		if (session->measurements[i].refused) {
+			gate_error_set(&err, "%s", session->measurements[i].failure);
+			return session_fail(GATE_EXIT_USAGE, &err);
+		}
+	}
 	return 0;
 }
 
@@ -765,7 +917,8 @@ static int save_baseline(struct session *session)
 	if (session_make_directories(directory, &err) != 0 ||
 	    results_write_file_via(document, path, session->raw_dir, &err) != 0)
 		goto out;
-	fprintf(stderr, "gate: wrote the baseline %s\n", path);
+	fprintf(stderr, "gate: wrote the baseline baselines/%s.json (commit it on %s)\n",
+		options->save_baseline, options->save_baseline);
 	code = 0;
 out:
 	cJSON_Delete(document);
@@ -948,6 +1101,7 @@ static int time_regressions(const struct session *session, struct verdict *verdi
 		.root = session->root,
 		.commit = session->baseline_commit,
 		.head_build_dir = options->build_dir,
+		.build_command = session->manifest.build_command,
 		.measure = &session->measure_options,
 		.timeout_seconds = options->timeout_seconds,
 		.verbosity = options->verbosity,
@@ -1151,6 +1305,7 @@ void session_release(struct session *session)
 	free(session->selected);
 	free(session->measurements);
 	manifest_release(&session->manifest);
+	provenance_release(&session->provenance);
 	environment_release(&session->environment);
 	acceptance_release(&session->acceptance);
 	results_release(&session->baseline);

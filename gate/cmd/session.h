@@ -13,6 +13,7 @@
 #include "manifest.h"
 #include "measure.h"
 #include "options.h"
+#include "provenance.h"
 #include "results.h"
 #include "verdict.h"
 
@@ -23,6 +24,8 @@ struct session {
 	char *valgrind;
 	char *root;                    /* repository top directory, or NULL outside git */
 	struct manifest manifest;      /* the scenarios to measure */
+	struct provenance provenance;  /* what their DWARF says of how they were built */
+	char unoptimised_fix[300];     /* how this host's build optimises, for a refusal */
 	size_t built_count;            /* scenarios the build has, before --scenario */
 	struct environment environment;
 	struct acceptance acceptance;
@@ -66,7 +69,12 @@ int session_make_directories(const char *path, struct gate_error *err);
  * or GATE_EXIT_USAGE after saying which path and why. */
 int session_check_outputs(const struct gate_options *options);
 
-/* Finds valgrind, reads and selects the manifest, collects the environment. */
+/* How this build is built again, as a user runs it from the repository's top: the build command
+ * its manifest records, else CMake's. */
+void session_build_command(const struct session *session, char *text, size_t size);
+
+/* Finds valgrind, reads and selects the manifest, reads how the programs were built (a build
+ * older than its sources is refused, exit 2), collects the environment. */
 int session_prepare(struct session *session);
 
 /* Reads baselines/accepted.json (or --accepted). */

@@ -172,7 +172,9 @@ int wall_check_run(struct verdict *verdict, const struct wall_check_options *opt
 	} else if (options->commit == NULL) {
 		none_timed(verdict, "the baseline was read from a file, not from a commit gate can "
 			   "build");
-	} else if (worktree_build(options->root, options->commit, options->head_build_dir,
+	} else if (worktree_build(&(struct worktree_source){ options->root, options->commit, NULL,
+							     options->head_build_dir,
+							     options->build_command },
 				  options->measure, &base_build, &err) != 0) {
 		snprintf(why, sizeof(why), "the baseline's build: %.200s", err.message);
 		none_timed(verdict, why);

@@ -17,6 +17,7 @@ struct wall_check_options {
 	const char *root;           /* the repository, for the baseline's worktree */
 	const char *commit;         /* the baseline's commit; NULL when it came from a file */
 	const char *head_build_dir; /* the head's build (its scenarios/native/manifest.txt) */
+	const char *build_command;  /* the head's manifest's, for the baseline's worktree */
 	const struct measure_options *measure; /* jobs and raw directory for the worktree build */
 	double timeout_seconds;     /* per drain */
 	int verbosity;

@@ -268,6 +268,32 @@ static int list_candidates(const char *root, const char *name, struct ref_candid
 	return 0;
 }
 
+char *baseline_default_branch(const char *root)
+{
+	static const char *const guesses[] = { "main", "master", NULL };
+	const char *symbolic[] = { "symbolic-ref", "--quiet", "refs/remotes/origin/HEAD", NULL };
+	struct gate_error ignored = GATE_ERROR_INIT;
+	char *output = NULL, *branch = NULL;
+	size_t i;
+
+	if (baseline_git(root, symbolic, &output, &ignored) == 0) {
+		trim_newline(output);
+		if (strncmp(output, "refs/remotes/origin/", 20) == 0 &&
+		    baseline_check_branch_name(output + 20, "origin/HEAD", false, &ignored) == 0)
+			branch = strdup(output + 20);
+	}
+	free(output);
+	for (i = 0; branch == NULL && guesses[i] != NULL; i++) {
+		struct ref_candidates candidates = { 0 };
+
+		if (list_candidates(root, guesses[i], &candidates, &ignored) == 0 &&
+		    (candidates.local != NULL || candidates.origin != NULL))
+			branch = strdup(guesses[i]);
+		candidates_release(&candidates);
+	}
+	return branch;
+}
+
 /* Exactly the ref `refname` (fully qualified), without git's abbreviation rules. */
 static char *exact_ref(const char *root, const char *refname)
 {
@@ -283,11 +309,56 @@ static char *exact_ref(const char *root, const char *refname)
 	return commit;
 }
 
+/* How many commits `from`..`to` holds (git rev-list --count), or -1 when git cannot say. */
+static long commits_between(const char *root, const char *from, const char *to)
+{
+	struct gate_error ignored = GATE_ERROR_INIT;
+	char *range = NULL, *output = NULL, *end = NULL;
+	const char *arguments[] = { "rev-list", "--count", NULL, "--", NULL };
+	long count = -1;
+
+	if (asprintf(&range, "%s..%s", from, to) < 0)
+		return -1;
+	arguments[2] = range;
+	if (baseline_git(root, arguments, &output, &ignored) == 0) {
+		count = strtol(output, &end, 10);
+		if (end == output || count < 0)
+			count = -1;
+	}
+	free(output);
+	free(range);
+	return count;
+}
+
+/* Between the remote's branch and the local one of the same name when they differ: the local
+ * one when it has every commit of the remote's and more (committed here, not pushed yet: what
+ * the user has), else the remote's (a local branch behind it is one not pulled). *why says
+ * which and why (owned). Returns true to read the local one. */
+static bool prefer_local(const char *root, const char *name, const char *remote_ref,
+			 const char *remote_hash, const char *local_hash, char **why)
+{
+	long ahead = commits_between(root, remote_hash, local_hash);
+	long behind = commits_between(root, local_hash, remote_hash);
+	bool local = ahead > 0 && behind == 0;
+
+	if (local) {
+		if (asprintf(why, "refs/heads/%s, which has %ld commit%s %s has not (not pushed yet) "
+			     "and all of its", name, ahead, ahead == 1 ? "" : "s", remote_ref) < 0)
+			*why = NULL;
+	} else if (asprintf(why, "%s, not refs/heads/%s, which %s", remote_ref, name,
+			    behind > 0 && ahead > 0 ? "has diverged from it"
+			    : behind > 0 ? "is behind it" : "differs from it") < 0) {
+		*why = NULL;
+	}
+	return local;
+}
+
 /* Branch `name`: refs/remotes/origin/NAME, else the one other remote that has NAME, else
- * refs/heads/NAME. Never a tag, never git's abbreviation rules (under which a tag `main`
- * planted by a build would win over origin/main). */
+ * refs/heads/NAME; the local branch over the remote's when it is ahead of it (prefer_local).
+ * Never a tag, never git's abbreviation rules (under which a tag `main` planted by a build
+ * would win over origin/main). */
 static int resolve_branch(const char *root, const char *name, char **commit, char **ref,
-			  struct gate_error *err)
+			  char **why, struct gate_error *err)
 {
 	struct ref_candidates candidates = { 0 };
 	const char *hash = NULL;
@@ -325,6 +396,18 @@ static int resolve_branch(const char *root, const char *name, char **commit, cha
 		gate_error_set(err, "out of memory");
 		goto out;
 	}
+	if (hash != candidates.local && candidates.local != NULL &&
+	    strcmp(hash, candidates.local) != 0 &&
+	    prefer_local(root, name, *ref, hash, candidates.local, why)) {
+		hash = candidates.local;
+		free(*ref);
+		*ref = NULL;
+		if (asprintf(ref, "refs/heads/%s", name) < 0) {
+			*ref = NULL;
+			gate_error_set(err, "out of memory");
+			goto out;
+		}
+	}
 	*commit = peel_to_commit(root, hash);
 	if (*commit == NULL) {
 		gate_error_set(err, "no baseline: %s does not name a commit", *ref);
@@ -339,10 +422,11 @@ out:
 }
 
 int baseline_resolve(const char *root, const char *name, const char *base_commit, char **commit,
-		     char **ref, struct gate_error *err)
+		     char **ref, char **why, struct gate_error *err)
 {
 	*commit = NULL;
 	*ref = NULL;
+	*why = NULL;
 	if (base_commit != NULL) {
 		if (!is_full_hash(base_commit))
 			return gate_error_set(err, "no baseline: --base-commit needs a full commit hash "
@@ -373,7 +457,7 @@ int baseline_resolve(const char *root, const char *name, const char *base_commit
 		}
 		return 0;
 	}
-	return resolve_branch(root, name, commit, ref, err);
+	return resolve_branch(root, name, commit, ref, why, err);
 }
 
 /* Whether `object` (COMMIT:PATH) is committed, and small enough to read: a baseline above

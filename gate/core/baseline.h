@@ -18,12 +18,18 @@ char *baseline_repository_root(void);
 
 /* Which commit the baseline is read from. With `base_commit` (a full hash: what CI passes), that
  * commit. Else branch `name` as a fully qualified ref: refs/remotes/origin/NAME, else the one
- * other remote's refs/remotes/R/NAME, else refs/heads/NAME; a NAME starting with "refs/" is taken
- * exactly. Never a tag and never git's abbreviation rules. *commit (full hash) and *ref (the ref
- * read, for messages) are owned. Returns 0, or -1 with err listing the refs looked at (no
- * comparable baseline: exit 4). */
+ * other remote's refs/remotes/R/NAME, else refs/heads/NAME; but refs/heads/NAME when it has
+ * every commit of the remote's and more (committed here, not pushed yet). A NAME starting with
+ * "refs/" is taken exactly. Never a tag and never git's abbreviation rules. *commit (full hash)
+ * and *ref (the ref read, for messages) are owned; *why (owned) says why that ref when a local
+ * and a remote branch of the name differ, else NULL. Returns 0, or -1 with err listing the refs
+ * looked at (no comparable baseline: exit 4). */
 int baseline_resolve(const char *root, const char *name, const char *base_commit, char **commit,
-		     char **ref, struct gate_error *err);
+		     char **ref, char **why, struct gate_error *err);
+
+/* The repository's default branch (owned): the one refs/remotes/origin/HEAD points to, else main,
+ * else master, as local or origin's branches; NULL when none of them is here. */
+char *baseline_default_branch(const char *root);
 
 /* The branch a --baseline NAME stands for: NAME, or the part after refs/heads/ or
  * refs/remotes/REMOTE/; NULL for any other refs/ name. baselines/BRANCH.json is its file. */

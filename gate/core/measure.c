@@ -1261,6 +1261,8 @@ struct describe {
 	struct measurement *measurement;
 	const struct manifest_entry *entry;
 	const char *manifest_flags; /* the suite's flags, for a scenario the manifest gives none */
+	const char *unoptimised;    /* its first project unit compiled at -O0, or NULL */
+	const char *unoptimised_fix;
 	char *argv[3];
 	char *directory;
 	char *output_path;
@@ -1278,6 +1280,8 @@ static int plan_describe(struct describe *describe, struct measurement *measurem
 	describe->measurement = measurement;
 	describe->entry = entry;
 	describe->manifest_flags = manifest->flags;
+	describe->unoptimised = options->unoptimised != NULL ? options->unoptimised[index] : NULL;
+	describe->unoptimised_fix = options->unoptimised_fix;
 	memset(measurement, 0, sizeof(*measurement));
 	measurement->messages = options->messages_each != NULL ? options->messages_each[index]
 							       : options->messages;
@@ -1335,6 +1339,17 @@ static void conclude_describe(struct describe *describe)
 		   describe_build(measurement, entry, describe->manifest_flags,
 				  packages_shared_cache(), &err) == 0 &&
 		   program_check(entry->path, measurement->info.region, &err) == 0) {
+		if (describe->unoptimised == NULL || measurement->info.unoptimised)
+			return;
+		/* Measured at -O0, the figures say little of the code users run (a debug build's
+		 * cost is mostly its loads and stores) and a regression there is seldom one in
+		 * the optimised code. */
+		record_failure(measurement, "scenario '%s': its project code was compiled without "
+			       "optimisation: %s; %s, or declare it intended (.unoptimised = true in "
+			       "its struct costgate_scenario)", entry->name, describe->unoptimised,
+			       describe->unoptimised_fix != NULL ? describe->unoptimised_fix
+								 : "compile it with -O2");
+		measurement->refused = true;
 		return;
 	}
 	/* A second region or a client request: nothing it measures could be trusted. */

@@ -44,6 +44,12 @@ struct measure_options {
 	struct debugview *debug_view; /* what the runs see of /usr/lib/debug (debugview.h), grown
 				       * with the scenarios measured; NULL: the system's directory */
 	bool every_metric;        /* run opt-in tools for every scenario (--all-metrics) */
+	/* By manifest entry, the first project unit compiled without optimisation
+	 * (provenance.unoptimised): a scenario with one that does not declare it intended is
+	 * refused before its runs, with `unoptimised_fix` (what to change in the host's build).
+	 * NULL: no check (the base's worktree, built as the head was). */
+	char *const *unoptimised;
+	const char *unoptimised_fix;
 	int verbosity;            /* 0 quiet, 1 progress, 2 progress and commands */
 };
 

@@ -52,6 +52,9 @@ struct measurement {
 				    * the reviewer; owned, NULL when none */
 	uint64_t messages;         /* N */
 	bool failed;               /* a measurement failure: `failure` says which run and why */
+	bool refused;              /* failed because its build is refused (its project code was
+				    * compiled without optimisation and it does not say so): a
+				    * configuration error, not a measurement failure */
 	char failure[1024];
 
 	/* Every metric's region counts at 1, N and 2N, and its per-message and cold figures

@@ -264,3 +264,162 @@ int debuginfo_variable_file(const char *object, const char *variable, char **fil
 	close(fd);
 	return found < 0 ? -1 : 0;
 }
+
+/* Whether the unit defines, out of line, an external function whose name starts costgate_. */
+static bool debuginfo_unit_is_harness(Dwarf_Die *unit)
+{
+	Dwarf_Attribute attribute;
+	Dwarf_Die child;
+	bool external;
+
+	if (dwarf_child(unit, &child) != 0)
+		return false;
+	do {
+		const char *name;
+
+		if (!debuginfo_defines(&child) || dwarf_hasattr(&child, DW_AT_inline) ||
+		    dwarf_formflag(dwarf_attr_integrate(&child, DW_AT_external, &attribute),
+				   &external) != 0 || !external)
+			continue;
+		name = dwarf_formstring(dwarf_attr_integrate(&child, DW_AT_name, &attribute));
+		if (name != NULL && strncmp(name, "costgate_", 9) == 0)
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+int debuginfo_each_unit(const char *object,
+			int (*each)(const struct debuginfo_unit *unit, void *context), void *context)
+{
+	size_t header_size;
+	Dwarf_Off offset = 0, next;
+	Dwarf *dwarf;
+	int fd, status = 0;
+
+	fd = open(object, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	dwarf = dwarf_begin(fd, DWARF_C_READ);
+	while (dwarf != NULL && status == 0 &&
+	       dwarf_nextcu(dwarf, offset, &next, &header_size, NULL, NULL, NULL) == 0) {
+		Dwarf_Die die;
+		Dwarf_Attribute attribute;
+		struct debuginfo_unit unit = { 0 };
+		char *file = NULL;
+
+		if (dwarf_offdie(dwarf, offset + header_size, &die) != NULL) {
+			const char *name = dwarf_diename(&die);
+			const char *directory =
+				dwarf_formstring(dwarf_attr(&die, DW_AT_comp_dir, &attribute));
+
+			if (name != NULL && name[0] != '/' && directory != NULL) {
+				if (asprintf(&file, "%s/%s", directory, name) < 0) {
+					status = -1;
+					break;
+				}
+				unit.file = file;
+			} else {
+				unit.file = name;
+			}
+			unit.producer = dwarf_formstring(dwarf_attr(&die, DW_AT_producer, &attribute));
+			unit.harness = debuginfo_unit_is_harness(&die);
+			status = each(&unit, context);
+		}
+		free(file);
+		offset = next;
+	}
+	if (dwarf != NULL)
+		dwarf_end(dwarf);
+	close(fd);
+	return status;
+}
+
+/* Options that take the next word as their argument, on a recorded command line. */
+static bool debuginfo_takes_argument(const char *word)
+{
+	static const char *const options[] = { "-o", "-I", "-D", "-U", "-MF", "-MT", "-MQ", "-x",
+						"-include", "-isystem", "-iquote", "-idirafter",
+						"-imacros", "-Xclang", "-target", NULL };
+	size_t i;
+
+	for (i = 0; options[i] != NULL; i++)
+		if (strcmp(word, options[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Whether a recorded option decides the code and holds no path. */
+static bool debuginfo_code_option(const char *word)
+{
+	static const char *const path_prefixes[] = { "-fdebug-prefix-map=", "-ffile-prefix-map=",
+						     "-fmacro-prefix-map=", "-fprofile-",
+						     "-fdiagnostics", "-fcolor-diagnostics",
+						     "-fno-color-diagnostics", "-fmessage-length",
+						     NULL };
+	size_t i;
+
+	if (word[0] != '-' || word[1] == '\0')
+		return false;
+	for (i = 0; path_prefixes[i] != NULL; i++)
+		if (strncmp(word, path_prefixes[i], strlen(path_prefixes[i])) == 0)
+			return false;
+	if (strchr(word, '/') != NULL)
+		return false;
+	return word[1] == 'O' || word[1] == 'f' || word[1] == 'm' || word[1] == 'g' ||
+	       strncmp(word, "-std=", 5) == 0 || strcmp(word, "-ansi") == 0 ||
+	       strcmp(word, "-pg") == 0;
+}
+
+int debuginfo_producer_flags(const char *producer, char **flags)
+{
+	char *copy, *word, *saved = NULL, *out;
+	bool skip = false;
+	size_t used = 0;
+
+	*flags = NULL;
+	if (producer == NULL)
+		return 0;
+	copy = strdup(producer);
+	out = malloc(strlen(producer) + 1);
+	if (copy == NULL || out == NULL) {
+		free(copy);
+		free(out);
+		return -1;
+	}
+	for (word = strtok_r(copy, " \t", &saved); word != NULL; word = strtok_r(NULL, " \t", &saved)) {
+		if (skip) {
+			skip = false;
+			continue;
+		}
+		if (debuginfo_takes_argument(word)) {
+			skip = true;
+			continue;
+		}
+		if (!debuginfo_code_option(word))
+			continue;
+		if (used > 0)
+			out[used++] = ' ';
+		memcpy(out + used, word, strlen(word));
+		used += strlen(word);
+	}
+	out[used] = '\0';
+	free(copy);
+	if (used == 0) {
+		free(out);
+		return 0;
+	}
+	*flags = out;
+	return 0;
+}
+
+bool debuginfo_flags_optimise(const char *flags)
+{
+	const char *last = NULL, *at = flags;
+
+	while (at != NULL && (at = strstr(at, "-O")) != NULL) {
+		if (at == flags || at[-1] == ' ')
+			last = at;
+		at += 2;
+	}
+	return last != NULL && !(last[2] == '0' && (last[3] == ' ' || last[3] == '\0'));
+}

@@ -4,6 +4,7 @@
 #ifndef GATE_DEBUGINFO_H
 #define GATE_DEBUGINFO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,5 +50,32 @@ int debuginfo_units_read(const char *object, struct debuginfo_units *units);
  * or no such definition. For a scenario, `costgate_scenario`: the file its author wrote. Returns
  * -1 only when out of memory. */
 int debuginfo_variable_file(const char *object, const char *variable, char **file);
+
+/* One compile unit of an object, as debuginfo_each_unit() gives it. */
+struct debuginfo_unit {
+	const char *file;     /* DW_AT_name made absolute with DW_AT_comp_dir; NULL when absent */
+	const char *producer; /* DW_AT_producer ("GNU C17 12.2.0 -mtune=generic ... -O2"); NULL
+			       * when absent */
+	bool harness;         /* it defines an external function named costgate_*: the harness's
+			       * own code (the harness reserves the prefix) */
+};
+
+/* Calls `each` for every compile unit of `object` in order; stops at the first non-zero it
+ * returns and returns that. An object without DWARF has no units. Returns -1 when the object
+ * cannot be opened or out of memory (before any call). */
+int debuginfo_each_unit(const char *object,
+			int (*each)(const struct debuginfo_unit *unit, void *context), void *context);
+
+/* The options of a DW_AT_producer that decide the code, in its order: those GCC records (it
+ * records them by default: "-mtune=generic -march=x86-64 -g -O2"), or those of the command line
+ * clang records with -grecord-command-line (-O, -f, -m, -g, -std and -ansi options; never -I,
+ * -D, -W, -o or a prefix map, which hold paths or change no code). *flags is NULL when the
+ * producer records no options (clang without -grecord-command-line, GCC with
+ * -gno-record-gcc-switches). Returns -1 only when out of memory. */
+int debuginfo_producer_flags(const char *producer, char **flags);
+
+/* Whether options as debuginfo_producer_flags() gives them optimise: the last -O option is not
+ * -O0 (GCC and clang compile at -O0 when none is given). */
+bool debuginfo_flags_optimise(const char *flags);
 
 #endif

@@ -172,6 +172,15 @@ static int parse_line(struct manifest *manifest, struct manifest_reading *readin
 		return 0;
 	if (strncmp(text, "costgate ", 9) == 0)
 		return set_text(&manifest->costgate, text + 9, "costgate", path, line, err);
+	if (strncmp(text, "build-command ", 14) == 0) {
+		if (manifest->build_command != NULL)
+			return gate_error_set(err, "cannot read manifest '%s': line %zu: 'build-command' "
+					      "given twice", path, line);
+		if (check_text(text + 14, MANIFEST_BUILD_MAX, "build-command", path, line, err) != 0)
+			return -1;
+		manifest->build_command = strdup(text + 14);
+		return manifest->build_command == NULL ? gate_error_set(err, "out of memory") : 0;
+	}
 	if (strncmp(text, "build ", 6) == 0) {
 		if (keep_build(reading, text + 6) != 0)
 			return gate_error_set(err, "out of memory");
@@ -201,7 +210,7 @@ int manifest_read(struct manifest *manifest, const char *path, struct gate_error
 	if (file == NULL) {
 		int saved = errno;
 
-		return gate_error_set(err, "cannot read manifest '%s': %s (build the project first: costgate_add_scenarios() writes it)", path,
+		return gate_error_set(err, "cannot read manifest '%s': %s (build the project first: its build writes it, with costgate_add_scenarios() or gate manifest)", path,
 				      strerror(saved));
 	}
 	while ((length = getline(&text, &capacity, file)) >= 0) {
@@ -338,5 +347,6 @@ void manifest_release(struct manifest *manifest)
 	free(manifest->costgate);
 	free(manifest->compiler);
 	free(manifest->flags);
+	free(manifest->build_command);
 	*manifest = (struct manifest)MANIFEST_INIT;
 }

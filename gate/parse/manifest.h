@@ -18,7 +18,13 @@ struct manifest_entry {
 struct manifest {
 	char *costgate;                 /* the harness's version, "0.2.0"; owned, NULL if not said */
 	char *compiler;                 /* "GNU 12.2.0"; owned */
-	char *flags;                    /* the measured optimisation, "-O2 -g"; owned */
+	char *flags;                    /* the flags as the build says it passed them, "-O2 -g";
+					 * owned (the fingerprint's are read from the programs:
+					 * provenance.h) */
+	char *build_command;            /* how the scenarios are built, a shell command run from
+					 * the repository's top directory ("make"), for the base's
+					 * worktree; owned, NULL when the manifest does not say (a
+					 * CMake build: gate configures and builds it) */
 	struct manifest_entry *entries; /* sorted by name, names unique; owned */
 	size_t entry_count;
 };
@@ -26,8 +32,8 @@ struct manifest {
 #define MANIFEST_INIT { 0 }
 
 /* Reads `path`. Lines: "# comment", "costgate VERSION", "compiler TEXT", "flags TEXT",
- * "scenario NAME PATH" (PATH is the rest of the line and may hold spaces) and "build NAME TEXT",
- * in any order. Unknown keys, duplicate names, a build line for a scenario not listed or given
+ * "scenario NAME PATH" (PATH is the rest of the line and may hold spaces), "build NAME TEXT" and
+ * "build-command TEXT", in any order. Unknown keys, duplicate names, a build line for a scenario not listed or given
  * twice, a missing compiler or flags line: errors naming the file and line. */
 int manifest_read(struct manifest *manifest, const char *path, struct gate_error *err);
 

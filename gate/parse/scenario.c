@@ -96,6 +96,7 @@ static int read_fields(struct scenario_info *info, const cJSON *root, const char
 			return -1;
 	}
 	if (read_flag(&info->gate_cycles, root, "gate_cycles", name, err) != 0 ||
+	    read_flag(&info->unoptimised, root, "unoptimised", name, err) != 0 ||
 	    read_flag(&info->phases, root, "phases", name, err) != 0)
 		return -1;
 	if (cJSON_GetObjectItemCaseSensitive(root, "limit_percent") != NULL &&

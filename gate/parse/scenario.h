@@ -38,6 +38,8 @@ struct scenario_info {
 					 * metric's default (metric_table) */
 	double floors[SCENARIO_FLOORS]; /* the optional floors; 0 when not declared */
 	bool gate_cycles;      /* estimated cycles are gated at the limit, like instructions */
+	bool unoptimised;      /* its project code is measured compiled without optimisation, on
+				* purpose (provenance.h) */
 	bool phases;           /* the harness takes --phases: callgrind's snapshots are its own
 				* dumps as each drain leaves the region, not forked children */
 };

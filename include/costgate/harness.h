@@ -95,6 +95,9 @@ struct costgate_scenario {
 	uint64_t cold_syscalls;
 	double allocator_limit_percent; /* own limit in percent for glibc malloc's instructions
 					 * (allocator/msg); 0 means the gate's default, 10 */
+	bool unoptimised; /* the project's code is measured compiled without optimisation, on
+			   * purpose: gate refuses a build whose project code was compiled at -O0
+			   * otherwise (its DWARF says so) */
 };
 
 /* Declares the raw counterpart inside a scenario's initializer:

@@ -47,7 +47,7 @@ new_repo() {
   local dir=$1
   shift
   mkdir -p "$dir" && { [ $# -eq 0 ] || cp -R "$@" "$dir"/; } &&
-    printf 'build/\nbuilddir/\n' >"$dir/.gitignore" &&
+    printf 'build*/\nbuilddir*/\nout/\ndebug/\n' >"$dir/.gitignore" &&
     git -C "$dir" init -q -b "$base_branch" &&
     git -C "$dir" config user.name "costgate adoption" &&
     git -C "$dir" config user.email "adoption@costgate.invalid" &&
@@ -57,24 +57,65 @@ new_repo() {
 
 commit() { git -C "$1" add -A && git -C "$1" commit -q -m "$2"; }
 
-# run_gate DIR ARGS...: gate from the repository's root DIR, as a user runs it; sets $code.
+# run_gate DIR ARGS...: gate from the repository's top DIR, as a user runs it; sets $code. What
+# it writes for people and tools (stdout, stderr, results.json, the Markdown report) is kept in
+# $work/outputs.txt, which no_machine_paths reads.
 # The native wall-clock check beside a regression (a worktree build of the baseline and timed
 # drains: seconds a regression) is left out: no adoption test asserts it (tests/e2e_baseline
 # truth.sh does).
 run_gate() {
   local dir=$1
   shift
-  (cd "$dir" && exec "$gate" -j 2 --messages "$messages" --no-wall-check "$@") >"$out" 2>"$err"
+  rm -f "$work/results.json" "$work/report.md"
+  (cd "$dir" && exec "$gate" -j 2 --messages "$messages" --no-wall-check \
+    --json "$work/results.json" --markdown "$work/report.md" "$@") >"$out" 2>"$err"
   code=$?
+  cat "$out" "$err" >>"$work/outputs.txt"
+  cat "$work/results.json" "$work/report.md" >>"$work/outputs.txt" 2>/dev/null
 }
 
+# no_machine_paths HOST DIR: nothing gate wrote in this test (outputs.txt) nor the baselines
+# committed in DIR names the test's temporary directory: outputs hold no path of the machine.
+no_machine_paths() {
+  local host=$1 dir=$2 found
+  found=$(cat "$work/outputs.txt" "$dir"/baselines/*.json 2>/dev/null | grep -F -- "$work" | head -5)
+  if [ -s "$work/outputs.txt" ] && [ -z "$found" ]; then
+    pass "${host}_outputs_should_hold_no_path_of_the_machine"
+  else
+    fail "${host}_outputs_should_hold_no_path_of_the_machine: ${found:-no outputs}"
+  fi
+}
 
-# gate_host HOST DIR BUILD_DIR REBUILD PLANT: the whole adoption of one host, built in DIR's
-# BUILD_DIR by the command REBUILD (a function): the baseline saved and committed on
-# $base_branch, a branch with PLANT (a function changing the library in DIR) failing with exit 1,
-# and a branch changing nothing measured passing with exit 0.
+# local_baseline HOST DIR BUILD_DIR: with a remote whose $base_branch predates the committed
+# baseline (committed here, not pushed), gate reads the local branch and says so.
+local_baseline() {
+  local host=$1 dir=$2 build_dir=$3 remote=$work/$1-origin.git
+  git clone -q --bare "$dir" "$remote" &&
+    git -C "$remote" update-ref "refs/heads/$base_branch" "$(git -C "$dir" rev-parse "$base_branch~1")" &&
+    git -C "$dir" remote add origin "$remote" && git -C "$dir" fetch -q origin || {
+    fail "${host}_should_find_a_baseline_committed_locally: cannot make the remote"
+    return
+  }
+  run_gate "$dir" --build-dir "$build_dir" --baseline="$base_branch"
+  check_run "${host}_should_find_a_baseline_committed_locally" 0 "^pass: " \
+    "^baseline: baselines/$base_branch\.json at refs/heads/$base_branch \([0-9a-f]{12}\)\$" \
+    "err:^gate: baseline: read refs/heads/$base_branch, which has 1 commit refs/remotes/origin/$base_branch has not"
+  git -C "$dir" remote remove origin
+}
+
+# gate_host HOST DIR BUILD_DIR REBUILD PLANT [FLAGS REFUSE FIX]: the whole adoption of one host,
+# built in DIR's BUILD_DIR by the command REBUILD (a function): the baseline saved and committed
+# on $base_branch, a branch with PLANT (a function changing the library in DIR) failing with exit
+# 1, and a branch changing nothing measured passing with exit 0. With FLAGS (a function that
+# changes the flags the host builds with in DIR's build files, leaving the build to REBUILD):
+# on a branch committing that,
+# the stored baseline is another toolchain's and the base is built by the host's own command in
+# a worktree and judged (exit 0 unchanged, exit 1 with PLANT). With REFUSE (a function that
+# builds DIR without optimisation and echoes that build's directory): gate refuses it (exit 2)
+# naming the fix for the host (FIX, an extended regular expression).
 gate_host() {
-  local host=$1 dir=$2 build_dir=$3 rebuild=$4 plant=$5
+  local host=$1 dir=$2 build_dir=$3 rebuild=$4 plant=$5 flags=${6:-} refuse=${7:-} fix=${8:-}
+  local baseline_line="^baseline: baselines/$base_branch\.json at refs/heads/$base_branch \([0-9a-f]{12}\)\$"
   run_gate "$dir" --build-dir "$build_dir" --save-baseline "$base_branch"
   if ! check_run "${host}_should_save_a_baseline_on_${base_branch}" 0 "^pass: " ||
     [ ! -s "$dir/baselines/$base_branch.json" ]; then
@@ -84,9 +125,7 @@ gate_host() {
   git -C "$dir" checkout -q -b dearer "$base_branch"
   if "$plant" "$dir" && commit "$dir" "a dearer library" && "$rebuild"; then
     run_gate "$dir" --build-dir "$build_dir" --baseline="$base_branch"
-    check_run "${host}_should_fail_a_planted_regression" 1 \
-      "^baseline: baselines/$base_branch\.json at refs/heads/$base_branch \([0-9a-f]{12}\)\$" \
-      "^fail: "
+    check_run "${host}_should_fail_a_planted_regression" 1 "$baseline_line" "^fail: "
   else
     fail "${host}_should_fail_a_planted_regression: cannot plant or build it"
   fi
@@ -94,10 +133,39 @@ gate_host() {
   printf '\nA line of documentation.\n' >>"$dir/README.md"
   if commit "$dir" "documentation only" && "$rebuild"; then
     run_gate "$dir" --build-dir "$build_dir" --baseline="$base_branch"
-    check_run "${host}_should_pass_an_unchanged_head" 0 \
-      "^baseline: baselines/$base_branch\.json at refs/heads/$base_branch \([0-9a-f]{12}\)\$" \
-      "^pass: "
+    check_run "${host}_should_pass_an_unchanged_head" 0 "$baseline_line" "^pass: "
+    local_baseline "$host" "$dir" "$build_dir"
   else
     fail "${host}_should_pass_an_unchanged_head: cannot build it"
   fi
+  if [ -n "$flags" ]; then
+    local worktree="err:^gate: the stored baseline is not comparable \(.*\): measuring refs/heads/$base_branch here in a temporary worktree\$"
+    git -C "$dir" checkout -q -b flags-changed unchanged
+    if "$flags" "$dir" && commit "$dir" "other flags" && "$rebuild"; then
+      run_gate "$dir" --build-dir "$build_dir" --baseline="$base_branch"
+      check_run "${host}_should_build_the_base_with_its_command_when_the_flags_change" 0 \
+        "$worktree" "^pass: " "^baseline: refs/heads/$base_branch \([0-9a-f]{12}\) measured here in a temporary worktree "
+    else
+      fail "${host}_should_build_the_base_with_its_command_when_the_flags_change: cannot change the flags"
+    fi
+    git -C "$dir" checkout -q -b flags-changed-dearer dearer
+    if "$flags" "$dir" && commit "$dir" "other flags" && "$rebuild"; then
+      run_gate "$dir" --build-dir "$build_dir" --baseline="$base_branch"
+      check_run "${host}_should_fail_a_planted_regression_with_the_flags_changed" 1 "$worktree" "^fail: "
+    else
+      fail "${host}_should_fail_a_planted_regression_with_the_flags_changed: cannot build it"
+    fi
+  fi
+  if [ -n "$refuse" ]; then
+    local debug_dir
+    git -C "$dir" checkout -q unchanged
+    if debug_dir=$("$refuse" "$dir"); then
+      run_gate "$dir" --build-dir "$debug_dir" --baseline="$base_branch"
+      check_run "${host}_should_refuse_a_build_without_optimisation" 2 \
+        "err:^gate: error: scenario '[a-z0-9_]+': its project code was compiled without optimisation: [^ ]+\.c \(.*\); $fix, or declare it intended"
+    else
+      fail "${host}_should_refuse_a_build_without_optimisation: cannot build it"
+    fi
+  fi
+  no_machine_paths "$host" "$dir"
 }

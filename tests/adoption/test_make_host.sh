@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # A library built with plain Make, as one without CMake adopts costgate: examples/crc32-make
-# copied into a git repository whose branch is master, built by its Makefile against the
-# installed pkg-config module (no CMake anywhere in it), its manifest written by `gate manifest`.
+# copied into a git repository whose branch is master and which tracks a build/ folder of its
+# own, built by its Makefile into out/ against the installed pkg-config module (no CMake
+# anywhere in it), its manifest written by `gate manifest` with the command that builds it.
 # The baseline is saved and committed on master; a branch that computes the CRC bit by bit fails
-# (exit 1); a branch changing nothing measured passes (exit 0). Also: the harness's installed
-# names cannot clash with a library's.
+# (exit 1); a branch changing nothing measured passes (exit 0), also against a remote that has
+# not got the baseline yet; a branch that changes CFLAGS in the Makefile has the base built by
+# that make in a worktree and judged alike; a build at -O0 is refused naming CFLAGS; no output
+# names the test's directory. Also: the harness's installed names cannot clash with a
+# library's.
 # Usage: test_make_host.sh COSTGATE_SOURCE_DIR PREFIX
 set -u
 here=$(dirname -- "$(realpath -- "$0")")
@@ -92,26 +96,42 @@ fi
 
 # shellcheck disable=SC2329 # called by gate_host
 rebuild() { quietly "make" make -C "$repo"; }
+# -O3 for -O2 in the Makefile; make does not rebuild for a changed Makefile: clean.
+# shellcheck disable=SC2329 # called by gate_host
+change_flags() {
+  sed -i 's/^CFLAGS ?= -O2 /CFLAGS ?= -O3 /' "$1/Makefile" && grep -q '^CFLAGS ?= -O3 ' "$1/Makefile" &&
+    make -C "$1" clean >/dev/null
+}
+# A build without optimisation, as `make CFLAGS=-g` gives, in its own folder.
+# shellcheck disable=SC2329 # called by gate_host
+build_unoptimised() {
+  quietly "make at -O0" make -C "$1" BUILD=debug CFLAGS=-g >&2 && echo debug
+}
 # Bit by bit instead of the table: about eight times the instructions per byte.
 plant_bitwise() {
   sed -i 's/^\t\tcrc = table\[(crc ^ byte\[i\]) & 0xff\] ^ (crc >> 8);$/\t{\n\t\tint bit;\n\n\t\tcrc ^= byte[i];\n\t\tfor (bit = 0; bit < 8; bit++)\n\t\t\tcrc = crc \& 1 ? 0xedb88320UL ^ (crc >> 1) : crc >> 1;\n\t}/' \
     "$1/crc32.c" && grep -q 'crc ^= byte\[i\]' "$1/crc32.c"
 }
 
-if ! new_repo "$repo" "$example"/. || ! rm -rf "$repo/build" || ! rebuild; then
+# The project's own build/ folder, tracked (gate must neither need nor touch it).
+mkdir -p "$repo/build" && printf 'the project keeps its own files here\n' >"$repo/build/NOTES"
+if ! new_repo "$repo" "$example"/. || ! git -C "$repo" add -f build/NOTES ||
+  ! commit "$repo" "a tracked build folder" || ! rebuild; then
   fail "setup: cannot make and build the example's repository"
   finish
   exit
 fi
-manifest=$repo/build/scenarios/manifest.txt
+manifest=$repo/out/scenarios/manifest.txt
 if grep -qx "flags -O2 -g -Wall -Wextra" "$manifest" &&
-  grep -qx "scenario checksum $repo/build/scenarios/checksum" "$manifest" &&
-  grep -qx "build checksum -O2 -g -Wall -Wextra | link:" "$manifest"; then
+  grep -qx "scenario checksum $repo/out/scenarios/checksum" "$manifest" &&
+  grep -qx "build checksum -O2 -g -Wall -Wextra | link:" "$manifest" &&
+  grep -qxF "build-command make BUILD=\"\${COSTGATE_BUILD_DIR:-out}\" CC='cc' CFLAGS='-O2 -g -Wall -Wextra' LDFLAGS=''" "$manifest"; then
   pass "make_should_write_the_manifest_with_gate_manifest"
 else
   fail "make_should_write_the_manifest_with_gate_manifest"
   show "$manifest"
 fi
-gate_host make "$repo" build rebuild plant_bitwise
+gate_host make "$repo" out rebuild plant_bitwise change_flags build_unoptimised \
+  "compile it with -O2 \(in the flags the build passes the compiler: CFLAGS for make\)"
 
 finish

@@ -130,7 +130,7 @@ static const struct refused_fixture refusals[] = {
 	{ "manifest_should_reject_a_file_without_a_flags_line", "no-flags.txt",
 	  "no 'compiler' or 'flags' line" },
 	{ "manifest_should_say_to_build_first_when_the_file_is_missing", "absent.txt",
-	  "No such file or directory (build the project first: costgate_add_scenarios() writes it)" },
+	  "No such file or directory (build the project first: its build writes it, with costgate_add_scenarios() or gate manifest)" },
 	{ "manifest_should_refuse_a_build_line_for_a_scenario_not_listed", "build-unlisted.txt",
 	  "line 4: 'build' names no scenario the manifest lists" },
 	/* The build line comes from the project's build, which a pull request controls: it is
