@@ -2,11 +2,12 @@
 # gate manifest, for builds without CMake: it writes the lines costgate_add_scenarios() writes
 # (the compiler named as CMake names it, the flags recorded for every scenario), gate reads them
 # from BUILD/scenarios/manifest.txt, and every refusal is exit 2 with nothing written. Runs no
-# valgrind: the executables are costgate's own scenarios, copied.
-# Usage: test_manifest.sh GATE BUILD_DIR
+# valgrind: the executables are costgate's own scenarios, copied. The compiler is the build's,
+# C_COMPILER, named as the build's manifest names it.
+# Usage: test_manifest.sh GATE BUILD_DIR C_COMPILER
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh"
-gate=$(realpath -- "$1") build=$(realpath -- "$2")
+gate=$(realpath -- "$1") build=$(realpath -- "$2") cc=$3
 unset CC
 tmp=$(temp_dir manifest) || exit 2
 cd "$tmp" || exit 2
@@ -16,8 +17,8 @@ cp "$build/scenarios/batch" "$build/scenarios/reply" b/scenarios/
 cp "$build/scenarios/batch" other/
 touch b/scenarios/not_executable
 
-"$gate" manifest --quiet --output-dir b/scenarios --cflags '-O2  -g -std=c99' --ldflags -static \
-  b/scenarios/reply b/scenarios/batch 2>"$tmp/stderr"
+"$gate" manifest --quiet --output-dir b/scenarios --cc "$cc" --cflags '-O2  -g -std=c99' \
+  --ldflags -static b/scenarios/reply b/scenarios/batch 2>"$tmp/stderr"
 code=$?
 compiler=$(sed -n 's/^compiler //p' "$build/scenarios/manifest.txt")
 version=$(sed -n 's/^costgate //p' "$build/scenarios/manifest.txt")

@@ -77,7 +77,9 @@ else
     show "$work/configure.log"
   elif cmake --build "$work/project-build" --target gate_base >"$work/build.log" 2>&1; then
     fail "the_build_refuses_an_upward_include: gate_base built with base/fs.c including measure.h"
-  elif grep -q 'measure\.h: No such file or directory' "$work/build.log"; then
+  # The compiler's word for a header not found: GCC's, then clang's.
+  elif grep -Eq "measure\.h: No such file or directory|'measure\.h' file not found" \
+      "$work/build.log"; then
     pass "the_build_refuses_an_upward_include"
   else
     fail "the_build_refuses_an_upward_include: the build failed otherwise:"

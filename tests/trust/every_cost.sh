@@ -76,8 +76,9 @@ if ! new_repo "$repo"; then end_setup "cannot make the demo repository"; fi
 write_nodes
 sed -i 's|SOURCES scenarios/work.c scenarios/steady.c|SOURCES scenarios/work.c scenarios/steady.c scenarios/nodes.c|' \
   "$repo/CMakeLists.txt"
-# 16,000 steps a message (about 144,000 instructions): an O(n) check of a few instructions an
-# earlier message then stays within the 2 % limit at N = 200, as a real one does at a real N.
+# 16,000 steps a message (about 144,000 instructions with GCC 12, 240,000 with clang 14): an O(n)
+# check of a few instructions an earlier message then stays within the 2 % limit at N = 200, as a
+# real one does at a real N.
 set_iterations "$repo" 16000 || end_setup "cannot set the iterations"
 if ! commit "$repo" "nodes, and work at 8000 steps" || ! build "$repo"; then
   end_setup "cannot build the demo repository"
@@ -158,9 +159,12 @@ if change named_like_the_allocator nodes.c \
 fi
 
 # 4. Each message checked against every earlier one: a few instructions an earlier message,
-# within the 2 % limit at this N, growing without bound.
+# within the 2 % limit at this N, growing without bound. One comparison at a time, its result
+# kept at each: left to itself, clang 14 unrolled the loop to under 5 instructions an earlier
+# message, against its 240,000 a message a growth of 0.40 points, within the margin. Kept, it is
+# 8 with GCC 12 (+1.67 % at N = 200, growth 1.09 points) and 10 with clang 14 (+1.25 %, 0.82).
 if change checks_every_earlier_message work.c \
-  's|^static int handle(|static unsigned long seen_ids[1u << 20];\nstatic size_t seen_count;\n\n__attribute__((noinline)) static int seen_before(unsigned long id)\n{\n	size_t k;\n	int found = 0;\n\n	for (k = 0; k < seen_count; k++)\n		found \|= seen_ids[k] == id;\n	if (seen_count < sizeof(seen_ids) / sizeof(seen_ids[0]))\n		seen_ids[seen_count++] = id;\n	return found;\n}\n\nstatic int handle(|; s|^	COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));$|&\n	COSTGATE_KEEP(seen_before((unsigned long)seen_count * 7919u));|' \
+  's|^static int handle(|static unsigned long seen_ids[1u << 20];\nstatic size_t seen_count;\n\n__attribute__((noinline)) static int seen_before(unsigned long id)\n{\n	size_t k;\n	int found = 0;\n\n	for (k = 0; k < seen_count; k++) {\n		found \|= seen_ids[k] == id;\n		COSTGATE_KEEP(found);\n	}\n	if (seen_count < sizeof(seen_ids) / sizeof(seen_ids[0]))\n		seen_ids[seen_count++] = id;\n	return found;\n}\n\nstatic int handle(|; s|^	COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));$|&\n	COSTGATE_KEEP(seen_before((unsigned long)seen_count * 7919u));|' \
   'seen_before((unsigned long)seen_count * 7919u)'; then
   grows=("^work: cost per message grows with the messages handled: [0-9.]+ instructions per message from 1 to N, [0-9.]+ from N to 2N \(N = [0-9]+\), \+[0-9.]+ % against the baseline's \+0\.00 %, above the 0\.5 point margin"
     "^work: project functions whose instructions per message, own \+ system-library callees, are higher from N to 2N than from 1 to N:"

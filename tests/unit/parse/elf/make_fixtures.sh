@@ -31,10 +31,12 @@ cd "$dir"
 printf 'int dep32(int x) { return x + 1; }\n' >dep.c
 printf 'int dep32(int);\nint thirtytwo(int x) { return dep32(x) * 2; }\n' >thirtytwo.c
 "$cc" -m32 -fPIC -c dep.c -o dep32.o
-"$ld" -m elf_i386 -shared --build-id -soname libdep32.so.1 dep32.o -o dep/libdep32.so.1
+# A SHA-1 build id, 20 bytes, as GNU ld's --build-id makes by default (lld's default, the linker
+# beside clang, is 8 bytes).
+"$ld" -m elf_i386 -shared --build-id=sha1 -soname libdep32.so.1 dep32.o -o dep/libdep32.so.1
 "$cc" -m32 -fPIC -c thirtytwo.c -o thirtytwo.o
 # shellcheck disable=SC2016 # $ORIGIN is the loader's, not the shell's
-"$ld" -m elf_i386 -shared --build-id --enable-new-dtags -soname libthirtytwo.so.1 \
+"$ld" -m elf_i386 -shared --build-id=sha1 --enable-new-dtags -soname libthirtytwo.so.1 \
   -rpath '$ORIGIN/wrong:$ORIGIN/dep' thirtytwo.o dep/libdep32.so.1 -o libthirtytwo.so.1
 "$cc" -shared -fPIC dep.c -Wl,-soname,libdep32.so.1 -o wrong/libdep32.so.1
 printf 'int cached(void) { return 7; }\n' >cached.c
