@@ -61,10 +61,16 @@ source_hash() {
     -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-40)
 }
 
+# The project's own Debian packages (the `packages` input), one name a line, sorted.
+project_packages() {
+  local name
+  for name in ${PACKAGES:-}; do printf '%s\n' "$name"; done | LC_ALL=C sort -u
+}
+
 step_keys() {
   need GITHUB_OUTPUT RUNNER_TEMP
   local deps_hash
-  deps_hash=$(sha256sum "$here/tools/install-deps.sh" | cut -c1-16)
+  deps_hash=$({ cat "$here/tools/install-deps.sh"; project_packages; } | sha256sum | cut -c1-16)
   output apt-key "costgate-apt-$(machine)-$deps_hash"
   output apt-dir "$RUNNER_TEMP/costgate-apt"
   output gate-key "costgate-gate-$(machine)-$(source_hash)"
@@ -75,7 +81,10 @@ step_deps() {
   need GITHUB_OUTPUT RUNNER_TEMP
   local archives=$RUNNER_TEMP/costgate-apt
   mkdir -p "$archives/partial" || die "cannot make the package cache directory"
-  COSTGATE_APT_ARCHIVES=$archives "$here/tools/install-deps.sh" || die "cannot install the packages"
+  local -a extra
+  mapfile -t extra < <(project_packages)
+  COSTGATE_APT_ARCHIVES=$archives "$here/tools/install-deps.sh" "${extra[@]}" ||
+    die "cannot install the packages"
   if compgen -G "$archives/*.deb" >/dev/null; then
     output downloaded true
   else

@@ -3,8 +3,10 @@
 # Without root or apt-get it prints the exact command to run and stops (exit 1).
 set -euo pipefail
 
-# Usage: install-deps.sh [--quiet] [--tests]
+# Usage: install-deps.sh [--quiet] [--tests] [PACKAGE...]
 #   --quiet  say nothing when everything is there
+#   PACKAGE  also these Debian packages (what a project's own build needs: the action's
+#            `packages` input)
 #   --tests  also what only the test suite needs (chromium, for the results page's test;
 #            xmllint and python3-jsonschema, for the exports' tests; libc6-dbg, the C
 #            library's debug file valgrind's recommendation brings, for the test of what the
@@ -21,9 +23,17 @@ for argument in "$@"; do
     --quiet) quiet=true ;;
     --tests) packages+=(chromium libxml2-utils python3-jsonschema libc6-dbg meson ninja-build man-db
       clang) ;;
-    *)
-      echo "install-deps: error: unknown argument '$argument' (usage: install-deps.sh [--quiet] [--tests])" >&2
+    -*)
+      echo "install-deps: error: unknown argument '$argument' (usage: install-deps.sh [--quiet] [--tests] [PACKAGE...])" >&2
       exit 2
+      ;;
+    *)
+      # Debian's rule for a package name; anything else never reaches apt-get's command line.
+      if [[ ! $argument =~ ^[a-z0-9][a-z0-9+.-]+$ ]]; then
+        echo "install-deps: error: '$argument' is not a Debian package name ([a-z0-9][a-z0-9+.-]+)" >&2
+        exit 2
+      fi
+      packages+=("$argument")
       ;;
   esac
 done

@@ -2,7 +2,7 @@
  * every index once, the same fingerprint and selection, no scenario twice, none left out. One
  * results file of a whole run is decided again as it is. With --check-raw, every count is read
  * again from the raw callgrind and DHAT files, so that the decision does not rest on figures
- * written by the code under review (the second opinion of costgate-comment.yml). */
+ * written by the code under review (the second opinion of costgate-verified.yml). */
 #define _GNU_SOURCE
 #include "cmd_merge.h"
 

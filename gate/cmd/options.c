@@ -240,7 +240,7 @@ static int fill_defaults(struct gate_options *options, struct gate_error *err)
 void options_start(struct gate_options *options, struct common_targets *common)
 {
 	*options = (struct gate_options){
-		.messages = 1000,
+		.messages = OPTIONS_MESSAGES_DEFAULT,
 		.timeout_seconds = 600,
 		.build_dir = "build",
 		.verbosity = 1,

@@ -13,6 +13,7 @@
 
 /* The most deliveries a run may have: DHAT at 200,000 deliveries of 1 KB needed 669 MiB. */
 #define OPTIONS_MESSAGES_MAX 100000ULL
+#define OPTIONS_MESSAGES_DEFAULT 1000ULL /* N when neither --messages nor a baseline says */
 
 struct gate_options {
 	uint64_t messages;        /* N: the runs are at 1, N and 2N deliveries */

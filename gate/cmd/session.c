@@ -948,48 +948,42 @@ static bool own_makefile(const char *root)
 	return found;
 }
 
-/* gate as it was run, then --build-dir when it is not the default. */
+/* `gate` (never the path it was run by: a path of this machine), then --build-dir when it is
+ * not the default. */
 static int gate_command(const struct session *session, char *text, size_t size)
 {
-	const char *program = session->program;
-	const char *build_dir = session->options->build_dir;
+	char build_dir[PATH_MAX];
 
-	if (program == NULL || strchr(program, '/') == NULL)
-		program = "gate";
+	shown_build_dir(session, build_dir, sizeof(build_dir));
 	if (strcmp(build_dir, "build") == 0)
-		return snprintf(text, size, "%s", program);
-	return snprintf(text, size, "%s --build-dir %s", program, build_dir);
+		return snprintf(text, size, "gate");
+	return snprintf(text, size, "gate --build-dir %s", build_dir);
 }
 
 /* What refreshes the baseline here: `make baseline` in costgate's own tree, else gate's own, as
  * a user pastes it at the repository's top: `gate`, never the path it was run by, the build
- * directory relative to the top when it is inside it, and the branch the baseline was read from
- * (main when none was named). */
+ * directory relative to the top when it is inside it, the baseline's N when it is not the
+ * default, and the branch the baseline was read from (main when none was named). */
 static void refresh_command(const struct session *session, char *text, size_t size)
 {
 	const char *branch = session->options->baseline_ref != NULL
 				     ? baseline_branch_of(session->options->baseline_ref) : NULL;
-	const char *build_dir = session->options->build_dir;
-	char *absolute = realpath(build_dir, NULL);
-	size_t root_length = session->root != NULL ? strlen(session->root) : 0;
+	uint64_t messages = session->have_baseline ? session->baseline.messages : session->messages;
+	char build_dir[PATH_MAX], build_option[PATH_MAX + 16] = "", messages_option[48] = "";
 
 	if (branch == NULL)
 		branch = "main";
 	if (own_makefile(session->root)) {
 		snprintf(text, size, "make baseline, and commit baselines/main.json");
-		free(absolute);
 		return;
 	}
-	if (absolute != NULL && root_length > 0 && strncmp(absolute, session->root, root_length) == 0 &&
-	    absolute[root_length] == '/')
-		build_dir = absolute + root_length + 1;
-	if (strcmp(build_dir, "build") == 0)
-		snprintf(text, size, "gate --save-baseline %s on %s, and commit baselines/%s.json",
-			 branch, branch, branch);
-	else
-		snprintf(text, size, "gate --build-dir %s --save-baseline %s on %s, and commit "
-			 "baselines/%s.json", build_dir, branch, branch, branch);
-	free(absolute);
+	shown_build_dir(session, build_dir, sizeof(build_dir));
+	if (strcmp(build_dir, "build") != 0)
+		snprintf(build_option, sizeof(build_option), " --build-dir %s", build_dir);
+	if (messages != 0 && messages != OPTIONS_MESSAGES_DEFAULT)
+		snprintf(messages_option, sizeof(messages_option), " --messages %" PRIu64, messages);
+	snprintf(text, size, "gate%s%s --save-baseline %s on %s, and commit baselines/%s.json",
+		 build_option, messages_option, branch, branch, branch);
 }
 
 /* The local command that repeats this run, for the Markdown report: build, then gate. */
@@ -1002,7 +996,10 @@ static void reproduce_command(const struct session *session, char *text, size_t 
 	if (own_makefile(session->root))
 		written = snprintf(text, size, "make && build/gate/gate");
 	else {
-		written = snprintf(text, size, "cmake --build %s && ", options->build_dir);
+		char build[1024];
+
+		session_build_command(session, build, sizeof(build));
+		written = snprintf(text, size, "%s && ", build);
 		if (written >= 0 && (size_t)written < size)
 			written += gate_command(session, text + written, size - (size_t)written);
 	}

@@ -87,7 +87,7 @@ void verdict_breach_words(uint64_t breaches, char *text, size_t size)
 /* "regressed: instructions, allocations", "accepted: cold instructions", "improved: cycles". */
 static void describe_state(struct verdict_row *row)
 {
-	char words[128];
+	char words[sizeof(row->state_text) - 32];
 	uint64_t about = row->state == VERDICT_REGRESSED ? row->unaccepted
 			 : row->state == VERDICT_ACCEPTED ? row->breaches
 			 : row->state == VERDICT_IMPROVED ? row->improvements : 0;

@@ -161,7 +161,7 @@ struct verdict_row {
 	bool steady_floor_high;              /* the steady floor is above what was measured */
 	bool cold_floor_high;                /* the cold floor is above what was measured */
 	struct attribution *attribution;     /* why, once verdict_explain chose this row; owned */
-	char state_text[160];                /* the state as reports show it (verdict_row_state_text) */
+	char state_text[400];                /* the state as reports show it (verdict_row_state_text) */
 	struct verdict_wall *wall;           /* the wall clock beside a regression; owned, NULL */
 };
 

@@ -90,9 +90,13 @@ static void markdown_metrics(FILE *out, const struct verdict *verdict)
 				fputs(" - |", out);
 			else if (metric_table[metric].shows_cold)
 				fprintf(out, " %" PRIu64 " |", slope->cold);
-			else if (row->limit_compared & (1u << metric))
-				fprintf(out, " %.3f (%+.2f %%) |", slope->per_message,
-					row->changes[metric][VERDICT_PER_MESSAGE]);
+			else if (row->limit_compared & (1u << metric)) {
+				char change[48];
+
+				table_format_change(change, sizeof(change),
+						    row->changes[metric][VERDICT_PER_MESSAGE]);
+				fprintf(out, " %.3f (%s) |", slope->per_message, change);
+			}
 			else
 				fprintf(out, " %.3f |", slope->per_message);
 		}
@@ -121,13 +125,16 @@ static void markdown_functions(FILE *out, const struct attribution_function *row
 		      "| share |\n|---|---:|---:|---:|---:|---:|---:|\n", out);
 	for (i = 0; i < count; i++) {
 		const struct attribution_function *function = &rows[i];
+		char change[48], exclusive[48], inclusive[48];
 
 		fputs("| `", out);
 		text_markdown_code(out, function->name);
-		fprintf(out, "`%s | %.3f | %.3f | %+.3f | %+.3f | %+.3f | %.1f %% |\n",
+		fprintf(out, "`%s | %.3f | %.3f | %s | %s | %s | %.1f %% |\n",
 			function->appeared ? " (new)" : function->disappeared ? " (gone)" : "",
-			function->head, function->baseline, function->change,
-			function->exclusive_change, function->inclusive_change,
+			function->head, function->baseline,
+			table_format_signed(change, sizeof(change), function->change, 3),
+			table_format_signed(exclusive, sizeof(exclusive), function->exclusive_change, 3),
+			table_format_signed(inclusive, sizeof(inclusive), function->inclusive_change, 3),
 			function->share_percent);
 	}
 }
@@ -142,18 +149,21 @@ static void markdown_counts(FILE *out, const struct attribution_function *rows, 
 		return;
 	fprintf(out, "\n%s\n\n| function | %s |\n|---|---:|---:|---:|\n", title, headings);
 	for (i = 0; i < count; i++) {
+		char change[48];
+
 		fputs("| `", out);
 		text_markdown_code(out, rows[i].name);
-		fprintf(out, "`%s | %.3f | %.3f | %+.3f |\n",
+		fprintf(out, "`%s | %.3f | %.3f | %s |\n",
 			rows[i].appeared ? " (new)" : rows[i].disappeared ? " (gone)" : "",
-			rows[i].head, rows[i].baseline, rows[i].change);
+			rows[i].head, rows[i].baseline,
+			table_format_signed(change, sizeof(change), rows[i].change, 3));
 	}
 }
 
 static void markdown_attribution(FILE *out, const struct verdict_row *row)
 {
 	const struct attribution *why = row->attribution;
-	char lines[2 * ATTRIBUTION_TEXT + 32];
+	char lines[2 * ATTRIBUTION_TEXT + 32], change[48], bytes[48];
 	size_t i;
 
 	if (why->function_count == 0 && why->leaf_count == 0 && why->site_count == 0 &&
@@ -164,15 +174,17 @@ static void markdown_attribution(FILE *out, const struct verdict_row *row)
 	fputs("`: why\n", out);
 	if (why->function_count > 0)
 		fprintf(out, "\nProject functions whose instructions per message, own + system-library "
-			"callees (the allocator apart), changed most (%+.3f in all):\n",
-			why->total_change);
+			"callees (the allocator apart), changed most (%s in all):\n",
+			table_format_signed(change, sizeof(change), why->total_change, 3));
 	markdown_functions(out, why->functions, why->function_count);
 	if (why->function_count > 0)
-		fprintf(out, "| (the rest) | | | %+.3f | | | %.1f %% |\n", why->rest_change,
+		fprintf(out, "| (the rest) | | | %s | | | %.1f %% |\n",
+			table_format_signed(change, sizeof(change), why->rest_change, 3),
 			why->rest_share_percent);
 	if (why->allocator_change != 0)
-		fprintf(out, "\nThe allocator (malloc, free, ... and below), reported apart: %+.3f "
-			"instructions per message.\n", why->allocator_change);
+		fprintf(out, "\nThe allocator (malloc, free, ... and below), reported apart: %s "
+			"instructions per message.\n",
+			table_format_signed(change, sizeof(change), why->allocator_change, 3));
 	if (why->leaf_count > 0)
 		fputs("\nSystem-library functions whose exclusive instructions per message changed "
 		      "most:\n", out);
@@ -199,8 +211,10 @@ static void markdown_attribution(FILE *out, const struct verdict_row *row)
 		text_markdown_code(out, site->chain);
 		fprintf(out, "`%s | ", site->appeared ? " (new)" : site->disappeared ? " (gone)" : "");
 		cell(out, lines);
-		fprintf(out, " | %.3f | %.3f | %+.3f | %+.3f |\n", site->head_blocks,
-			site->baseline_blocks, site->blocks_change, site->bytes_change);
+		fprintf(out, " | %.3f | %.3f | %s | %s |\n", site->head_blocks,
+			site->baseline_blocks,
+			table_format_signed(change, sizeof(change), site->blocks_change, 3),
+			table_format_signed(bytes, sizeof(bytes), site->bytes_change, 3));
 	}
 }
 
@@ -383,10 +397,11 @@ static void annotate_lines(FILE *out, const char *level, const char *title, cons
 	const char *line, *end;
 
 	for (line = text; line != NULL && (end = strchr(line, '\n')) != NULL; line = end + 1) {
-		char sentence[1024];
+		char *sentence = strndup(line, (size_t)(end - line));
 
-		snprintf(sentence, sizeof(sentence), "%.*s", (int)(end - line), line);
-		annotation(out, level, title, sentence);
+		if (sentence != NULL)
+			annotation(out, level, title, sentence);
+		free(sentence);
 	}
 }
 

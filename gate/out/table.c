@@ -10,7 +10,7 @@
 #include "text.h"
 
 #define MAX_COLUMNS (12 + METRIC_COUNT)
-#define CELL 160 /* a row's whole state (verdict_row.state_text) */
+#define CELL 400 /* a row's whole state (verdict_row.state_text) */
 
 struct table {
 	const char *headers[MAX_COLUMNS];
@@ -24,9 +24,20 @@ void table_format_per_message(char *text, size_t text_size, double value)
 	snprintf(text, text_size, "%.3f", value);
 }
 
+const char *table_format_signed(char *text, size_t text_size, double value, int decimals)
+{
+	snprintf(text, text_size, "%+.*f", decimals, value);
+	/* printf rounds -0.001 to "-0.00": a sign with no figure behind it. */
+	if (text[0] == '-' && text[1 + strspn(text + 1, "0.")] == '\0')
+		text[0] = '+';
+	return text;
+}
+
 void table_format_change(char *text, size_t text_size, double percent)
 {
-	snprintf(text, text_size, "%+.2f %%", percent);
+	char figure[64];
+
+	snprintf(text, text_size, "%s %%", table_format_signed(figure, sizeof(figure), percent, 2));
 }
 
 static void format_count(char *text, uint64_t value)
@@ -368,11 +379,13 @@ static void print_breaches(FILE *out, const struct verdict_row *row)
 	if (row->breaches & BREACH_GROWTH) {
 		const struct slope *slope = &head->slopes[METRIC_INSTRUCTIONS];
 
+		table_format_change(head_text, sizeof(head_text), row->growth_head);
+		table_format_change(base_text, sizeof(base_text), row->growth_baseline);
 		fprintf(out, "%s: cost per message grows with the messages handled: %.3f instructions "
-			"per message from 1 to N, %.3f from N to 2N (N = %" PRIu64 "), %+.2f %% against "
-			"the baseline's %+.2f %%, above the %g point margin\n", row->name,
-			slope->per_message_early, slope->per_message, head->messages,
-			row->growth_head, row->growth_baseline, VERDICT_GROWTH_MARGIN_PERCENT);
+			"per message from 1 to N, %.3f from N to 2N (N = %" PRIu64 "), %s against "
+			"the baseline's %s, above the %g point margin\n", row->name,
+			slope->per_message_early, slope->per_message, head->messages, head_text,
+			base_text, VERDICT_GROWTH_MARGIN_PERCENT);
 	}
 	if (row->breaches & BREACH_PROCESS_INSTRUCTIONS) {
 		table_format_per_message(head_text, sizeof(head_text), row->process_head);
@@ -429,9 +442,9 @@ static void print_functions(FILE *out, const struct attribution_function *rows, 
 
 		table_format_per_message(head, sizeof(head), function->head);
 		table_format_per_message(base, sizeof(base), function->baseline);
-		snprintf(change, sizeof(change), "%+.3f", function->change);
-		snprintf(exclusive, sizeof(exclusive), "%+.3f", function->exclusive_change);
-		snprintf(inclusive, sizeof(inclusive), "%+.3f", function->inclusive_change);
+		table_format_signed(change, sizeof(change), function->change, 3);
+		table_format_signed(exclusive, sizeof(exclusive), function->exclusive_change, 3);
+		table_format_signed(inclusive, sizeof(inclusive), function->inclusive_change, 3);
 		fprintf(out, "  %12s  %12s  %12s  %12s  %12s  %5.1f %%  ", head, base, change,
 			exclusive, inclusive, function->share_percent);
 		text_terminal(out, function->name);
@@ -455,7 +468,7 @@ static void print_counts(FILE *out, const char *name, const struct attribution_f
 	for (i = 0; i < count; i++) {
 		table_format_per_message(head, sizeof(head), rows[i].head);
 		table_format_per_message(base, sizeof(base), rows[i].baseline);
-		snprintf(change, sizeof(change), "%+.3f", rows[i].change);
+		table_format_signed(change, sizeof(change), rows[i].change, 3);
 		fprintf(out, "  %12s  %12s  %12s  ", head, base, change);
 		text_terminal(out, rows[i].name);
 		fprintf(out, "%s\n", appeared_mark(rows[i].appeared, rows[i].disappeared));
@@ -473,19 +486,20 @@ static void print_attribution(FILE *out, const struct verdict_row *row)
 	{
 		text_terminal(out, row->name);
 		fprintf(out, ": project functions whose instructions per message, own + "
-			"system-library callees (the allocator apart), changed most (%+.3f in all):\n",
-			why->total_change);
+			"system-library callees (the allocator apart), changed most (%s in all):\n",
+			table_format_signed(change, sizeof(change), why->total_change, 3));
 	}
 	print_functions(out, why->functions, why->function_count);
 	if (why->function_count > 0) {
-		snprintf(change, sizeof(change), "%+.3f", why->rest_change);
+		table_format_signed(change, sizeof(change), why->rest_change, 3);
 		fprintf(out, "  %12s  %12s  %12s  %12s  %12s  %5.1f %%  (the rest)\n", "", "", change,
 			"", "", why->rest_share_percent);
 	}
 	if (why->allocator_change != 0) {
 		text_terminal(out, row->name);
-		fprintf(out, ": the allocator (malloc, free, ... and below), reported apart: %+.3f "
-			"instructions per message\n", why->allocator_change);
+		fprintf(out, ": the allocator (malloc, free, ... and below), reported apart: %s "
+			"instructions per message\n",
+			table_format_signed(change, sizeof(change), why->allocator_change, 3));
 	}
 	if (why->leaf_count > 0) {
 		text_terminal(out, row->name);
@@ -511,8 +525,8 @@ static void print_attribution(FILE *out, const struct verdict_row *row)
 
 		table_format_per_message(head, sizeof(head), site->head_blocks);
 		table_format_per_message(base, sizeof(base), site->baseline_blocks);
-		snprintf(change, sizeof(change), "%+.3f", site->blocks_change);
-		snprintf(inclusive, sizeof(inclusive), "%+.3f", site->bytes_change);
+		table_format_signed(change, sizeof(change), site->blocks_change, 3);
+		table_format_signed(inclusive, sizeof(inclusive), site->bytes_change, 3);
 		table_format_site_lines(lines, sizeof(lines), site);
 		fprintf(out, "  %10s  %10s  %10s  %12s  ", head, base, change, inclusive);
 		text_terminal(out, site->chain);
@@ -676,7 +690,8 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 	if (row->state == VERDICT_NEW)
 		fprintf(out, "%s: new: not in the baseline, so no instruction verdict; floors enforced\n",
 			row->name);
-	table_print_wall(out, row);
+	if (parts & TABLE_NOTES_WALL)
+		table_print_wall(out, row);
 	table_print_linearity_notes(out, row);
 }
 
@@ -745,7 +760,7 @@ void table_print_notes(FILE *out, const struct verdict *verdict, const char *ref
 			SLOPE_COMPARABLE_LINEARITY_PERCENT);
 	for (i = 0; i < verdict->row_count; i++)
 		table_print_row_notes(out, verdict, &verdict->rows[i], refresh_command,
-				      TABLE_NOTES_IMPROVEMENT |
+				      TABLE_NOTES_IMPROVEMENT | TABLE_NOTES_WALL |
 					      (with_attribution ? TABLE_NOTES_ATTRIBUTION : 0u));
 	for (i = 0; verdict->acceptance && i < verdict->acceptance->count; i++)
 		if (!verdict->acceptance_used[i])

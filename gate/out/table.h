@@ -29,6 +29,7 @@ enum table_notes {
 	TABLE_NOTES_ATTRIBUTION = 1 << 0, /* why: the functions and sites that moved */
 	TABLE_NOTES_IMPROVEMENT = 1 << 1, /* the figures now cheaper than the limit allows, with
 					   * the command that refreshes the baseline */
+	TABLE_NOTES_WALL = 1 << 2,        /* the wall-clock line (table_print_wall) */
 };
 
 /* One row's sentences: failure, breaches, attribution, acceptances, floors, improvements
@@ -54,7 +55,12 @@ void table_format_per_message(char *text, size_t text_size, double value);
  * has none. */
 void table_format_site_lines(char *text, size_t size, const struct attribution_site *site);
 
-/* A change in percent with its sign, e.g. "+3.41 %", "-0.02 %". */
+/* A change in percent with its sign, e.g. "+3.41 %", "-0.02 %"; a change that rounds to zero is
+ * "+0.00 %", never "-0.00 %". */
 void table_format_change(char *text, size_t text_size, double percent);
+
+/* A signed figure at `decimals` decimals, "+96.000", "-1.500"; one that rounds to zero has the
+ * plus sign. Returns text. */
+const char *table_format_signed(char *text, size_t text_size, double value, int decimals);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "runner.h"
@@ -31,12 +32,14 @@ int native_runs_read_manifest(struct manifest *manifest, const char *build_dir,
 
 	if (asprintf(&path, "%s/scenarios/native/manifest.txt", build_dir) < 0)
 		return gate_error_set(err, "out of memory");
+	if (access(path, F_OK) != 0) {
+		free(path);
+		return gate_error_set(err, "no native scenarios: the build has none (a CMake build "
+				      "makes them where gperftools is installed; docs/wall-clock.md)");
+	}
 	status = manifest_read(manifest, path, err);
 	free(path);
-	if (status != 0)
-		return gate_error_prefix(err, "no native scenarios (they are built with gperftools: "
-					 "run make)");
-	return 0;
+	return status;
 }
 
 static struct native_runs_tally tally;

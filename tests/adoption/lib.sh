@@ -90,12 +90,12 @@ no_machine_paths() {
 # baseline (committed here, not pushed), gate reads the local branch and says so.
 local_baseline() {
   local host=$1 dir=$2 build_dir=$3 remote=$work/$1-origin.git
-  git clone -q --bare "$dir" "$remote" &&
-    git -C "$remote" update-ref "refs/heads/$base_branch" "$(git -C "$dir" rev-parse "$base_branch~1")" &&
-    git -C "$dir" remote add origin "$remote" && git -C "$dir" fetch -q origin || {
+  if ! git clone -q --bare "$dir" "$remote" ||
+    ! git -C "$remote" update-ref "refs/heads/$base_branch" "$(git -C "$dir" rev-parse "$base_branch~1")" ||
+    ! git -C "$dir" remote add origin "$remote" || ! git -C "$dir" fetch -q origin; then
     fail "${host}_should_find_a_baseline_committed_locally: cannot make the remote"
     return
-  }
+  fi
   run_gate "$dir" --build-dir "$build_dir" --baseline="$base_branch"
   check_run "${host}_should_find_a_baseline_committed_locally" 0 "^pass: " \
     "^baseline: baselines/$base_branch\.json at refs/heads/$base_branch \([0-9a-f]{12}\)\$" \

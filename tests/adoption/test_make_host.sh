@@ -134,4 +134,11 @@ fi
 gate_host make "$repo" out rebuild plant_bitwise change_flags build_unoptimised \
   "compile it with -O2 \(in the flags the build passes the compiler: CFLAGS for make\)"
 
+# A source newer than the program built from it (a make that failed, or none since a checkout):
+# refused before anything runs, with the build's own command.
+touch "$repo/crc32.c"
+run_gate "$repo" --build-dir out --baseline="$base_branch"
+check_run "a_build_older_than_its_sources_should_be_refused_with_the_command_that_builds_it" 2 \
+  "err:^gate: error: the build is older than its sources: 'checksum' is older than its source crc32\.c .*; build it again: make BUILD=\"\\\$\{COSTGATE_BUILD_DIR:-out\}\" CC='cc' CFLAGS='-O3 -g -Wall -Wextra' LDFLAGS=''\$"
+
 finish

@@ -227,7 +227,7 @@ if set_iterations "$repo" 1600 &&
   check_run "cheaper_and_over_a_floor_should_fail_on_the_floor" 1 \
     "^work +[0-9.]+ +[0-9.]+ +-[0-9.]+ % .* regressed: allocations, cold allocations\$" \
     "^::error title=costgate%3A work regressed%3A allocations%2C cold allocations::work: 1\.000 allocations per message, above the declared floor of 0\$" \
-    "^::notice title=costgate%3A work improved::work: improved: instructions per message -[0-9.]+ %25 against the baseline, beyond the 2 %25 limit: refresh the baseline \(gate --save-baseline main on main, and commit baselines/main\.json\)\$" \
+    "^::notice title=costgate%3A work improved::work: improved: instructions per message -[0-9.]+ %25 against the baseline, beyond the 2 %25 limit: refresh the baseline \(gate --messages 200 --save-baseline main on main, and commit baselines/main\.json\)\$" \
     "!^::error.*(improved|cheaper)" "!^::error.*instructions per message" \
     "^fail: 1 regressed \(work\)\$"
 else

@@ -111,7 +111,7 @@ expect_error time_should_refuse_zero_loops 2 "--loops must be an integer from 1"
 expect_error time_should_refuse_a_stray_argument 2 "unexpected argument 'extra'" --build-dir "$build" extra
 expect_error time_should_say_when_the_selection_has_no_pair 2 \
   "nothing to time: no selected scenario declares a raw counterpart" --build-dir "$build" -s consume_raw
-expect_error time_should_say_how_to_get_the_native_scenarios 2 "no native scenarios .*run make" \
+expect_error time_should_say_how_to_get_the_native_scenarios 2 "no native scenarios: the build has none .*docs/wall-clock.md" \
   --build-dir "$work/empty"
 
 # --- stand-in native scenarios: a counterpart that is not raw, and a run that fails

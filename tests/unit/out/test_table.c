@@ -382,6 +382,14 @@ static void table_should_format_figures_exactly(void)
 	CHECK_STR(text, "-0.02 %");
 	table_format_change(text, sizeof(text), 0.0);
 	CHECK_STR(text, "+0.00 %");
+	/* A change that rounds to nothing has no minus sign before it. */
+	table_format_change(text, sizeof(text), -0.004);
+	CHECK_STR(text, "+0.00 %");
+	table_format_change(text, sizeof(text), -0.005001);
+	CHECK_STR(text, "-0.01 %");
+	CHECK_STR(table_format_signed(text, sizeof(text), -0.0004, 3), "+0.000");
+	CHECK_STR(table_format_signed(text, sizeof(text), -1.5, 3), "-1.500");
+	CHECK_STR(table_format_signed(text, sizeof(text), 96.0, 3), "+96.000");
 }
 
 /* The wall clock beside a regression: the line, and a reason for none that a pull request's

@@ -87,8 +87,77 @@ static void debuginfo_should_give_nothing_for_an_object_without_dwarf(void)
 	debuginfo_release(NULL);
 }
 
+/* The options a producer records that decide the code: GCC's as they are, clang's recorded command
+ * line without its files, paths, include directories, macros and warnings. */
+static void debuginfo_should_read_the_options_a_producer_records(void)
+{
+	char *flags = NULL;
+
+	CHECK(debuginfo_producer_flags("GNU C17 12.2.0 -mtune=generic -march=x86-64 -g -O2 "
+				       "-fasynchronous-unwind-tables", &flags) == 0);
+	CHECK_STR(flags, "-mtune=generic -march=x86-64 -g -O2 -fasynchronous-unwind-tables");
+	free(flags);
+	CHECK(debuginfo_producer_flags("Debian clang version 14.0.6 /usr/lib/llvm-14/bin/clang -c "
+				       "-I /src/include -Isrc -DNDEBUG -D X=1 -Wall -O2 -gdwarf-4 "
+				       "-grecord-command-line -fdebug-prefix-map=/src=. -std=c99 "
+				       "-o out/a.o /src/a.c", &flags) == 0);
+	CHECK_STR(flags, "-O2 -gdwarf-4 -grecord-command-line -std=c99");
+	free(flags);
+	/* clang without -grecord-command-line, and GCC with -gno-record-gcc-switches: nothing. */
+	CHECK(debuginfo_producer_flags("Debian clang version 14.0.6", &flags) == 0);
+	CHECK(flags == NULL);
+	CHECK(debuginfo_producer_flags("GNU C17 12.2.0", &flags) == 0);
+	CHECK(flags == NULL);
+	CHECK(debuginfo_producer_flags(NULL, &flags) == 0);
+	CHECK(flags == NULL);
+}
+
+static void debuginfo_should_tell_options_that_optimise(void)
+{
+	CHECK(debuginfo_flags_optimise("-g -O2"));
+	CHECK(debuginfo_flags_optimise("-O"));
+	CHECK(debuginfo_flags_optimise("-O0 -g -Os"));
+	CHECK(debuginfo_flags_optimise("-mtune=generic -g -O3 -fasynchronous-unwind-tables"));
+	/* No -O at all is GCC's and clang's -O0; the last one given counts. */
+	CHECK(!debuginfo_flags_optimise("-mtune=generic -march=x86-64 -g -fasynchronous-unwind-tables"));
+	CHECK(!debuginfo_flags_optimise("-O2 -g -O0"));
+	CHECK(!debuginfo_flags_optimise("-fno-omit-frame-pointer"));
+}
+
+/* This executable's own units: its test file's records the options it was compiled with, and
+ * none of its units is the harness's. */
+static int find_own_unit(const struct debuginfo_unit *unit, void *context)
+{
+	char **flags = context;
+
+	if (unit->file != NULL && strstr(unit->file, "test_debuginfo.c") != NULL) {
+		CHECK(!unit->harness);
+		return debuginfo_producer_flags(unit->producer, flags) == 0 ? 1 : -1;
+	}
+	return 0;
+}
+
+static void debuginfo_should_give_each_unit_and_its_producer(void)
+{
+	char *flags = NULL;
+
+	CHECK(debuginfo_each_unit("/proc/self/exe", find_own_unit, &flags) == 1);
+#ifdef __clang__
+	/* clang records its options only with -grecord-command-line, which gate's own build does
+	 * not give its tests. */
+	CHECK(flags == NULL || debuginfo_flags_optimise(flags));
+#else
+	CHECK(flags != NULL && debuginfo_flags_optimise(flags));
+#endif
+	free(flags);
+	CHECK(debuginfo_each_unit("/nonexistent/object", find_own_unit, &flags) == -1);
+}
+
 int main(void)
 {
+	RUN(debuginfo_should_read_the_options_a_producer_records);
+	RUN(debuginfo_should_tell_options_that_optimise);
+	RUN(debuginfo_should_give_each_unit_and_its_producer);
 	RUN(debuginfo_should_name_the_function_that_holds_a_line);
 	RUN(debuginfo_should_match_a_file_by_its_trailing_path);
 	RUN(debuginfo_should_name_the_file_that_defines_a_variable);

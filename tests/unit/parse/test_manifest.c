@@ -102,6 +102,20 @@ static void manifest_should_keep_each_scenarios_build_line_and_the_harness_versi
 	CHECK(manifest.costgate == NULL);
 }
 
+/* How the scenarios are built, for the base's worktree: the command as written, quotes and
+ * all; absent, NULL. */
+static void manifest_should_keep_the_build_command(void)
+{
+	struct manifest manifest = read_valid("with-build-command.txt");
+
+	CHECK_STR(manifest.build_command, "make BUILD=\"${COSTGATE_BUILD_DIR:-out}\" CFLAGS='-O2 -g'");
+	manifest_release(&manifest);
+	CHECK(manifest.build_command == NULL);
+	manifest = read_valid("valid.txt");
+	CHECK(manifest.build_command == NULL);
+	manifest_release(&manifest);
+}
+
 /* Lines come in any order (a test may reorder scenario lines), but a build line must be some
  * listed scenario's. */
 static void manifest_should_take_a_build_line_before_its_scenario(void)
@@ -139,6 +153,8 @@ static const struct refused_fixture refusals[] = {
 	  "line 4: 'build' holds a control character" },
 	{ "manifest_should_refuse_a_second_build_line_for_a_scenario", "build-twice.txt",
 	  "line 5: 'build parse' given twice" },
+	{ "manifest_should_refuse_a_second_build_command", "build-command-twice.txt",
+	  "line 4: 'build-command' given twice" },
 };
 
 /* Reads the row's fixture, which fails with a message that names the file, keeping nothing. */
@@ -288,5 +304,6 @@ int main(void)
 			 /* Last: it aborts a sanitizer build while the bug stands. */
 			 manifest_should_read_a_build_without_scenarios,
 			 manifest_should_keep_each_scenarios_build_line_and_the_harness_version,
+			 manifest_should_keep_the_build_command,
 			 manifest_should_take_a_build_line_before_its_scenario);
 }
