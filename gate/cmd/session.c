@@ -525,6 +525,9 @@ static int find_sources(struct session *session, struct gate_error *err)
 		struct measurement *measurement = &session->measurements[i];
 		char *file;
 
+		/* Its lines named in the repository, with their text (measurement.h). */
+		if (measurement_place_lines(measurement, session->root) != 0)
+			return gate_error_set(err, "out of memory");
 		if (measurement->info.path == NULL)
 			continue;
 		if (debuginfo_variable_file(measurement->info.path, "costgate_scenario", &file) != 0)

@@ -5,6 +5,7 @@
 #include "attribution.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,6 +351,89 @@ static int find_growing(struct attribution *attribution, const struct measuremen
 	return 0;
 }
 
+/* The k-th line of `lines` (by number, from 0) with the file, function and text of lines[at]. */
+static size_t line_ordinal(const struct line_cost *lines, size_t at)
+{
+	size_t ordinal = 0, i;
+
+	for (i = 0; i < at; i++)
+		if (strcmp(lines[i].file, lines[at].file) == 0 &&
+		    strcmp(lines[i].function, lines[at].function) == 0 &&
+		    strcmp(lines[i].text, lines[at].text) == 0)
+			ordinal++;
+	return ordinal;
+}
+
+/* The line of `lines` that is `like` (the same file, function, text and ordinal), or SIZE_MAX. */
+static size_t find_line(const struct line_cost *lines, size_t count, const struct line_cost *like,
+			size_t ordinal)
+{
+	size_t seen = 0, i;
+
+	for (i = 0; i < count; i++)
+		if (strcmp(lines[i].file, like->file) == 0 &&
+		    strcmp(lines[i].function, like->function) == 0 &&
+		    strcmp(lines[i].text, like->text) == 0 && seen++ == ordinal)
+			return i;
+	return SIZE_MAX;
+}
+
+/* Keeps `row` among the ATTRIBUTION_ROWS largest changes in `rows`, largest first. */
+static void keep_line(struct attribution *attribution, const struct attribution_line *row)
+{
+	double size = fabs(row->change);
+	size_t at = attribution->line_count;
+
+	if (row->change == 0)
+		return;
+	if (at == ATTRIBUTION_ROWS) {
+		if (size <= fabs(attribution->lines[at - 1].change))
+			return;
+		at--;
+	} else {
+		attribution->line_count++;
+	}
+	while (at > 0 && fabs(attribution->lines[at - 1].change) < size) {
+		attribution->lines[at] = attribution->lines[at - 1];
+		at--;
+	}
+	attribution->lines[at] = *row;
+}
+
+static void merge_lines(struct attribution *attribution, const struct measurement *head,
+			const struct measurement *baseline)
+{
+	bool *matched = calloc(baseline->line_count + 1, sizeof(*matched));
+	size_t i;
+
+	if (matched == NULL)
+		return; /* lines are a help to the reader; the verdict does not need them */
+	for (i = 0; i < head->line_count; i++) {
+		const struct line_cost *line = &head->lines[i];
+		size_t at = find_line(baseline->lines, baseline->line_count, line,
+				      line_ordinal(head->lines, i));
+		struct attribution_line row = { line->file, line->line, line->function, line->text,
+						line->instructions, 0, 0, at == SIZE_MAX, false };
+
+		if (at != SIZE_MAX) {
+			matched[at] = true;
+			row.baseline = baseline->lines[at].instructions;
+		}
+		row.change = row.head - row.baseline;
+		keep_line(attribution, &row);
+	}
+	for (i = 0; i < baseline->line_count; i++) {
+		const struct line_cost *line = &baseline->lines[i];
+		struct attribution_line row = { line->file, line->line, line->function, line->text,
+						0, line->instructions, -line->instructions, false,
+						true };
+
+		if (!matched[i])
+			keep_line(attribution, &row);
+	}
+	free(matched);
+}
+
 int attribution_compute(struct attribution *attribution, const struct measurement *head,
 			const struct measurement *baseline)
 {
@@ -369,6 +453,7 @@ int attribution_compute(struct attribution *attribution, const struct measuremen
 				    false, attribution->total_change, head, baseline) != 0)
 			return -1;
 		compute_rest(attribution);
+		merge_lines(attribution, head, baseline);
 		if (head->has[METRIC_SYSCALLS] && baseline->has[METRIC_SYSCALLS]) {
 			attribution->syscall_change = head->slopes[METRIC_SYSCALLS].per_message -
 						      baseline->slopes[METRIC_SYSCALLS].per_message;
@@ -412,10 +497,11 @@ cJSON *attribution_to_json(const struct attribution *attribution)
 	cJSON *sites = cJSON_AddArrayToObject(object, "sites");
 	cJSON *syscalls = cJSON_AddArrayToObject(object, "syscall_functions");
 	cJSON *growing = cJSON_AddArrayToObject(object, "growing_functions");
+	cJSON *lines = cJSON_AddArrayToObject(object, "lines");
 	size_t i;
 
 	if (functions == NULL || leaves == NULL || sites == NULL || syscalls == NULL ||
-	    growing == NULL ||
+	    growing == NULL || lines == NULL ||
 	    cJSON_AddNumberToObject(object, "syscall_change", attribution->syscall_change) == NULL ||
 	    !add_functions(syscalls, attribution->syscalls, attribution->syscall_count) ||
 	    !add_functions(growing, attribution->growing, attribution->growing_count) ||
@@ -427,6 +513,22 @@ cJSON *attribution_to_json(const struct attribution *attribution)
 	    !add_functions(functions, attribution->functions, attribution->function_count) ||
 	    !add_functions(leaves, attribution->leaves, attribution->leaf_count))
 		goto failed;
+	for (i = 0; i < attribution->line_count; i++) {
+		const struct attribution_line *row = &attribution->lines[i];
+		cJSON *item = cJSON_CreateObject();
+
+		if (!cJSON_AddItemToArray(lines, item) ||
+		    cJSON_AddStringToObject(item, "file", row->file) == NULL ||
+		    cJSON_AddNumberToObject(item, "line", (double)row->line) == NULL ||
+		    cJSON_AddStringToObject(item, "function", row->function) == NULL ||
+		    cJSON_AddStringToObject(item, "text", row->text) == NULL ||
+		    cJSON_AddNumberToObject(item, "head", row->head) == NULL ||
+		    cJSON_AddNumberToObject(item, "baseline", row->baseline) == NULL ||
+		    cJSON_AddNumberToObject(item, "change", row->change) == NULL ||
+		    cJSON_AddBoolToObject(item, "appeared", row->appeared) == NULL ||
+		    cJSON_AddBoolToObject(item, "disappeared", row->disappeared) == NULL)
+			goto failed;
+	}
 	for (i = 0; i < attribution->site_count; i++) {
 		const struct attribution_site *row = &attribution->sites[i];
 		cJSON *item = cJSON_CreateObject();

@@ -50,6 +50,22 @@ struct attribution_site {
 	bool disappeared;
 };
 
+/* A source line of the project whose instructions per message (own + system-library callees,
+ * the allocator apart) changed. Lines are matched by what they are, not by number: the same file,
+ * function and text, the k-th line of that text in that function on both sides, so lines inserted
+ * above a line leave it the same line. */
+struct attribution_line {
+	const char *file;      /* relative to the repository's top; points into head or baseline */
+	uint64_t line;         /* its number at head (in the baseline when gone) */
+	const char *function;  /* the function callgrind counts it under */
+	const char *text;      /* its source text */
+	double head;           /* per message at head (0 when gone) */
+	double baseline;       /* in the baseline (0 when new) */
+	double change;
+	bool appeared;
+	bool disappeared;
+};
+
 struct attribution {
 	double total_change;        /* the program's instructions per message, head - baseline */
 	double rest_change;         /* the part of total_change no row of `functions` shows: the
@@ -81,6 +97,8 @@ struct attribution {
 								  * the later slope, baseline the
 								  * earlier, change the growth */
 	size_t growing_count;
+	struct attribution_line lines[ATTRIBUTION_ROWS]; /* the project's lines, by |change| */
+	size_t line_count;
 };
 
 /* Compares head with baseline. Without a baseline (a floor breach on a first run) the sites are

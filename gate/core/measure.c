@@ -626,6 +626,112 @@ out:
 	return status;
 }
 
+/* One line's cost in one of the N and 2N runs, while they are gathered. */
+struct line_entry {
+	const char *file;     /* points into the profile */
+	uint64_t line;
+	char *function;       /* recursion level dropped; owned */
+	uint64_t cost[2];     /* at N and at 2N */
+};
+
+static int compare_line_entries(const void *left, const void *right)
+{
+	const struct line_entry *a = left, *b = right;
+	int order = strcmp(a->file, b->file);
+
+	if (order != 0)
+		return order;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return strcmp(a->function, b->function);
+}
+
+/* The project's source lines per message (measurement.h): every line callgrind counts under a
+ * function outside the system's libraries, at N and at 2N, own instructions and system-library
+ * callees' but the allocator's, as ownership.h counts a function. The file names are callgrind's
+ * (absolute); measurement_place_lines names them in the repository. */
+static int compute_lines(struct measurement *measurement, const struct cg_profile *profiles)
+{
+	const struct cg_profile *runs[2] = { &profiles[SLOPE_N], &profiles[SLOPE_TWICE_N] };
+	struct line_entry *entries = NULL;
+	size_t count = 0, capacity = 0, run, f, l, i;
+	int status = -1;
+
+	for (run = 0; run < 2; run++) {
+		for (f = 0; f < runs[run]->function_count; f++) {
+			const struct cg_function *function = &runs[run]->functions[f];
+
+			if (cg_object_is_system(function->object))
+				continue;
+			for (l = 0; l < function->line_count; l++) {
+				const struct cg_line *line = &function->lines[l];
+				struct line_entry *entry;
+
+				if (line->line == 0 || line->file >= runs[run]->file_count ||
+				    runs[run]->files[line->file][0] != '/')
+					continue;
+				if (count == capacity) {
+					size_t grown = capacity ? capacity * 2 : 256;
+					struct line_entry *more = realloc(entries, grown * sizeof(*more));
+
+					if (more == NULL)
+						goto out;
+					entries = more;
+					capacity = grown;
+				}
+				entry = &entries[count];
+				entry->file = runs[run]->files[line->file];
+				entry->line = line->line;
+				entry->function = strndup(function->name,
+							  strcspn(function->name, "'"));
+				if (entry->function == NULL)
+					goto out;
+				entry->cost[run] = line->exclusive + line->library_calls -
+						   line->allocator_calls;
+				entry->cost[1 - run] = 0;
+				count++;
+			}
+		}
+	}
+	if (count > 1)
+		qsort(entries, count, sizeof(*entries), compare_line_entries);
+	measurement->lines = calloc(count ? count : 1, sizeof(*measurement->lines));
+	if (measurement->lines == NULL)
+		goto out;
+	for (i = 0; i < count;) {
+		uint64_t at[2] = { 0, 0 };
+		size_t j;
+		double per_message;
+		struct line_cost *cost;
+
+		for (j = i; j < count && compare_line_entries(&entries[i], &entries[j]) == 0; j++) {
+			at[0] += entries[j].cost[0];
+			at[1] += entries[j].cost[1];
+		}
+		per_message = slope_per_message(at[0], at[1], measurement->messages);
+		if (per_message != 0) {
+			cost = &measurement->lines[measurement->line_count];
+			cost->file = strdup(entries[i].file);
+			cost->function = strdup(entries[i].function);
+			cost->line = entries[i].line;
+			cost->instructions = per_message;
+			if (cost->file == NULL || cost->function == NULL) {
+				free(cost->file);
+				free(cost->function);
+				goto out;
+			}
+			measurement->line_count++;
+		}
+		i = j;
+	}
+	status = 0;
+out:
+	for (i = 0; i < count; i++)
+		free(entries[i].function);
+	free(entries);
+	return status;
+}
+
 static int compare_functions(const void *left, const void *right)
 {
 	const struct function_cost *a = left, *b = right;
@@ -1204,6 +1310,7 @@ static int conclude(struct measurement *measurement, struct run *runs[TOOL_COUNT
 			dhat[which] = parsed[TOOL_DHAT][which].dhat;
 		}
 		if (compute_functions(measurement, callgrind) != 0 ||
+		    compute_lines(measurement, callgrind) != 0 ||
 		    compute_sites(measurement, dhat) != 0) {
 			status = -1;
 			goto out;

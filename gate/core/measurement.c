@@ -1,8 +1,11 @@
-/* A measurement's figures from its counts, and its release. */
+/* A measurement's figures from its counts, its lines placed in the repository, and its release. */
+#define _GNU_SOURCE
 #include "measurement.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "fs.h"
 
 int measurement_compute(struct measurement *measurement, struct gate_error *err)
 {
@@ -52,8 +55,119 @@ void measurement_release(struct measurement *measurement)
 		free(measurement->sites[i].stack);
 	}
 	free(measurement->sites);
+	for (i = 0; i < measurement->line_count; i++) {
+		free(measurement->lines[i].file);
+		free(measurement->lines[i].function);
+		free(measurement->lines[i].text);
+	}
+	free(measurement->lines);
 	for (tool = 0; tool < TOOL_COUNT; tool++)
 		for (i = 0; i < SLOPE_RUNS; i++)
 			free(measurement->raw_files[tool][i]);
 	memset(measurement, 0, sizeof(*measurement));
+}
+
+/* Line `number` of `text` (the whole file), blanks at either end dropped, into a new string. */
+static char *line_text(const char *text, uint64_t number)
+{
+	const char *at = text, *end;
+	size_t length;
+	uint64_t i;
+
+	for (i = 1; at != NULL && i < number; i++) {
+		at = strchr(at, '\n');
+		at = at != NULL ? at + 1 : NULL;
+	}
+	if (at == NULL)
+		return strdup("");
+	end = at + strcspn(at, "\n");
+	while (at < end && (*at == ' ' || *at == '\t'))
+		at++;
+	while (end > at && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		end--;
+	length = (size_t)(end - at);
+	if (length > MEASUREMENT_LINE_TEXT)
+		length = MEASUREMENT_LINE_TEXT;
+	return strndup(at, length);
+}
+
+static int compare_dearer(const void *left, const void *right)
+{
+	const struct line_cost *a = left, *b = right;
+	double ca = a->instructions < 0 ? -a->instructions : a->instructions;
+	double cb = b->instructions < 0 ? -b->instructions : b->instructions;
+
+	if (ca != cb)
+		return ca > cb ? -1 : 1;
+	return 0;
+}
+
+static int compare_place(const void *left, const void *right)
+{
+	const struct line_cost *a = left, *b = right;
+	int order = strcmp(a->file, b->file);
+
+	if (order != 0)
+		return order;
+	return a->line < b->line ? -1 : a->line > b->line ? 1 : strcmp(a->function, b->function);
+}
+
+static void line_release(struct line_cost *line)
+{
+	free(line->file);
+	free(line->function);
+	free(line->text);
+}
+
+int measurement_place_lines(struct measurement *measurement, const char *root)
+{
+	size_t length = root != NULL ? strlen(root) : 0, kept = 0, i;
+	char *source = NULL, *source_file = NULL;
+	int status = 0;
+
+	for (i = 0; i < measurement->line_count; i++) {
+		struct line_cost *line = &measurement->lines[i];
+		char *relative;
+
+		if (length == 0 || strncmp(line->file, root, length) != 0 || line->file[length] != '/') {
+			line_release(line);
+			continue;
+		}
+		/* Lines come sorted by file: each file is read once. */
+		if (source_file == NULL || strcmp(source_file, line->file) != 0) {
+			size_t size;
+
+			free(source);
+			free(source_file);
+			source = NULL;
+			source_file = strdup(line->file);
+			if (source_file == NULL || fs_read_file(line->file, (size_t)1 << 24, &source,
+								&size) != 0)
+				source = NULL;
+		}
+		relative = strdup(line->file + length + 1);
+		free(line->text);
+		line->text = source != NULL ? line_text(source, line->line) : strdup("");
+		if (relative == NULL || line->text == NULL) {
+			free(relative);
+			line_release(line);
+			status = -1;
+			continue;
+		}
+		free(line->file);
+		line->file = relative;
+		measurement->lines[kept++] = *line;
+	}
+	free(source);
+	free(source_file);
+	measurement->line_count = kept;
+	if (kept > MEASUREMENT_LINES_MAX) {
+		qsort(measurement->lines, kept, sizeof(*measurement->lines), compare_dearer);
+		for (i = MEASUREMENT_LINES_MAX; i < kept; i++)
+			line_release(&measurement->lines[i]);
+		measurement->line_count = MEASUREMENT_LINES_MAX;
+	}
+	qsort(measurement->lines, measurement->line_count, sizeof(*measurement->lines),
+	      compare_place);
+	return status;
 }

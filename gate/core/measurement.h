@@ -31,6 +31,24 @@ struct function_cost {
 	uint64_t cold_syscalls;  /* likewise in the 1-delivery run */
 };
 
+/* What one source line of the project costs a message: its own instructions and those of the
+ * system-library functions it calls, the allocator apart, as a function's with_library counts
+ * them (ownership.h); from callgrind's line costs of the N and 2N counts. */
+struct line_cost {
+	char *file;          /* relative to the repository's top (measurement_place_lines); owned */
+	uint64_t line;
+	char *function;      /* the function callgrind counts it under, recursion level dropped;
+			      * owned */
+	char *text;          /* the line's source, blanks at either end dropped, cut at
+			      * MEASUREMENT_LINE_TEXT bytes; owned, "" when unreadable */
+	double instructions; /* per message */
+};
+
+/* At most this many lines a scenario, the dearest per message (a results document's size stays
+ * bounded whatever the library), and this much of each line's text. */
+#define MEASUREMENT_LINES_MAX 400
+#define MEASUREMENT_LINE_TEXT 160
+
 /* What one allocation site costs a message, and in the cold run. */
 struct site_cost {
 	char *location;       /* "function (file:line)"; owned */
@@ -92,6 +110,8 @@ struct measurement {
 	size_t function_count;
 	struct site_cost *sites;         /* nonzero ones, by blocks per message, descending */
 	size_t site_count;
+	struct line_cost *lines;         /* the project's nonzero ones, by file then line */
+	size_t line_count;
 
 	char *raw_files[TOOL_COUNT][SLOPE_RUNS]; /* output file names inside the raw directory */
 	struct seal seal;            /* the executable and its project libraries, hashed when the
@@ -108,6 +128,13 @@ int measurement_compute(struct measurement *measurement, struct gate_error *err)
 /* The whole process per message: the drains' slope plus the exit's instructions per message
  * handled (2N of them in the run whose exit it is). */
 double measurement_process_per_message(const struct measurement *measurement);
+
+/* Places the lines measured (absolute file names, as callgrind gives them) in the repository at
+ * `root`: each file named relative to it and the line's text read from it; a line outside it
+ * (another install's harness, a path gate cannot name without one of this machine) is dropped,
+ * every line when `root` is NULL. Keeps the MEASUREMENT_LINES_MAX dearest. Returns -1 only when
+ * out of memory. */
+int measurement_place_lines(struct measurement *measurement, const char *root);
 
 /* The figure the table shows for a metric: its per-message figure, or its cold one. */
 double measurement_shown(const struct measurement *measurement, enum metric_id metric);

@@ -511,6 +511,8 @@ static const struct json_field code_fields[] = {
 	  .need = JSON_OPTIONAL, .since = "0.1.0", .shape = "array of functions" },
 	{ .key = "sites", JSON_ARRAY_MEMBER(struct measurement, sites, site_count, &results_site_record),
 	  .need = JSON_OPTIONAL, .since = "0.1.0", .shape = "array of allocation sites" },
+	{ .key = "lines", JSON_ARRAY_MEMBER(struct measurement, lines, line_count, &results_line_record),
+	  .need = JSON_OPTIONAL, .since = "0.3.0", .shape = "array of source lines" },
 	{ .key = "raw", .type = JSON_CUSTOM, .need = JSON_OPTIONAL, .since = "0.1.0",
 	  .shape = "object: per tool, its three output files", .read = read_raw,
 	  .write = write_raw },
@@ -575,6 +577,21 @@ static const struct json_field site_fields[] = {
 
 const struct json_record results_site_record = JSON_RECORD("allocation site", site_fields, NULL);
 
+static const struct json_field line_fields[] = {
+	{ .key = "file", JSON_TEXT_MEMBER(struct line_cost, file), .need = JSON_REQUIRED,
+	  .since = "0.3.0" },
+	{ .key = "line", JSON_COUNT_MEMBER(struct line_cost, line), .need = JSON_REQUIRED,
+	  .since = "0.3.0" },
+	{ .key = "function", JSON_TEXT_MEMBER(struct line_cost, function), .need = JSON_REQUIRED,
+	  .since = "0.3.0" },
+	{ .key = "text", JSON_TEXT_MEMBER(struct line_cost, text), .need = JSON_REQUIRED,
+	  .since = "0.3.0" },
+	{ .key = "instructions", JSON_NUMBER_MEMBER(struct line_cost, instructions),
+	  .need = JSON_REQUIRED, .since = "0.3.0" },
+};
+
+const struct json_record results_line_record = JSON_RECORD("source line", line_fields, NULL);
+
 static int finish_failure(const struct json_reader *reader, const cJSON *object, const char *path,
 			  void *record)
 {
@@ -610,6 +627,7 @@ const struct results_schema_place results_schema_places[] = {
 	{ "code[]", &results_code_record },
 	{ "code[].functions[]", &results_function_record },
 	{ "code[].sites[]", &results_site_record },
+	{ "code[].lines[]", &results_line_record },
 	{ "costgate.failures[]", &results_failure_record },
 	{ "costgate.runs.NAME", &results_run_record },
 };

@@ -18,6 +18,7 @@ extern const struct json_record results_code_record;
 /* code[].functions[] (struct function_cost) and code[].sites[] (struct site_cost). */
 extern const struct json_record results_function_record;
 extern const struct json_record results_site_record;
+extern const struct json_record results_line_record;
 
 /* costgate.failures[] (struct measurement: name and failure) and the values of costgate.runs
  * (struct measurement: source and valgrind_seconds). */

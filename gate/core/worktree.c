@@ -388,6 +388,10 @@ static int measure_tree(struct results *baseline, const char *build_dir, bool co
 	if (measure_scenarios(baseline->measurements, &manifest, options, err) != 0)
 		goto out;
 	for (i = 0; i < baseline->count; i++) {
+		if (measurement_place_lines(&baseline->measurements[i], active.path) != 0) {
+			gate_error_set(err, "out of memory");
+			goto out;
+		}
 		if (baseline->measurements[i].failed) {
 			gate_error_set(err, "the baseline's scenario '%s' failed to measure: %s",
 				       baseline->measurements[i].info.name, baseline->measurements[i].failure);

@@ -160,6 +160,29 @@ static void markdown_counts(FILE *out, const struct attribution_function *rows, 
 	}
 }
 
+static void markdown_lines(FILE *out, const struct attribution *why)
+{
+	char change[48];
+	size_t i;
+
+	if (why->line_count == 0)
+		return;
+	fputs("\nSource lines whose instructions per message, own + system-library callees (the "
+	      "allocator apart), changed most:\n\n| line | head | baseline | change | source |\n"
+	      "|---|---:|---:|---:|---|\n", out);
+	for (i = 0; i < why->line_count; i++) {
+		const struct attribution_line *line = &why->lines[i];
+
+		fputs("| `", out);
+		text_markdown_code(out, line->file);
+		fprintf(out, ":%" PRIu64 "`%s | %.3f | %.3f | %s | `", line->line,
+			line->appeared ? " (new)" : line->disappeared ? " (gone)" : "", line->head,
+			line->baseline, table_format_signed(change, sizeof(change), line->change, 3));
+		text_markdown_code(out, line->text[0] != '\0' ? line->text : " ");
+		fputs("` |\n", out);
+	}
+}
+
 static void markdown_attribution(FILE *out, const struct verdict_row *row)
 {
 	const struct attribution *why = row->attribution;
@@ -167,7 +190,8 @@ static void markdown_attribution(FILE *out, const struct verdict_row *row)
 	size_t i;
 
 	if (why->function_count == 0 && why->leaf_count == 0 && why->site_count == 0 &&
-	    why->syscall_count == 0 && (why->growing_count == 0 || !(row->breaches & BREACH_GROWTH)))
+	    why->syscall_count == 0 && why->line_count == 0 &&
+	    (why->growing_count == 0 || !(row->breaches & BREACH_GROWTH)))
 		return;
 	fputs("\n#### `", out);
 	text_markdown_code(out, row->name);
@@ -189,6 +213,7 @@ static void markdown_attribution(FILE *out, const struct verdict_row *row)
 		fputs("\nSystem-library functions whose exclusive instructions per message changed "
 		      "most:\n", out);
 	markdown_functions(out, why->leaves, why->leaf_count);
+	markdown_lines(out, why);
 	markdown_counts(out, why->syscalls, why->syscall_count,
 			"Project functions whose system calls per message, own + system-library "
 			"callees, changed:", "head | baseline | change");
@@ -385,6 +410,82 @@ static void annotation(FILE *out, const char *level, const char *title, const ch
 	fputc('\n', out);
 }
 
+/* An annotation on a line of the repository (`file` relative to its top), which GitHub shows on
+ * the pull request's diff. */
+static void annotation_at(FILE *out, const char *level, const char *file, uint64_t line,
+			  const char *title, const char *message)
+{
+	fprintf(out, "::%s file=", level);
+	escaped(out, file, true);
+	fprintf(out, ",line=%" PRIu64 ",title=", line);
+	escaped(out, title, true);
+	fputs("::", out);
+	escaped(out, message, false);
+	fputc('\n', out);
+}
+
+/* The repository's name of a file an allocation site names ("fixture.c", "lib/fixture.c"): the
+ * head's measured line whose file is it or ends with "/" and it; NULL when none does. */
+static const char *repository_file(const struct measurement *head, const char *name, size_t length)
+{
+	size_t i;
+
+	for (i = 0; head != NULL && i < head->line_count; i++) {
+		const char *file = head->lines[i].file;
+		size_t file_length = strlen(file);
+
+		if ((file_length == length || (file_length > length && file[file_length - length - 1] == '/')) &&
+		    strncmp(file + file_length - length, name, length) == 0)
+			return file;
+	}
+	return NULL;
+}
+
+/* ANNOTATED_LINES of the lines whose cost per message rose most, and every new allocation site,
+ * each on its own line of the diff. Lines outside the repository are never annotated: their
+ * functions are named in the summary. */
+#define ANNOTATED_LINES 3
+
+static void annotate_places(FILE *out, const char *level, const struct verdict_row *row)
+{
+	const struct attribution *why = row->attribution;
+	char title[256], message[1024], change[48];
+	size_t i, annotated = 0;
+
+	if (why == NULL)
+		return;
+	for (i = 0; i < why->line_count && annotated < ANNOTATED_LINES; i++) {
+		const struct attribution_line *line = &why->lines[i];
+
+		if (line->change <= 0 || line->disappeared)
+			continue;
+		snprintf(title, sizeof(title), "costgate: %s costs more here", row->name);
+		snprintf(message, sizeof(message), "%s: %s instructions per message on this line (%.3f "
+			 "against %.3f in the baseline%s), in %s", row->name,
+			 table_format_signed(change, sizeof(change), line->change, 3), line->head,
+			 line->baseline, line->appeared ? ": a new line" : "", line->function);
+		annotation_at(out, level, line->file, line->line, title, message);
+		annotated++;
+	}
+	for (i = 0; i < why->site_count; i++) {
+		const struct attribution_site *site = &why->sites[i];
+		const char *colon = strchr(site->head_lines, ':');
+		const char *file;
+		uint64_t number;
+
+		if (!site->appeared || colon == NULL)
+			continue;
+		file = repository_file(row->head, site->head_lines, (size_t)(colon - site->head_lines));
+		number = strtoull(colon + 1, NULL, 10);
+		if (file == NULL || number == 0)
+			continue;
+		snprintf(title, sizeof(title), "costgate: %s allocates here", row->name);
+		snprintf(message, sizeof(message), "%s: a new allocation site, %.3f blocks per message: "
+			 "%s", row->name, site->head_blocks, site->chain);
+		annotation_at(out, level, file, number, title, message);
+	}
+}
+
 static bool nonlinear(const struct verdict_row *row)
 {
 	return row->head != NULL && !row->head->failed &&
@@ -444,6 +545,16 @@ static void annotate_row(FILE *out, const struct verdict *verdict, const struct 
 	fclose(notes);
 	annotate_lines(out, level, title, text);
 	free(text);
+	if (row->state == VERDICT_REGRESSED)
+		annotate_places(out, level, row);
+	/* The wall clock is informational, never gated: a notice, whatever the row's level. */
+	if (row->wall != NULL && (notes = open_memstream(&text, &length)) != NULL) {
+		table_print_wall(notes, row);
+		fclose(notes);
+		snprintf(title, sizeof(title), "costgate: %s wall clock", row->name);
+		annotate_lines(out, "notice", title, text);
+		free(text);
+	}
 }
 
 static void annotate_improvement(FILE *out, const struct verdict *verdict,

@@ -452,6 +452,34 @@ static void print_functions(FILE *out, const struct attribution_function *rows, 
 	}
 }
 
+/* The project's source lines whose cost per message changed most: where in the code it went. */
+static void print_lines(FILE *out, const char *name, const struct attribution *why)
+{
+	char head[32], base[32], change[32], place[64];
+	size_t i;
+
+	if (why->line_count == 0)
+		return;
+	text_terminal(out, name);
+	fprintf(out, ": source lines whose instructions per message, own + system-library callees "
+		"(the allocator apart), changed most:\n  %12s  %12s  %12s  %s\n", "head", "baseline",
+		"change", "line");
+	for (i = 0; i < why->line_count; i++) {
+		const struct attribution_line *line = &why->lines[i];
+
+		table_format_per_message(head, sizeof(head), line->head);
+		table_format_per_message(base, sizeof(base), line->baseline);
+		table_format_signed(change, sizeof(change), line->change, 3);
+		fprintf(out, "  %12s  %12s  %12s  ", head, base, change);
+		text_terminal(out, line->file);
+		snprintf(place, sizeof(place), ":%" PRIu64 "%s  ", line->line,
+			 appeared_mark(line->appeared, line->disappeared));
+		fputs(place, out);
+		text_terminal(out, line->text);
+		fputc('\n', out);
+	}
+}
+
 /* A short table of functions with a figure on each side: "NAME<title>:" and its rows. */
 static void print_counts(FILE *out, const char *name, const struct attribution_function *rows,
 			 size_t count, const char *title, const char *head_heading,
@@ -507,6 +535,7 @@ static void print_attribution(FILE *out, const struct verdict_row *row)
 		      "changed most:\n", out);
 	}
 	print_functions(out, why->leaves, why->leaf_count);
+	print_lines(out, row->name, why);
 	print_counts(out, row->name, why->syscalls, why->syscall_count,
 		     ": project functions whose system calls per message, own + system-library "
 		     "callees, changed", "head", "baseline", "change");

@@ -45,7 +45,7 @@ wrong=""
 while IFS=$'\t' read -r name value; do
   cell=$(awk -F'\t' -v name="$name" '$1 == name { print $2 }' "$work/rows")
   case $value in
-    '${{'*) ;; # an expression: the doc says what it stands for
+    "\${{"*) ;; # an expression: the doc says what it stands for
     '') [[ $cell =~ ^\`[^\`]*\`$ ]] && wrong+=" $name (empty, shown as $cell)" ;;
     *) [ "$cell" = "\`$value\`" ] || wrong+=" $name ('$value', shown as $cell)" ;;
   esac

@@ -81,6 +81,10 @@ scratch_copy() {
   insert_after qs_split '\tsize_t count = 0;' \
     '\tchar *scratch = malloc(length + 1);\n\n\tif (scratch == NULL)\n\t\treturn -1;\n\tfree(scratch);'
 }
+# One line, in qs_decode: a counted loop over the value, a few instructions a byte.
+one_line() {
+  insert_after qs_decode '\tsize_t out = 0;' '\t{ volatile size_t spin; for (spin = 0; spin < length; spin++) continue; }'
+}
 # Under 1 %: qs_split refuses an overlong query, a compare and a branch a message.
 length_limit() {
   insert_after qs_split '\tsize_t count = 0;' '\n\tif (length > 8192)\n\t\treturn -1;'
@@ -167,7 +171,28 @@ else
   fail "extra_allocation_should_regress_and_name_the_site: cannot make or build the change"
 fi
 
-# 3c. Under 1 % dearer: within the limit.
+# 3c. A regression on one line: the per-line table lists that line first, and inside GitHub
+# Actions its annotation carries the file and the line, so it shows on the pull request's diff.
+git -C "$repo" checkout -q -b one-line main
+if one_line && commit "$repo" "a loop on one line" && build build; then
+  (cd "$repo" && exec env GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY= "$gate" -j 2 \
+    --messages "$messages" --baseline=main) >"$out" 2>"$err"
+  code=$?
+  line=$(grep -n 'volatile size_t spin' "$library" | cut -d: -f1)
+  first=$(awk '/^parse_query: source lines whose instructions per message/ { getline; getline; print; exit }' "$out")
+  if [[ $first =~ ^\ +[0-9.]+\ +[0-9.]+\ +\+[0-9.]+\ +querystring\.c:$line\ \ \(new\)\ \ \{\ volatile\ size_t\ spin ]]; then
+    check_run "a_regression_on_one_line_should_be_annotated_on_that_line" 1 \
+      "^::error file=querystring\.c,line=$line,title=costgate%3A parse_query costs more here::parse_query: \+[0-9.]+ instructions per message on this line \(" \
+      "^fail: "
+  else
+    fail "a_regression_on_one_line_should_be_listed_first_by_line: '$first' (line $line)"
+    show "$out"
+  fi
+else
+  fail "a_regression_on_one_line_should_be_annotated_on_that_line: cannot make or build the change"
+fi
+
+# 3d. Under 1 % dearer: within the limit.
 git -C "$repo" checkout -q -b length-limit main
 if length_limit && commit "$repo" "refuse overlong queries" && build build; then
   gate_example --baseline=main

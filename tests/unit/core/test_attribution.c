@@ -155,8 +155,51 @@ static void function_shares_should_add_up_to_the_whole_change(void)
 	CHECK(why.rest_change != 0); /* two rows past the first ten, and the 4 no function shows */
 }
 
+#define LINE(file, number, function, text, instructions) \
+	{ (char *)(file), (number), (char *)(function), (char *)(text), (instructions) }
+
+/* Lines are matched by file, function, text and rank, not by number: three lines inserted above
+ * the loop leave it the same line; of two lines with the same text, the second is matched with
+ * the second; a new line is new, a removed one gone; the largest changes come first. */
+static void lines_should_be_matched_by_what_they_are_not_their_number(void)
+{
+	struct line_cost base[] = {
+		LINE("lib.c", 10, "sum", "total += value[i];", 100),
+		LINE("lib.c", 12, "sum", "i++;", 20),
+		LINE("lib.c", 14, "sum", "i++;", 30),
+		LINE("lib.c", 20, "sum", "check(total);", 5),
+	};
+	struct line_cost head[] = {
+		LINE("lib.c", 13, "sum", "total += value[i];", 100),
+		LINE("lib.c", 14, "sum", "spin(value[i]);", 64),
+		LINE("lib.c", 15, "sum", "i++;", 20),
+		LINE("lib.c", 17, "sum", "i++;", 38),
+	};
+	struct measurement head_side, base_side;
+	struct attribution why;
+
+	memset(&head_side, 0, sizeof(head_side));
+	memset(&base_side, 0, sizeof(base_side));
+	head_side.lines = head;
+	head_side.line_count = 4;
+	base_side.lines = base;
+	base_side.line_count = 4;
+	CHECK(attribution_compute(&why, &head_side, &base_side) == 0);
+	CHECK_U64(why.line_count, 3);
+	if (why.line_count != 3)
+		return;
+	CHECK_U64(why.lines[0].line, 14); /* new, +64 */
+	CHECK(why.lines[0].appeared && why.lines[0].change == 64);
+	CHECK_U64(why.lines[1].line, 17); /* the second "i++;", 30 then 38 */
+	CHECK(why.lines[1].baseline == 30 && why.lines[1].change == 8 && !why.lines[1].appeared);
+	CHECK_U64(why.lines[2].line, 20); /* gone */
+	CHECK(why.lines[2].disappeared && why.lines[2].change == -5);
+	CHECK_STR(why.lines[2].text, "check(total);");
+}
+
 int main(void)
 {
 	return RUN_CASES(sites_should_be_keyed_by_their_chain_of_functions,
-			 function_shares_should_add_up_to_the_whole_change);
+			 function_shares_should_add_up_to_the_whole_change,
+			 lines_should_be_matched_by_what_they_are_not_their_number);
 }
