@@ -6,7 +6,9 @@
 #define _GNU_SOURCE
 #include "cmd_merge.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,9 +203,82 @@ static int parse_callgrind(const struct measurement *measurement, const char *di
 	return 0;
 }
 
+/* The total of one raw callgrind file (its first event) into *total. */
+static int callgrind_total(const char *directory, const char *name, const char *prefix,
+			   uint64_t *total, struct gate_error *err)
+{
+	struct cg_profile profile = CG_PROFILE_INIT;
+	char path[4096];
+
+	if (raw_path(directory, name, prefix, path, sizeof(path), err) != 0 ||
+	    cg_profile_parse(&profile, path, err) != 0)
+		return -1;
+	*total = profile.total;
+	cg_profile_release(&profile);
+	return 0;
+}
+
+/* The whole process from callgrind's parts: every part up to count `which`, the region's and
+ * those outside it before each (".outside-start", ".outside-0-1", ...), and at 2N the exit: the
+ * end (".2N.end") and every other thread's (".2N.end-thread-TT"). */
+static int check_raw_process(const struct measurement *measurement, const char *directory,
+			     size_t which, struct gate_error *err)
+{
+	const char *first = measurement->raw_files[TOOL_CALLGRIND][0];
+	const char *name = measurement->info.name;
+	size_t stem = strlen(first) - 3, i; /* "callgrind.out.NAME." */
+	uint64_t process = 0, part, exit_instructions = 0;
+	char region[4096], outside[4096], end[4096];
+	DIR *listing;
+	struct dirent *entry;
+
+	for (i = 0; i <= which + 1; i++) {
+		const char *range = i == 0 ? "start" : measurement->raw_files[TOOL_CALLGRIND][i - 1] + stem;
+
+		snprintf(region, sizeof(region), "%.*s%s", (int)stem, first, range);
+		snprintf(outside, sizeof(outside), "%.*soutside-%s", (int)stem, first, range);
+		if (callgrind_total(directory, region, "callgrind.out.", &part, err) != 0)
+			return -1;
+		process += part;
+		if (callgrind_total(directory, outside, "callgrind.out.", &part, err) != 0)
+			return -1;
+		process += part;
+	}
+	if (process != measurement->process_instructions[which])
+		return gate_error_set(err, "results of '%s' disagree with the raw files: the process's "
+				      "instructions is %" PRIu64 ", but callgrind's parts up to '%s' "
+				      "hold %" PRIu64, name, measurement->process_instructions[which],
+				      region, process);
+	if (which != SLOPE_TWICE_N)
+		return 0;
+	snprintf(end, sizeof(end), "%.*s%" PRIu64 ".end", (int)stem, first,
+		 2 * measurement->messages);
+	if (callgrind_total(directory, end, "callgrind.out.", &exit_instructions, err) != 0)
+		return -1;
+	listing = opendir(directory);
+	while (listing != NULL && (entry = readdir(listing)) != NULL) {
+		if (strncmp(entry->d_name, end, strlen(end)) != 0 ||
+		    strncmp(entry->d_name + strlen(end), "-thread-", 8) != 0)
+			continue;
+		if (callgrind_total(directory, entry->d_name, "callgrind.out.", &part, err) != 0) {
+			closedir(listing);
+			return -1;
+		}
+		exit_instructions += part;
+	}
+	if (listing != NULL)
+		closedir(listing);
+	if (exit_instructions != measurement->process_exit)
+		return gate_error_set(err, "results of '%s' disagree with the raw files: the process's "
+				      "exit instructions is %" PRIu64 ", but '%s' and the other "
+				      "threads' ends hold %" PRIu64, name, measurement->process_exit,
+				      end, exit_instructions);
+	return 0;
+}
+
 /* One run of one tool again from the file valgrind wrote: every metric the document has from
- * that tool (metric_table says which), and from DHAT's file the whole process's instructions. A
- * document with a metric and no such file is refused. */
+ * that tool (metric_table says which), and from callgrind's parts the whole process's
+ * instructions. A document with a metric and no such file is refused. */
 static int check_raw_tool(const struct measurement *measurement, const char *directory,
 			  enum metric_tool tool, size_t which, struct gate_error *err)
 {
@@ -243,29 +318,8 @@ static int check_raw_tool(const struct measurement *measurement, const char *dir
 	}
 	/* The whole process at each snapshot, and at 2N its exit: the run's end, in the file beside
 	 * the snapshot's (".end"), less the snapshot (docs/design.md rule 10). */
-	if (status == 0 && tool_table[tool].parser == TOOL_PARSE_DHAT && measurement->has_process) {
-		uint64_t snapshot = dhat.instructions;
-
-		status = same_count(name, "the process's instructions",
-				    measurement->process_instructions[which], snapshot, path, false,
-				    err);
-		if (status == 0 && which == SLOPE_TWICE_N) {
-			char end[4200];
-
-			snprintf(end, sizeof(end), "%s.end", path);
-			dhat_profile_release(&dhat);
-			dhat = (struct dhat_profile)DHAT_PROFILE_INIT;
-			if (dhat_profile_parse(&dhat, end, HARNESS_REGION, err) != 0)
-				status = -1;
-			else if (dhat.instructions < snapshot)
-				status = gate_error_set(err, "'%s' counts fewer instructions than '%s'",
-							end, path);
-			else
-				status = same_count(name, "the process's exit instructions",
-						    measurement->process_exit,
-						    dhat.instructions - snapshot, end, false, err);
-		}
-	}
+	if (status == 0 && tool == TOOL_CALLGRIND && parts && measurement->has_process)
+		status = check_raw_process(measurement, directory, which, err);
 	cg_profile_release(&callgrind);
 	dhat_profile_release(&dhat);
 	return status;

@@ -37,14 +37,23 @@
 #define MEASURE_PROCESSES (SLOPE_RUNS + 1)
 
 /* A callgrind run of a harness that takes --phases (scenario_info.phases) is one process that
- * writes a file a part, PREFIX<pid>.K, each time the region is left (--dump-after), with the
- * counts since the part before: the service start (MEASURE_PART_START), the drain to 1 delivery,
- * to N and to 2N (part `which` + 1), and at the program's end PREFIX<pid>, the part after the
- * last drain, which counts nothing (docs/design.md rule 10). */
-#define MEASURE_PART_START 0
-#define MEASURE_PART_END (SLOPE_RUNS + 1)
-#define MEASURE_PARTS (SLOPE_RUNS + 2)
-#define MEASURE_FILES MEASURE_PARTS /* the most outputs one run writes */
+ * counts everything (--collect-atstart=yes) and writes a file a part, PREFIX<pid>.K, each time
+ * the region is entered (--dump-before) and each time it is left (--dump-after), with the counts
+ * since the part before. The region's visits are the service start (region part 0), the drain to
+ * 1 delivery, to N and to 2N (region part `which` + 1); before each, the part outside it since
+ * the one before (the process's start, then each fill); at the program's end PREFIX<pid>, the
+ * part after the last drain: the exit (docs/design.md rules 9 and 10). The whole process is
+ * then callgrind's own count, of the same program as the region's. */
+#define MEASURE_PART_REGION(visit) (2 * (visit) + 1)
+#define MEASURE_PART_OUTSIDE(visit) (2 * (visit))
+#define MEASURE_PART_START MEASURE_PART_REGION(0)
+#define MEASURE_PART_END (2 * (SLOPE_RUNS + 1))
+#define MEASURE_PARTS (MEASURE_PART_END + 1)
+/* With phases callgrind keeps each thread's counts apart (--separate-threads=yes): the parts are
+ * the thread that runs the region's, PREFIX<pid>.K-01, and at the end each thread writes its
+ * own, PREFIX<pid>-TT: the other threads' whole work is in their ends. */
+#define MEASURE_THREADS_MAX 64
+#define MEASURE_FILES (MEASURE_PARTS + MEASURE_THREADS_MAX) /* the most outputs one run writes */
 
 /* The one run of one tool: 2N deliveries drained in phases, a snapshot after each count
  * (docs/design.md rule 10). Each of its processes writes an output, read in the order of their
@@ -58,14 +67,19 @@ struct run {
 	bool phases;     /* one callgrind process, its parts dumped (MEASURE_PARTS) */
 	char *output_paths[MEASURE_PROCESSES]; /* each process's output once read, by slope_run;
 						* with phases the part that ends at that count */
-	char *part_paths[MEASURE_PARTS];       /* the parts' names with phases: .start, .0-1,
-						* .1-N, .N-2N and the end's */
+	char *part_paths[MEASURE_PARTS];       /* the parts' names with phases, in order:
+						* .outside-start, .start, .outside-0-1, .0-1,
+						* .outside-1-N, .1-N, .outside-N-2N, .N-2N and
+						* the end's */
 	char *written[MEASURE_FILES];          /* the outputs as valgrind named them (PREFIX<pid>,
-						* with phases PREFIX<pid>.K in order, then the end) */
+						* with phases PREFIX<pid>.K-01 in order, then the ends:
+						* the region's thread's, then the others') */
 	long pids[MEASURE_FILES];              /* their pids */
 	size_t written_count;
-	size_t part_count; /* with phases: the PREFIX<pid>.K files the one process wrote */
-	bool has_end;      /* with phases: and its PREFIX<pid>, the end */
+	size_t part_count; /* with phases: the PREFIX<pid>.K-01 files the one process wrote */
+	bool has_end;      /* with phases: and its PREFIX<pid>-01, the end */
+	size_t thread_count; /* with phases: the threads that wrote an end, PREFIX<pid>-TT */
+	char *empty_end;   /* with phases: the PREFIX<pid> callgrind leaves empty; removed */
 	long log_pids[MEASURE_PROCESSES]; /* valgrind's own logs not yet put in place (settle_logs) */
 	size_t log_count;
 	char *log_paths[MEASURE_PROCESSES]; /* valgrind's log of each process (settle_logs) */
@@ -217,7 +231,8 @@ static size_t pid_files(const struct listing *listing, const char *prefix, long 
 	return count;
 }
 
-/* How many listed files are named PREFIX<pid>.<digits>: the parts one callgrind process dumped. */
+/* How many listed files are named PREFIX<pid>.<digits>-<digits>: the parts one callgrind process
+ * dumped, of any thread (only the region's thread dumps; another's part is an error). */
 static size_t part_files(const struct listing *listing, const char *prefix, long pid)
 {
 	char stem[PATH_MAX];
@@ -228,7 +243,30 @@ static size_t part_files(const struct listing *listing, const char *prefix, long
 	length = strlen(stem);
 	for (i = listing_first(listing, stem);
 	     i < listing->count && strncmp(listing->names[i], stem, length) == 0; i++)
-		count += digits_then(listing->names[i] + length, 9, '\0', &after);
+		count += digits_then(listing->names[i] + length, 9, '-', &after) &&
+			 digits_then(after + 1, 9, '\0', &after);
+	return count;
+}
+
+/* The listed files named PREFIX<pid>-<digits>, the threads' ends, in order (the region's thread,
+ * 01, first), at most `most` into names (pointers into the listing); returns how many there are. */
+static size_t thread_end_files(const struct listing *listing, const char *prefix, long pid,
+			       const char **names, size_t most)
+{
+	char stem[PATH_MAX];
+	size_t length, i, count = 0;
+	const char *after;
+
+	snprintf(stem, sizeof(stem), "%s%ld-", prefix, pid);
+	length = strlen(stem);
+	for (i = listing_first(listing, stem);
+	     i < listing->count && strncmp(listing->names[i], stem, length) == 0; i++) {
+		if (!digits_then(listing->names[i] + length, 9, '\0', &after))
+			continue;
+		if (count < most)
+			names[count] = listing->names[i];
+		count++;
+	}
 	return count;
 }
 
@@ -245,8 +283,12 @@ static int remove_pid_files(const struct listing *listing, const char *directory
 	     i < listing->count && strncmp(listing->names[i], prefix, length) == 0; i++) {
 		const char *rest = listing->names[i] + length;
 
+		/* PREFIX<pid>, PREFIX<pid>.K, and a thread's: PREFIX<pid>-TT, PREFIX<pid>.K-TT. */
 		if (!digits_then(rest, 9, '\0', &after) &&
-		    !(digits_then(rest, 9, '.', &after) && digits_then(after + 1, 9, '\0', &after)))
+		    !(digits_then(rest, 9, '.', &after) && digits_then(after + 1, 9, '\0', &after)) &&
+		    !(digits_then(rest, 9, '-', &after) && digits_then(after + 1, 9, '\0', &after)) &&
+		    !(digits_then(rest, 9, '.', &after) && digits_then(after + 1, 9, '-', &after) &&
+		      digits_then(after + 1, 9, '\0', &after)))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", directory, listing->names[i]);
 		if (unlink(path) != 0 && errno != ENOENT)
@@ -335,14 +377,32 @@ static void collect_outputs(struct run *run, const struct listing *listing,
 		long pid = output_count == 1 ? outputs[0] : logs[0];
 		size_t part;
 
+		const char *ends[MEASURE_THREADS_MAX];
+		char first[PATH_MAX];
+
 		run->part_count = part_files(listing, run->output_prefix, pid);
-		run->has_end = output_count == 1;
+		run->thread_count = thread_end_files(listing, run->output_prefix, pid, ends,
+						     MEASURE_THREADS_MAX);
+		snprintf(first, sizeof(first), "%s%ld-01", run->output_prefix, pid);
+		run->has_end = run->thread_count > 0 && run->thread_count <= MEASURE_THREADS_MAX &&
+			       strcmp(ends[0], first) == 0;
 		for (part = 1; part < MEASURE_PARTS && part <= run->part_count; part++) {
-			if (asprintf(&run->written[run->written_count], "%s/%s%ld.%zu", options->raw_dir,
-				     run->output_prefix, pid, part) < 0)
+			if (asprintf(&run->written[run->written_count], "%s/%s%ld.%zu-01",
+				     options->raw_dir, run->output_prefix, pid, part) < 0)
 				return;
 			run->pids[run->written_count++] = pid;
 		}
+		for (part = 0; run->has_end && part < run->thread_count; part++) {
+			if (asprintf(&run->written[run->written_count], "%s/%s", options->raw_dir,
+				     ends[part]) < 0)
+				return;
+			run->pids[run->written_count++] = pid;
+		}
+		if (output_count == 1 &&
+		    asprintf(&run->empty_end, "%s/%s%ld", options->raw_dir, run->output_prefix,
+			     outputs[0]) < 0)
+			run->empty_end = NULL;
+		output_count = 0;
 	}
 	for (i = 0; i < output_count; i++) {
 		if (asprintf(&run->written[run->written_count], "%s/%s%ld", options->raw_dir,
@@ -373,21 +433,24 @@ static int plan_paths(struct run *run, const struct manifest_entry *entry,
 			     run->again ? ".again" : "", which == MEASURE_END ? ".end" : "") < 0)
 			return -1;
 	}
-	/* With phases, callgrind's parts by what they hold: .start, .0-1, .1-N, .N-2N, and the
-	 * end's name as above. */
+	/* With phases, callgrind's parts by what they hold: each visit of the region, .start,
+	 * .0-1, .1-N, .N-2N, each after the part outside it before it (.outside-start, ...), and
+	 * the end's name as above. */
 	if (tool_table[run->tool].parser == TOOL_PARSE_CALLGRIND) {
 		for (which = 0; which < MEASURE_PART_END; which++) {
-			uint64_t from = which <= 1 ? 0 : count_of(run->measurement, which - 2);
-			uint64_t to = which == 0 ? 0 : count_of(run->measurement, which - 1);
+			size_t visit = which / 2;
+			uint64_t from = visit <= 1 ? 0 : count_of(run->measurement, visit - 2);
+			uint64_t to = visit == 0 ? 0 : count_of(run->measurement, visit - 1);
+			const char *outside = which % 2 == 0 ? "outside-" : "";
 
-			if ((which == MEASURE_PART_START
-				     ? asprintf(&run->part_paths[which], "%s/%s.out.%s.start%s",
+			if ((visit == 0
+				     ? asprintf(&run->part_paths[which], "%s/%s.out.%s.%sstart%s",
 						options->raw_dir, tool_names(run->tool), entry->name,
-						run->again ? ".again" : "")
+						outside, run->again ? ".again" : "")
 				     : asprintf(&run->part_paths[which],
-						"%s/%s.out.%s.%" PRIu64 "-%" PRIu64 "%s",
+						"%s/%s.out.%s.%s%" PRIu64 "-%" PRIu64 "%s",
 						options->raw_dir, tool_names(run->tool), entry->name,
-						from, to, run->again ? ".again" : "")) < 0)
+						outside, from, to, run->again ? ".again" : "")) < 0)
 				return -1;
 		}
 		if ((run->part_paths[MEASURE_PART_END] = strdup(run->output_paths[MEASURE_END])) == NULL)
@@ -437,7 +500,12 @@ static int build_run(struct run *run, const struct measure_options *options)
 	/* Files named by pid (%p): each snapshot's process writes its own, and so would a process
 	 * the scenario forks (one too many: collect_outputs); valgrind opens a child's log at the
 	 * fork, so a fork shows before the child ends. */
-	if (callgrind) {
+	run->phases = callgrind && measurement->info.phases;
+	if (callgrind && run->phases) {
+		argv_list_add(argv, "--collect-atstart=yes");
+		argv_list_addf(argv, "--callgrind-out-file=%s.%%p", run->output_paths[SLOPE_TWICE_N]);
+	} else if (callgrind) {
+		argv_list_add(argv, "--collect-atstart=no");
 		argv_list_addf(argv, "--toggle-collect=%s", measurement->info.region);
 		argv_list_addf(argv, "--callgrind-out-file=%s.%%p", run->output_paths[SLOPE_TWICE_N]);
 	} else {
@@ -445,11 +513,13 @@ static int build_run(struct run *run, const struct measure_options *options)
 		argv_list_addf(argv, "--dhat-out-file=%s.%%p", run->output_paths[SLOPE_TWICE_N]);
 	}
 	argv_list_addf(argv, "--log-file=%s.%%p", run->log_path);
-	/* One process, a part dumped each time the region is left: no forked snapshot, whose fork
-	 * and exit cost a valgrind process a third again. */
-	run->phases = callgrind && measurement->info.phases;
-	if (run->phases)
+	/* One process, a part dumped each time the region is entered and each time it is left: no
+	 * forked snapshot, whose fork and exit cost a valgrind process a third again. */
+	if (run->phases) {
+		argv_list_add(argv, "--separate-threads=yes");
+		argv_list_addf(argv, "--dump-before=%s", measurement->info.region);
 		argv_list_addf(argv, "--dump-after=%s", measurement->info.region);
+	}
 	argv_list_add_all(argv, (const char *const[]){ "--vgdb=no", "--trace-children=no", NULL });
 	/* Fixed argv: run from the executable's directory as ./NAME, so the path a checkout
 	 * lives at never reaches the program's stack. */
@@ -460,12 +530,12 @@ static int build_run(struct run *run, const struct measure_options *options)
 	argv_list_addf(argv, "%" PRIu64, count);
 	if (argv_list_vector(argv) == NULL)
 		return -1;
-	/* With phases each count's output is the part that ends there. */
+	/* With phases each count's output is the region's part that ends there. */
 	for (i = 0; run->phases && i < SLOPE_RUNS; i++) {
 		char *swap = run->output_paths[i];
 
-		run->output_paths[i] = run->part_paths[i + 1];
-		run->part_paths[i + 1] = swap;
+		run->output_paths[i] = run->part_paths[MEASURE_PART_REGION(i + 1)];
+		run->part_paths[MEASURE_PART_REGION(i + 1)] = swap;
 	}
 	run->job.argv = argv_list_vector(argv);
 	run->job.directory = dirname(run->directory);
@@ -489,6 +559,7 @@ static void release_run(struct run *run)
 	free(run->output_prefix);
 	free(run->log_prefix);
 	free(run->directory);
+	free(run->empty_end);
 }
 
 /* For -v: the run as a person would retype it (display only; runs never go through a shell). */
@@ -1021,11 +1092,12 @@ static uint64_t progress_of(const struct run *run, const struct parsed_run *pars
 								     : parsed->dhat.instructions;
 }
 
-/* read_outputs for a run with phases: its parts, each parsed, summed up to each count (part 0
- * and the drain to 1, then to N, then to 2N) into parsed[which], read as one output would be;
- * the end (which must count nothing: the region is never entered after the last drain) into
- * *end. Each part then takes its name (part_paths, output_paths). Returns -1 after recording
- * the failure. */
+/* read_outputs for a run with phases: its parts, each parsed; the region's visits summed up to
+ * each count (the service start and the drain to 1, then to N, then to 2N) into parsed[which],
+ * read as one output would be; the end into *end. The whole process up to each count, every
+ * part before it summed, and its exit (the end's part) into the measurement's process figures:
+ * callgrind's count of the program whose region it counted. Each part then takes its name
+ * (part_paths, output_paths). Returns -1 after recording the failure. */
 static int read_parts(struct measurement *measurement, struct run *run,
 		      struct parsed_run parsed[SLOPE_RUNS], uint64_t counts[SLOPE_RUNS][METRIC_COUNT],
 		      struct parsed_run *end, const struct measure_options *options)
@@ -1033,19 +1105,19 @@ static int read_parts(struct measurement *measurement, struct run *run,
 	struct parsed_run read[MEASURE_PARTS];
 	struct gate_error err = GATE_ERROR_INIT;
 	const char *name = tool_names(run->tool);
-	uint64_t count = count_of(measurement, SLOPE_TWICE_N);
+	uint64_t count = count_of(measurement, SLOPE_TWICE_N), process = 0, exit_instructions;
 	size_t i, which;
 	int status = -1;
 
 	memset(read, 0, sizeof(read));
 	if (run->part_count != MEASURE_PARTS - 1 || !run->has_end ||
-	    run->written_count != MEASURE_PARTS) {
+	    run->written_count != MEASURE_PARTS - 1 + run->thread_count) {
 		settle_logs(run, 0, MEASURE_PROCESSES, options);
 		if (run->part_count != MEASURE_PARTS - 1)
 			record_failure(measurement, "%s run at %" PRIu64 ": %zu parts where the harness's "
-				       "phases make %d: the region was left %s often than the harness "
-				       "leaves it (log: %s)", name, count, run->part_count,
-				       MEASURE_PARTS - 1,
+				       "phases make %d: the region was entered and left %s often than "
+				       "the harness enters and leaves it (log: %s)", name, count,
+				       run->part_count, MEASURE_PARTS - 1,
 				       run->part_count < MEASURE_PARTS - 1 ? "less" : "more",
 				       run->log_path);
 		else
@@ -1057,32 +1129,47 @@ static int read_parts(struct measurement *measurement, struct run *run,
 	for (i = 0; i < MEASURE_PARTS; i++)
 		if (parse_output(measurement, run, run->written[i], &read[i]) != 0)
 			goto out;
-	if (read[MEASURE_PART_END].callgrind.total != 0) {
-		record_failure(measurement, "%s run at %" PRIu64 ": %" PRIu64 " instructions counted "
-			       "after the last drain, where the region is never entered (file %s)",
-			       name, count, read[MEASURE_PART_END].callgrind.total,
-			       run->written[MEASURE_PART_END]);
-		goto out;
-	}
+	process = read[MEASURE_PART_OUTSIDE(0)].callgrind.total + read[MEASURE_PART_START].callgrind.total;
 	for (which = 0; which < SLOPE_RUNS; which++) {
 		const struct cg_profile *before = which == 0 ? &read[MEASURE_PART_START].callgrind
 							     : &parsed[which - 1].callgrind;
+		size_t part = MEASURE_PART_REGION(which + 1);
 
 		if (cg_profile_add(&parsed[which].callgrind, before, &err) != 0 ||
-		    cg_profile_add(&parsed[which].callgrind, &read[which + 1].callgrind, &err) != 0) {
+		    cg_profile_add(&parsed[which].callgrind, &read[part].callgrind, &err) != 0) {
 			record_failure(measurement, "%s run at %" PRIu64 ": %s (files %s, %s)", name,
-				       count, err.message, run->written[which],
-				       run->written[which + 1]);
+				       count, err.message, run->written[part - 2],
+				       run->written[part]);
 			goto out;
 		}
-		if (read_run(measurement, run, run->written[which + 1], &parsed[which],
+		if (read_run(measurement, run, run->written[part], &parsed[which],
 			     counts[which]) != 0)
 			goto out;
+		process += read[part - 1].callgrind.total + read[part].callgrind.total;
+		if (!run->again)
+			measurement->process_instructions[which] = process;
+	}
+	/* The exit: the region's thread's end, and every other thread's whole work, which only
+	 * its end holds. */
+	exit_instructions = read[MEASURE_PART_END].callgrind.total;
+	for (i = MEASURE_PARTS; i < run->written_count; i++) {
+		struct parsed_run thread;
+
+		memset(&thread, 0, sizeof(thread));
+		if (parse_output(measurement, run, run->written[i], &thread) != 0)
+			goto out;
+		exit_instructions += thread.callgrind.total;
+		parsed_release(&thread);
+	}
+	if (!run->again) {
+		measurement->process_exit = exit_instructions;
+		measurement->process_counted = true;
 	}
 	for (i = 0; i < MEASURE_PARTS; i++) {
-		const char *to = i == MEASURE_PART_START ? run->part_paths[MEASURE_PART_START]
-			       : i == MEASURE_PART_END	 ? run->output_paths[MEASURE_END]
-							 : run->output_paths[i - 1];
+		const char *to = i == MEASURE_PART_END ? run->output_paths[MEASURE_END]
+			       : i % 2 == 1 && i != MEASURE_PART_START
+				       ? run->output_paths[(i - 1) / 2 - 1]
+				       : run->part_paths[i];
 
 		if (rename(run->written[i], to) != 0) {
 			record_failure(measurement, "%s run at %" PRIu64 ": cannot rename '%s': %s",
@@ -1090,6 +1177,23 @@ static int read_parts(struct measurement *measurement, struct run *run,
 			goto out;
 		}
 	}
+	/* Every other thread's end beside the run's, ".end-thread-TT". */
+	for (i = MEASURE_PARTS; i < run->written_count; i++) {
+		char *to = NULL;
+		const char *thread = strrchr(run->written[i], '-');
+
+		if (thread == NULL ||
+		    asprintf(&to, "%s-thread%s", run->output_paths[MEASURE_END], thread) < 0 ||
+		    rename(run->written[i], to) != 0) {
+			record_failure(measurement, "%s run at %" PRIu64 ": cannot rename '%s'", name,
+				       count, run->written[i]);
+			free(to);
+			goto out;
+		}
+		free(to);
+	}
+	if (run->empty_end != NULL)
+		unlink(run->empty_end);
 	if (end != NULL) {
 		*end = read[MEASURE_PART_END];
 		memset(&read[MEASURE_PART_END], 0, sizeof(read[MEASURE_PART_END]));
@@ -1213,6 +1317,8 @@ static int compute_slopes(struct measurement *measurement)
 		record_failure(measurement, "%s", err.message);
 		return -1;
 	}
+	if (!measurement->process_counted)
+		return 0;
 	if (slope_compute(&measurement->process_slope, measurement->process_instructions,
 			  measurement->messages, true, &err) != 0) {
 		record_failure(measurement, "the process's instructions are implausible: %s", err.message);
@@ -1283,20 +1389,9 @@ static int conclude(struct measurement *measurement, struct run *runs[TOOL_COUNT
 		for (which = 0; which < SLOPE_RUNS; which++)
 			measurement->counts[metric][which] = counts[metric_table[metric].tool][which][metric];
 	}
-	/* The whole process at each snapshot, and what it did from the last one to its exit: work
-	 * too, counted apart (measurement.h). */
-	for (which = 0; which < SLOPE_RUNS; which++)
-		measurement->process_instructions[which] = parsed[TOOL_DHAT][which].dhat.instructions;
-	if (ends[TOOL_DHAT].dhat.instructions < measurement->process_instructions[SLOPE_TWICE_N]) {
-		record_failure(measurement, "dhat run at %" PRIu64 ": the run's end counts %" PRIu64
-			       " instructions of the process, fewer than its snapshot at %" PRIu64
-			       " (%" PRIu64 ")", count_of(measurement, SLOPE_TWICE_N),
-			       ends[TOOL_DHAT].dhat.instructions, count_of(measurement, SLOPE_TWICE_N),
-			       measurement->process_instructions[SLOPE_TWICE_N]);
-		goto out;
-	}
-	measurement->process_exit = ends[TOOL_DHAT].dhat.instructions -
-				    measurement->process_instructions[SLOPE_TWICE_N];
+	/* The whole process at each count, and its exit, are callgrind's parts' (read_parts): of
+	 * the program whose region it counted. A harness without phases has none (DHAT's count is
+	 * not the program's: it replaces glibc's string functions with its own). */
 	if (wanted[TOOL_CACHE] && check_cache_instructions(measurement, parsed) != 0)
 		goto out;
 	if (compute_slopes(measurement) != 0)

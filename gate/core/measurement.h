@@ -95,6 +95,8 @@ struct measurement {
 	 * run: docs/design.md, gating rules. */
 	uint64_t process_instructions[SLOPE_RUNS];
 	uint64_t process_exit;
+	bool process_counted;      /* while measuring: callgrind's parts gave the process figures
+				    * (measure.c, read_parts) */
 	struct slope process_slope;
 	bool has_process;          /* false for a document written before gate measured it */
 

@@ -8,11 +8,11 @@
 
 /* --collect-systime=yes adds the events sysCount (read) and sysTime (wall time: never read). */
 static const char *const callgrind_options[] = {
-	"--tool=callgrind", "--collect-atstart=no", "--compress-pos=no", "--collect-systime=yes", NULL,
+	"--tool=callgrind", "--compress-pos=no", "--collect-systime=yes", NULL,
 };
 static const char *const dhat_options[] = { "--tool=dhat", NULL };
 static const char *const cache_options[] = {
-	"--tool=callgrind", "--collect-atstart=no", "--compress-pos=no", "--cache-sim=yes",
+	"--tool=callgrind", "--compress-pos=no", "--cache-sim=yes",
 	"--I1=" CACHE_GEOMETRY_I1, "--D1=" CACHE_GEOMETRY_D1, "--LL=" CACHE_GEOMETRY_LL, NULL,
 };
 

@@ -468,7 +468,7 @@ static void compare_process(struct verdict_row *row, const struct acceptance *ac
 	double exit_allowed = (double)base->process_exit *
 			      (head_messages > base_messages ? head_messages / base_messages : 1.0);
 	double drains = head->process_slope.per_message - base->process_slope.per_message;
-	double outside, allowance;
+	double outside, region;
 	const struct acceptance_entry *entry;
 
 	row->exit_excess = (double)head->process_exit > exit_allowed
@@ -476,19 +476,18 @@ static void compare_process(struct verdict_row *row, const struct acceptance *ac
 				   : 0;
 	row->process_head = measurement_process_per_message(head);
 	row->process_baseline = measurement_process_per_message(base);
-	outside = drains + row->exit_excess -
-		  (head->slopes[METRIC_INSTRUCTIONS].per_message -
-		   base->slopes[METRIC_INSTRUCTIONS].per_message);
-	/* DHAT's own malloc and free run inside the process figure (glibc's never do, nor are they
-	 * in the program's figure): a change in blocks per message moves it by their instructions,
-	 * which the allocation floors judge already. */
-	allowance = VERDICT_DHAT_INSTRUCTIONS_PER_BLOCK *
-		    fabs(head->slopes[METRIC_ALLOCATIONS].per_message -
-			 base->slopes[METRIC_ALLOCATIONS].per_message);
+	/* The region's whole change: the program's instructions and the allocator's, which the
+	 * process figure (callgrind's, of every instruction) holds too. */
+	region = head->slopes[METRIC_INSTRUCTIONS].per_message -
+		 base->slopes[METRIC_INSTRUCTIONS].per_message;
+	if (head->has[METRIC_ALLOCATOR_INSTRUCTIONS] && base->has[METRIC_ALLOCATOR_INSTRUCTIONS])
+		region += head->slopes[METRIC_ALLOCATOR_INSTRUCTIONS].per_message -
+			  base->slopes[METRIC_ALLOCATOR_INSTRUCTIONS].per_message;
+	outside = drains + row->exit_excess - region;
 	row->process_change = slope_change_percent(row->process_head, row->process_baseline);
 	row->outside_change = slope_change_percent(row->process_baseline + outside,
 						   row->process_baseline);
-	if (outside - allowance <= row->process_baseline * (row->limit_percent / 100.0))
+	if (outside <= row->process_baseline * (row->limit_percent / 100.0))
 		return;
 	row->breaches |= BREACH_PROCESS_INSTRUCTIONS;
 	entry = acceptance_find(acceptance, row->name, ACCEPT_PROCESS_INSTRUCTIONS);

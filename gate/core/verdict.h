@@ -18,11 +18,6 @@
 /* The default instruction limit, for the steady state and the cold start alike. */
 #define VERDICT_DEFAULT_LIMIT_PERCENT 2.0
 
-/* What DHAT's replacement malloc and free execute in the process for one block allocated and
- * freed: 57 instructions measured with valgrind 3.19 (tests/trust/settings.sh's steady, one
- * malloc and free a message), rounded up. The whole-process check allows this much per block of
- * change in allocations per message, which the floors gate exactly. */
-#define VERDICT_DHAT_INSTRUCTIONS_PER_BLOCK 64.0
 
 enum verdict_state {
 	VERDICT_OK,

@@ -454,7 +454,10 @@ static void annotate_places(FILE *out, const char *level, const struct verdict_r
 
 	if (why == NULL)
 		return;
-	for (i = 0; i < why->line_count && annotated < ANNOTATED_LINES; i++) {
+	/* Lines where instructions rose: only when instructions are what regressed. */
+	for (i = 0; (row->unaccepted & (BREACH_LIMIT(METRIC_INSTRUCTIONS, 0) |
+					BREACH_LIMIT(METRIC_INSTRUCTIONS, 1) | BREACH_GROWTH)) != 0 &&
+		    i < why->line_count && annotated < ANNOTATED_LINES; i++) {
 		const struct attribution_line *line = &why->lines[i];
 
 		if (line->change <= 0 || line->disappeared)

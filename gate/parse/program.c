@@ -534,8 +534,11 @@ static int read_reported(const char *path, char ***objects, size_t *count, struc
 	while (status == 0 && (length = getline(&line, &capacity, file)) > 0) {
 		const char *name = NULL, *at;
 
-		if (line[length - 1] == '\n')
-			line[--length] = '\0';
+		/* A last line without its newline is cut (a truncated file): not a name, and the
+		 * file's own reader says what is wrong with it. */
+		if (line[length - 1] != '\n')
+			break;
+		line[--length] = '\0';
 		if (strncmp(line, "ob=", 3) == 0 || strncmp(line, "cob=", 4) == 0) {
 			name = strchr(line, '=') + 1;
 			if (name[0] == '(')

@@ -30,7 +30,7 @@
 #define GATE_METHOD                                                                            \
 	"instructions without the C library allocator's, system calls in the region, symbols "    \
 	"bound at load, one process per tool with snapshots at 1, N and 2N, the process's exit "  \
-	"counted apart"
+	"counted apart, the whole process counted by callgrind"
 
 /* Version of the results and baseline documents gate writes (its own, beside schema 3's). */
 #define GATE_SCHEMA_VERSION 1

@@ -48,11 +48,14 @@ else
   fail "glob_should_write_only_the_matching_scenarios_to_results_json: '$code_names', expected '$expected'"
 fi
 
-# The raw dir: of each, callgrind's parts (the start, to 1, 10 and 20 deliveries) and a DHAT
+# The raw dir: of each, callgrind's parts (the start, to 1, 10 and 20 deliveries, and the parts
+# outside the region before each) and a DHAT
 # file at 1, 10 and 20, and each run's end, nothing else.
 want=""
 for name in $expected; do
-  for part in start 0-1 1-10 10-20 20.end; do want="$want callgrind.out.$name.$part"; done
+  for part in start 0-1 1-10 10-20 20.end outside-start outside-0-1 outside-1-10 outside-10-20; do
+    want="$want callgrind.out.$name.$part"
+  done
   for count in 1 10 20 20.end; do want="$want dhat.out.$name.$count"; done
 done
 have=$(cd "$tmp/raw" 2>/dev/null && find . -name '*.out.*' | sed 's|^\./||' | sort | xargs)

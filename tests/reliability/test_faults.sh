@@ -64,16 +64,17 @@ for argument in "$@"; do
   previous=$argument
 done
 # With --snapshots a run writes an output per process, named by pid (%p): the snapshots at 1, N
-# and 2N, and the run's end. With --phases (callgrind) one process writes its parts, PREFIX<pid>.K,
-# and its end, PREFIX<pid>. The recording has them under the names gate gives them: the counts
-# (dhat.out.NAME.2), the parts (callgrind.out.NAME.start, .0-1, .1-2, .2-4), the end's in .end.
+# and 2N, and the run's end. With --phases (callgrind) one process writes its parts of its one
+# thread, PREFIX<pid>.K-01, its end, PREFIX<pid>-01, and PREFIX<pid> empty. The recording has
+# them under the names gate gives them: the counts (dhat.out.NAME.2), the parts
+# (callgrind.out.NAME.outside-start, .start, .outside-0-1, .0-1, ...), the end's in .end.
 base=${output%.%p}
 stem=${base##*/}
 stem=${stem%.*}
 names=() files=() targeted="" from=0
 if [ -n "${phases:-}" ]; then
-  names+=(start)
-  for to in ${snapshots//,/ }; do names+=("$from-$to"); from=$to; done
+  names+=(outside-start start)
+  for to in ${snapshots//,/ }; do names+=("outside-$from-$to" "$from-$to"); from=$to; done
 else
   names+=(${snapshots//,/ })
 fi
@@ -83,14 +84,19 @@ for i in "${!names[@]}"; do
   if [ -z "${phases:-}" ]; then
     files+=("$base.$(($$ * 10 + i))")
   elif [ $((i + 1)) -lt "${#names[@]}" ]; then
-    files+=("$base.$$.$((i + 1))")
+    files+=("$base.$$.$((i + 1))-01")
   else
-    files+=("$base.$$")
+    files+=("$base.$$-01")
   fi
   # shellcheck disable=SC2053 # the target is a glob
   [[ ${names[$i]} == $target ]] && targeted=yes
 done
+# replay: the recorded files under valgrind's names (and with phases the empty PREFIX<pid>).
+replay() {
+  if [ -n "${phases:-}" ]; then : >"$base.$$"; fi
+}
 if [ -z "$targeted" ]; then
+  replay
   for i in "${!names[@]}"; do cp "$recorded/${names[$i]}" "${files[$i]}"; done
   exit
 fi
@@ -114,6 +120,7 @@ case $kind in
     done
     exit ;;
 esac
+replay
 for i in "${!names[@]}"; do
   file=${files[$i]}
   cp "$recorded/${names[$i]}" "$file"
@@ -165,7 +172,7 @@ fi
 
 # --- callgrind output, damaged in the part that ends at N = 2 (the file keeps the name valgrind
 # gave it)
-at="consume_json: failed to measure: callgrind run at 4: cannot parse '[^']*/callgrind\.out\.consume_json\.4\.[0-9]+\.[1-4]'"
+at="consume_json: failed to measure: callgrind run at 4: cannot parse '[^']*/callgrind\.out\.consume_json\.4\.[0-9]+\.[1-8]-01'"
 damaged callgrind_truncated truncated callgrind.out.consume_json.1-2 "$at: "
 damaged callgrind_empty empty callgrind.out.consume_json.1-2 "$at: empty file"
 damaged callgrind_binary_garbage garbage callgrind.out.consume_json.1-2 "$at: line 1: "

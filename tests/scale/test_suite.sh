@@ -37,10 +37,11 @@ fi
 echo "     gate's own figures: $(grep '^gate: measured in' "$work/whole.err" | sed 's/^gate: //')"
 echo "     peak memory of gate: $(cat "$work/whole.rss") KiB; wall $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s"
 
+# Each shard from the repository's top as the whole run was (its source lines are named there).
 for k in 1 2 3 4 5 6 7 8; do
-  "$gate" -q --build-dir "$build" --messages 100 --shard "$k/8" --json "$work/shard-$k.json" \
-    --raw-dir "$work/raw-shards" --baseline-file "$work/repo/baselines/main.json" \
-    >"$work/shard-$k.out" 2>"$work/shard-$k.err"
+  (cd "$work/repo" && exec "$gate" -q --build-dir "$build" --messages 100 --shard "$k/8" \
+    --json "$work/shard-$k.json" --raw-dir "$work/raw-shards" \
+    --baseline-file "$work/repo/baselines/main.json") >"$work/shard-$k.out" 2>"$work/shard-$k.err"
   shard_code=$?
   [ "$shard_code" -eq 0 ] || fail "shard_${k}_of_8_should_pass_against_the_baseline: exit $shard_code: $(tail -n 3 "$work/shard-$k.err")"
 done

@@ -48,8 +48,8 @@ static void syscalls_should_be_the_regions_inclusive_count(void)
 	CHECK(metric_table[METRIC_SYSCALLS].read(&output, &syscalls, &why) == -1);
 	CHECK_CONTAINS(why, "sysCount");
 	cg_profile_release(&profile);
-	CHECK(tool_table[TOOL_CALLGRIND].options[3] != NULL &&
-	      strcmp(tool_table[TOOL_CALLGRIND].options[3], "--collect-systime=yes") == 0);
+	CHECK(tool_table[TOOL_CALLGRIND].options[2] != NULL &&
+	      strcmp(tool_table[TOOL_CALLGRIND].options[2], "--collect-systime=yes") == 0);
 }
 
 /* Each limit comes from the declaration that sets it: the scenario's limit_percent for its
