@@ -170,6 +170,14 @@ for n in 200 1000 4000; do
       echo "    at $run of N = $n: gate $own + $allocator, callgrind_annotate $total in all, $by_hand in the allocator"
     fi
   done
+  # N messages' profile, a file of its own that callgrind_annotate reads: its total is N times
+  # the instructions and the allocator's instructions per message gate prints.
+  part=$(program_total "$work/raw$n/callgrind.out.varied_heap.$n-$((2 * n))")
+  printed=$(awk -v p="${programs[-1]}" -v a="${allocators[-1]}" -v n="$n" 'BEGIN { printf "%.0f", (p + a) * n }')
+  if [ -z "$part" ] || [ "$part" != "$printed" ]; then
+    exact=false
+    echo "    N = $n: callgrind_annotate of .$n-$((2 * n)) says $part, gate's figures times N $printed"
+  fi
 done
 messages=200
 if [ "${#programs[@]}" -eq 3 ]; then
