@@ -61,6 +61,7 @@ void measurement_release(struct measurement *measurement)
 		free(measurement->lines[i].text);
 	}
 	free(measurement->lines);
+	flame_frames_release(measurement->frames, measurement->frame_count);
 	for (tool = 0; tool < TOOL_COUNT; tool++)
 		for (i = 0; i < SLOPE_RUNS; i++)
 			free(measurement->raw_files[tool][i]);
@@ -167,7 +168,8 @@ int measurement_place_lines(struct measurement *measurement, const char *root)
 			line_release(&measurement->lines[i]);
 		measurement->line_count = MEASUREMENT_LINES_MAX;
 	}
-	qsort(measurement->lines, measurement->line_count, sizeof(*measurement->lines),
-	      compare_place);
+	if (measurement->line_count > 1)
+		qsort(measurement->lines, measurement->line_count, sizeof(*measurement->lines),
+		      compare_place);
 	return status;
 }
