@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd_export.h"
+#include "cmd_files.h"
 #include "cmd_history.h"
 #include "cmd_manifest.h"
 #include "cmd_merge.h"
@@ -82,6 +83,8 @@ static const struct subcommand commands[] = {
 	{ "export", "one run for other tools (--format bmf|junit|csv)", &export_command },
 	{ "manifest", "list scenarios built without CMake (gate manifest --output-dir DIR EXE...)",
 	  &manifest_command },
+	{ "files", "where each scenario's raw files are, one message's profile first",
+	  &files_command },
 };
 
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))

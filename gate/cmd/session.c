@@ -21,6 +21,7 @@
 #include "telltales.h"
 #include "debuginfo.h"
 #include "exit_codes.h"
+#include "flamegraph.h"
 #include "fs.h"
 #include "manifest.h"
 #include "native_runs.h"
@@ -1041,6 +1042,7 @@ static int write_pull_request_reports(struct session *session, const struct verd
 {
 	const char *summary = getenv("GITHUB_STEP_SUMMARY");
 	const char *actions = getenv("GITHUB_ACTIONS");
+	struct gate_error err = GATE_ERROR_INIT;
 	char reproduce[1024];
 	int status = 0;
 
@@ -1054,6 +1056,10 @@ static int write_pull_request_reports(struct session *session, const struct verd
 		status = -1;
 	if (actions != NULL && strcmp(actions, "true") == 0)
 		report_annotations(stdout, verdict);
+	if (session->raw_dir != NULL && flamegraph_write_files(verdict, session->raw_dir, &err) < 0) {
+		session_fail(GATE_EXIT_USAGE, &err);
+		status = -1;
+	}
 	return status;
 }
 

@@ -1092,6 +1092,21 @@ static uint64_t progress_of(const struct run *run, const struct parsed_run *pars
 								     : parsed->dhat.instructions;
 }
 
+/* One message's call tree (flame.h) from the region's N..2N part, which holds N messages. */
+static int read_flame(struct measurement *measurement, const struct cg_profile *part)
+{
+	struct flame flame;
+
+	if (flame_from_profile(&flame, part, measurement->info.region, measurement->messages) != 0) {
+		record_failure(measurement, "out of memory");
+		return -1;
+	}
+	flame_frames_release(measurement->frames, measurement->frame_count);
+	measurement->frames = flame.frames;
+	measurement->frame_count = flame.count;
+	return 0;
+}
+
 /* read_outputs for a run with phases: its parts, each parsed; the region's visits summed up to
  * each count (the service start and the drain to 1, then to N, then to 2N) into parsed[which],
  * read as one output would be; the end into *end. The whole process up to each count, every
@@ -1149,6 +1164,9 @@ static int read_parts(struct measurement *measurement, struct run *run,
 		if (!run->again)
 			measurement->process_instructions[which] = process;
 	}
+	if (!run->again &&
+	    read_flame(measurement, &read[MEASURE_PART_REGION(SLOPE_RUNS)].callgrind) != 0)
+		goto out;
 	/* The exit: the region's thread's end, and every other thread's whole work, which only
 	 * its end holds. */
 	exit_instructions = read[MEASURE_PART_END].callgrind.total;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "flame.h"
 #include "metrics.h"
 #include "scenario.h"
 #include "seal.h"
@@ -114,6 +115,8 @@ struct measurement {
 	size_t site_count;
 	struct line_cost *lines;         /* the project's nonzero ones, by file then line */
 	size_t line_count;
+	struct flame_frame *frames;      /* one message's call tree from the region (flame.h) */
+	size_t frame_count;
 
 	char *raw_files[TOOL_COUNT][SLOPE_RUNS]; /* output file names inside the raw directory */
 	struct seal seal;            /* the executable and its project libraries, hashed when the

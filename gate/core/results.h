@@ -152,6 +152,8 @@ struct results_verdict_row {
 	 * "cold_KEY" figures, when it has them. */
 	struct results_figures figures[METRIC_COUNT][2];
 	bool has_figures[METRIC_COUNT][2];
+	struct flame_frame *baseline_frames; /* a regressed row's: the baseline's call tree; owned */
+	size_t baseline_frame_count;
 };
 
 struct results_verdict {

@@ -455,6 +455,11 @@ static int finish_code(const struct json_reader *reader, const cJSON *object, co
 		snprintf(where, sizeof(where), "%s.messages", path);
 		return json_reader_bad(reader, where, "is below 2");
 	}
+	if (!flame_frames_valid(measurement->frames, measurement->frame_count)) {
+		snprintf(where, sizeof(where), "%s.frames", path);
+		return json_reader_bad(reader, where, "is no call tree (the first at depth 0, each at "
+				       "most one level below the one before)");
+	}
 	if (!measurement->has[METRIC_INSTRUCTIONS])
 		return 0;
 	memset(measurement->stated, 0, sizeof(measurement->stated));
@@ -513,6 +518,9 @@ static const struct json_field code_fields[] = {
 	  .need = JSON_OPTIONAL, .since = "0.1.0", .shape = "array of allocation sites" },
 	{ .key = "lines", JSON_ARRAY_MEMBER(struct measurement, lines, line_count, &results_line_record),
 	  .need = JSON_OPTIONAL, .since = "0.3.0", .shape = "array of source lines" },
+	{ .key = "frames",
+	  JSON_ARRAY_MEMBER(struct measurement, frames, frame_count, &results_frame_record),
+	  .need = JSON_OPTIONAL, .since = "0.3.0", .shape = "array of call-tree frames" },
 	{ .key = "raw", .type = JSON_CUSTOM, .need = JSON_OPTIONAL, .since = "0.1.0",
 	  .shape = "object: per tool, its three output files", .read = read_raw,
 	  .write = write_raw },
@@ -592,6 +600,17 @@ static const struct json_field line_fields[] = {
 
 const struct json_record results_line_record = JSON_RECORD("source line", line_fields, NULL);
 
+static const struct json_field frame_fields[] = {
+	{ .key = "name", JSON_TEXT_MEMBER(struct flame_frame, name), .need = JSON_REQUIRED,
+	  .since = "0.3.0" },
+	{ .key = "depth", JSON_COUNT_MEMBER(struct flame_frame, depth), .need = JSON_REQUIRED,
+	  .since = "0.3.0" },
+	{ .key = "instructions", JSON_NUMBER_MEMBER(struct flame_frame, instructions),
+	  .need = JSON_REQUIRED, .since = "0.3.0" },
+};
+
+const struct json_record results_frame_record = JSON_RECORD("call-tree frame", frame_fields, NULL);
+
 static int finish_failure(const struct json_reader *reader, const cJSON *object, const char *path,
 			  void *record)
 {
@@ -628,6 +647,7 @@ const struct results_schema_place results_schema_places[] = {
 	{ "code[].functions[]", &results_function_record },
 	{ "code[].sites[]", &results_site_record },
 	{ "code[].lines[]", &results_line_record },
+	{ "code[].frames[]", &results_frame_record },
 	{ "costgate.failures[]", &results_failure_record },
 	{ "costgate.runs.NAME", &results_run_record },
 };

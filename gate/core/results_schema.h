@@ -19,6 +19,8 @@ extern const struct json_record results_code_record;
 extern const struct json_record results_function_record;
 extern const struct json_record results_site_record;
 extern const struct json_record results_line_record;
+/* code[].frames[] (struct flame_frame), and costgate.verdict.rows[].baseline_frames[]. */
+extern const struct json_record results_frame_record;
 
 /* costgate.failures[] (struct measurement: name and failure) and the values of costgate.runs
  * (struct measurement: source and valgrind_seconds). */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "json_record.h"
+#include "results_schema.h"
 #include "text.h"
 #include "wallclock.h"
 
@@ -326,6 +327,14 @@ static int finish_row(const struct json_reader *reader, const cJSON *object, con
 	size_t metric;
 	int cold;
 
+	if (!flame_frames_valid(row->baseline_frames, row->baseline_frame_count)) {
+		char where[200];
+
+		snprintf(where, sizeof(where), "%s.baseline_frames", path);
+		return json_reader_bad(reader, where, "is no call tree (the first at depth 0, each "
+				       "at most one level below the one before)");
+	}
+
 	for (metric = 0; metric < METRIC_COUNT; metric++) {
 		if (!metric_compares(metric))
 			continue;
@@ -359,6 +368,10 @@ static const struct json_field row_fields[] = {
 	  .shape = "array of strings", .read = read_breaches },
 	{ .key = "accepted", .type = JSON_CUSTOM, .need = JSON_OPTIONAL, .since = "0.2.0",
 	  .shape = "array of objects with a reason", .read = read_accepted },
+	{ .key = "baseline_frames",
+	  JSON_ARRAY_MEMBER(struct results_verdict_row, baseline_frames, baseline_frame_count,
+			    &results_frame_record),
+	  .need = JSON_OPTIONAL, .since = "0.3.0", .shape = "array of call-tree frames" },
 };
 
 static const struct json_record row_record = JSON_RECORD("verdict row", row_fields, finish_row);
@@ -398,6 +411,8 @@ void results_verdict_release(struct results_verdict *verdict)
 	for (i = 0; verdict->rows != NULL && i < verdict->row_count; i++) {
 		free(verdict->rows[i].breaches);
 		free(verdict->rows[i].accepted_reasons);
+		flame_frames_release(verdict->rows[i].baseline_frames,
+				     verdict->rows[i].baseline_frame_count);
 	}
 	free(verdict->rows);
 	*verdict = (struct results_verdict){ 0 };

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "exit_codes.h"
+#include "results_schema.h"
 #include "slope.h"
 
 static const char *const state_names[] = { "ok", "improved", "regressed", "accepted",
@@ -742,6 +743,12 @@ static int add_row_figures(cJSON *item, const struct verdict_row *row)
 					   row->growth_head - row->growth_baseline)))
 		return -1;
 	if (add_breach_names(breaches, row->breaches) != 0)
+		return -1;
+	/* A regressed scenario's page draws its call tree against the baseline's (flame.h). */
+	if (row->state == VERDICT_REGRESSED && base != NULL && base->frame_count > 0 &&
+	    !cJSON_AddItemToObject(item, "baseline_frames",
+				   json_record_array(&results_frame_record, base->frames,
+						     sizeof(*base->frames), base->frame_count)))
 		return -1;
 	for (bit = 0; bit < VERDICT_ACCEPT_KINDS; bit++) {
 		const struct acceptance_entry *entry = row->accepted[bit];

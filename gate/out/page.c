@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "chart.h"
+#include "flamegraph.h"
 #include "wallclock.h"
 
 /* Geometry of a wall-clock chart, in SVG user units. */
@@ -617,6 +618,45 @@ static void code_section(FILE *out, const struct results_view *page,
 	free(scenarios);
 }
 
+/* Each regressed scenario's call tree against the baseline's, when the document holds both. */
+static void flame_section(FILE *out, const struct results_view *page,
+			  const struct results_verdict *verdict)
+{
+	bool opened = false;
+	size_t i, j;
+
+	for (i = 0; verdict != NULL && i < verdict->row_count; i++) {
+		const struct results_verdict_row *row = &verdict->rows[i];
+		const struct measurement *head = NULL;
+		struct flame_change *changes = NULL;
+		size_t count = 0;
+		char id[80];
+
+		for (j = 0; j < page->code.count && head == NULL; j++)
+			if (strcmp(page->code.measurements[j].info.name, row->name) == 0)
+				head = &page->code.measurements[j];
+		if (head == NULL || head->frame_count == 0 || row->baseline_frame_count == 0 ||
+		    flame_compare(&changes, &count, head->frames, head->frame_count,
+				  row->baseline_frames, row->baseline_frame_count) != 0)
+			continue;
+		if (!opened)
+			fputs("<section id=\"flames\">\n<h2>Where the cost went</h2>\n<p>For each "
+			      "regressed scenario, one message&#8217;s call tree from the measured "
+			      "region down: each frame as wide as its inclusive instructions per "
+			      "message in the head, coloured by its change against the baseline on the "
+			      "same call path (the allocator included). Hover a frame for its figures."
+			      "</p>\n", out);
+		opened = true;
+		snprintf(id, sizeof(id), "flame-%zu", i);
+		fputs("<figure class=\"flame\">", out);
+		flamegraph_write(out, changes, count, row->name, id, false);
+		fputs("</figure>\n", out);
+		free(changes);
+	}
+	if (opened)
+		fputs("</section>\n", out);
+}
+
 /* The verdict first: what the run decided and its exit code, as gate wrote them. */
 static void verdict_section(FILE *out, const struct results_verdict *verdict)
 {
@@ -801,6 +841,7 @@ void page_write(FILE *out, const struct results_view *page, const struct results
 	verdict_section(out, verdict);
 	intro(out);
 	code_section(out, page, verdict);
+	flame_section(out, page, verdict);
 	wall_section(out, page);
 	if (history != NULL)
 		history_section(out, history);

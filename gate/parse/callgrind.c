@@ -104,6 +104,10 @@ struct cg_parser {
 	int call_system;            /* the pending call's target is in a system library */
 	char *call_function;        /* the cfn= for the next calls= line, owned; NULL when none */
 	int call_allocator;         /* the pending call enters the allocator from outside it */
+	char *callee;               /* the pending call's target and its object, owned; NULL when
+				     * the calls= line had no cfn= before it */
+	char *callee_object;
+	uint64_t call_count;        /* the pending call's count */
 	uint64_t allocator;         /* inclusive cost of every call that entered the allocator */
 	size_t syscall_column;      /* the column of sysCount among the events, SIZE_MAX when none */
 	char *cost_file;            /* fl=, or the fi=/fe= in effect, owned; NULL before any */
@@ -695,6 +699,37 @@ static int add_syscalls(struct cg_parser *parser, struct cg_function *function, 
 	return 0;
 }
 
+/* Adds the pending call (its count and inclusive `cost`) to the caller's calls to its target. */
+static int add_call(struct cg_parser *parser, struct cg_function *function, uint64_t cost)
+{
+	struct cg_call *call = NULL;
+	size_t i;
+
+	if (parser->callee == NULL)
+		return 0;
+	for (i = 0; i < function->call_count && call == NULL; i++)
+		if (strcmp(function->calls[i].callee, parser->callee) == 0 &&
+		    strcmp(function->calls[i].object, parser->callee_object) == 0)
+			call = &function->calls[i];
+	if (call == NULL) {
+		struct cg_call *grown =
+			realloc(function->calls, (function->call_count + 1) * sizeof(*grown));
+
+		if (grown == NULL)
+			return out_of_memory(parser);
+		function->calls = grown;
+		call = &function->calls[function->call_count++];
+		*call = (struct cg_call){ .callee = parser->callee, .object = parser->callee_object };
+		parser->callee = NULL;
+		parser->callee_object = NULL;
+	}
+	if (add_count(&call->count, parser->call_count) != 0 ||
+	    add_count(&call->inclusive, cost) != 0)
+		return parse_error(parser, parser->line_number, "calls of '%s' overflow",
+				   function->name);
+	return 0;
+}
+
 /* A plain cost line is self cost; the one right after calls= is the inclusive cost of that call,
  * which belongs to the caller's inclusive cost only. */
 static int parse_cost_line(struct cg_parser *parser, const char *line)
@@ -727,7 +762,8 @@ static int parse_cost_line(struct cg_parser *parser, const char *line)
 	parser->last_line = source_line;
 	parser->call_pending = 0;
 	function = &parser->functions[parser->current];
-	if (add_syscalls(parser, function, count, is_call) != 0)
+	if (add_syscalls(parser, function, count, is_call) != 0 ||
+	    (is_call && add_call(parser, function, cost) != 0))
 		return -1;
 	if (is_call && parser->call_system && add_count(&function->library_calls, cost) != 0)
 		return parse_error(parser, parser->line_number, "cost of '%s' overflows",
@@ -790,10 +826,17 @@ static int parse_calls_line(struct cg_parser *parser, const char *text)
 							       ? parser->call_object
 							       : parser->object) &&
 		!cg_is_allocator(parser->functions[parser->current].name, parser->object);
-	free(parser->call_object);
+	free(parser->callee);
+	free(parser->callee_object);
+	parser->callee = parser->call_function;
+	parser->callee_object = parser->call_object != NULL ? parser->call_object
+							    : parser->object != NULL ? strdup(parser->object)
+										     : strdup("???");
+	parser->call_count = call_count;
 	parser->call_object = NULL;
-	free(parser->call_function);
 	parser->call_function = NULL;
+	if (parser->callee != NULL && parser->callee_object == NULL)
+		return out_of_memory(parser);
 	return 0;
 }
 
@@ -981,6 +1024,17 @@ static int compare_functions(const void *left, const void *right)
 	return order != 0 ? order : strcmp(a->object, b->object);
 }
 
+static void cg_calls_release(struct cg_call *calls, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		free(calls[i].callee);
+		free(calls[i].object);
+	}
+	free(calls);
+}
+
 static void parser_release(struct cg_parser *parser)
 {
 	size_t i;
@@ -992,6 +1046,7 @@ static void parser_release(struct cg_parser *parser)
 		free(parser->functions[i].file);
 		free(parser->functions[i].object);
 		free(parser->functions[i].lines);
+		cg_calls_release(parser->functions[i].calls, parser->functions[i].call_count);
 	}
 	for (i = 0; i < parser->file_count; i++)
 		free(parser->files[i]);
@@ -1002,6 +1057,8 @@ static void parser_release(struct cg_parser *parser)
 	free(parser->object);
 	free(parser->call_object);
 	free(parser->call_function);
+	free(parser->callee);
+	free(parser->callee_object);
 	free(parser->cost_file);
 	free(parser->event);
 	free(parser->events);
@@ -1102,6 +1159,21 @@ const struct cg_function *cg_profile_find(const struct cg_profile *profile, cons
 		       : NULL;
 }
 
+const struct cg_function *cg_profile_find_in(const struct cg_profile *profile, const char *name,
+					     const char *object)
+{
+	const struct cg_function *found = cg_profile_find(profile, name);
+	const struct cg_function *end;
+
+	if (found == NULL)
+		return NULL;
+	end = profile->functions + profile->function_count;
+	for (; found < end && strcmp(found->name, name) == 0; found++)
+		if (strcmp(found->object, object) == 0)
+			return found;
+	return NULL;
+}
+
 void cg_profile_release(struct cg_profile *profile)
 {
 	size_t i;
@@ -1113,6 +1185,7 @@ void cg_profile_release(struct cg_profile *profile)
 		free(profile->functions[i].file);
 		free(profile->functions[i].object);
 		free(profile->functions[i].lines);
+		cg_calls_release(profile->functions[i].calls, profile->functions[i].call_count);
 	}
 	for (i = 0; i < profile->file_count; i++)
 		free(profile->files[i]);
@@ -1174,6 +1247,8 @@ static int copy_function(struct cg_function *to, const struct cg_function *from,
 	to->name = strdup(from->name);
 	to->file = strdup(from->file);
 	to->object = strdup(from->object);
+	to->calls = NULL;
+	to->call_count = 0;
 	to->lines = from->line_count > 0 ? malloc(from->line_count * sizeof(*to->lines)) : NULL;
 	if (to->name == NULL || to->file == NULL || to->object == NULL ||
 	    (from->line_count > 0 && to->lines == NULL))

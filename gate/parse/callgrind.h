@@ -34,6 +34,15 @@ struct cg_syscalls {
 			     * instructions were collected */
 };
 
+/* One function's calls to one other (callgrind's calls= lines, cfn= and cob= naming the target),
+ * summed over the call sites: how often and at what inclusive cost. */
+struct cg_call {
+	char *callee;       /* the target's name as callgrind wrote it; owned */
+	char *object;       /* the target's object (cob=, else the caller's); owned */
+	uint64_t count;     /* calls made */
+	uint64_t inclusive; /* their inclusive cost of the first event */
+};
+
 struct cg_function {
 	char *name;         /* as callgrind wrote it after name decompression, e.g. "even'2" for
 			     * the second recursion level (--separate-recs); owned */
@@ -51,6 +60,9 @@ struct cg_function {
 	struct cg_line *lines;    /* per (file, line), in order of appearance; only for functions
 				   * outside system libraries, NULL otherwise; owned */
 	size_t line_count;
+	struct cg_call *calls;    /* its direct calls, one per target, in order of appearance;
+				   * kept by cg_profile_parse only (a sum of parts has none); owned */
+	size_t call_count;
 };
 
 /* The most events a file may name ("events:"); --cache-sim=yes --branch-sim=yes names 13. */
@@ -116,6 +128,10 @@ int cg_profile_parse(struct cg_profile *profile, const char *path, struct gate_e
  * the name; NULL when absent. Points into profile. */
 const struct cg_function *cg_profile_find(const struct cg_profile *profile, const char *name);
 
+/* The function `name` of `object` exactly (a call's target); NULL when absent. */
+const struct cg_function *cg_profile_find_in(const struct cg_profile *profile, const char *name,
+					     const char *object);
+
 /* The total of the event named `event` (exact name, e.g. "D1mr") into *total; -1 when the file
  * does not name that event. */
 int cg_profile_event_total(const struct cg_profile *profile, const char *event, uint64_t *total);
@@ -124,7 +140,8 @@ int cg_profile_event_total(const struct cg_profile *profile, const char *event, 
  * Adds the profile of a later part of the same run (callgrind's --dump-after writes one file a
  * part, each with the costs since the one before) into *sum: the costs of every function, line
  * and event, functions merged by name and lines by (file name, line), so that the sum of parts 1
- * to k is the profile a single file would hold up to the end of part k. A function or file first
+ * to k is the profile a single file would hold up to the end of part k (its calls aside: a sum
+ * keeps none). A function or file first
  * seen in `part` is appended. The two must count the same events; an empty *sum
  * (CG_PROFILE_INIT) takes part's, so that adding to it copies. On error returns -1 with err
  * ("the parts count different events: 'Ir' and 'Ir Dr'", "... overflows", "out of memory") and

@@ -175,6 +175,13 @@ static const struct refused refusals[] = {
 	  "\"allocations\":0},\"cold\":{\"instructions\":9,\"allocations\":2},"
 	  "\"metrics\":{\"cycles\":{\"per_message\":\"many\",\"cold\":1,\"unit\":\"cycles\"}}}]}",
 	  "code[0].metrics.cycles.per_message is not a non-negative number" },
+	{ "page_should_refuse_a_call_tree_that_skips_a_level",
+	  "{\"schema\":3,\"code\":[{\"name\":\"walk\",\"framework\":{\"instructions\":1,"
+	  "\"allocations\":0},\"cold\":{\"instructions\":9,\"allocations\":2},"
+	  "\"frames\":[{\"name\":\"r\",\"depth\":0,\"instructions\":1},"
+	  "{\"name\":\"f\",\"depth\":2,\"instructions\":1}]}]}",
+	  "code[0].frames is no call tree (the first at depth 0, each at most one level below the one "
+	  "before)" },
 	{ "page_should_refuse_a_document_without_scenarios_or_code", "{\"schema\":3}",
 	  "it has neither a scenarios nor a code section" },
 	{ "page_should_refuse_a_document_that_is_not_an_object", "[]", "not a JSON object" },
@@ -262,6 +269,47 @@ static void page_should_show_every_scenario_failed_ones_first_with_state_baselin
 	free(page);
 }
 
+/* A regressed scenario whose document holds its call tree and the baseline's: drawn against each
+ * other under "Where the cost went"; one without the baseline's is not drawn. */
+static const char with_frames[] =
+	"{\"schema\":3,\"code\":["
+	"{\"name\":\"reply\",\"framework\":{\"instructions\":1000,\"allocations\":2},"
+	"\"cold\":{\"instructions\":5000,\"allocations\":7},\"gated\":true,\"frames\":["
+	"{\"name\":\"costgate_measured_region\",\"depth\":0,\"instructions\":1000},"
+	"{\"name\":\"handle\",\"depth\":1,\"instructions\":1000},"
+	"{\"name\":\"parse_query\",\"depth\":2,\"instructions\":600},"
+	"{\"name\":\"reply_write\",\"depth\":2,\"instructions\":400}]},"
+	"{\"name\":\"batch\",\"framework\":{\"instructions\":10,\"allocations\":0},"
+	"\"cold\":{\"instructions\":50,\"allocations\":0},\"gated\":true,\"frames\":["
+	"{\"name\":\"costgate_measured_region\",\"depth\":0,\"instructions\":10}]}],"
+	"\"costgate\":{\"verdict\":{\"exit_code\":1,\"rows\":["
+	"{\"name\":\"batch\",\"state\":\"regressed\"},"
+	"{\"name\":\"reply\",\"state\":\"regressed\",\"baseline_frames\":["
+	"{\"name\":\"costgate_measured_region\",\"depth\":0,\"instructions\":800},"
+	"{\"name\":\"handle\",\"depth\":1,\"instructions\":800},"
+	"{\"name\":\"parse_query\",\"depth\":2,\"instructions\":400},"
+	"{\"name\":\"reply_write\",\"depth\":2,\"instructions\":400}]}]}}}";
+
+static void page_should_draw_a_regressed_scenarios_call_tree_against_the_baseline(void)
+{
+	char *page = rendered(with_frames);
+	const char *section = page != NULL ? strstr(page, "<section id=\"flames\">") : NULL;
+
+	CHECK(section != NULL && section > strstr(page, "<section id=\"code\""));
+	CHECK(check_count(page, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100%\" "
+				"viewBox") == 1);
+	CHECK_CONTAINS(page, "aria-label=\"reply: call tree of one message, head against the "
+			     "baseline\"");
+	CHECK_CONTAINS(page, ">parse_query +50.0 %</text>");
+	CHECK_CONTAINS(page, ">handle +25.0 %</text>");
+	CHECK_CONTAINS(page, "<g class=\"frame same\"><title>reply_write: 400.000 instructions");
+	CHECK(page == NULL || strstr(page, "aria-label=\"batch:") == NULL);
+	free(page);
+	page = rendered(with_verdict); /* no call trees */
+	CHECK(page == NULL || strstr(page, "<section id=\"flames\">") == NULL);
+	free(page);
+}
+
 int main(void)
 {
 	return RUN_CASES(page_should_draw_every_loop_of_both_sides,
@@ -273,5 +321,6 @@ int main(void)
 			 page_should_refuse_a_malformed_document_naming_the_value,
 			 page_should_show_the_metrics_gate_adds,
 			 page_should_open_with_the_verdict,
-			 page_should_show_every_scenario_failed_ones_first_with_state_baseline_and_change);
+			 page_should_show_every_scenario_failed_ones_first_with_state_baseline_and_change,
+			 page_should_draw_a_regressed_scenarios_call_tree_against_the_baseline);
 }

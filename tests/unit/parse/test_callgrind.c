@@ -432,9 +432,52 @@ static void callgrind_should_tell_system_objects_from_the_project(void)
 	CHECK(!cg_object_is_system("/usrlocal/thing"));
 }
 
+/* A function's calls, per target and object: how often and at what inclusive cost; a sum of
+ * parts keeps none. */
+static void callgrind_should_keep_each_functions_calls_by_target(void)
+{
+	struct cg_profile profile = parsed("real.out"), sum = CG_PROFILE_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	const struct cg_function *main_function = cg_profile_find(&profile, "main");
+	const struct cg_function *odd = cg_profile_find(&profile, "odd'2");
+	const struct cg_function *below = cg_profile_find(&profile, "(below main)");
+	const struct cg_function *even = cg_profile_find(&profile, "even'2");
+
+	CHECK(main_function != NULL && odd != NULL && below != NULL);
+	if (main_function != NULL && odd != NULL && below != NULL) {
+		CHECK_U64(main_function->call_count, 2);
+		CHECK_STR(main_function->calls[0].callee, "work");
+		CHECK_U64(main_function->calls[0].inclusive, 407);
+		CHECK_U64(main_function->calls[0].count, 1);
+		CHECK_STR(main_function->calls[1].callee, "even");
+		CHECK_U64(main_function->calls[1].inclusive, 18);
+		CHECK_STR(main_function->calls[1].object, main_function->object);
+		/* even'2 calls odd'2 twice (calls=2): one target, its count and cost. */
+		CHECK_U64(odd->call_count, 1);
+		CHECK_STR(odd->calls[0].callee, "even'2");
+		CHECK_U64(odd->calls[0].inclusive, 6);
+		CHECK_U64(odd->calls[0].count, 1);
+		CHECK(even != NULL && even->call_count == 1 && even->calls[0].count == 2 &&
+		      even->calls[0].inclusive == 14);
+		/* cob= names the target's object for that call. */
+		CHECK(below->call_count >= 1);
+		if (below->call_count >= 1)
+			CHECK_STR(below->calls[0].object, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+		CHECK(cg_profile_find_in(&profile, "main", main_function->object) == main_function);
+		CHECK(cg_profile_find_in(&profile, "main", "/usr/lib/other.so") == NULL);
+	}
+	CHECK(cg_profile_add(&sum, &profile, &err) == 0);
+	main_function = cg_profile_find(&sum, "main");
+	CHECK(main_function != NULL && main_function->call_count == 0 &&
+	      main_function->calls == NULL);
+	cg_profile_release(&sum);
+	cg_profile_release(&profile);
+}
+
 int main(void)
 {
 	return RUN_CASES(callgrind_should_keep_the_lines_and_library_calls_of_project_functions,
+			 callgrind_should_keep_each_functions_calls_by_target,
 			 callgrind_should_add_up_the_parts_of_a_run,
 			 callgrind_should_total_every_event,
 			 callgrind_should_tell_system_objects_from_the_project,
