@@ -6,9 +6,11 @@
 
 #include "slope.h"
 
-/* --collect-systime=yes adds the events sysCount (read) and sysTime (wall time: never read). */
+/* --collect-systime=yes adds the events sysCount (read) and sysTime (wall time: never read);
+ * --dump-instr=yes the address of every cost, which names the function that holds it exactly
+ * (debuginfo_owner_at). */
 static const char *const callgrind_options[] = {
-	"--tool=callgrind", "--compress-pos=no", "--collect-systime=yes", NULL,
+	"--tool=callgrind", "--compress-pos=no", "--collect-systime=yes", "--dump-instr=yes", NULL,
 };
 static const char *const dhat_options[] = { "--tool=dhat", NULL };
 static const char *const cache_options[] = {

@@ -1,6 +1,7 @@
-/* The split of a profile by owner. A line of a project function belongs to the function whose
- * definition holds it (debuginfo); when that is another function than the one callgrind counted
- * it under, -O2 inlined it there. callgrind's recursion levels ("f'2") are one owner, "f": their
+/* The split of a profile by owner. An instruction of a project function belongs to the innermost
+ * function scope of the DWARF that holds its address (debuginfo_owner_at): when that is a copy of
+ * another function inlined there, its cost is that function's "(inlined into ...)". A profile
+ * without addresses is split by line: a line belongs to the function whose definition holds it. callgrind's recursion levels ("f'2") are one owner, "f": their
  * own instructions add up, and the inclusive cost is the outermost level's, which already holds
  * every deeper one (adding the levels' would count a recursive call's cost at each level). */
 #define _GNU_SOURCE
@@ -10,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct debuginfo *object_info(struct ownership_objects *objects, const char *object)
+static struct debuginfo *object_info(struct ownership_objects *objects, const char *object)
 {
 	struct debuginfo *grown;
 	size_t i;
@@ -109,8 +110,9 @@ static int split_function(struct ownership *ownership, size_t *capacity,
 	/* "(below main)" and the like are valgrind's names for code no source defines. */
 	bool project = !cg_object_is_system(function->object) && function->name[0] != '(';
 	bool outermost = !deeper_level(function->name);
-	const struct debuginfo *info = project && function->line_count > 0
-					       ? object_info(objects, function->object) : NULL;
+	bool by_address = function->instr_count > 0;
+	struct debuginfo *info = project && (function->line_count > 0 || by_address)
+					 ? object_info(objects, function->object) : NULL;
 	uint64_t own = function->exclusive;
 	uint64_t own_library = function->library_calls - function->allocator_calls;
 	size_t index, i;
@@ -119,10 +121,31 @@ static int split_function(struct ownership *ownership, size_t *capacity,
 						      level_free_length(function->name)),
 					      project);
 
-	if (cost == NULL || (project && function->line_count > 0 && info == NULL))
+	if (cost == NULL || (project && (function->line_count > 0 || by_address) && info == NULL))
 		return -1;
 	index = (size_t)(cost - ownership->costs);
-	for (i = 0; info != NULL && i < function->line_count; i++) {
+	for (i = 0; info != NULL && by_address && i < function->instr_count; i++) {
+		const struct cg_instr *instr = &function->instrs[i];
+		uint64_t library = instr->library_calls - instr->allocator_calls;
+		const char *owner;
+		struct owned_cost *inlined;
+		bool copy;
+
+		if (debuginfo_owner_at(info, instr->address, &owner, &copy) != 0)
+			return -1;
+		if (owner == NULL || !copy || same_function(function->name, owner))
+			continue;
+		inlined = find_or_add(ownership, capacity, inlined_name(owner, function->name), true);
+		if (inlined == NULL)
+			return -1;
+		inlined->exclusive += instr->exclusive;
+		if (outermost)
+			inlined->inclusive += instr->exclusive + instr->calls;
+		inlined->with_library += instr->exclusive + library;
+		own -= instr->exclusive;
+		own_library -= library;
+	}
+	for (i = 0; info != NULL && !by_address && i < function->line_count; i++) {
 		const struct cg_line *line = &function->lines[i];
 		const char *owner = debuginfo_owner(info, profile->files[line->file], line->line);
 		uint64_t library = line->library_calls - line->allocator_calls;

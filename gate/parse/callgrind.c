@@ -113,6 +113,8 @@ struct cg_parser {
 	char *cost_file;            /* fl=, or the fi=/fe= in effect, owned; NULL before any */
 	size_t line_column;         /* the "line" column of the positions, SIZE_MAX when none */
 	uint64_t last_line;         /* the line of the last cost line, for +N, -N and "*" */
+	size_t instr_column;        /* the "instr" column of the positions, SIZE_MAX when none */
+	uint64_t last_instr;        /* the address of the last cost line, likewise */
 	char **files;               /* the files cg_line.file indexes */
 	size_t file_count;
 	size_t file_capacity;
@@ -597,6 +599,73 @@ static int add_line_cost(struct cg_parser *parser, struct cg_function *function,
 	return 0;
 }
 
+/* Adds a cost line of a project function to its record of that address: the last one when the
+ * address repeats (a call's line after its instruction's), else a new one; sorted and merged
+ * when the file is read (merge_instrs). */
+static int add_instr_cost(struct cg_parser *parser, struct cg_function *function,
+			  uint64_t address, uint64_t cost, int is_call)
+{
+	struct cg_instr *record = function->instr_count > 0
+					  ? &function->instrs[function->instr_count - 1] : NULL;
+
+	if (record == NULL || record->address != address) {
+		if ((function->instr_count & (function->instr_count - 1)) == 0) {
+			size_t capacity = function->instr_count == 0 ? 8 : function->instr_count * 2;
+			struct cg_instr *grown = realloc(function->instrs, capacity * sizeof(*grown));
+
+			if (grown == NULL)
+				return out_of_memory(parser);
+			function->instrs = grown;
+		}
+		record = &function->instrs[function->instr_count++];
+		*record = (struct cg_instr){ .address = address };
+	}
+	if (is_call ? add_count(&record->calls, cost) != 0 ||
+			      (parser->call_system && add_count(&record->library_calls, cost) != 0) ||
+			      (parser->call_allocator && add_count(&record->allocator_calls, cost) != 0)
+		    : add_count(&record->exclusive, cost) != 0)
+		return parse_error(parser, parser->line_number, "cost of '%s' overflows",
+				   function->name);
+	return 0;
+}
+
+static int compare_instrs(const void *left, const void *right)
+{
+	const struct cg_instr *a = left, *b = right;
+
+	return a->address < b->address ? -1 : a->address > b->address;
+}
+
+/* Adds `from` into `to`, 1 when a count overflows. */
+static int add_instr(struct cg_instr *to, const struct cg_instr *from)
+{
+	return add_count(&to->exclusive, from->exclusive) != 0 ||
+	       add_count(&to->calls, from->calls) != 0 ||
+	       add_count(&to->library_calls, from->library_calls) != 0 ||
+	       add_count(&to->allocator_calls, from->allocator_calls) != 0;
+}
+
+/* A function's records by address, one per address (a function's blocks may visit an address
+ * again: another fn= block, or a loop written out twice). 1 when a count overflows. */
+static int merge_instrs(struct cg_function *function)
+{
+	size_t kept = 0, i;
+
+	if (function->instr_count < 2)
+		return 0;
+	qsort(function->instrs, function->instr_count, sizeof(*function->instrs), compare_instrs);
+	for (i = 1; i < function->instr_count; i++) {
+		if (function->instrs[i].address == function->instrs[kept].address) {
+			if (add_instr(&function->instrs[kept], &function->instrs[i]) != 0)
+				return 1;
+		} else {
+			function->instrs[++kept] = function->instrs[i];
+		}
+	}
+	function->instr_count = kept + 1;
+	return 0;
+}
+
 /* Resolves the text after "fn=" and the like: "name", "(id) name" (defines id) or "(id)"
  * (refers to it). A name that starts with "(" and no digit, "(below main)", is a plain name. */
 static int resolve_name(struct cg_parser *parser, enum cg_space space, const char *text,
@@ -736,7 +805,7 @@ static int parse_cost_line(struct cg_parser *parser, const char *line)
 {
 	const char *cursor = line;
 	struct cg_function *function;
-	uint64_t cost, source_line = parser->last_line, position;
+	uint64_t cost, source_line = parser->last_line, address = parser->last_instr, position;
 	size_t count;
 	size_t column;
 	int is_call = parser->call_pending;
@@ -751,15 +820,20 @@ static int parse_cost_line(struct cg_parser *parser, const char *line)
 			return parse_error(parser, parser->line_number,
 					   "cost line with %zu of its %zu positions", column,
 					   parser->position_count);
-		if (read_subposition(&cursor, parser->last_line, &position) != 0)
+		if (read_subposition(&cursor, column == parser->instr_column ? parser->last_instr
+									  : parser->last_line,
+				     &position) != 0)
 			return parse_error(parser, parser->line_number, "bad position '%.*s'",
 					   token_length(cursor), cursor);
 		if (column == parser->line_column)
 			source_line = position;
+		if (column == parser->instr_column)
+			address = position;
 	}
 	if (read_counts(parser, cursor, &cost, &count) != 0)
 		return -1;
 	parser->last_line = source_line;
+	parser->last_instr = address;
 	parser->call_pending = 0;
 	function = &parser->functions[parser->current];
 	if (add_syscalls(parser, function, count, is_call) != 0 ||
@@ -774,7 +848,9 @@ static int parse_cost_line(struct cg_parser *parser, const char *line)
 		return parse_error(parser, parser->line_number, "cost of '%s' overflows",
 				   function->name);
 	if (!cg_object_is_system(function->object) &&
-	    add_line_cost(parser, function, source_line, cost, is_call) != 0)
+	    (add_line_cost(parser, function, source_line, cost, is_call) != 0 ||
+	     (parser->instr_column != SIZE_MAX &&
+	      add_instr_cost(parser, function, address, cost, is_call) != 0)))
 		return -1;
 	if (!is_call && add_count(&function->exclusive, cost) != 0)
 		return parse_error(parser, parser->line_number, "cost of '%s' overflows",
@@ -876,9 +952,12 @@ static int parse_positions(struct cg_parser *parser, const char *value)
 		return parse_error(parser, parser->line_number,
 				   "'positions:' line repeated or after the first cost line");
 	parser->line_column = SIZE_MAX;
+	parser->instr_column = SIZE_MAX;
 	for (; *cursor != '\0'; cursor = skip_spaces(cursor + strcspn(cursor, " \t"))) {
 		if (strncmp(cursor, "line", 4) == 0 && (cursor[4] == '\0' || is_space(cursor[4])))
 			parser->line_column = count;
+		if (strncmp(cursor, "instr", 5) == 0 && (cursor[5] == '\0' || is_space(cursor[5])))
+			parser->instr_column = count;
 		count++;
 	}
 	if (count == 0)
@@ -1046,6 +1125,7 @@ static void parser_release(struct cg_parser *parser)
 		free(parser->functions[i].file);
 		free(parser->functions[i].object);
 		free(parser->functions[i].lines);
+		free(parser->functions[i].instrs);
 		cg_calls_release(parser->functions[i].calls, parser->functions[i].call_count);
 	}
 	for (i = 0; i < parser->file_count; i++)
@@ -1071,6 +1151,7 @@ int cg_profile_parse(struct cg_profile *profile, const char *path, struct gate_e
 	char *line = NULL;
 	size_t line_capacity = 0;
 	ssize_t length;
+	size_t i;
 	int saved_errno;
 	int result = -1;
 
@@ -1080,6 +1161,7 @@ int cg_profile_parse(struct cg_profile *profile, const char *path, struct gate_e
 	parser.err = err;
 	parser.position_count = 1;
 	parser.line_column = 0; /* "positions: line" is the default */
+	parser.instr_column = SIZE_MAX;
 	parser.current = CG_NO_FUNCTION;
 	parser.syscall_column = SIZE_MAX;
 
@@ -1107,9 +1189,16 @@ int cg_profile_parse(struct cg_profile *profile, const char *path, struct gate_e
 	if (finish(&parser) != 0)
 		goto out;
 
+	for (i = 0; i < parser.function_count; i++)
+		if (merge_instrs(&parser.functions[i]) != 0) {
+			gate_error_set(err, "cannot parse '%s': the cost of an instruction of '%s' "
+				       "overflows", path, parser.functions[i].name);
+			goto out;
+		}
 	if (parser.function_count > 0)
 		qsort(parser.functions, parser.function_count, sizeof(*parser.functions),
 		      compare_functions);
+	profile->has_instrs = parser.instr_column != SIZE_MAX;
 	profile->event = parser.event;
 	profile->events = parser.events;
 	profile->event_count = parser.event_count;
@@ -1185,6 +1274,7 @@ void cg_profile_release(struct cg_profile *profile)
 		free(profile->functions[i].file);
 		free(profile->functions[i].object);
 		free(profile->functions[i].lines);
+		free(profile->functions[i].instrs);
 		cg_calls_release(profile->functions[i].calls, profile->functions[i].call_count);
 	}
 	for (i = 0; i < profile->file_count; i++)
@@ -1250,9 +1340,13 @@ static int copy_function(struct cg_function *to, const struct cg_function *from,
 	to->calls = NULL;
 	to->call_count = 0;
 	to->lines = from->line_count > 0 ? malloc(from->line_count * sizeof(*to->lines)) : NULL;
+	to->instrs = from->instr_count > 0 ? malloc(from->instr_count * sizeof(*to->instrs)) : NULL;
 	if (to->name == NULL || to->file == NULL || to->object == NULL ||
-	    (from->line_count > 0 && to->lines == NULL))
+	    (from->line_count > 0 && to->lines == NULL) ||
+	    (from->instr_count > 0 && to->instrs == NULL))
 		return -1;
+	if (from->instr_count > 0)
+		memcpy(to->instrs, from->instrs, from->instr_count * sizeof(*to->instrs));
 	for (i = 0; i < from->line_count; i++) {
 		to->lines[i] = from->lines[i];
 		if (map != NULL)
@@ -1261,10 +1355,43 @@ static int copy_function(struct cg_function *to, const struct cg_function *from,
 	return 0;
 }
 
+/* Adds `from`'s records by address into `to`'s, both ascending: a merge. 1 when a count
+ * overflows, -1 when out of memory. */
+static int add_instrs(struct cg_function *to, const struct cg_function *from)
+{
+	struct cg_instr *merged;
+	size_t i = 0, j = 0, count = 0;
+
+	if (from->instr_count == 0)
+		return 0;
+	merged = malloc((to->instr_count + from->instr_count) * sizeof(*merged));
+	if (merged == NULL)
+		return -1;
+	while (i < to->instr_count || j < from->instr_count) {
+		if (j == from->instr_count ||
+		    (i < to->instr_count && to->instrs[i].address < from->instrs[j].address)) {
+			merged[count++] = to->instrs[i++];
+		} else if (i == to->instr_count || from->instrs[j].address < to->instrs[i].address) {
+			merged[count++] = from->instrs[j++];
+		} else {
+			merged[count] = to->instrs[i++];
+			if (add_instr(&merged[count++], &from->instrs[j++]) != 0) {
+				free(merged);
+				return 1;
+			}
+		}
+	}
+	free(to->instrs);
+	to->instrs = merged;
+	to->instr_count = count;
+	return 0;
+}
+
 /* Adds `from` (its lines' files mapped through `map`) into `to`, a function of the same name. */
 static int add_function(struct cg_function *to, const struct cg_function *from, const size_t *map)
 {
 	size_t i, j;
+	int status;
 
 	if (add_count(&to->exclusive, from->exclusive) != 0 ||
 	    add_count(&to->inclusive, from->inclusive) != 0 ||
@@ -1274,6 +1401,8 @@ static int add_function(struct cg_function *to, const struct cg_function *from, 
 	    add_count(&to->syscalls.inclusive, from->syscalls.inclusive) != 0 ||
 	    add_count(&to->syscalls.library, from->syscalls.library) != 0)
 		return 1;
+	if ((status = add_instrs(to, from)) != 0)
+		return status;
 	for (i = 0; i < from->line_count; i++) {
 		const struct cg_line *line = &from->lines[i];
 		struct cg_line *into = NULL;
@@ -1360,6 +1489,7 @@ int cg_profile_add(struct cg_profile *sum, const struct cg_profile *part, struct
 		}
 	merged.event_count = part->event_count;
 	merged.counts_syscalls = part->counts_syscalls;
+	merged.has_instrs = part->has_instrs;
 	merged.event = strdup(part->event != NULL ? part->event : "");
 	merged.events = strdup(part->events != NULL ? part->events : "");
 	if (merged.event == NULL || merged.events == NULL)

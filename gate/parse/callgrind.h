@@ -22,6 +22,18 @@ struct cg_line {
 	uint64_t allocator_calls; /* the part of calls that entered the allocator */
 };
 
+/* The cost of one instruction of a project function, when the file records addresses
+ * (--dump-instr=yes: "positions: instr line"). callgrind writes an address as an offset in its
+ * object, the address the object's DWARF uses, so it names the function that holds it exactly,
+ * also where two share a line (debuginfo_owner_at). */
+struct cg_instr {
+	uint64_t address;         /* in its object (callgrind's ob=) */
+	uint64_t exclusive;       /* self cost of the first event at this address */
+	uint64_t calls;           /* inclusive cost of the calls made from it */
+	uint64_t library_calls;   /* the part of calls whose target is in a system library */
+	uint64_t allocator_calls; /* the part of calls that entered the allocator */
+};
+
 /* The system calls of a function (callgrind's sysCount event), all 0 when the file does not
  * count them. callgrind counts every system call of the process, also while collection is off,
  * and charges it to the call stack it was made on: a function's inclusive count holds exactly
@@ -60,6 +72,9 @@ struct cg_function {
 	struct cg_line *lines;    /* per (file, line), in order of appearance; only for functions
 				   * outside system libraries, NULL otherwise; owned */
 	size_t line_count;
+	struct cg_instr *instrs;  /* per address, ascending, when the file records addresses and
+				   * the function is outside system libraries; NULL otherwise; owned */
+	size_t instr_count;
 	struct cg_call *calls;    /* its direct calls, one per target, in order of appearance;
 				   * kept by cg_profile_parse only (a sum of parts has none); owned */
 	size_t call_count;
@@ -75,6 +90,7 @@ struct cg_profile {
 					* cost of every call into it from a function outside it
 					* (malloc, free, ... and all they call); at most total */
 	int counts_syscalls;           /* the file names the event sysCount (--collect-systime) */
+	int has_instrs;                /* the file records addresses (positions: instr) */
 	struct cg_function *functions; /* sorted by name, then object (strcmp), one entry per
 					* distinct name and object; owned, NULL when none */
 	size_t function_count;

@@ -116,12 +116,188 @@ int debuginfo_read(struct debuginfo *info, const char *object)
 	}
 	if (info->count > 0)
 		qsort(info->functions, info->count, sizeof(*info->functions), debuginfo_compare);
-	status = 0;
+	/* Kept open for debuginfo_owner_at. */
+	info->dwarf = dwarf;
+	info->fd = fd;
+	return 0;
 out:
 	if (dwarf != NULL)
 		dwarf_end(dwarf);
 	close(fd);
 	return status;
+}
+
+/* The DIE a scope stands for: through DW_AT_abstract_origin (an inlined or concrete copy) to the
+ * abstract instance, then through DW_AT_specification (a member defined apart from its class's
+ * declaration of it) to the declaration, which sits inside its namespaces and classes. */
+static void debuginfo_origin(Dwarf_Die *die)
+{
+	Dwarf_Attribute attribute;
+	Dwarf_Die next;
+	int steps;
+
+	for (steps = 0; steps < 16 && dwarf_attr(die, DW_AT_abstract_origin, &attribute) != NULL &&
+			dwarf_formref_die(&attribute, &next) != NULL; steps++)
+		*die = next;
+	for (steps = 0; steps < 16 && dwarf_attr(die, DW_AT_specification, &attribute) != NULL &&
+			dwarf_formref_die(&attribute, &next) != NULL; steps++)
+		*die = next;
+}
+
+/* The name of `die` (a function's declaration) with the named namespaces, classes, structures
+ * and unions around it, outermost first: "shop::Index::add". NULL when it has no name. */
+static char *debuginfo_qualified_name(Dwarf_Die *die)
+{
+	const char *name = dwarf_diename(die);
+	Dwarf_Die *scopes = NULL;
+	char *qualified;
+	int count, i;
+
+	if (name == NULL)
+		return NULL;
+	qualified = strdup(name);
+	count = dwarf_getscopes_die(die, &scopes);
+	/* scopes[0] is the die itself, then each enclosing DIE up to the unit. */
+	for (i = 1; qualified != NULL && i < count; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		const char *outer = dwarf_diename(&scopes[i]);
+		char *longer = NULL;
+
+		if ((tag != DW_TAG_namespace && tag != DW_TAG_class_type &&
+		     tag != DW_TAG_structure_type && tag != DW_TAG_union_type) || outer == NULL)
+			continue;
+		if (asprintf(&longer, "%s::%s", outer, qualified) < 0)
+			longer = NULL;
+		free(qualified);
+		qualified = longer;
+	}
+	free(scopes);
+	return qualified;
+}
+
+/* The unit whose code holds `address`: by the object's address ranges table, else by asking each
+ * unit (an object without .debug_aranges). */
+static bool debuginfo_unit_at(Dwarf *dwarf, uint64_t address, Dwarf_Die *unit)
+{
+	Dwarf_Off offset = 0, next;
+	size_t header_size;
+
+	if (dwarf_addrdie(dwarf, address, unit) != NULL)
+		return true;
+	while (dwarf_nextcu(dwarf, offset, &next, &header_size, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(dwarf, offset + header_size, unit) != NULL &&
+		    dwarf_haspc(unit, address) > 0)
+			return true;
+		offset = next;
+	}
+	return false;
+}
+
+/* Whether code can sit below a DIE of this tag without the DIE saying where: namespaces and
+ * classes hold the definitions of their functions, and have no addresses of their own. */
+static bool debuginfo_holds_code(int tag)
+{
+	return tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+	       tag == DW_TAG_structure_type || tag == DW_TAG_union_type;
+}
+
+/* Below `parent`, the innermost function scope (a function or a copy of one inlined there) whose
+ * addresses hold `address`, into *found; walked by hand rather than with dwarf_getscopes, which
+ * finds no scope in a unit link-time optimisation wrote (its scopes name their origins in other
+ * units). */
+static void debuginfo_innermost(Dwarf_Die *parent, uint64_t address, Dwarf_Die *found,
+				bool *any, unsigned depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (debuginfo_holds_code(tag)) {
+			debuginfo_innermost(&child, address, found, any, depth + 1);
+			continue;
+		}
+		if ((tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine &&
+		     tag != DW_TAG_lexical_block) || dwarf_haspc(&child, address) <= 0)
+			continue;
+		if (tag != DW_TAG_lexical_block) {
+			*found = child;
+			*any = true;
+		}
+		/* Scopes nest: no sibling holds the address too. */
+		debuginfo_innermost(&child, address, found, any, depth + 1);
+		return;
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* Looks `address` up in the DWARF into *place (its name owned). -1 when out of memory. */
+static int debuginfo_look_up(struct debuginfo *info, uint64_t address,
+			     struct debuginfo_place *place)
+{
+	Dwarf_Die unit, scope;
+	bool any = false;
+
+	*place = (struct debuginfo_place){ .address = address, .known = true };
+	if (info->dwarf == NULL || !debuginfo_unit_at(info->dwarf, address, &unit))
+		return 0;
+	debuginfo_innermost(&unit, address, &scope, &any, 0);
+	if (!any)
+		return 0;
+	place->inlined = dwarf_tag(&scope) == DW_TAG_inlined_subroutine;
+	debuginfo_origin(&scope);
+	place->name = debuginfo_qualified_name(&scope);
+	return place->name == NULL && dwarf_diename(&scope) != NULL ? -1 : 0;
+}
+
+static struct debuginfo_place *debuginfo_slot(const struct debuginfo *info, uint64_t address)
+{
+	size_t mask = info->place_capacity - 1;
+	size_t at = (size_t)((address * 0x9e3779b97f4a7c15ULL) >> 17) & mask;
+
+	while (info->places[at].known && info->places[at].address != address)
+		at = (at + 1) & mask;
+	return &info->places[at];
+}
+
+static int debuginfo_grow_places(struct debuginfo *info)
+{
+	struct debuginfo_place *old = info->places;
+	size_t old_capacity = info->place_capacity, i;
+
+	info->place_capacity = old_capacity == 0 ? 256 : old_capacity * 2;
+	info->places = calloc(info->place_capacity, sizeof(*info->places));
+	if (info->places == NULL) {
+		info->places = old;
+		info->place_capacity = old_capacity;
+		return -1;
+	}
+	for (i = 0; i < old_capacity; i++)
+		if (old[i].known)
+			*debuginfo_slot(info, old[i].address) = old[i];
+	free(old);
+	return 0;
+}
+
+int debuginfo_owner_at(struct debuginfo *info, uint64_t address, const char **name,
+		       bool *inlined)
+{
+	struct debuginfo_place *place;
+
+	*name = NULL;
+	*inlined = false;
+	if ((info->place_count + 1) * 2 > info->place_capacity && debuginfo_grow_places(info) != 0)
+		return -1;
+	place = debuginfo_slot(info, address);
+	if (!place->known) {
+		if (debuginfo_look_up(info, address, place) != 0)
+			return -1;
+		info->place_count++;
+	}
+	*name = place->name;
+	*inlined = place->inlined;
+	return 0;
 }
 
 int debuginfo_units_read(const char *object, struct debuginfo_units *units)
@@ -205,6 +381,13 @@ void debuginfo_release(struct debuginfo *info)
 	}
 	free(info->functions);
 	free(info->object);
+	for (i = 0; i < info->place_capacity; i++)
+		free(info->places[i].name);
+	free(info->places);
+	if (info->dwarf != NULL)
+		dwarf_end(info->dwarf);
+	if (info->fd >= 0)
+		close(info->fd);
 	*info = (struct debuginfo)DEBUGINFO_INIT;
 }
 

@@ -1,6 +1,8 @@
-/* Which function a source line belongs to, read from an object's DWARF with elfutils' libdw: the
- * function whose definition starts last at or before that line in that file. It names the code
- * that -O2 inlined into another function, which callgrind counts under the caller's name. */
+/* Which function a cost belongs to, read from an object's DWARF with elfutils' libdw: by address
+ * (the innermost function scope that holds it, debuginfo_owner_at), or for a profile without
+ * addresses by line (the function whose definition starts last at or before that line in that
+ * file). It names the code that -O2 inlined into another function, which callgrind counts under
+ * the caller's name. */
 #ifndef GATE_DEBUGINFO_H
 #define GATE_DEBUGINFO_H
 
@@ -14,13 +16,27 @@ struct debuginfo_function {
 	char *name;    /* owned */
 };
 
+/* What debuginfo_owner_at found for one address, kept so each address is looked up once. */
+struct debuginfo_place {
+	uint64_t address;
+	char *name;   /* the innermost function, qualified ("shop::Index::add"); owned; NULL when
+		       * the DWARF names none (the slot is used when `known`) */
+	bool inlined; /* that function's code was inlined there (DW_TAG_inlined_subroutine) */
+	bool known;   /* the slot holds an address */
+};
+
 struct debuginfo {
 	char *object;                         /* the ELF file read; owned */
 	struct debuginfo_function *functions; /* sorted by file, then line; owned */
 	size_t count;
+	void *dwarf;                          /* libdw's handle (Dwarf *), open until released;
+					       * NULL when the object has no DWARF */
+	int fd;
+	struct debuginfo_place *places;       /* open addressing by address, at most half full */
+	size_t place_capacity, place_count;
 };
 
-#define DEBUGINFO_INIT { 0 }
+#define DEBUGINFO_INIT { .fd = -1 }
 
 /* Reads every function defined in `object` (out-of-line or only inlined). An object that cannot
  * be opened or has no DWARF gives no functions, not an error. Returns -1 only when out of memory. */
@@ -29,6 +45,16 @@ int debuginfo_read(struct debuginfo *info, const char *object);
 /* The function that `line` of `file` belongs to, or NULL when the object does not say. A file
  * matches when equal, or when one path ends with "/" and the other. Points into info. */
 const char *debuginfo_owner(const struct debuginfo *info, const char *file, uint64_t line);
+
+/* The function whose code holds `address` (an offset in the object, as callgrind writes it with
+ * --dump-instr=yes): the innermost of the DWARF scopes that contain it that is a function or a
+ * copy of one inlined there, named through DW_AT_abstract_origin and DW_AT_specification to
+ * its declaration, and qualified with the namespaces and classes around that ("shop::Index::add").
+ * So every inlined copy, member defined in its class and function sharing a line with another
+ * is itself. *name is NULL when the DWARF covers no function there; it points into info. Returns
+ * -1 only when out of memory. */
+int debuginfo_owner_at(struct debuginfo *info, uint64_t address, const char **name,
+		       bool *inlined);
 
 void debuginfo_release(struct debuginfo *info); /* NULL-safe */
 

@@ -29,6 +29,9 @@ static int second_parse(const unsigned char *message, size_t length)
 		free(copy);
 		return -1;
 	}
+	/* A block the compiler must believe used: clang drops a malloc whose block is only tested
+	 * and freed, and with it one of the two blocks the test counts. */
+	__asm__ volatile("" : : "g"(again) : "memory");
 	for (i = 0; i < 2000; i++) {
 		value = value * 2654435761u + (unsigned char)copy[i % length];
 		COSTGATE_KEEP(value);

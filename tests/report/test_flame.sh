@@ -8,7 +8,7 @@
 # headless Chromium finds the changed frame drawn and labelled with its change. Screenshots of the
 # page and of the file stay in ARTIFACT_DIR (flame-page.png, flame.png).
 # Usage: test_flame.sh GATE COSTGATE_SOURCE_DIR ARTIFACT_DIR
-# shellcheck source=tests/report/common.sh
+# shellcheck source=tests/report/common.sh disable=SC2016 # the conditions given to eval expand when it runs them
 source "$(dirname "$0")/common.sh"
 gate=$(realpath -- "$1") source_dir=$(realpath -- "$2") artifacts=$3
 mkdir -p "$artifacts"

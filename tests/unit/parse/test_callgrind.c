@@ -474,10 +474,56 @@ static void callgrind_should_keep_each_functions_calls_by_target(void)
 	cg_profile_release(&profile);
 }
 
+/* With --dump-instr=yes, a project function's costs by address, ascending and one per address,
+ * adding up to its own counts; a sum of two parts adds them address by address. */
+static void callgrind_should_keep_project_costs_by_address(void)
+{
+	struct cg_profile profile = parsed("real-instr.out"), sum = CG_PROFILE_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	const struct cg_function *work = cg_profile_find(&profile, "work");
+	const struct cg_function *main_function = cg_profile_find(&profile, "main");
+	uint64_t exclusive = 0, calls = 0;
+	size_t i;
+
+	CHECK(profile.has_instrs);
+	CHECK(work != NULL && main_function != NULL);
+	if (work == NULL || main_function == NULL)
+		goto out;
+	CHECK(work->instr_count > 1);
+	for (i = 0; i < work->instr_count; i++) {
+		exclusive += work->instrs[i].exclusive;
+		CHECK(i == 0 || work->instrs[i - 1].address < work->instrs[i].address);
+	}
+	CHECK_U64(exclusive, work->exclusive);
+	exclusive = 0;
+	for (i = 0; i < main_function->instr_count; i++) {
+		exclusive += main_function->instrs[i].exclusive;
+		calls += main_function->instrs[i].calls;
+	}
+	CHECK_U64(exclusive, main_function->exclusive);
+	CHECK_U64(exclusive + calls, main_function->inclusive);
+	CHECK(cg_profile_add(&sum, &profile, &err) == 0 && cg_profile_add(&sum, &profile, &err) == 0);
+	work = cg_profile_find(&sum, "work");
+	CHECK(work != NULL && work->instr_count == cg_profile_find(&profile, "work")->instr_count);
+	if (work != NULL && work->instr_count > 0)
+		CHECK_U64(work->instrs[0].exclusive,
+			  2 * cg_profile_find(&profile, "work")->instrs[0].exclusive);
+out:
+	cg_profile_release(&sum);
+	cg_profile_release(&profile);
+	/* Without addresses, none. */
+	profile = parsed("real.out");
+	CHECK(!profile.has_instrs);
+	work = cg_profile_find(&profile, "work");
+	CHECK(work != NULL && work->instr_count == 0 && work->instrs == NULL);
+	cg_profile_release(&profile);
+}
+
 int main(void)
 {
 	return RUN_CASES(callgrind_should_keep_the_lines_and_library_calls_of_project_functions,
 			 callgrind_should_keep_each_functions_calls_by_target,
+			 callgrind_should_keep_project_costs_by_address,
 			 callgrind_should_add_up_the_parts_of_a_run,
 			 callgrind_should_total_every_event,
 			 callgrind_should_tell_system_objects_from_the_project,

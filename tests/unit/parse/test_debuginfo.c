@@ -1,9 +1,11 @@
 /* Unit tests of debuginfo on this test executable's own DWARF (built -O2 -g like every target):
  * a line belongs to the function whose definition holds it, inlined or not. */
+#define _GNU_SOURCE
 #include "check.h"
 #include "debuginfo_declared.h"
 #include "debuginfo.h"
 
+#include <dlfcn.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,8 +155,41 @@ static void debuginfo_should_give_each_unit_and_its_producer(void)
 	CHECK(debuginfo_each_unit("/nonexistent/object", find_own_unit, &flags) == -1);
 }
 
+/* Out of line, so that its address is its own code. */
+__attribute__((noinline)) int debuginfo_addressed_function(int value);
+__attribute__((noinline)) int debuginfo_addressed_function(int value)
+{
+	return value * inlined_factor + 1;
+}
+
+/* By address, as callgrind writes one (an offset in the object): the function whose code it is,
+ * not inlined; an address outside every function names none. */
+static void debuginfo_should_name_the_function_at_an_address(void)
+{
+	struct debuginfo info;
+	Dl_info where;
+	const char *name = "unset";
+	bool inlined = true;
+	uint64_t address;
+
+	CHECK(debuginfo_addressed_function(2) == 2 * inlined_factor + 1);
+	CHECK(dladdr((void *)debuginfo_addressed_function, &where) != 0);
+	address = (uint64_t)(uintptr_t)debuginfo_addressed_function - (uint64_t)(uintptr_t)where.dli_fbase;
+	CHECK(debuginfo_read(&info, "/proc/self/exe") == 0);
+	CHECK(debuginfo_owner_at(&info, address, &name, &inlined) == 0);
+	CHECK_STR(name, "debuginfo_addressed_function");
+	CHECK(!inlined);
+	/* Asked again: the same answer, from what was kept. */
+	CHECK(debuginfo_owner_at(&info, address, &name, &inlined) == 0 && info.place_count == 1);
+	CHECK_STR(name, "debuginfo_addressed_function");
+	CHECK(debuginfo_owner_at(&info, 0, &name, &inlined) == 0 && name == NULL && !inlined);
+	debuginfo_release(&info);
+	CHECK(info.fd == -1 && info.dwarf == NULL);
+}
+
 int main(void)
 {
+	RUN(debuginfo_should_name_the_function_at_an_address);
 	RUN(debuginfo_should_read_the_options_a_producer_records);
 	RUN(debuginfo_should_tell_options_that_optimise);
 	RUN(debuginfo_should_give_each_unit_and_its_producer);

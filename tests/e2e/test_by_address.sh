@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Attribution by address (tests/e2e/by_address): libraries whose functions a source line cannot
+# tell apart, measured as they are, then each with one function made dearer, in its own scenario:
+# - sum_b, defined on the same line as sum_a, both inlined into lib_checksum;
+# - sum_y, one of two helpers made by one macro, both inlined into lib_macro;
+# - shop::Index::add, a C++ member defined on its class's line, inlined into shop_add;
+# - lto_sum, inlined by -flto into lto_checksum, another unit's, and that into the scenario's handle.
+# Each is named as that function alone, with its own head and baseline figures (the other
+# function's unchanged and apart), and the rows add up to the scenario's change.
+# Usage: test_by_address.sh GATE COSTGATE_SOURCE_DIR
+# shellcheck source=tests/lib.sh disable=SC2016 # the conditions given to eval expand when it runs them
+source "$(dirname "$0")/../lib.sh"
+gate=$(realpath -- "$1") source_dir=$(realpath -- "$2")
+fixture=$source_dir/tests/e2e/by_address
+tmp=$(temp_dir by_address) || exit 2
+project=$tmp/project
+mkdir -p "$project"
+cp -r "$fixture/lib" "$fixture/scenarios" "$project/"
+sed "s|@COSTGATE_SOURCE@|$source_dir|" "$fixture/CMakeLists.txt.in" >"$project/CMakeLists.txt"
+build() {
+  { cmake -S "$project" -B "$project/build" && cmake --build "$project/build" -j 2; } \
+    >"$tmp/build.log" 2>&1 || setup_fail "cannot build the fixture project: $(tail -n 5 "$tmp/build.log")"
+}
+build
+"$gate" --build-dir "$project/build" --messages 300 --quiet --json "$tmp/base.json" \
+  --raw-dir "$tmp/raw-base" >"$tmp/base.out" 2>&1 ||
+  setup_fail "the unchanged libraries do not pass: $(cat "$tmp/base.out")"
+sed -i 's/^#define SUM_B_ROUNDS 1$/#define SUM_B_ROUNDS 2/' "$project/lib/one_line.c"
+sed -i 's/^#define SUM_Y_ROUNDS 1$/#define SUM_Y_ROUNDS 2/' "$project/lib/macro.c"
+sed -i 's/^#define ADD_ROUNDS 1$/#define ADD_ROUNDS 2/' "$project/lib/shop.cpp"
+sed -i 's/^#define LTO_ROUNDS 1$/#define LTO_ROUNDS 2/' "$project/lib/lto_sum.c"
+[ "$(cat "$project/lib/"*.c "$project/lib/shop.cpp" | grep -c '_ROUNDS 2$')" -eq 4 ] ||
+  setup_fail "the changes did not apply"
+build
+out=$tmp/head.out
+"$gate" --build-dir "$project/build" --messages 300 --quiet --json "$tmp/head.json" \
+  --raw-dir "$tmp/raw-head" --baseline-file "$tmp/base.json" --explain >"$out" 2>&1
+code=$?
+check "every changed library regresses its scenario (exit $code)" \
+  eval '[ "$code" -eq 1 ] && grep -q "^fail: 4 regressed (lto, macro, member, one_line)" "$out"'
+
+# rows SCENARIO: the rows of its table of project functions; total SCENARIO: its "in all".
+rows() {
+  awk -v title="$1: project functions" 'index($0, title) == 1 { inside = 1; getline; next }
+    inside && /^  / { print; next } { inside = 0 }' "$out"
+}
+total() { sed -n "s/^$1: project functions.*changed most (\\([-+][0-9.]*\\) in all):\$/\\1/p" "$out"; }
+
+# named SCENARIO FUNCTION: the first row is FUNCTION alone, at about twice its baseline (its
+# rounds doubled); no other row moved by more than a tenth of it; the rows add up to the change.
+named() {
+  local scenario=$1 function=$2 first head baseline sum all
+  first=$(rows "$scenario" | head -n 1)
+  read -r head baseline _ <<<"$first"
+  sum=$(rows "$scenario" | awk '{ sum += $(NF > 6 && $1 ~ /^[0-9]/ ? 3 : 1) } END { printf "%.3f", sum }')
+  all=$(total "$scenario")
+  if [[ $first == *"  $function" ]] && [ -n "$baseline" ] &&
+    awk -v h="$head" -v b="$baseline" 'BEGIN { exit !(b > 0 && h / b > 1.8 && h / b < 2.2) }' &&
+    ! rows "$scenario" | sed 1d | awk '$1 ~ /^[0-9]/ { c = $3 < 0 ? -$3 : $3; if (c > 40) bad = 1 } END { exit !bad }' &&
+    awk -v s="$sum" -v a="$all" 'BEGIN { d = s - a; exit !(d < 0.01 && d > -0.01) }'; then
+    pass "$scenario: the change is named $function alone, $baseline -> $head, rows adding up to $all"
+  else
+    fail "$scenario: expected $function first at about twice its baseline, rows adding up to '$all' (sum $sum)"
+    rows "$scenario" | sed 's/^/    | /'
+  fi
+}
+named one_line "sum_b (inlined into lib_checksum)"
+named macro "sum_y (inlined into lib_macro)"
+named member "shop::Index::add (inlined into shop_add)"
+named lto "lto_sum (inlined into handle)"
+
+# The figures gate gates are those of every run: the change moved only what it changed.
+check "the unchanged helpers are not in the tables" \
+  eval '! rows one_line | grep -q "sum_a" && ! rows macro | grep -q "sum_x"'
+finish
