@@ -126,11 +126,15 @@ for i in "${!names[@]}"; do
   cp "$recorded/${names[$i]}" "$file"
   # shellcheck disable=SC2053 # the target is a glob
   [[ ${names[$i]} == $target ]] || continue
+  # A cost line's positions: one 0 for each the file names ("positions: instr line": two).
+  positions=$(sed -n 's/^positions: *//p' "$file" | head -n 1)
+  # shellcheck disable=SC2086 # a word a position
+  zeros=$(printf '0 %.0s' ${positions:-line})
   case $kind in
     empty) : >"$file" ;;
     garbage) printf '\177ELF\002\001\001\000\000\000\000\000\000\000\000\000\003\000>\000\001\000\000\000\220\033\000\000\000\000\000\000@\000\n\377\376\375' >"$file" ;;
-    count-above-64-bits) printf 'fn=(9999) appended\n0 18446744073709551616\n' >>"$file" ;;
-    sum-overflows) printf 'fn=(9999) appended\n0 18446744073709551615\n' >>"$file" ;;
+    count-above-64-bits) printf 'fn=(9999) appended\n%s18446744073709551616\n' "$zeros" >>"$file" ;;
+    sum-overflows) printf 'fn=(9999) appended\n%s18446744073709551615\n' "$zeros" >>"$file" ;;
     not-json) printf 'this is not JSON\n' >"$file" ;;
     missing-key) sed -i 's/"pps":/"ppz":/' "$file" ;;
     string-count) sed -i -E '0,/"tbk":[0-9]+/ s/"tbk":([0-9]+)/"tbk":"\1"/' "$file" ;;
