@@ -129,13 +129,16 @@ static int split_function(struct ownership *ownership, size_t *capacity,
 		uint64_t library = instr->library_calls - instr->allocator_calls;
 		const char *owner;
 		struct owned_cost *inlined;
-		bool copy;
+		bool copy, ambiguous;
 
-		if (debuginfo_owner_at(info, instr->address, &owner, &copy) != 0)
+		if (debuginfo_owner_at(info, instr->address, &owner, &copy, &ambiguous) != 0)
 			return -1;
-		if (owner == NULL || !copy || same_function(function->name, owner))
+		/* Its own code, unless its name stands for several functions of the object: then
+		 * each is a row of its own, named with its place. */
+		if (owner == NULL || (!copy && !ambiguous) || same_function(function->name, owner))
 			continue;
-		inlined = find_or_add(ownership, capacity, inlined_name(owner, function->name), true);
+		inlined = find_or_add(ownership, capacity,
+				      copy ? inlined_name(owner, function->name) : strdup(owner), true);
 		if (inlined == NULL)
 			return -1;
 		inlined->exclusive += instr->exclusive;

@@ -232,6 +232,61 @@ static void debuginfo_innermost(Dwarf_Die *parent, uint64_t address, Dwarf_Die *
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
+static int debuginfo_compare_names(const void *left, const void *right)
+{
+	const struct debuginfo_function *const *a = left, *const *b = right;
+
+	return strcmp((*a)->name, (*b)->name);
+}
+
+/* Whether the object defines more than one function named `name` (at two places). */
+static int debuginfo_defined_twice(struct debuginfo *info, const char *name, bool *twice)
+{
+	struct debuginfo_function key = { .name = (char *)name };
+	const struct debuginfo_function *key_pointer = &key, **found, **end;
+	size_t i;
+
+	*twice = false;
+	if (info->count < 2)
+		return 0;
+	if (info->by_name == NULL) {
+		info->by_name = malloc(info->count * sizeof(*info->by_name));
+		if (info->by_name == NULL)
+			return -1;
+		for (i = 0; i < info->count; i++)
+			info->by_name[i] = &info->functions[i];
+		qsort(info->by_name, info->count, sizeof(*info->by_name), debuginfo_compare_names);
+	}
+	found = bsearch(&key_pointer, info->by_name, info->count, sizeof(*info->by_name),
+			debuginfo_compare_names);
+	if (found == NULL)
+		return 0;
+	while (found > info->by_name && strcmp(found[-1]->name, name) == 0)
+		found--;
+	end = info->by_name + info->count;
+	for (i = 1; found + i < end && strcmp(found[i]->name, name) == 0; i++)
+		if (found[i]->line != found[0]->line || strcmp(found[i]->file, found[0]->file) != 0)
+			*twice = true;
+	return 0;
+}
+
+/* *name with " [FILE:LINE]" after it, FILE the base name of where `die` is declared. */
+static int debuginfo_add_place(char **name, Dwarf_Die *die)
+{
+	const char *file = dwarf_decl_file(die), *base;
+	char *longer = NULL;
+	int line = 0;
+
+	if (file == NULL || dwarf_decl_line(die, &line) != 0)
+		return 0;
+	base = strrchr(file, '/');
+	if (asprintf(&longer, "%s [%s:%d]", *name, base != NULL ? base + 1 : file, line) < 0)
+		return -1;
+	free(*name);
+	*name = longer;
+	return 0;
+}
+
 /* Looks `address` up in the DWARF into *place (its name owned). -1 when out of memory. */
 static int debuginfo_look_up(struct debuginfo *info, uint64_t address,
 			     struct debuginfo_place *place)
@@ -248,7 +303,14 @@ static int debuginfo_look_up(struct debuginfo *info, uint64_t address,
 	place->inlined = dwarf_tag(&scope) == DW_TAG_inlined_subroutine;
 	debuginfo_origin(&scope);
 	place->name = debuginfo_qualified_name(&scope);
-	return place->name == NULL && dwarf_diename(&scope) != NULL ? -1 : 0;
+	if (place->name == NULL)
+		return dwarf_diename(&scope) != NULL ? -1 : 0;
+	/* Qualified names tell members of two classes apart; a free function's name may not. */
+	if (strstr(place->name, "::") == NULL &&
+	    (debuginfo_defined_twice(info, place->name, &place->ambiguous) != 0 ||
+	     (place->ambiguous && debuginfo_add_place(&place->name, &scope) != 0)))
+		return -1;
+	return 0;
 }
 
 static struct debuginfo_place *debuginfo_slot(const struct debuginfo *info, uint64_t address)
@@ -281,12 +343,13 @@ static int debuginfo_grow_places(struct debuginfo *info)
 }
 
 int debuginfo_owner_at(struct debuginfo *info, uint64_t address, const char **name,
-		       bool *inlined)
+		       bool *inlined, bool *ambiguous)
 {
 	struct debuginfo_place *place;
 
 	*name = NULL;
 	*inlined = false;
+	*ambiguous = false;
 	if ((info->place_count + 1) * 2 > info->place_capacity && debuginfo_grow_places(info) != 0)
 		return -1;
 	place = debuginfo_slot(info, address);
@@ -297,6 +360,7 @@ int debuginfo_owner_at(struct debuginfo *info, uint64_t address, const char **na
 	}
 	*name = place->name;
 	*inlined = place->inlined;
+	*ambiguous = place->ambiguous;
 	return 0;
 }
 
@@ -384,6 +448,7 @@ void debuginfo_release(struct debuginfo *info)
 	for (i = 0; i < info->place_capacity; i++)
 		free(info->places[i].name);
 	free(info->places);
+	free(info->by_name);
 	if (info->dwarf != NULL)
 		dwarf_end(info->dwarf);
 	if (info->fd >= 0)

@@ -22,6 +22,9 @@ struct debuginfo_place {
 	char *name;   /* the innermost function, qualified ("shop::Index::add"); owned; NULL when
 		       * the DWARF names none (the slot is used when `known`) */
 	bool inlined; /* that function's code was inlined there (DW_TAG_inlined_subroutine) */
+	bool ambiguous; /* the object defines more than one function of that name (two static
+			 * functions in two files): the name then ends with its definition's place,
+			 * "twin [twins_b.c:6]" */
 	bool known;   /* the slot holds an address */
 };
 
@@ -34,6 +37,8 @@ struct debuginfo {
 	int fd;
 	struct debuginfo_place *places;       /* open addressing by address, at most half full */
 	size_t place_capacity, place_count;
+	const struct debuginfo_function **by_name; /* functions sorted by name, made when first
+						    * needed; owned (the entries are functions') */
 };
 
 #define DEBUGINFO_INIT { .fd = -1 }
@@ -51,10 +56,12 @@ const char *debuginfo_owner(const struct debuginfo *info, const char *file, uint
  * copy of one inlined there, named through DW_AT_abstract_origin and DW_AT_specification to
  * its declaration, and qualified with the namespaces and classes around that ("shop::Index::add").
  * So every inlined copy, member defined in its class and function sharing a line with another
- * is itself. *name is NULL when the DWARF covers no function there; it points into info. Returns
- * -1 only when out of memory. */
+ * is itself. A name the object defines more than once (static functions of one name in two
+ * files, which callgrind counts as one) is told apart by its definition's file and line:
+ * *ambiguous, and *name ends with " [FILE:LINE]". *name is NULL when the DWARF covers no function
+ * there; it points into info. Returns -1 only when out of memory. */
 int debuginfo_owner_at(struct debuginfo *info, uint64_t address, const char **name,
-		       bool *inlined);
+		       bool *inlined, bool *ambiguous);
 
 void debuginfo_release(struct debuginfo *info); /* NULL-safe */
 

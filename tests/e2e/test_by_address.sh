@@ -4,7 +4,9 @@
 # - sum_b, defined on the same line as sum_a, both inlined into lib_checksum;
 # - sum_y, one of two helpers made by one macro, both inlined into lib_macro;
 # - shop::Index::add, a C++ member defined on its class's line, inlined into shop_add;
-# - lto_sum, inlined by -flto into lto_checksum, another unit's, and that into the scenario's handle.
+# - lto_sum, inlined by -flto into lto_checksum, another unit's, and that into the scenario's handle;
+# - one of two static functions named twin in two files, which callgrind counts as one "twin":
+#   each is a row of its own, named with its definition's place.
 # Each is named as that function alone, with its own head and baseline figures (the other
 # function's unchanged and apart), and the rows add up to the scenario's change.
 # Usage: test_by_address.sh GATE COSTGATE_SOURCE_DIR
@@ -29,7 +31,8 @@ sed -i 's/^#define SUM_B_ROUNDS 1$/#define SUM_B_ROUNDS 2/' "$project/lib/one_li
 sed -i 's/^#define SUM_Y_ROUNDS 1$/#define SUM_Y_ROUNDS 2/' "$project/lib/macro.c"
 sed -i 's/^#define ADD_ROUNDS 1$/#define ADD_ROUNDS 2/' "$project/lib/shop.cpp"
 sed -i 's/^#define LTO_ROUNDS 1$/#define LTO_ROUNDS 2/' "$project/lib/lto_sum.c"
-[ "$(cat "$project/lib/"*.c "$project/lib/shop.cpp" | grep -c '_ROUNDS 2$')" -eq 4 ] ||
+sed -i 's/^#define TWIN_ROUNDS 1$/#define TWIN_ROUNDS 2/' "$project/lib/twins_b.c"
+[ "$(cat "$project/lib/"*.c "$project/lib/shop.cpp" | grep -c '_ROUNDS 2$')" -eq 5 ] ||
   setup_fail "the changes did not apply"
 build
 out=$tmp/head.out
@@ -37,7 +40,7 @@ out=$tmp/head.out
   --raw-dir "$tmp/raw-head" --baseline-file "$tmp/base.json" --explain >"$out" 2>&1
 code=$?
 check "every changed library regresses its scenario (exit $code)" \
-  eval '[ "$code" -eq 1 ] && grep -q "^fail: 4 regressed (lto, macro, member, one_line)" "$out"'
+  eval '[ "$code" -eq 1 ] && grep -q "^fail: 5 regressed (lto, macro, member, one_line, twins)" "$out"'
 
 # rows SCENARIO: the rows of its table of project functions; total SCENARIO: its "in all".
 rows() {
@@ -68,8 +71,11 @@ named one_line "sum_b (inlined into lib_checksum)"
 named macro "sum_y (inlined into lib_macro)"
 named member "shop::Index::add (inlined into shop_add)"
 named lto "lto_sum (inlined into handle)"
+twin_line=$(grep -n '^static .* twin(' "$project/lib/twins_b.c" | cut -d: -f1)
+named twins "twin [twins_b.c:$twin_line]"
 
 # The figures gate gates are those of every run: the change moved only what it changed.
 check "the unchanged helpers are not in the tables" \
-  eval '! rows one_line | grep -q "sum_a" && ! rows macro | grep -q "sum_x"'
+  eval '! rows one_line | grep -q "sum_a" && ! rows macro | grep -q "sum_x" &&
+    ! rows twins | grep -q "twin \[twins_a.c"'
 finish

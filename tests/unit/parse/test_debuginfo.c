@@ -169,20 +169,20 @@ static void debuginfo_should_name_the_function_at_an_address(void)
 	struct debuginfo info;
 	Dl_info where;
 	const char *name = "unset";
-	bool inlined = true;
+	bool inlined = true, ambiguous = true;
 	uint64_t address;
 
 	CHECK(debuginfo_addressed_function(2) == 2 * inlined_factor + 1);
 	CHECK(dladdr((void *)debuginfo_addressed_function, &where) != 0);
 	address = (uint64_t)(uintptr_t)debuginfo_addressed_function - (uint64_t)(uintptr_t)where.dli_fbase;
 	CHECK(debuginfo_read(&info, "/proc/self/exe") == 0);
-	CHECK(debuginfo_owner_at(&info, address, &name, &inlined) == 0);
+	CHECK(debuginfo_owner_at(&info, address, &name, &inlined, &ambiguous) == 0);
 	CHECK_STR(name, "debuginfo_addressed_function");
-	CHECK(!inlined);
+	CHECK(!inlined && !ambiguous);
 	/* Asked again: the same answer, from what was kept. */
-	CHECK(debuginfo_owner_at(&info, address, &name, &inlined) == 0 && info.place_count == 1);
+	CHECK(debuginfo_owner_at(&info, address, &name, &inlined, &ambiguous) == 0 && info.place_count == 1);
 	CHECK_STR(name, "debuginfo_addressed_function");
-	CHECK(debuginfo_owner_at(&info, 0, &name, &inlined) == 0 && name == NULL && !inlined);
+	CHECK(debuginfo_owner_at(&info, 0, &name, &inlined, &ambiguous) == 0 && name == NULL && !inlined);
 	debuginfo_release(&info);
 	CHECK(info.fd == -1 && info.dwarf == NULL);
 }

@@ -13,6 +13,8 @@ unsigned lib_checksum(const unsigned char *bytes, size_t length);
 unsigned lib_macro(const unsigned char *bytes, size_t length);
 int shop_add(int key);
 unsigned lto_checksum(const unsigned char *bytes, size_t length);
+unsigned twins_a(const unsigned char *bytes, size_t length);
+unsigned twins_b(const unsigned char *bytes, size_t length);
 
 #ifdef __cplusplus
 }
