@@ -287,29 +287,167 @@ static int debuginfo_add_place(char **name, Dwarf_Die *die)
 	return 0;
 }
 
-/* Looks `address` up in the DWARF into *place (its name owned). -1 when out of memory. */
+static int debuginfo_compare_spans(const void *left, const void *right)
+{
+	const struct debuginfo_span *a = left, *b = right;
+
+	return a->low < b->low ? -1 : a->low > b->low;
+}
+
+/* Adds every range of every function below `parent` (through namespaces and classes) to *index. */
+static int debuginfo_collect_spans(Dwarf_Die *parent, struct debuginfo_unit_spans *index,
+				   size_t *capacity, unsigned depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 16 || dwarf_child(parent, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+		Dwarf_Addr base, start, end;
+		ptrdiff_t offset = 0;
+
+		if (debuginfo_holds_code(tag)) {
+			if (debuginfo_collect_spans(&child, index, capacity, depth + 1) != 0)
+				return -1;
+			continue;
+		}
+		if (tag != DW_TAG_subprogram)
+			continue;
+		while ((offset = dwarf_ranges(&child, offset, &base, &start, &end)) > 0) {
+			if (index->count == *capacity) {
+				size_t grown_capacity = *capacity == 0 ? 64 : *capacity * 2;
+				struct debuginfo_span *grown =
+					realloc(index->spans, grown_capacity * sizeof(*grown));
+
+				if (grown == NULL)
+					return -1;
+				index->spans = grown;
+				*capacity = grown_capacity;
+			}
+			index->spans[index->count++] = (struct debuginfo_span){
+				.low = start, .high = end, .die = dwarf_dieoffset(&child) };
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+/* The spans of `unit`, made the first time it is asked for; NULL when out of memory. */
+static const struct debuginfo_unit_spans *debuginfo_unit_spans(struct debuginfo *info,
+							       Dwarf_Die *unit)
+{
+	uint64_t offset = dwarf_dieoffset(unit);
+	struct debuginfo_unit_spans *grown, *index;
+	size_t i, capacity = 0;
+
+	for (i = 0; i < info->span_units; i++)
+		if (info->spans[i].unit == offset)
+			return &info->spans[i];
+	grown = realloc(info->spans, (info->span_units + 1) * sizeof(*grown));
+	if (grown == NULL)
+		return NULL;
+	info->spans = grown;
+	index = &info->spans[info->span_units];
+	*index = (struct debuginfo_unit_spans){ .unit = offset };
+	if (debuginfo_collect_spans(unit, index, &capacity, 0) != 0) {
+		free(index->spans);
+		return NULL;
+	}
+	if (index->count > 1)
+		qsort(index->spans, index->count, sizeof(*index->spans), debuginfo_compare_spans);
+	info->span_units++;
+	return index;
+}
+
+/* The function of `index` whose range holds `address`, into *function: the last to start at or
+ * before it that holds it (functions do not overlap; a few ranges may start alike). */
+static bool debuginfo_function_at(Dwarf *dwarf, const struct debuginfo_unit_spans *index,
+				  uint64_t address, Dwarf_Die *function)
+{
+	size_t low = 0, high = index->count, i;
+
+	while (low < high) {
+		size_t middle = low + (high - low) / 2;
+
+		if (index->spans[middle].low <= address)
+			low = middle + 1;
+		else
+			high = middle;
+	}
+	for (i = low; i > 0 && low - i < 8; i--)
+		if (index->spans[i - 1].low <= address && address < index->spans[i - 1].high)
+			return dwarf_offdie(dwarf, index->spans[i - 1].die, function) != NULL;
+	return false;
+}
+
+/* The name of the function whose declaration is `die`, made the first time (qualified, and with
+ * its place when the object defines the name twice); NULL when out of memory. */
+static const struct debuginfo_origin *debuginfo_origin_name(struct debuginfo *info, Dwarf_Die *die)
+{
+	uint64_t offset = dwarf_dieoffset(die);
+	size_t low = 0, high = info->origin_count;
+	struct debuginfo_origin *grown, made = { .die = offset };
+
+	while (low < high) {
+		size_t middle = low + (high - low) / 2;
+
+		if (info->origins[middle].die < offset)
+			low = middle + 1;
+		else
+			high = middle;
+	}
+	if (low < info->origin_count && info->origins[low].die == offset)
+		return &info->origins[low];
+	made.name = debuginfo_qualified_name(die);
+	if (made.name == NULL && dwarf_diename(die) != NULL)
+		return NULL;
+	/* Qualified names tell members of two classes apart; a free function's name may not. */
+	if (made.name != NULL && strstr(made.name, "::") == NULL &&
+	    (debuginfo_defined_twice(info, made.name, &made.ambiguous) != 0 ||
+	     (made.ambiguous && debuginfo_add_place(&made.name, die) != 0))) {
+		free(made.name);
+		return NULL;
+	}
+	grown = realloc(info->origins, (info->origin_count + 1) * sizeof(*grown));
+	if (grown == NULL) {
+		free(made.name);
+		return NULL;
+	}
+	info->origins = grown;
+	memmove(&grown[low + 1], &grown[low], (info->origin_count - low) * sizeof(*grown));
+	grown[low] = made;
+	info->origin_count++;
+	return &grown[low];
+}
+
+/* Looks `address` up in the DWARF into *place. -1 when out of memory. */
 static int debuginfo_look_up(struct debuginfo *info, uint64_t address,
 			     struct debuginfo_place *place)
 {
-	Dwarf_Die unit, scope;
+	Dwarf_Die unit, function, scope;
+	const struct debuginfo_unit_spans *index;
+	const struct debuginfo_origin *origin;
 	bool any = false;
 
 	*place = (struct debuginfo_place){ .address = address, .known = true };
 	if (info->dwarf == NULL || !debuginfo_unit_at(info->dwarf, address, &unit))
 		return 0;
-	debuginfo_innermost(&unit, address, &scope, &any, 0);
-	if (!any)
+	index = debuginfo_unit_spans(info, &unit);
+	if (index == NULL)
+		return -1;
+	/* The function first, by its ranges; then the scopes inside it. */
+	if (!debuginfo_function_at(info->dwarf, index, address, &function))
 		return 0;
+	scope = function;
+	any = true;
+	debuginfo_innermost(&function, address, &scope, &any, 1);
 	place->inlined = dwarf_tag(&scope) == DW_TAG_inlined_subroutine;
 	debuginfo_origin(&scope);
-	place->name = debuginfo_qualified_name(&scope);
-	if (place->name == NULL)
-		return dwarf_diename(&scope) != NULL ? -1 : 0;
-	/* Qualified names tell members of two classes apart; a free function's name may not. */
-	if (strstr(place->name, "::") == NULL &&
-	    (debuginfo_defined_twice(info, place->name, &place->ambiguous) != 0 ||
-	     (place->ambiguous && debuginfo_add_place(&place->name, &scope) != 0)))
+	origin = debuginfo_origin_name(info, &scope);
+	if (origin == NULL)
 		return -1;
+	place->name = origin->name;
+	place->ambiguous = origin->ambiguous;
 	return 0;
 }
 
@@ -445,10 +583,14 @@ void debuginfo_release(struct debuginfo *info)
 	}
 	free(info->functions);
 	free(info->object);
-	for (i = 0; i < info->place_capacity; i++)
-		free(info->places[i].name);
 	free(info->places);
+	for (i = 0; i < info->origin_count; i++)
+		free(info->origins[i].name);
+	free(info->origins);
 	free(info->by_name);
+	for (i = 0; i < info->span_units; i++)
+		free(info->spans[i].spans);
+	free(info->spans);
 	if (info->dwarf != NULL)
 		dwarf_end(info->dwarf);
 	if (info->fd >= 0)

@@ -16,11 +16,32 @@ struct debuginfo_function {
 	char *name;    /* owned */
 };
 
+/* Where one unit's functions are, by address (debuginfo_owner_at): each range of each function
+ * defined at its top level or in its namespaces and classes, by start. */
+struct debuginfo_span {
+	uint64_t low, high; /* [low, high) */
+	uint64_t die;       /* the function's DIE, as an offset in the object's DWARF */
+};
+
+/* A function's name as debuginfo_owner_at gives it, made once per DIE it is found through. */
+struct debuginfo_origin {
+	uint64_t die;   /* the declaration's DIE offset (after origin and specification) */
+	char *name;     /* owned; NULL when it has none */
+	bool ambiguous;
+};
+
+struct debuginfo_unit_spans {
+	uint64_t unit;      /* the unit's DIE offset */
+	struct debuginfo_span *spans;
+	size_t count;
+};
+
 /* What debuginfo_owner_at found for one address, kept so each address is looked up once. */
 struct debuginfo_place {
 	uint64_t address;
-	char *name;   /* the innermost function, qualified ("shop::Index::add"); owned; NULL when
-		       * the DWARF names none (the slot is used when `known`) */
+	const char *name; /* the innermost function, qualified ("shop::Index::add"), pointing
+			   * into the origins; NULL when the DWARF names none (the slot is used
+			   * when `known`) */
 	bool inlined; /* that function's code was inlined there (DW_TAG_inlined_subroutine) */
 	bool ambiguous; /* the object defines more than one function of that name (two static
 			 * functions in two files): the name then ends with its definition's place,
@@ -39,6 +60,11 @@ struct debuginfo {
 	size_t place_capacity, place_count;
 	const struct debuginfo_function **by_name; /* functions sorted by name, made when first
 						    * needed; owned (the entries are functions') */
+	struct debuginfo_origin *origins;     /* by DIE offset, ascending; owned */
+	size_t origin_count;
+	struct debuginfo_unit_spans *spans;   /* per unit looked into, where its functions are:
+					       * made when the unit is first needed; owned */
+	size_t span_units;
 };
 
 #define DEBUGINFO_INIT { .fd = -1 }
