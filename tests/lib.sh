@@ -7,10 +7,13 @@
 # and a status that fails when a case did.
 set -u
 export LC_ALL=C
-failures=0 passed=0
+failures=0 passed=0 skipped=0
 
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 pass() { echo "ok   $*"; passed=$((passed + 1)); }
+# skip NAME: WHY: a case that cannot run here. It is no pass: the test then ends as skipped
+# (exit 77, ctest's SKIP_RETURN_CODE for every test of the suite) unless a case failed.
+skip() { echo "skip $*"; skipped=$((skipped + 1)); }
 
 # check NAME COMMAND...: passes NAME when COMMAND succeeds, else fails it.
 check() {
@@ -61,10 +64,16 @@ check_run() {
 # show FILE: the file indented under a failure.
 show() { sed 's/^/    | /' "$1"; }
 
-# finish: the summary line; the status is 0 only when no case failed.
+# finish: the summary line; the status is 1 when a case failed, else 77 when one was skipped,
+# else 0.
 finish() {
-  echo "$passed passed, $failures failed"
-  [ "$failures" -eq 0 ]
+  if [ "$skipped" -gt 0 ]; then
+    echo "$passed passed, $failures failed, $skipped skipped"
+  else
+    echo "$passed passed, $failures failed"
+  fi
+  [ "$failures" -eq 0 ] || return 1
+  [ "$skipped" -eq 0 ] || return 77
 }
 
 # setup_fail WHY: ends the test as a failed set-up, as the suite's logs count it.

@@ -363,7 +363,7 @@ if command -v node >/dev/null 2>&1; then
     show "$log"
   fi
 else
-  echo "skip comment_warning_should_name_build_files_scripts_workflows_harness_and_gate: no node"
+  skip "comment_warning_should_name_build_files_scripts_workflows_harness_and_gate: no node"
 fi
 
 finish

@@ -42,7 +42,7 @@ run_gate "$repo" --baseline-file "$work/nowhere.json"
 check_run "baseline_file_missing_should_exit_4" 4 "err:no baseline: cannot read '.*nowhere\.json'"
 mkdir -p "$work/outside"
 if git -C "$work/outside" rev-parse --git-dir >/dev/null 2>&1; then
-  echo "skip baseline_outside_git_should_exit_4: $work is inside a git repository"
+  skip "baseline_outside_git_should_exit_4: $work is inside a git repository"
 else
   (cd "$work/outside" && exec "$gate" --build-dir "$repo/build" -j 2 --baseline=main) >"$out" 2>"$err"
   code=$?

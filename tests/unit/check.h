@@ -91,9 +91,35 @@ static inline void check_accepts(const char *file, int line, const char *name,
 			check_failed(file, line, "%s accepts \"%s\"", name, *refused);
 }
 
-/* The line a case or row ends with: "ok   NAME" when nothing failed since `before` failures. */
+/* The cases that could not run here (check_skip): the executable then exits 77, ctest's
+ * SKIP_RETURN_CODE, unless a check failed. */
+static int check_skips;
+static bool check_skipped_now; /* the case or row being run said it is skipped */
+
+/* Says that the case named `name` cannot run here and why; it is no pass. */
+__attribute__((format(printf, 2, 3)))
+static inline void check_skip(const char *name, const char *format, ...)
+{
+	va_list arguments;
+
+	printf("skip %s: ", name);
+	va_start(arguments, format);
+	vprintf(format, arguments);
+	va_end(arguments);
+	putchar('\n');
+	check_skips++;
+	check_skipped_now = true;
+}
+
+/* The line a case or row ends with: "ok   NAME" when nothing failed since `before` failures, none
+ * when it was skipped (its "skip" line stands). */
 static inline void check_report(int before, const char *name, size_t length)
 {
+	if (check_failures == before && check_skipped_now) {
+		check_skipped_now = false;
+		return;
+	}
+	check_skipped_now = false;
 	printf("%s %.*s\n", check_failures == before ? "ok  " : "FAIL", (int)length, name);
 }
 
@@ -104,13 +130,13 @@ static inline void check_report(int before, const char *name, size_t length)
 		check_report(check_before_, #test_case, strlen(#test_case));              \
 	} while (0)
 
-#define CHECK_EXIT() (check_failures == 0 ? 0 : 1)
+#define CHECK_EXIT() (check_failures != 0 ? 1 : check_skips != 0 ? 77 : 0)
 
 typedef void check_case(void);
 
 /* Runs `count` cases in order, `names` being their list as the preprocessor spelled it ("a, b"),
  * with standard output unbuffered so that the case lines stay when a sanitizer aborts. Returns
- * the exit status: 1 when any check failed. */
+ * the exit status: 1 when any check failed, 77 when none did and a case was skipped. */
 static inline int check_run_cases(check_case *const *cases, size_t count, const char *names)
 {
 	size_t i, length;

@@ -687,7 +687,7 @@ static void check_refused_write(const struct refused_write *row)
 	cJSON *document;
 
 	if (row->read_only && geteuid() == 0) {
-		printf("skip %s: root writes anywhere\n", row->name);
+		check_skip(row->name, "root writes anywhere");
 		return;
 	}
 	directory = scratch_make("results");

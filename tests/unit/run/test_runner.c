@@ -473,8 +473,8 @@ static unsigned long child_personality(bool no_randomize, unsigned long otherwis
 static void runner_should_turn_address_randomization_off_when_asked(void)
 {
 	if (!can_turn_randomization_off()) {
-		printf("skip runner_should_turn_address_randomization_off_when_asked: personality(2) "
-		       "is refused here\n");
+		check_skip("runner_should_turn_address_randomization_off_when_asked",
+			   "personality(2) is refused here");
 		return;
 	}
 	CHECK((child_personality(true, 0) & ADDR_NO_RANDOMIZE) != 0);
