@@ -21,7 +21,7 @@
 #define AXIS_HEIGHT 30
 #define ROW_HEIGHT 24
 #define GROUP_GAP 10
-#define BAR_PIXELS 110   /* the code table's inline bars */
+#define BAR_PIXELS 80    /* the code table's inline bars */
 
 /* Writing. Every string from the document goes through escape(). */
 static void escape(FILE *out, const char *text)
@@ -71,7 +71,7 @@ static void number(FILE *out, double value, int decimals)
 static void percent(FILE *out, double value)
 {
 	fputs(value < 0 ? "&#8722;" : "+", out);
-	fprintf(out, "%.2f&#8201;%%", fabs(value));
+	fprintf(out, "%.2f&#8239;%%", fabs(value));
 }
 
 /* The verdict rule's display: a percentage only when measured. */
@@ -87,7 +87,7 @@ static const char style[] =
 	":root{--ink:#1d2430;--muted:#5b6472;--line:#d5d9e0;--raw:#7a8494;--harness:#2563c9;"
 	"--band:#e9eef6;--paper:#fff}\n"
 	"body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,"
-	"sans-serif;color:var(--ink);background:var(--paper);max-width:960px;margin:2rem auto;"
+	"sans-serif;color:var(--ink);background:var(--paper);max-width:1180px;margin:2rem auto;"
 	"padding:0 1rem}\n"
 	"h1{font-size:1.6rem;margin:0 0 .3rem}h2{font-size:1.25rem;margin:2.2rem 0 .4rem;"
 	"border-bottom:1px solid var(--line);padding-bottom:.2rem}\n"
@@ -119,7 +119,7 @@ static const char style[] =
 	".state span{font-weight:600}.state-failed,.state-regressed,.state-missing{color:#c62828}"
 	".state-improved{color:#1a7f37}.state-accepted{color:#b35c00}\n"
 	"td.failure{color:#c62828;overflow-wrap:anywhere}.wide{overflow-x:auto}"
-	"td.against div{white-space:nowrap}th .title{font-weight:400}\n"
+	"th .title{font-weight:400}th.num{text-align:right}td.against{white-space:normal;min-width:15rem}\n"
 	".history-charts{display:flex;flex-wrap:wrap;gap:.5rem}.history-charts svg{max-width:100%;"
 	"height:auto}\n";
 
@@ -405,26 +405,46 @@ static void bar(FILE *out, double value, double largest, const char *what)
 		"height=\"8\"/></svg>", what, BAR_PIXELS, width);
 }
 
-/* The metrics beyond instructions and allocations that the row has figures of: one line each,
- * its key, per message and cold, and its unit. */
-static void other_metrics(FILE *out, const struct measurement *row)
+/* Whether the table has a column of its own for `metric`: every metric but instructions and
+ * allocations (the first columns) that a row of the document has figures of. */
+static bool metric_column(const struct results_view *page, size_t metric)
 {
-	size_t metric;
+	size_t i;
 
-	for (metric = 0; metric < METRIC_COUNT; metric++) {
-		if (metric == METRIC_INSTRUCTIONS || metric == METRIC_ALLOCATIONS ||
-		    !(row->has[metric] || row->stated[metric]))
-			continue;
-		fputs("<div>", out);
-		escape(out, metric_table[metric].key);
-		fputs(": ", out);
+	if (metric == METRIC_INSTRUCTIONS || metric == METRIC_ALLOCATIONS)
+		return false;
+	for (i = 0; i < page->code.count; i++)
+		if (page->code.measurements[i].has[metric] || page->code.measurements[i].stated[metric])
+			return true;
+	return false;
+}
+
+/* A metric's heading: its title, capitalised, and what its figure is in ("bytes / msg"); the
+ * cold figure beneath, as each cell shows it. */
+static void metric_heading(FILE *out, const struct metric *metric)
+{
+	fputs("<th class=\"num\">", out);
+	fputc(metric->title[0] >= 'a' && metric->title[0] <= 'z' ? metric->title[0] - 'a' + 'A'
+								  : metric->title[0], out);
+	escape(out, metric->title + 1);
+	fputs("<div class=\"title\">", out);
+	escape(out, metric->unit);
+	fputs(" / msg, cold</div></th>", out);
+}
+
+/* A metric's cell: per message, the cold figure beneath; a dash when the row has none. */
+static void metric_cell(FILE *out, const struct measurement *row, size_t metric)
+{
+	fputs("<td class=\"num\">", out);
+	if (row->has[metric] || row->stated[metric]) {
 		number(out, row->slopes[metric].per_message, 3);
-		fputs(" / msg, ", out);
+		fputs("<div class=\"muted\">", out);
 		number(out, (double)row->slopes[metric].cold, 0);
-		fputs(" cold (", out);
-		escape(out, metric_table[metric].unit);
-		fputs(")</div>", out);
+		fputs(" cold</div>", out);
+	} else {
+		fputs("&#8211;", out);
 	}
+	fputs("</td>", out);
 }
 
 /* One scenario of the page: its code figures, its verdict row, or both. */
@@ -536,11 +556,13 @@ static void baseline_cell(FILE *out, const struct results_verdict_row *row)
 	fputs(any ? "</td>" : "&#8212;</td>", out);
 }
 
-static void code_row(FILE *out, const struct page_scenario *scenario, double most_instructions,
+static void code_row(FILE *out, const struct results_view *page,
+		     const struct page_scenario *scenario, double most_instructions,
 		     double most_allocations)
 {
 	const struct measurement *row = scenario->code;
 	const struct slope *instructions, *allocations;
+	size_t metric, columns = 0;
 
 	fprintf(out, "<tr class=\"scenario state-row-%s\"><th scope=\"row\">",
 		state_class(scenario->verdict_row != NULL ? scenario->verdict_row->state : NULL));
@@ -552,8 +574,10 @@ static void code_row(FILE *out, const struct page_scenario *scenario, double mos
 	}
 	fputs("</th>", out);
 	state_cell(out, scenario);
+	for (metric = 0; metric < METRIC_COUNT; metric++)
+		columns += metric_column(page, metric);
 	if (row == NULL) {
-		fputs("<td colspan=\"6\" class=\"failure\">", out);
+		fprintf(out, "<td colspan=\"%zu\" class=\"failure\">", 5 + columns);
 		escape(out, scenario->verdict_row->failure != NULL ? scenario->verdict_row->failure
 								   : "not measured");
 		fputs("</td></tr>\n", out);
@@ -573,9 +597,11 @@ static void code_row(FILE *out, const struct page_scenario *scenario, double mos
 	number(out, (double)instructions->cold, 0);
 	fputs(" / ", out);
 	number(out, (double)allocations->cold, 0);
-	fputs("</td><td class=\"metrics\">", out);
-	other_metrics(out, row);
-	fprintf(out, "</td><td>%s</td></tr>\n", !row->has_gated ? "" : row->info.gated ? "yes" : "no");
+	fputs("</td>", out);
+	for (metric = 0; metric < METRIC_COUNT; metric++)
+		if (metric_column(page, metric))
+			metric_cell(out, row, metric);
+	fprintf(out, "<td>%s</td></tr>\n", !row->has_gated ? "" : row->info.gated ? "yes" : "no");
 }
 
 static void code_section(FILE *out, const struct results_view *page,
@@ -583,7 +609,7 @@ static void code_section(FILE *out, const struct results_view *page,
 {
 	double most_instructions = 0, most_allocations = 0;
 	struct page_scenario *scenarios;
-	size_t i, count;
+	size_t i, count, metric;
 
 	fputs("<section id=\"code\">\n<h2>Cost of the code</h2>\n", out);
 	scenarios = page_scenarios(page, verdict, &count);
@@ -609,11 +635,13 @@ static void code_section(FILE *out, const struct results_view *page,
 	fputs("<div class=\"wide\"><table class=\"code-table\">\n<thead><tr><th>Scenario</th>"
 	      "<th>State</th><th class=\"num\">Instructions / msg</th>"
 	      "<th class=\"num\">Against the baseline</th><th class=\"num\">Allocations / msg</th>"
-	      "<th class=\"num\">Cold start instr. / alloc.</th><th>Other metrics</th>"
-	      "<th>Gated</th></tr></thead>\n"
-	      "<tbody>\n", out);
+	      "<th class=\"num\">Cold start instr. / alloc.</th>", out);
+	for (metric = 0; metric < METRIC_COUNT; metric++)
+		if (metric_column(page, metric))
+			metric_heading(out, &metric_table[metric]);
+	fputs("<th>Gated</th></tr></thead>\n<tbody>\n", out);
 	for (i = 0; i < count; i++)
-		code_row(out, &scenarios[i], most_instructions, most_allocations);
+		code_row(out, page, &scenarios[i], most_instructions, most_allocations);
 	fputs("</tbody></table></div>\n</section>\n", out);
 	free(scenarios);
 }

@@ -99,6 +99,22 @@ check "a scenario that did not regress has no graph on the page" \
   eval '[ "$(grep -o "<svg [^>]*class=\"flamegraph\"" "$work/dom.html" | wc -l)" -eq 1 ]'
 check "the page loads without a console message" eval '! console "$work/dom.err" >/dev/null'
 
+# The page fits a 1280-pixel window: the document no wider, and no table scrolling inside its
+# box. Measured in a copy that runs one script (the page itself runs none); the same copy in a
+# 700-pixel window is the control, which must overflow.
+sed -e 's|<meta http-equiv="Content-Security-Policy"[^>]*>||' \
+  -e 's|</body>|<script>document.title = document.documentElement.scrollWidth + " " + Math.max(0, ...Array.from(document.querySelectorAll(".wide")).map(e => e.scrollWidth - e.clientWidth));</script></body>|' \
+  "$work/page.html" >"$work/measured.html"
+# widths WIDTH: "DOCUMENT_WIDTH OVERFLOW" of the copy in a window WIDTH pixels wide.
+widths() {
+  chrome --window-size="$1,1000" --dump-dom "file://$work/measured.html" 2>/dev/null |
+    sed -n 's|.*<title>\([0-9]* [0-9]*\)</title>.*|\1|p'
+}
+wide=$(widths 1280) narrow=$(widths 700)
+check "the page fits a 1280-pixel window (width and overflow inside: $wide; at 700: $narrow)" \
+  eval '[ -n "$wide" ] && [ "${wide%% *}" -le 1280 ] && [ "${wide##* }" -eq 0 ] &&
+    [ -n "$narrow" ] && [ "${narrow##* }" -gt 0 ]'
+
 # The file of its own, opened as an image document: it parses, and draws the same frame.
 chrome --dump-dom "file://$raw/flame.strlen_added.svg" >"$work/svg-dom.html" 2>/dev/null
 check "the file parses as SVG and draws the same frame" \
