@@ -50,7 +50,8 @@ rows() {
 total() { sed -n "s/^$1: project functions.*changed most (\\([-+][0-9.]*\\) in all):\$/\\1/p" "$out"; }
 
 # named SCENARIO FUNCTION: the first row is FUNCTION alone, at about twice its baseline (its
-# rounds doubled); no other row moved by more than a tenth of it; the rows add up to the change.
+# rounds doubled: 1.8 to 2.5 times, where the two functions counted as one would be about 1.6);
+# no other row moved by more than 40 instructions; the rows add up to the change.
 named() {
   local scenario=$1 function=$2 first head baseline sum all
   first=$(rows "$scenario" | head -n 1)
@@ -58,7 +59,7 @@ named() {
   sum=$(rows "$scenario" | awk '{ sum += $(NF > 6 && $1 ~ /^[0-9]/ ? 3 : 1) } END { printf "%.3f", sum }')
   all=$(total "$scenario")
   if [[ $first == *"  $function" ]] && [ -n "$baseline" ] &&
-    awk -v h="$head" -v b="$baseline" 'BEGIN { exit !(b > 0 && h / b > 1.8 && h / b < 2.2) }' &&
+    awk -v h="$head" -v b="$baseline" 'BEGIN { exit !(b > 0 && h / b > 1.8 && h / b < 2.5) }' &&
     ! rows "$scenario" | sed 1d | awk '$1 ~ /^[0-9]/ { c = $3 < 0 ? -$3 : $3; if (c > 40) bad = 1 } END { exit !bad }' &&
     awk -v s="$sum" -v a="$all" 'BEGIN { d = s - a; exit !(d < 0.01 && d > -0.01) }'; then
     pass "$scenario: the change is named $function alone, $baseline -> $head, rows adding up to $all"
@@ -70,7 +71,11 @@ named() {
 named one_line "sum_b (inlined into lib_checksum)"
 named macro "sum_y (inlined into lib_macro)"
 named member "shop::Index::add (inlined into shop_add)"
-named lto "lto_sum (inlined into handle)"
+if [ "$(cat "$project/build/lto.txt")" = YES ]; then
+  named lto "lto_sum (inlined into handle)"
+else # no link-time optimisation with this toolchain: lto_sum stays out of line
+  named lto "lto_sum"
+fi
 twin_line=$(grep -n '^static .* twin(' "$project/lib/twins_b.c" | cut -d: -f1)
 named twins "twin [twins_b.c:$twin_line]"
 
