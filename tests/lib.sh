@@ -116,6 +116,18 @@ exec(sys.argv[3])
 json.dump(document, open(sys.argv[2], "w"), indent="\t")' "$@"
 }
 
+# manifest DIR NAME=PATH...: a build directory of its own, DIR, whose manifest has the compiler
+# and flags of $build's and lists just these executables.
+manifest() {
+  local directory=$1 entry
+  shift
+  mkdir -p "$directory/scenarios"
+  grep -E '^(compiler|flags) ' "$build/scenarios/manifest.txt" >"$directory/scenarios/manifest.txt"
+  for entry in "$@"; do
+    echo "scenario ${entry%%=*} ${entry#*=}" >>"$directory/scenarios/manifest.txt"
+  done
+}
+
 # setup_gate: makes $gate and $build (set from the test's arguments) absolute, since the cases may
 # run from another directory, or ends the test as a failed set-up when there is no gate or no
 # manifest of scenarios in the build.

@@ -13,17 +13,6 @@ setup_gate
 tmp=$(temp_dir failures) || exit 2
 cd "$tmp" || exit 2
 
-# manifest DIR NAME=PATH...: a build dir of its own whose manifest lists just these executables.
-manifest() {
-  local directory=$1 entry
-  shift
-  mkdir -p "$directory/scenarios"
-  grep -E '^(compiler|flags) ' "$build/scenarios/manifest.txt" >"$directory/scenarios/manifest.txt"
-  for entry in "$@"; do
-    echo "scenario ${entry%%=*} ${entry#*=}" >>"$directory/scenarios/manifest.txt"
-  done
-}
-
 # failure_names FILE: the names listed under costgate.failures of a results.json.
 failure_names() {
   awk '/^\t\t"failures":/ { inside = 1; next } inside && /^\t\t"/ { exit }

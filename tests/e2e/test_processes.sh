@@ -12,16 +12,6 @@ unset GITHUB_ACTIONS GITHUB_STEP_SUMMARY
 tmp=$(temp_dir processes) || exit 2
 cd "$tmp" || exit 2
 
-manifest() { # manifest DIR NAME=PATH...
-  local directory=$1 entry
-  shift
-  mkdir -p "$directory/scenarios"
-  grep -E '^(compiler|flags) ' "$build/scenarios/manifest.txt" >"$directory/scenarios/manifest.txt"
-  for entry in "$@"; do
-    echo "scenario ${entry%%=*} ${entry#*=}" >>"$directory/scenarios/manifest.txt"
-  done
-}
-
 # --- a detached child: killed at the end of its run, which fails. Under valgrind the fork itself
 # is seen first (the child writes files of its own pid: "scenario forked"); a process that escaped
 # that is what "left N processes running" reports. Either way the run fails and nothing survives.

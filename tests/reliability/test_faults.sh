@@ -231,17 +231,6 @@ damaged dhat_output_not_written no-output dhat.out.consume_json.2 \
 # --- scenarios that fail under the real valgrind (no stand-in)
 mv "$tmp/bin" "$tmp/bin.off"
 
-# manifest DIR NAME=PATH...: a build directory whose manifest lists just these executables.
-manifest() {
-  local directory=$1 entry
-  shift
-  mkdir -p "$directory/scenarios"
-  grep -E '^(compiler|flags) ' "$build/scenarios/manifest.txt" >"$directory/scenarios/manifest.txt"
-  for entry in "$@"; do
-    echo "scenario ${entry%%=*} ${entry#*=}" >>"$directory/scenarios/manifest.txt"
-  done
-}
-
 mkdir -p "$tmp/programs"
 cat >"$tmp/programs/aborts.c" <<'EOF'
 #include <stdio.h>
