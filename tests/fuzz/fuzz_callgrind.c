@@ -31,11 +31,18 @@ static void check_doubled(const struct cg_profile *profile)
 	FUZZ_REQUIRE(twice.function_count == profile->function_count);
 	for (i = 0; i < profile->function_count; i++) {
 		const struct cg_function *function = &profile->functions[i];
-		const struct cg_function *doubled = cg_profile_find(&twice, function->name);
+		const struct cg_function *doubled =
+			cg_profile_find_in(&twice, function->name, function->object);
+		size_t j;
 
 		FUZZ_REQUIRE(doubled != NULL && doubled->exclusive == 2 * function->exclusive);
 		FUZZ_REQUIRE(doubled->inclusive == 2 * function->inclusive);
 		FUZZ_REQUIRE(doubled->line_count == function->line_count);
+		/* Costs by address, added address by address; a sum keeps no calls. */
+		FUZZ_REQUIRE(doubled->instr_count == function->instr_count && doubled->call_count == 0);
+		for (j = 0; j < function->instr_count; j++)
+			FUZZ_REQUIRE(doubled->instrs[j].address == function->instrs[j].address &&
+				     doubled->instrs[j].exclusive == 2 * function->instrs[j].exclusive);
 	}
 	cg_profile_release(&twice);
 }
@@ -57,9 +64,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < profile.function_count; i++) {
 		const struct cg_function *function = &profile.functions[i];
 
-		FUZZ_REQUIRE(function->name != NULL && function->file != NULL);
-		FUZZ_REQUIRE(i == 0 || strcmp(profile.functions[i - 1].name, function->name) < 0);
-		FUZZ_REQUIRE(cg_profile_find(&profile, function->name) == function);
+		const struct cg_function *before = i > 0 ? &profile.functions[i - 1] : NULL;
+
+		FUZZ_REQUIRE(function->name != NULL && function->file != NULL &&
+			     function->object != NULL);
+		/* By name, then object: a name two objects define is two entries. */
+		FUZZ_REQUIRE(before == NULL || strcmp(before->name, function->name) < 0 ||
+			     (strcmp(before->name, function->name) == 0 &&
+			      strcmp(before->object, function->object) < 0));
+		FUZZ_REQUIRE(cg_profile_find_in(&profile, function->name, function->object) == function);
+		FUZZ_REQUIRE(cg_profile_find(&profile, function->name) != NULL &&
+			     strcmp(cg_profile_find(&profile, function->name)->name, function->name) == 0);
 		FUZZ_REQUIRE(function->inclusive >= function->exclusive);
 		FUZZ_REQUIRE(sum + function->exclusive >= sum);
 		sum += function->exclusive;
