@@ -11,6 +11,11 @@
 
 /* Deeper paths are cut: their cost stays in the deepest frame drawn. */
 #define FLAME_DEPTH_MAX 64
+/* At most this many frames are walked before the dearest are kept: a function's calls are
+ * shared in proportion to its inclusive cost, which callgrind counts at every recursion level,
+ * so calls can add up to more than their caller and a program's call graph (a hostile one too)
+ * could otherwise make paths without end. */
+#define FLAME_WALK_MAX 20000
 
 struct flame_walk {
 	const struct cg_profile *part;
@@ -70,6 +75,8 @@ static int visit(struct flame_walk *walk, const struct cg_function *function, do
 	size_t i;
 	int status = -1;
 
+	if (walk->flame->count >= FLAME_WALK_MAX)
+		return 0;
 	if (add_frame(walk, function->name, depth, cost) != 0)
 		return -1;
 	if (depth + 1 >= FLAME_DEPTH_MAX || function->call_count == 0 || function->inclusive == 0)

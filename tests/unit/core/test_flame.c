@@ -130,6 +130,38 @@ static void flame_should_keep_the_dearest_frames_with_their_callers(void)
 	flame_release(&flame);
 }
 
+/* Twelve functions that each call all the others at their whole inclusive cost (callgrind counts a
+ * recursion's cost at every level, so calls may add up to more than their caller): the paths
+ * of distinct functions number over a billion (without the bound, no end in a test's time); the
+ * walk stops, and the tree is still one. */
+static void flame_should_stay_bounded_on_a_call_graph_of_cycles(void)
+{
+	enum { FUNCTIONS = 12 };
+	static struct cg_call calls[FUNCTIONS][FUNCTIONS - 1];
+	static struct cg_function functions[FUNCTIONS];
+	static char names[FUNCTIONS][8];
+	struct cg_profile profile = { .functions = functions, .function_count = FUNCTIONS,
+				      .total = 1000 };
+	struct flame flame;
+	size_t i, j, k;
+
+	for (i = 0; i < FUNCTIONS; i++)
+		snprintf(names[i], sizeof(names[i]), "g%02zu", i); /* in name order */
+	for (i = 0; i < FUNCTIONS; i++) {
+		for (j = 0, k = 0; j < FUNCTIONS; j++)
+			if (j != i)
+				calls[i][k++] = (struct cg_call){ names[j], "/p/app", 1, 1000 };
+		functions[i] = (struct cg_function){ .name = names[i], .object = "/p/app",
+						     .inclusive = 1000, .calls = calls[i],
+						     .call_count = FUNCTIONS - 1 };
+	}
+	CHECK(flame_from_profile(&flame, &profile, "g00", 1) == 0);
+	CHECK_U64(flame.count, FLAME_FRAMES_MAX);
+	CHECK(flame_frames_valid(flame.frames, flame.count));
+	check_frame(&flame, 0, "g00", 0, 1000);
+	flame_release(&flame);
+}
+
 static void flame_should_pair_the_heads_frames_with_the_baselines_by_path(void)
 {
 	struct flame_frame head[] = { { "region", 0, 10 }, { "a", 1, 6 }, { "b", 2, 3 },
@@ -176,6 +208,7 @@ int main(void)
 	return RUN_CASES(flame_should_follow_every_call_path_from_the_region,
 			 flame_should_share_a_functions_calls_between_its_paths,
 			 flame_should_keep_the_dearest_frames_with_their_callers,
+			 flame_should_stay_bounded_on_a_call_graph_of_cycles,
 			 flame_should_pair_the_heads_frames_with_the_baselines_by_path,
 			 flame_should_tell_a_tree_from_frames_that_are_not_one);
 }
