@@ -128,6 +128,20 @@ manifest() {
   done
 }
 
+# fixture_project FIXTURE PROJECT SOURCE_DIR: a copy in PROJECT of a test project (FIXTURE's lib/,
+# scenarios/ and CMakeLists.txt.in, whose @COSTGATE_SOURCE@ becomes SOURCE_DIR); then
+# fixture_build (again after each change) configures and builds it in PROJECT/build, or ends the
+# test as a failed set-up showing the end of the build's log.
+fixture_project() {
+  mkdir -p "$2"
+  cp -r "$1/lib" "$1/scenarios" "$2/"
+  sed "s|@COSTGATE_SOURCE@|$3|" "$1/CMakeLists.txt.in" >"$2/CMakeLists.txt"
+}
+fixture_build() {
+  { cmake -S "$1" -B "$1/build" && cmake --build "$1/build" -j 2; } >"$1/build.log" 2>&1 ||
+    setup_fail "cannot build the fixture project: $(tail -n 5 "$1/build.log")"
+}
+
 # setup_gate: makes $gate and $build (set from the test's arguments) absolute, since the cases may
 # run from another directory, or ends the test as a failed set-up when there is no gate or no
 # manifest of scenarios in the build.

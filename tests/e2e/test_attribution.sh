@@ -16,19 +16,8 @@ fixture=$source_dir/tests/e2e/attribution
 
 tmp=$(temp_dir attribution) || exit 2
 project=$tmp/project
-mkdir -p "$project"
-cp -r "$fixture/lib" "$fixture/scenarios" "$project/"
-sed "s|@COSTGATE_SOURCE@|$source_dir|" "$fixture/CMakeLists.txt.in" >"$project/CMakeLists.txt"
-
-build() {
-  if ! { cmake -S "$project" -B "$project/build" && cmake --build "$project/build" -j 2; } \
-    >"$tmp/build.log" 2>&1; then
-    echo "FAIL setup: cannot build the fixture project"
-    sed 's/^/    | /' "$tmp/build.log"
-    echo "$passed passed, 1 failed"
-    exit 1
-  fi
-}
+fixture_project "$fixture" "$project" "$source_dir"
+build() { fixture_build "$project"; }
 
 build
 "$gate" --build-dir "$project/build" --messages 500 --quiet --json "$tmp/base.json" \

@@ -16,13 +16,8 @@ gate=$(realpath -- "$1") source_dir=$(realpath -- "$2")
 fixture=$source_dir/tests/e2e/by_address
 tmp=$(temp_dir by_address) || exit 2
 project=$tmp/project
-mkdir -p "$project"
-cp -r "$fixture/lib" "$fixture/scenarios" "$project/"
-sed "s|@COSTGATE_SOURCE@|$source_dir|" "$fixture/CMakeLists.txt.in" >"$project/CMakeLists.txt"
-build() {
-  { cmake -S "$project" -B "$project/build" && cmake --build "$project/build" -j 2; } \
-    >"$tmp/build.log" 2>&1 || setup_fail "cannot build the fixture project: $(tail -n 5 "$tmp/build.log")"
-}
+fixture_project "$fixture" "$project" "$source_dir"
+build() { fixture_build "$project"; }
 build
 "$gate" --build-dir "$project/build" --messages 300 --quiet --json "$tmp/base.json" \
   --raw-dir "$tmp/raw-base" >"$tmp/base.out" 2>&1 ||

@@ -21,13 +21,8 @@ if [ -z "$browser" ]; then
   setup_fail "no chromium on PATH (tools/install-deps.sh installs Debian's chromium)"
 fi
 project=$work/project
-mkdir -p "$project"
-cp -r "$fixture/lib" "$fixture/scenarios" "$project/"
-sed "s|@COSTGATE_SOURCE@|$source_dir|" "$fixture/CMakeLists.txt.in" >"$project/CMakeLists.txt"
-build() {
-  { cmake -S "$project" -B "$project/build" && cmake --build "$project/build" -j 2; } \
-    >"$work/build.log" 2>&1 || setup_fail "cannot build the fixture project: $(tail -n 5 "$work/build.log")"
-}
+fixture_project "$fixture" "$project" "$source_dir"
+build() { fixture_build "$project"; }
 build
 "$gate" --build-dir "$project/build" --messages "$messages" --quiet --json "$work/base.json" \
   --raw-dir "$work/raw-base" >"$work/base.out" 2>&1 ||
