@@ -66,5 +66,11 @@ if grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$log"; the
   grep -E -A 12 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$log" | head -n 60
   [ "$failed" -gt 0 ] || failed=1
 fi
+# What a failing test said (its FAIL lines, what it showed under them, a C unit test's messages),
+# since CI prints this script's output and not the log.
+if [ "$failed" -gt 0 ]; then
+  echo "sanitize: what the failing tests said (full log: $log):"
+  grep -E '^(FAIL |    \| )|\.c:[0-9]+: |[0-9]+ passed, [0-9]+ failed' "$log" | head -n 80
+fi
 echo "$((total - failed)) passed, $failed failed"
 [ "$status" -eq 0 ] && [ "$failed" -eq 0 ]

@@ -1121,6 +1121,10 @@ static int read_parts(struct measurement *measurement, struct run *run,
 	struct gate_error err = GATE_ERROR_INIT;
 	const char *name = tool_names(run->tool);
 	uint64_t count = count_of(measurement, SLOPE_TWICE_N), process = 0, exit_instructions;
+	/* The process's figures and the call tree are the callgrind run's (gate merge --check-raw
+	 * reads them back from its files): the cache simulation's run of the same program must match
+	 * it inside the region only, and --verify's second run is compared, not recorded. */
+	bool counts_process = run->tool == TOOL_CALLGRIND && !run->again;
 	size_t i, which;
 	int status = -1;
 
@@ -1161,10 +1165,10 @@ static int read_parts(struct measurement *measurement, struct run *run,
 			     counts[which]) != 0)
 			goto out;
 		process += read[part - 1].callgrind.total + read[part].callgrind.total;
-		if (!run->again)
+		if (counts_process)
 			measurement->process_instructions[which] = process;
 	}
-	if (!run->again &&
+	if (counts_process &&
 	    read_flame(measurement, &read[MEASURE_PART_REGION(SLOPE_RUNS)].callgrind) != 0)
 		goto out;
 	/* The exit: the region's thread's end, and every other thread's whole work, which only
@@ -1179,7 +1183,7 @@ static int read_parts(struct measurement *measurement, struct run *run,
 		exit_instructions += thread.callgrind.total;
 		parsed_release(&thread);
 	}
-	if (!run->again) {
+	if (counts_process) {
 		measurement->process_exit = exit_instructions;
 		measurement->process_counted = true;
 	}

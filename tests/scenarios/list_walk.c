@@ -2,10 +2,12 @@
  * ways that run the same instructions: with WALK_STRIDE 1 the list runs through the array in
  * order (four nodes to a cache line); with a large odd stride each next node is on another line,
  * far away. Only estimated cycles tell them apart (tests/metrics). WALK_GATE_CYCLES 0 leaves
- * cycles ungated. */
+ * cycles ungated. WALK_OUTSIDE_BY_PID adds work before the region that depends on the process's
+ * id, so no two runs of the program count the same instructions outside the region. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <costgate/harness.h>
 
@@ -29,6 +31,18 @@ struct walk {
 	struct node *cursor;
 	uint64_t sum;
 };
+
+#ifdef WALK_OUTSIDE_BY_PID
+static volatile uint64_t walk_outside;
+
+__attribute__((constructor)) static void walk_outside_work(void)
+{
+	long i, rounds = 1 + (long)getpid() % 61;
+
+	for (i = 0; i < rounds; i++)
+		walk_outside += (uint64_t)i;
+}
+#endif
 
 /* Read at run time, so both builds compute the same order with the same instructions. */
 static volatile uint32_t walk_stride = WALK_STRIDE;
