@@ -256,3 +256,54 @@ void fs_unlock(const char *path, int fd)
 	unlink(path);
 	close(fd);
 }
+
+char *fs_path_tidy(char *path)
+{
+	bool absolute = path[0] == '/';
+	size_t read = 0, written = 0, kept = 0; /* kept: components written that ".." may take back */
+
+	while (path[read] != '\0') {
+		size_t length;
+
+		while (path[read] == '/')
+			read++;
+		length = strcspn(path + read, "/");
+		if (length == 0)
+			break;
+		if (length == 1 && path[read] == '.') {
+			read += length;
+			continue;
+		}
+		if (length == 2 && path[read] == '.' && path[read + 1] == '.') {
+			if (kept > 0) {
+				/* Back over the last component and the slash before it. */
+				while (written > 0 && path[written - 1] != '/')
+					written--;
+				if (written > (absolute ? 1u : 0u))
+					written--;
+				kept--;
+				read += length;
+				continue;
+			}
+			if (absolute) {
+				read += length;
+				continue;
+			}
+		} else {
+			kept++;
+		}
+		if (written > 0 && !(absolute && written == 1))
+			path[written++] = '/';
+		else if (absolute && written == 0)
+			path[written++] = '/';
+		memmove(path + written, path + read, length);
+		written += length;
+		read += length;
+	}
+	if (absolute && written == 0)
+		path[written++] = '/';
+	if (!absolute && written == 0)
+		path[written++] = '.';
+	path[written] = '\0';
+	return path;
+}

@@ -130,6 +130,8 @@ int measurement_place_lines(struct measurement *measurement, const char *root)
 		struct line_cost *line = &measurement->lines[i];
 		char *relative;
 
+		/* A source named from its build directory ("ROOT/builddir/../lib.c") is ROOT/lib.c. */
+		fs_path_tidy(line->file);
 		if (length == 0 || strncmp(line->file, root, length) != 0 || line->file[length] != '/') {
 			line_release(line);
 			continue;

@@ -1,4 +1,4 @@
-/* The file helpers: a whole read, a whole write, directories with their parents. */
+/* The file helpers: a whole read, a whole write, directories with their parents, a path tidied. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdlib.h>
@@ -176,6 +176,33 @@ static void fs_should_write_a_device_in_place(void)
 	free(link);
 }
 
+static void fs_path_tidy_should_take_back_each_dot_dot_by_the_text(void)
+{
+	static const char *const cases[][2] = {
+		{ "/repo/builddir/../base64.c", "/repo/base64.c" },
+		{ "/repo/./src//lib.c", "/repo/src/lib.c" },
+		{ "/repo/a/b/../../c.c", "/repo/c.c" },
+		{ "/a/..", "/" },
+		{ "/../x", "/x" },
+		{ "/", "/" },
+		{ "dir/../file.c", "file.c" },
+		{ "../up/./file.c", "../up/file.c" },
+		{ "a/../../b", "../b" },
+		{ "a/..", "." },
+		{ "./", "." },
+		{ "/repo/src/", "/repo/src" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *path = strdup(cases[i][0]);
+
+		CHECK(path != NULL);
+		CHECK_STR(fs_path_tidy(path), cases[i][1]);
+		free(path);
+	}
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -189,6 +216,7 @@ int main(void)
 	RUN(json_read_should_take_only_exact_counts);
 	RUN(fs_lock_should_refuse_a_second_holder_naming_the_first);
 	RUN(fs_should_write_a_device_in_place);
+	RUN(fs_path_tidy_should_take_back_each_dot_dot_by_the_text);
 	{
 		char *command = NULL;
 
