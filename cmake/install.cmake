@@ -4,6 +4,8 @@
 #   include/costgate/compat/{harness,queue}.h, the deprecated "harness.h" of the old names
 #   lib/pkgconfig/costgate.pc (pkg-config --cflags --libs costgate, for builds without CMake)
 #   lib/libcostgate_harness.a, lib/costgate/native/*.o (with gperftools)
+#   with gperftools also lib/libcostgate_harness_native.a and lib/pkgconfig/costgate-native.pc,
+#   the native harness for builds without CMake
 #   lib/cmake/costgate/ (costgateConfig.cmake, its version file, the targets, costgate.cmake)
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -23,6 +25,7 @@ if(TARGET costgate_harness_native)
   install(TARGETS costgate_harness_native EXPORT costgateNativeTargets
           OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/costgate/native)
   install(EXPORT costgateNativeTargets NAMESPACE costgate:: DESTINATION ${COSTGATE_CMAKE_DIR})
+  install(TARGETS costgate_harness_native_archive ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 endif()
 
 # The pkg-config module, its paths relative to its own directory (${pcfiledir}) so that
@@ -30,6 +33,12 @@ endif()
 file(RELATIVE_PATH COSTGATE_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 configure_file(${PROJECT_SOURCE_DIR}/cmake/costgate.pc.in ${PROJECT_BINARY_DIR}/costgate.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/costgate.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+if(TARGET costgate_harness_native_archive)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/costgate-native.pc.in
+    ${PROJECT_BINARY_DIR}/costgate-native.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/costgate-native.pc
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/costgateConfig.cmake.in
   ${PROJECT_BINARY_DIR}/costgateConfig.cmake INSTALL_DESTINATION ${COSTGATE_CMAKE_DIR}

@@ -16,6 +16,7 @@
 
 #include "argv_list.h"
 #include "command.h"
+#include "elf_object.h"
 #include "exit_codes.h"
 #include "fs.h"
 #include "optlayer.h"
@@ -25,6 +26,9 @@
 #ifndef GATE_VERSION
 #define GATE_VERSION "unknown"
 #endif
+
+/* A global only the native harness defines (scenarios/alloc_counter.c). */
+#define NATIVE_SYMBOL "costgate_alloc_counter_install"
 
 /* The longest flags line and build line gate's manifest reader takes (manifest.c). */
 #define FLAGS_MAX 1000
@@ -37,6 +41,7 @@ struct manifest_options {
 	const char *cflags;     /* the compile flags; required */
 	const char *ldflags;    /* the link flags */
 	const char *build_command; /* how the scenarios are built; NULL: not recorded */
+	bool native;            /* the EXEs are native builds (costgate-native): DIR is .../native */
 	char **executables;     /* the operands (command_main's) */
 	size_t count;
 };
@@ -78,9 +83,16 @@ static const struct opt opt_build_command = {
 	"\"$COSTGATE_BUILD_DIR\" (e.g. 'make BUILD=\"$COSTGATE_BUILD_DIR\"');\n"
 	"gate builds the base's worktree with it", OPT_TEXT_FIELD(struct manifest_options, build_command) };
 
+static const struct opt opt_native = {
+	"native", 0, NULL,
+	"the EXEs are the native builds (linked with pkg-config's\n"
+	"costgate-native, gperftools), for the wall-clock check, gate\n"
+	"time and gate profile; DIR is then BUILD/scenarios/native",
+	OPT_FLAG_FIELD(struct manifest_options, native) };
+
 static const struct opt *const manifest_opts[] = { &opt_output_dir, &opt_cflags, &opt_ldflags,
-						   &opt_cc, &opt_build_command, &opt_quiet,
-						   &opt_help, NULL };
+						   &opt_cc, &opt_build_command, &opt_native,
+						   &opt_quiet, &opt_help, NULL };
 
 static const struct opt_note manifest_notes[] = {
 	{ &opt_quiet, "do not say where the manifest went" },
@@ -95,10 +107,14 @@ static const struct command_spec manifest_spec = {
 	"scenario linked with the harness (pkg-config --cflags --libs costgate), named by its\n"
 	"file name, [a-z0-9_]{1,64}. The flags and the compiler are recorded with every\n"
 	"scenario: a build whose flags differ from the baseline's is a different toolchain to\n"
-	"gate, never a regression blamed on the code. Never -march=native.\n",
+	"gate, never a regression blamed on the code. Never -march=native. With --native, the\n"
+	"same for the native builds of the scenarios (pkg-config --cflags --libs\n"
+	"costgate-native), which gate runs without valgrind: the wall clock beside a\n"
+	"regression, the second opinion, gate time and gate profile.\n",
 	manifest_opts,
 	"Exit codes: 0 written, 2 usage error, an EXE that is not an executable or not a\n"
-	"scenario name, flags refused, an unknown compiler, or the manifest cannot be written.\n",
+	"scenario name (with --native: not a native build), flags refused, an unknown\n"
+	"compiler, or the manifest cannot be written.\n",
 	OPT_ANY_OPERANDS,
 	NULL,
 	NULL,
@@ -198,6 +214,45 @@ static int check_flags(const char *flags, const char *option, size_t max, struct
 	return 0;
 }
 
+static int find_native_symbol(const struct elf_symbol *symbol, void *context)
+{
+	if (strcmp(symbol->name, NATIVE_SYMBOL) != 0)
+		return 0;
+	*(bool *)context = true;
+	return 1;
+}
+
+/* Whether `path` holds the native harness: its allocation counter, which only the native build
+ * (COSTGATE_NATIVE, with gperftools) defines. */
+static bool is_native_build(const char *path)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	struct elf_object *object = NULL;
+	bool found = false;
+
+	if (elf_object_open(path, &object, &err) != 0)
+		return false;
+	elf_object_each_symbol(object, ELF_SYMBOLS_SYMTAB_ELSE_DYN, find_native_symbol, &found);
+	elf_object_close(object);
+	return found;
+}
+
+/* The last component of a directory's path, trailing slashes ignored ("out/scenarios/native/"
+ * gives "native"), in a static buffer. */
+static const char *base_name(const char *path)
+{
+	static char last[256];
+	size_t length = strlen(path), start;
+
+	while (length > 1 && path[length - 1] == '/')
+		length--;
+	start = length;
+	while (start > 0 && path[start - 1] != '/')
+		start--;
+	snprintf(last, sizeof(last), "%.*s", (int)(length - start), path + start);
+	return last;
+}
+
 /* One "scenario NAME PATH" and its "build NAME TEXT": the name is the file's, the path absolute. */
 static int write_scenario(FILE *out, const char *executable, char *const *executables,
 			  size_t index, const struct manifest_options *options,
@@ -227,6 +282,10 @@ static int write_scenario(FILE *out, const char *executable, char *const *execut
 	}
 	if (!S_ISREG(status.st_mode) || access(executable, X_OK) != 0)
 		return gate_error_set(err, "cannot list '%s': not an executable file", executable);
+	if (options->native && !is_native_build(executable))
+		return gate_error_set(err, "cannot list '%s' with --native: it is not linked with the "
+				      "native harness (build it with pkg-config --cflags --libs "
+				      "costgate-native, with its symbols)", executable);
 	path = realpath(executable, NULL);
 	if (path == NULL || text_line_problem(path, 4096) != NULL) {
 		free(path);
@@ -248,6 +307,9 @@ static int finish(void *own, char **operands, size_t operand_count, struct gate_
 	options->count = operand_count;
 	if (options->output_dir == NULL)
 		return gate_error_set(err, "gate manifest needs --output-dir DIR (see gate manifest --help)");
+	if (options->native && strcmp(base_name(options->output_dir), "native") != 0)
+		return gate_error_set(err, "with --native, --output-dir is BUILD/scenarios/native, where "
+				      "gate looks for the native builds, not '%s'", options->output_dir);
 	if (options->cflags == NULL)
 		return gate_error_set(err, "gate manifest needs --cflags TEXT, the flags the scenarios "
 				      "were compiled with ('' for none; see gate manifest --help)");

@@ -166,7 +166,10 @@ int wall_check_run(struct verdict *verdict, const struct wall_check_options *opt
 
 	if (wanted <= 0)
 		return wanted;
-	if (native_runs_read_manifest(&head, options->head_build_dir, &err) != 0) {
+	if (!native_runs_present(options->head_build_dir)) {
+		/* One short sentence: a build without native scenarios is a choice, not a fault. */
+		none_timed(verdict, "the build has no native scenarios (docs/wall-clock.md)");
+	} else if (native_runs_read_manifest(&head, options->head_build_dir, &err) != 0) {
 		snprintf(why, sizeof(why), "%.200s", err.message);
 		none_timed(verdict, why);
 	} else if (options->commit == NULL) {

@@ -24,6 +24,18 @@ char *const *native_runs_environment(void)
 	return environment;
 }
 
+bool native_runs_present(const char *build_dir)
+{
+	char *path = NULL;
+	bool present;
+
+	if (asprintf(&path, "%s/scenarios/native/manifest.txt", build_dir) < 0)
+		return false;
+	present = access(path, F_OK) == 0;
+	free(path);
+	return present;
+}
+
 int native_runs_read_manifest(struct manifest *manifest, const char *build_dir,
 			      struct gate_error *err)
 {
@@ -34,8 +46,9 @@ int native_runs_read_manifest(struct manifest *manifest, const char *build_dir,
 		return gate_error_set(err, "out of memory");
 	if (access(path, F_OK) != 0) {
 		free(path);
-		return gate_error_set(err, "no native scenarios: the build has none (a CMake build "
-				      "makes them where gperftools is installed; docs/wall-clock.md)");
+		return gate_error_set(err, "no native scenarios: the build has none (costgate built "
+				      "with gperftools makes them with CMake, or with pkg-config's "
+				      "costgate-native and gate manifest --native; docs/wall-clock.md)");
 	}
 	status = manifest_read(manifest, path, err);
 	free(path);

@@ -4,6 +4,7 @@
 #ifndef GATE_NATIVE_RUNS_H
 #define GATE_NATIVE_RUNS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -15,6 +16,9 @@
 /* The environment of a native run: sealed like the measured runs' (PATH, LC_ALL, LANG), but
  * without the dispatch pin, since a deployed service runs the CPU's own memcpy. Static storage. */
 char *const *native_runs_environment(void);
+
+/* Whether BUILD_DIR has native scenarios (BUILD_DIR/scenarios/native/manifest.txt exists). */
+bool native_runs_present(const char *build_dir);
 
 /* Reads BUILD_DIR/scenarios/native/manifest.txt; an error says how to get it. */
 int native_runs_read_manifest(struct manifest *manifest, const char *build_dir,

@@ -61,13 +61,13 @@ commit() { git -C "$1" add -A && git -C "$1" commit -q -m "$2"; }
 # it writes for people and tools (stdout, stderr, results.json, the Markdown report) is kept in
 # $work/outputs.txt, which no_machine_paths reads.
 # The native wall-clock check beside a regression (a worktree build of the baseline and timed
-# drains: seconds a regression) is left out: no adoption test asserts it (tests/e2e_baseline
-# truth.sh does).
+# drains: seconds a regression) is left out (no_wall) but where wall_clock asks for it.
+no_wall=(--no-wall-check)
 run_gate() {
   local dir=$1
   shift
   rm -f "$work/results.json" "$work/report.md"
-  (cd "$dir" && exec "$gate" -j 2 --messages "$messages" --no-wall-check \
+  (cd "$dir" && exec "$gate" -j 2 --messages "$messages" "${no_wall[@]}" \
     --json "$work/results.json" --markdown "$work/report.md" "$@") >"$out" 2>"$err"
   code=$?
   cat "$out" "$err" >>"$work/outputs.txt"
@@ -103,6 +103,37 @@ local_baseline() {
   git -C "$dir" remote remove origin
 }
 
+# wall_clock HOST DIR BUILD_DIR REBUILD: on the branch with the planted regression, built: the
+# host's native builds (pkg-config's costgate-native, where the install has it) give the wall
+# clock of head and baseline beside the regression, the baseline's built by the host's command
+# in a worktree, and the second opinion; without them, one informational sentence, a notice on
+# GitHub and never an error; the regression's annotations name the library's source as the
+# repository does (never through the build directory, as "builddir/../lib.c"). The build is
+# made whole again after.
+wall_clock() {
+  local host=$1 dir=$2 build_dir=$3 rebuild=$4
+  no_wall=()
+  if [ ! -f "$prefix/lib/pkgconfig/costgate-native.pc" ]; then
+    skip "${host}_should_time_its_native_builds_beside_a_regression: costgate was installed without gperftools"
+  elif [ ! -f "$dir/$build_dir/scenarios/native/manifest.txt" ]; then
+    fail "${host}_should_build_the_native_scenarios_where_costgate_native_is_installed"
+  else
+    run_gate "$dir" --build-dir "$build_dir" --baseline="$base_branch"
+    check_run "${host}_should_time_its_native_builds_beside_a_regression" 1 \
+      "^[a-z0-9_]+: wall clock head [0-9]+\.[0-9]{2} s, baseline [0-9]+\.[0-9]{2} s over [0-9]+ rounds \([-+][0-9]+ %\): instructions up, " \
+      "err:^gate: second opinion: [0-9]+ of [0-9]+ scenarios behave alike natively\$"
+  fi
+  rm -rf "${dir:?}/$build_dir/scenarios/native"
+  GITHUB_ACTIONS=true run_gate "$dir" --build-dir "$build_dir" --baseline="$base_branch"
+  check_run "${host}_without_native_builds_should_say_so_in_one_sentence_as_a_notice" 1 \
+    "^[a-z0-9_]+: wall clock not compared: the build has no native scenarios \(docs/wall-clock\.md\)\$" \
+    "^::notice title=costgate%3A [a-z0-9_]+ wall clock::[a-z0-9_]+: wall clock not compared: the build has no native scenarios" \
+    "!^::(error|warning) .*wall clock" \
+    "^::error file=[a-z0-9_]+\.c,line=[0-9]+,title=" "!^::[a-z]+ file=([^,]*/)?\.\.(/|,)"
+  no_wall=(--no-wall-check)
+  "$rebuild" || fail "${host}: cannot build it again after the native scenarios were removed"
+}
+
 # gate_host HOST DIR BUILD_DIR REBUILD PLANT [FLAGS REFUSE FIX]: the whole adoption of one host,
 # built in DIR's BUILD_DIR by the command REBUILD (a function): the baseline saved and committed
 # on $base_branch, a branch with PLANT (a function changing the library in DIR) failing with exit
@@ -126,6 +157,7 @@ gate_host() {
   if "$plant" "$dir" && commit "$dir" "a dearer library" && "$rebuild"; then
     run_gate "$dir" --build-dir "$build_dir" --baseline="$base_branch"
     check_run "${host}_should_fail_a_planted_regression" 1 "$baseline_line" "^fail: "
+    wall_clock "$host" "$dir" "$build_dir" "$rebuild"
   else
     fail "${host}_should_fail_a_planted_regression: cannot plant or build it"
   fi

@@ -7,7 +7,8 @@
 # (exit 1); a branch changing nothing measured passes (exit 0), also against a remote that has
 # not got the baseline yet; a branch that changes CFLAGS in the Makefile has the base built by
 # that make in a worktree and judged alike; a build at -O0 is refused naming CFLAGS; no output
-# names the test's directory. Also: the harness's installed names cannot clash with a
+# names the test's directory; with costgate-native, make builds the native scenarios too and the
+# regression gets its wall-clock line. Also: the harness's installed names cannot clash with a
 # library's.
 # Usage: test_make_host.sh COSTGATE_SOURCE_DIR PREFIX
 set -u
@@ -34,6 +35,20 @@ if [[ $flags =~ ^-I([^ ]+)/include\ +-L([^ ]+)/lib\ +-lcostgate_harness\ *$ ]] &
 else
   fail "pkg_config_should_give_the_installed_harness_and_gate: '$flags', gate '$module_gate'"
   show "$err"
+fi
+
+# With gperftools, the native harness too: its own module, never the measured harness beside it.
+if [ -f "$prefix/lib/libcostgate_harness_native.a" ]; then
+  native_flags=$(pkg-config --cflags --libs costgate-native 2>"$err")
+  if [[ $native_flags =~ ^-I([^ ]+)/include\ +-DCOSTGATE_NATIVE\ +-L([^ ]+)/lib\ +-lcostgate_harness_native\ .*-ltcmalloc ]] &&
+    [[ $native_flags != *-lcostgate_harness\ * ]] && [ "$(realpath -- "${BASH_REMATCH[1]}")" = "$prefix" ]; then
+    pass "pkg_config_should_give_the_native_harness_alone"
+  else
+    fail "pkg_config_should_give_the_native_harness_alone: '$native_flags'"
+    show "$err"
+  fi
+else
+  skip "pkg_config_should_give_the_native_harness_alone: costgate was installed without gperftools"
 fi
 
 # The harness's names cannot clash with a library's: a scenario whose library has its own
@@ -86,7 +101,9 @@ else
   fail "a_librarys_own_scenario_service_and_queue_names_should_not_clash"
   show "$log"
 fi
-unprefixed=$(nm -g --defined-only "$prefix/lib/libcostgate_harness.a" "$prefix"/lib/costgate/native/*.o \
+native_archive=()
+[ ! -f "$prefix/lib/libcostgate_harness_native.a" ] || native_archive=("$prefix/lib/libcostgate_harness_native.a")
+unprefixed=$(nm -g --defined-only "$prefix/lib/libcostgate_harness.a" "${native_archive[@]}" \
   2>/dev/null | awk 'NF == 3 && $3 !~ /^(costgate_|COSTGATE_)/ && $3 != "main" && $3 != "realloc" { print $3 }')
 if [ -z "$unprefixed" ] && nm -g --defined-only "$prefix/lib/libcostgate_harness.a" | grep -q ' T costgate_harness_main$'; then
   pass "the_installed_harness_should_define_only_prefixed_names"

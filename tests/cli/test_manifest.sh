@@ -88,6 +88,28 @@ refused an_unknown_compiler_should_be_refused \
 refused a_flag_with_a_newline_should_be_refused \
   "^gate: error: cannot record --cflags: it " -o b/scenarios --cflags $'-O2\n-g' b/scenarios/batch
 
+# --native lists the native builds (the native harness, gperftools) in BUILD/scenarios/native,
+# where gate time, the wall clock and the second opinion look; a measured build is refused there,
+# and so is a native list anywhere else, which would take the measured manifest's place.
+refused native_should_refuse_a_measured_build \
+  "^gate: error: cannot list 'b/scenarios/batch' with --native: it is not linked with the native harness" \
+  --native -o b/scenarios/native --cflags '' b/scenarios/batch
+refused native_should_write_only_into_a_native_directory \
+  "^gate: error: with --native, --output-dir is BUILD/scenarios/native, where gate looks for the native builds, not 'b/scenarios'$" \
+  --native -o b/scenarios --cflags '' b/scenarios/batch
+if [ -x "$build/scenarios/native/batch" ]; then
+  mkdir -p b/scenarios/native && cp "$build/scenarios/native/batch" b/scenarios/native/
+  if "$gate" manifest -q --native -o b/scenarios/native/ --cc "$cc" --cflags '-O2' b/scenarios/native/batch &&
+    grep -qx "scenario batch $tmp/b/scenarios/native/batch" b/scenarios/native/manifest.txt &&
+    cmp -s expected b/scenarios/manifest.txt; then
+    pass "native_should_list_the_native_builds_beside_the_measured_manifest"
+  else
+    fail "native_should_list_the_native_builds_beside_the_measured_manifest"
+  fi
+else
+  skip "native_should_list_the_native_builds_beside_the_measured_manifest: no native scenarios here (gperftools)"
+fi
+
 # A new directory is made; --help names the command.
 if "$gate" manifest -q -o new/scenarios --cflags '' b/scenarios/batch && [ -s new/scenarios/manifest.txt ] &&
   "$gate" manifest --help | grep -q '^usage: gate manifest --output-dir DIR'; then
