@@ -10,18 +10,48 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One side's functions: a measurement's region functions or its fill functions. */
+struct function_list {
+	const struct function_cost *items;
+	size_t count;
+};
+
+static struct function_list region_functions(const struct measurement *measurement)
+{
+	return (struct function_list){ measurement->functions, measurement->function_count };
+}
+
 /* The function of that name on the same side (the project's or the system libraries'): a
  * project function named like a system library's is another function. */
-static const struct function_cost *find_function(const struct measurement *measurement,
+static const struct function_cost *find_function(struct function_list list,
 						 const struct function_cost *like)
 {
 	size_t i;
 
-	for (i = 0; measurement != NULL && i < measurement->function_count; i++)
-		if (measurement->functions[i].project == like->project &&
-		    strcmp(measurement->functions[i].name, like->name) == 0)
-			return &measurement->functions[i];
+	for (i = 0; i < list.count; i++)
+		if (list.items[i].project == like->project &&
+		    strcmp(list.items[i].name, like->name) == 0)
+			return &list.items[i];
 	return NULL;
+}
+
+/* Whether either side counts the function as costgate's harness (a baseline written before the
+ * harness was told apart has the flag on neither; the head's then decides). */
+static bool either_harness(const struct function_cost *a, const struct function_cost *b)
+{
+	return (a != NULL && a->harness) || (b != NULL && b->harness);
+}
+
+/* Whether `name` is a harness function in `measurement` (a line's function, by its name). */
+static bool harness_named(const struct measurement *measurement, const char *name)
+{
+	size_t i;
+
+	for (i = 0; measurement != NULL && i < measurement->function_count; i++)
+		if (measurement->functions[i].harness &&
+		    strcmp(measurement->functions[i].name, name) == 0)
+			return true;
+	return false;
 }
 
 static int compare_functions(const void *left, const void *right)
@@ -181,27 +211,29 @@ static const struct site_group *find_group(const struct site_groups *groups, con
 /* Every function of both sides that is (project) or is not (a system library's) the project's,
  * with a change, sorted; the first `limit` are kept in `rows`. */
 static int merge_functions(struct attribution_function *rows, size_t *row_count, size_t limit,
-			   bool project, double total_change, const struct measurement *head,
-			   const struct measurement *baseline)
+			   bool project, double total_change, struct function_list head,
+			   struct function_list baseline)
 {
-	size_t capacity = head->function_count + baseline->function_count, count = 0, i;
+	size_t capacity = head.count + baseline.count, count = 0, i;
 	struct attribution_function *all = calloc(capacity + 1, sizeof(*all));
 
 	if (all == NULL)
 		return -1;
 	for (i = 0; i < capacity; i++) {
-		bool from_head = i < head->function_count;
-		const struct function_cost *cost = from_head ? &head->functions[i]
-							     : &baseline->functions[i - head->function_count];
+		bool from_head = i < head.count;
+		const struct function_cost *cost = from_head ? &head.items[i]
+							     : &baseline.items[i - head.count];
 		const struct function_cost *other = find_function(from_head ? baseline : head, cost);
 		const struct function_cost *in_head = from_head ? cost : other;
 		const struct function_cost *in_baseline = from_head ? other : cost;
 		struct attribution_function *row = &all[count];
 
 		if ((!from_head && other != NULL) || cost->project != project ||
-		    (!cost->project && cg_name_is_allocator(cost->name)))
-			continue; /* merged from the head's side, the other table's, or the
-				   * allocator's (reported apart) */
+		    (!cost->project && cg_name_is_allocator(cost->name)) ||
+		    either_harness(in_head, in_baseline))
+			continue; /* merged from the head's side, the other table's, the
+				   * allocator's (reported apart), or the harness's own (in the
+				   * rest: never the project's) */
 		row->name = cost->name;
 		row->head = ranked(in_head, project);
 		row->baseline = ranked(in_baseline, project);
@@ -301,12 +333,14 @@ static int merge_syscalls(struct attribution *attribution, const struct measurem
 		bool from_head = i < head->function_count;
 		const struct function_cost *cost = from_head ? &head->functions[i]
 							     : &baseline->functions[i - head->function_count];
-		const struct function_cost *other = find_function(from_head ? baseline : head, cost);
+		const struct function_cost *other = find_function(
+			region_functions(from_head ? baseline : head), cost);
 		const struct function_cost *in_head = from_head ? cost : other;
 		const struct function_cost *in_baseline = from_head ? other : cost;
 		struct attribution_function *row = &all[count];
 
-		if ((!from_head && other != NULL) || !cost->project)
+		if ((!from_head && other != NULL) || !cost->project ||
+		    either_harness(in_head, in_baseline))
 			continue;
 		row->name = cost->name;
 		row->head = in_head ? in_head->syscalls : 0;
@@ -336,7 +370,7 @@ static int find_growing(struct attribution *attribution, const struct measuremen
 		const struct function_cost *cost = &head->functions[i];
 		struct attribution_function *row = &all[count];
 
-		if (!cost->project || cost->with_library <= cost->with_library_early)
+		if (!cost->project || cost->harness || cost->with_library <= cost->with_library_early)
 			continue;
 		row->name = cost->name;
 		row->head = cost->with_library;
@@ -415,6 +449,8 @@ static void merge_lines(struct attribution *attribution, const struct measuremen
 		struct attribution_line row = { line->file, line->line, line->function, line->text,
 						line->instructions, 0, 0, at == SIZE_MAX, false };
 
+		if (harness_named(head, line->function) || harness_named(baseline, line->function))
+			continue;
 		if (at != SIZE_MAX) {
 			matched[at] = true;
 			row.baseline = baseline->lines[at].instructions;
@@ -428,10 +464,49 @@ static void merge_lines(struct attribution *attribution, const struct measuremen
 						0, line->instructions, -line->instructions, false,
 						true };
 
-		if (!matched[i])
+		if (!matched[i] && !harness_named(head, line->function) &&
+		    !harness_named(baseline, line->function))
 			keep_line(attribution, &row);
 	}
 	free(matched);
+}
+
+/* What the harness's functions (own + system-library callees) cost a message on one side; a
+ * function counts when either side flags it (`flags`: the other side's functions). */
+static double harness_total(const struct measurement *side, const struct measurement *flags)
+{
+	double total = 0;
+	size_t i;
+
+	for (i = 0; i < side->function_count; i++) {
+		const struct function_cost *cost = &side->functions[i];
+
+		if (cost->project && either_harness(cost, find_function(region_functions(flags), cost)))
+			total += cost->with_library;
+	}
+	return total;
+}
+
+/* The fill before each drain on both sides, and its project functions that changed most. */
+static int merge_fill(struct attribution *attribution, const struct measurement *head,
+		      const struct measurement *baseline)
+{
+	struct function_list none = { NULL, 0 };
+
+	if (!head->has_fill)
+		return 0;
+	attribution->has_fill = true;
+	attribution->has_fill_baseline = baseline->has_fill;
+	attribution->fill_head = head->fill_per_message;
+	attribution->fill_baseline = baseline->has_fill ? baseline->fill_per_message : 0;
+	return merge_functions(attribution->fill, &attribution->fill_count, ATTRIBUTION_LEAVES, true,
+			       attribution->fill_head - attribution->fill_baseline,
+			       (struct function_list){ head->fill_functions,
+						       head->fill_function_count },
+			       baseline->has_fill
+				       ? (struct function_list){ baseline->fill_functions,
+								 baseline->fill_function_count }
+				       : none);
 }
 
 int attribution_compute(struct attribution *attribution, const struct measurement *head,
@@ -447,12 +522,16 @@ int attribution_compute(struct attribution *attribution, const struct measuremen
 				head->slopes[METRIC_ALLOCATOR_INSTRUCTIONS].per_message -
 				baseline->slopes[METRIC_ALLOCATOR_INSTRUCTIONS].per_message;
 		if (merge_functions(attribution->functions, &attribution->function_count,
-				    ATTRIBUTION_ROWS, true, attribution->total_change, head,
-				    baseline) != 0 ||
+				    ATTRIBUTION_ROWS, true, attribution->total_change,
+				    region_functions(head), region_functions(baseline)) != 0 ||
 		    merge_functions(attribution->leaves, &attribution->leaf_count, ATTRIBUTION_LEAVES,
-				    false, attribution->total_change, head, baseline) != 0)
+				    false, attribution->total_change, region_functions(head),
+				    region_functions(baseline)) != 0 ||
+		    merge_fill(attribution, head, baseline) != 0)
 			return -1;
 		compute_rest(attribution);
+		attribution->harness_change = harness_total(head, baseline) -
+					      harness_total(baseline, head);
 		merge_lines(attribution, head, baseline);
 		if (head->has[METRIC_SYSCALLS] && baseline->has[METRIC_SYSCALLS]) {
 			attribution->syscall_change = head->slopes[METRIC_SYSCALLS].per_message -
@@ -498,6 +577,7 @@ cJSON *attribution_to_json(const struct attribution *attribution)
 	cJSON *syscalls = cJSON_AddArrayToObject(object, "syscall_functions");
 	cJSON *growing = cJSON_AddArrayToObject(object, "growing_functions");
 	cJSON *lines = cJSON_AddArrayToObject(object, "lines");
+	cJSON *fill = NULL;
 	size_t i;
 
 	if (functions == NULL || leaves == NULL || sites == NULL || syscalls == NULL ||
@@ -510,8 +590,18 @@ cJSON *attribution_to_json(const struct attribution *attribution)
 	    cJSON_AddNumberToObject(object, "rest_share_percent",
 				    attribution->rest_share_percent) == NULL ||
 	    cJSON_AddNumberToObject(object, "allocator_change", attribution->allocator_change) == NULL ||
+	    cJSON_AddNumberToObject(object, "harness_change", attribution->harness_change) == NULL ||
 	    !add_functions(functions, attribution->functions, attribution->function_count) ||
 	    !add_functions(leaves, attribution->leaves, attribution->leaf_count))
+		goto failed;
+	if (attribution->has_fill &&
+	    ((fill = cJSON_AddObjectToObject(object, "fill")) == NULL ||
+	     cJSON_AddNumberToObject(fill, "head", attribution->fill_head) == NULL ||
+	     (attribution->has_fill_baseline
+		      ? cJSON_AddNumberToObject(fill, "baseline", attribution->fill_baseline)
+		      : cJSON_AddNullToObject(fill, "baseline")) == NULL ||
+	     !add_functions(cJSON_AddArrayToObject(fill, "functions"), attribution->fill,
+			    attribution->fill_count)))
 		goto failed;
 	for (i = 0; i < attribution->line_count; i++) {
 		const struct attribution_line *row = &attribution->lines[i];

@@ -75,6 +75,9 @@ struct attribution {
 	double rest_share_percent;
 	double allocator_change;    /* the allocator's instructions per message, head - baseline:
 				     * reported apart, not part of total_change */
+	double harness_change;      /* costgate's harness's own instructions per message (its
+				     * functions' own + system-library callees), head - baseline:
+				     * part of total_change and of the rest, never a project row */
 	struct attribution_function functions[ATTRIBUTION_ROWS]; /* the project's, by |change| */
 	size_t function_count;
 	struct attribution_function leaves[ATTRIBUTION_LEAVES];  /* system libraries', by |change| */
@@ -99,6 +102,16 @@ struct attribution {
 	size_t growing_count;
 	struct attribution_line lines[ATTRIBUTION_ROWS]; /* the project's lines, by |change| */
 	size_t line_count;
+	/* The fill before each drain, outside the region (measurement.fill_per_message), when the
+	 * head measured it: per message at head and in the baseline (has_fill_baseline: the
+	 * baseline measured it too), and the project functions there whose instructions per
+	 * message (own + system-library callees) changed most, the harness's apart; against a
+	 * baseline without it, the head's dearest (baseline 0). */
+	bool has_fill;
+	bool has_fill_baseline;
+	double fill_head, fill_baseline;
+	struct attribution_function fill[ATTRIBUTION_LEAVES];
+	size_t fill_count;
 };
 
 /* Compares head with baseline. Without a baseline (a floor breach on a first run) the sites are

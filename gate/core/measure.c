@@ -668,6 +668,7 @@ static int compute_owned(struct measurement *measurement, const struct ownership
 		cost->cold_exclusive = cold ? cold->exclusive : 0;
 		cost->cold_syscalls = cold ? cold->syscalls : 0;
 		cost->project = any->project;
+		cost->harness = (in_twice != NULL && in_twice->harness) || (in_n != NULL && in_n->harness);
 		if (cost->exclusive == 0 && cost->inclusive == 0 && cost->cold_exclusive == 0 &&
 		    cost->syscalls == 0 && cost->cold_syscalls == 0)
 			continue;
@@ -1107,6 +1108,71 @@ static int read_flame(struct measurement *measurement, const struct cg_profile *
 	return 0;
 }
 
+static int compare_fill(const void *left, const void *right)
+{
+	const struct function_cost *a = left, *b = right;
+
+	if (a->with_library != b->with_library)
+		return a->with_library > b->with_library ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* The fill before the last drain: the outside part before N..2N (the body generator making N
+ * messages, the harness queueing them), per message, and the project's functions in it, the
+ * harness's own apart, the dearest MEASUREMENT_FILL_ROWS (measurement.h). */
+static int compute_fill(struct measurement *measurement, const struct cg_profile *outside)
+{
+	struct ownership owned = OWNERSHIP_INIT;
+	struct ownership_objects objects = { 0 };
+	double messages = (double)measurement->messages;
+	size_t i, count = 0;
+	int status = -1;
+
+	measurement->fill_per_message = (double)outside->total / messages;
+	measurement->has_fill = true;
+	if (ownership_compute(&owned, outside, &objects) != 0)
+		goto out;
+	measurement->fill_functions = calloc(owned.count ? owned.count : 1,
+					     sizeof(*measurement->fill_functions));
+	if (measurement->fill_functions == NULL)
+		goto out;
+	for (i = 0; i < owned.count; i++) {
+		const struct owned_cost *cost = &owned.costs[i];
+		struct function_cost *fill = &measurement->fill_functions[count];
+
+		if (!cost->project || cost->harness || cost->with_library == 0)
+			continue;
+		fill->name = strdup(cost->name);
+		if (fill->name == NULL)
+			goto out;
+		fill->exclusive = (double)cost->exclusive / messages;
+		fill->inclusive = (double)cost->inclusive / messages;
+		fill->with_library = (double)cost->with_library / messages;
+		fill->with_library_early = fill->with_library;
+		fill->project = true;
+		count++;
+	}
+	qsort(measurement->fill_functions, count, sizeof(*measurement->fill_functions),
+	      compare_fill);
+	for (i = MEASUREMENT_FILL_ROWS; i < count; i++)
+		free(measurement->fill_functions[i].name);
+	measurement->fill_function_count = count < MEASUREMENT_FILL_ROWS ? count
+									 : MEASUREMENT_FILL_ROWS;
+	count = measurement->fill_function_count;
+	status = 0;
+out:
+	if (status != 0) {
+		for (i = 0; i < count; i++)
+			free(measurement->fill_functions[i].name);
+		free(measurement->fill_functions);
+		measurement->fill_functions = NULL;
+		measurement->fill_function_count = 0;
+	}
+	ownership_release(&owned);
+	ownership_objects_release(&objects);
+	return status;
+}
+
 /* read_outputs for a run with phases: its parts, each parsed; the region's visits summed up to
  * each count (the service start and the drain to 1, then to N, then to 2N) into parsed[which],
  * read as one output would be; the end into *end. The whole process up to each count, every
@@ -1167,6 +1233,11 @@ static int read_parts(struct measurement *measurement, struct run *run,
 		process += read[part - 1].callgrind.total + read[part].callgrind.total;
 		if (counts_process)
 			measurement->process_instructions[which] = process;
+	}
+	if (counts_process &&
+	    compute_fill(measurement, &read[MEASURE_PART_OUTSIDE(SLOPE_RUNS)].callgrind) != 0) {
+		record_failure(measurement, "out of memory");
+		goto out;
 	}
 	if (counts_process &&
 	    read_flame(measurement, &read[MEASURE_PART_REGION(SLOPE_RUNS)].callgrind) != 0)

@@ -50,6 +50,9 @@ void measurement_release(struct measurement *measurement)
 	for (i = 0; i < measurement->function_count; i++)
 		free(measurement->functions[i].name);
 	free(measurement->functions);
+	for (i = 0; i < measurement->fill_function_count; i++)
+		free(measurement->fill_functions[i].name);
+	free(measurement->fill_functions);
 	for (i = 0; i < measurement->site_count; i++) {
 		free(measurement->sites[i].location);
 		free(measurement->sites[i].stack);

@@ -16,6 +16,9 @@
 #include "slope.h"
 
 /* What one function costs a message in the steady state (its slope), and in the cold run. */
+/* The fill functions a measurement keeps (measurement.fill_functions). */
+#define MEASUREMENT_FILL_ROWS 10
+
 struct function_cost {
 	char *name;              /* owned */
 	double exclusive;        /* exclusive instructions per message */
@@ -25,6 +28,8 @@ struct function_cost {
 				  * calls directly, per message (ownership.h) */
 	bool project;            /* a project function or code inlined into one, not a system
 				  * library's */
+	bool harness;            /* costgate's harness compiled into the program (ownership.h):
+				  * on the project's side, never named as one of its functions */
 	double with_library_early; /* with_library from 1 to N: where it is below with_library, the
 				    * function's cost grows with the messages handled */
 	double syscalls;         /* system calls per message, its own and its direct system-library
@@ -117,6 +122,14 @@ struct measurement {
 	size_t line_count;
 	struct flame_frame *frames;      /* one message's call tree from the region (flame.h) */
 	size_t frame_count;
+	/* The fill before the last drain, outside the region (the scenario's body generator making
+	 * N messages, and the harness's queueing of them), per message: the whole part, and the
+	 * project's functions in it by own + system-library callees, the harness's apart, the
+	 * dearest MEASUREMENT_FILL_ROWS. What a breach outside the region names. */
+	double fill_per_message;
+	bool has_fill;                   /* fill_per_message was measured (or read) */
+	struct function_cost *fill_functions;
+	size_t fill_function_count;
 
 	char *raw_files[TOOL_COUNT][SLOPE_RUNS]; /* output file names inside the raw directory */
 	struct seal seal;            /* the executable and its project libraries, hashed when the

@@ -120,9 +120,15 @@ static int split_function(struct ownership *ownership, size_t *capacity,
 					      strndup(function->name,
 						      level_free_length(function->name)),
 					      project);
+	bool harness = false;
 
 	if (cost == NULL || (project && (function->line_count > 0 || by_address) && info == NULL))
 		return -1;
+	/* The function is the harness's when its code lies in a harness unit. */
+	if (info != NULL && by_address &&
+	    debuginfo_harness_at(info, function->instrs[0].address, &harness) != 0)
+		return -1;
+	cost->harness |= harness;
 	index = (size_t)(cost - ownership->costs);
 	for (i = 0; info != NULL && by_address && i < function->instr_count; i++) {
 		const struct cg_instr *instr = &function->instrs[i];
@@ -141,6 +147,7 @@ static int split_function(struct ownership *ownership, size_t *capacity,
 				      copy ? inlined_name(owner, function->name) : strdup(owner), true);
 		if (inlined == NULL)
 			return -1;
+		inlined->harness |= harness;
 		inlined->exclusive += instr->exclusive;
 		if (outermost)
 			inlined->inclusive += instr->exclusive + instr->calls;
@@ -159,6 +166,7 @@ static int split_function(struct ownership *ownership, size_t *capacity,
 		inlined = find_or_add(ownership, capacity, inlined_name(owner, function->name), true);
 		if (inlined == NULL)
 			return -1;
+		inlined->harness |= harness;
 		inlined->exclusive += line->exclusive;
 		if (outermost)
 			inlined->inclusive += line->exclusive + line->calls;

@@ -26,6 +26,9 @@ struct owned_cost {
 				* libraries made (callgrind.h); an inlined function's stay with
 				* the function it was inlined into */
 	bool project;          /* outside the system libraries */
+	bool harness;          /* costgate's harness compiled into the program (its code in the
+				* harness's units, debuginfo_harness_at), with what was inlined into
+				* it: on the project's side, never one of its functions */
 };
 
 struct ownership {

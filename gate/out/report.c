@@ -4,7 +4,9 @@
 #define _GNU_SOURCE
 #include "report.h"
 
+#include <ctype.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,7 +193,9 @@ static void markdown_attribution(FILE *out, const struct verdict_row *row)
 
 	if (why->function_count == 0 && why->leaf_count == 0 && why->site_count == 0 &&
 	    why->syscall_count == 0 && why->line_count == 0 &&
-	    (why->growing_count == 0 || !(row->breaches & BREACH_GROWTH)))
+	    (why->growing_count == 0 || !(row->breaches & BREACH_GROWTH)) &&
+	    (!why->has_fill || !(row->breaches & BREACH_PROCESS_INSTRUCTIONS)) &&
+	    fabs(why->harness_change) < 0.0005)
 		return;
 	fputs("\n#### `", out);
 	text_markdown_code(out, row->name);
@@ -205,6 +209,11 @@ static void markdown_attribution(FILE *out, const struct verdict_row *row)
 		fprintf(out, "| (the rest) | | | %s | | | %.1f %% |\n",
 			table_format_signed(change, sizeof(change), why->rest_change, 3),
 			why->rest_share_percent);
+	if (fabs(why->harness_change) >= 0.0005)
+		fprintf(out, "\ncostgate's harness compiled into the program (its queue and the "
+			"region's entry) accounts for %s instructions per message of the change: not "
+			"the project's code.\n",
+			table_format_signed(change, sizeof(change), why->harness_change, 3));
 	if (why->allocator_change != 0)
 		fprintf(out, "\nThe allocator (malloc, free, ... and below), reported apart: %s "
 			"instructions per message.\n",
@@ -213,6 +222,19 @@ static void markdown_attribution(FILE *out, const struct verdict_row *row)
 		fputs("\nSystem-library functions whose exclusive instructions per message changed "
 		      "most:\n", out);
 	markdown_functions(out, why->leaves, why->leaf_count);
+	if (why->has_fill && (row->breaches & BREACH_PROCESS_INSTRUCTIONS)) {
+		char fill[512];
+
+		table_format_fill(fill, sizeof(fill), row);
+		fprintf(out, "\n%c%s.\n", toupper((unsigned char)fill[0]), fill + 1);
+		markdown_counts(out, why->fill, why->fill_count,
+				why->has_fill_baseline
+					? "Project functions in the fill whose instructions per "
+					  "message, own + system-library callees, changed most:"
+					: "The dearest project functions in the fill, instructions per "
+					  "message, own + system-library callees:",
+				"head | baseline | change");
+	}
 	markdown_lines(out, why);
 	markdown_counts(out, why->syscalls, why->syscall_count,
 			"Project functions whose system calls per message, own + system-library "

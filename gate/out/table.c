@@ -4,6 +4,7 @@
 #include "table.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -503,6 +504,54 @@ static void print_counts(FILE *out, const char *name, const struct attribution_f
 	}
 }
 
+/* The work outside the region per message, head - baseline: what compare_process (verdict.c)
+ * found beyond the region's own change. */
+static double outside_change(const struct verdict_row *row)
+{
+	return row->process_baseline * row->outside_change / 100.0;
+}
+
+void table_format_fill(char *text, size_t size, const struct verdict_row *row)
+{
+	const struct attribution *why = row->attribution;
+	char head[32], base[32], change[32];
+	double outside = outside_change(row), fill = why->fill_head - why->fill_baseline;
+
+	table_format_per_message(head, sizeof(head), why->fill_head);
+	if (!why->has_fill_baseline) {
+		snprintf(text, size, "the fill before each drain, outside the region (the scenario's "
+			 "body generator making each message), costs %s instructions per message; "
+			 "the baseline was saved before gate measured it", head);
+		return;
+	}
+	table_format_per_message(base, sizeof(base), why->fill_baseline);
+	table_format_signed(change, sizeof(change), fill, 3);
+	snprintf(text, size, "the fill before each drain, outside the region (the scenario's body "
+		 "generator making each message), costs %s instructions per message against %s in "
+		 "the baseline (%s): %.1f %% of the change outside the region", head, base, change,
+		 outside != 0 ? fill / outside * 100.0 : 0.0);
+}
+
+/* A breach outside the region: how much of it the fill is, and its functions that moved. */
+static void print_fill(FILE *out, const struct verdict_row *row)
+{
+	const struct attribution *why = row->attribution;
+	char text[512];
+
+	if (!(row->breaches & BREACH_PROCESS_INSTRUCTIONS) || !why->has_fill)
+		return;
+	table_format_fill(text, sizeof(text), row);
+	text_terminal(out, row->name);
+	fprintf(out, ": %s\n", text);
+	print_counts(out, row->name, why->fill, why->fill_count,
+		     why->has_fill_baseline
+			     ? ": project functions in the fill whose instructions per message, "
+			       "own + system-library callees, changed most"
+			     : ": the dearest project functions in the fill, instructions per "
+			       "message, own + system-library callees",
+		     "head", "baseline", "change");
+}
+
 /* Why a row moved: the functions and the allocation sites that changed most, per message. */
 static void print_attribution(FILE *out, const struct verdict_row *row)
 {
@@ -523,6 +572,13 @@ static void print_attribution(FILE *out, const struct verdict_row *row)
 		fprintf(out, "  %12s  %12s  %12s  %12s  %12s  %5.1f %%  (the rest)\n", "", "", change,
 			"", "", why->rest_share_percent);
 	}
+	if (fabs(why->harness_change) >= 0.0005) {
+		text_terminal(out, row->name);
+		fprintf(out, ": costgate's harness compiled into the program (its queue and the "
+			"region's entry) accounts for %s instructions per message of the change: "
+			"not the project's code\n",
+			table_format_signed(change, sizeof(change), why->harness_change, 3));
+	}
 	if (why->allocator_change != 0) {
 		text_terminal(out, row->name);
 		fprintf(out, ": the allocator (malloc, free, ... and below), reported apart: %s "
@@ -535,6 +591,7 @@ static void print_attribution(FILE *out, const struct verdict_row *row)
 		      "changed most:\n", out);
 	}
 	print_functions(out, why->leaves, why->leaf_count);
+	print_fill(out, row);
 	print_lines(out, row->name, why);
 	print_counts(out, row->name, why->syscalls, why->syscall_count,
 		     ": project functions whose system calls per message, own + system-library "

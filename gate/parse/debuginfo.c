@@ -333,6 +333,8 @@ static int debuginfo_collect_spans(Dwarf_Die *parent, struct debuginfo_unit_span
 }
 
 /* The spans of `unit`, made the first time it is asked for; NULL when out of memory. */
+static bool debuginfo_unit_is_harness(Dwarf_Die *unit);
+
 static const struct debuginfo_unit_spans *debuginfo_unit_spans(struct debuginfo *info,
 							       Dwarf_Die *unit)
 {
@@ -348,7 +350,8 @@ static const struct debuginfo_unit_spans *debuginfo_unit_spans(struct debuginfo 
 		return NULL;
 	info->spans = grown;
 	index = &info->spans[info->span_units];
-	*index = (struct debuginfo_unit_spans){ .unit = offset };
+	*index = (struct debuginfo_unit_spans){ .unit = offset,
+						 .harness = debuginfo_unit_is_harness(unit) };
 	if (debuginfo_collect_spans(unit, index, &capacity, 0) != 0) {
 		free(index->spans);
 		return NULL;
@@ -435,6 +438,7 @@ static int debuginfo_look_up(struct debuginfo *info, uint64_t address,
 	index = debuginfo_unit_spans(info, &unit);
 	if (index == NULL)
 		return -1;
+	place->harness = index->harness;
 	/* The function first, by its ranges; then the scopes inside it. */
 	if (!debuginfo_function_at(info->dwarf, index, address, &function))
 		return 0;
@@ -480,22 +484,41 @@ static int debuginfo_grow_places(struct debuginfo *info)
 	return 0;
 }
 
+/* The place of `address`, looked up once. NULL only when out of memory. */
+static const struct debuginfo_place *debuginfo_place_at(struct debuginfo *info, uint64_t address)
+{
+	struct debuginfo_place *place;
+
+	if ((info->place_count + 1) * 2 > info->place_capacity && debuginfo_grow_places(info) != 0)
+		return NULL;
+	place = debuginfo_slot(info, address);
+	if (!place->known) {
+		if (debuginfo_look_up(info, address, place) != 0)
+			return NULL;
+		info->place_count++;
+	}
+	return place;
+}
+
+int debuginfo_harness_at(struct debuginfo *info, uint64_t address, bool *harness)
+{
+	const struct debuginfo_place *place = debuginfo_place_at(info, address);
+
+	*harness = place != NULL && place->harness;
+	return place != NULL ? 0 : -1;
+}
+
 int debuginfo_owner_at(struct debuginfo *info, uint64_t address, const char **name,
 		       bool *inlined, bool *ambiguous)
 {
-	struct debuginfo_place *place;
+	const struct debuginfo_place *place;
 
 	*name = NULL;
 	*inlined = false;
 	*ambiguous = false;
-	if ((info->place_count + 1) * 2 > info->place_capacity && debuginfo_grow_places(info) != 0)
+	place = debuginfo_place_at(info, address);
+	if (place == NULL)
 		return -1;
-	place = debuginfo_slot(info, address);
-	if (!place->known) {
-		if (debuginfo_look_up(info, address, place) != 0)
-			return -1;
-		info->place_count++;
-	}
 	*name = place->name;
 	*inlined = place->inlined;
 	*ambiguous = place->ambiguous;

@@ -32,6 +32,7 @@ struct debuginfo_origin {
 
 struct debuginfo_unit_spans {
 	uint64_t unit;      /* the unit's DIE offset */
+	bool harness;       /* the unit is costgate's harness (debuginfo_unit.harness) */
 	struct debuginfo_span *spans;
 	size_t count;
 };
@@ -46,6 +47,9 @@ struct debuginfo_place {
 	bool ambiguous; /* the object defines more than one function of that name (two static
 			 * functions in two files): the name then ends with its definition's place,
 			 * "twin [twins_b.c:6]" */
+	bool harness; /* the address lies in a unit of costgate's harness: its code, and what its
+		       * headers' inline functions made there, is the harness's, never the
+		       * project's, even where the harness is compiled into the project */
 	bool known;   /* the slot holds an address */
 };
 
@@ -88,6 +92,10 @@ const char *debuginfo_owner(const struct debuginfo *info, const char *file, uint
  * there; it points into info. Returns -1 only when out of memory. */
 int debuginfo_owner_at(struct debuginfo *info, uint64_t address, const char **name,
 		       bool *inlined, bool *ambiguous);
+
+/* Whether `address` lies in a compile unit of costgate's harness (debuginfo_place.harness):
+ * into *harness. Returns -1 only when out of memory. */
+int debuginfo_harness_at(struct debuginfo *info, uint64_t address, bool *harness);
 
 void debuginfo_release(struct debuginfo *info); /* NULL-safe */
 

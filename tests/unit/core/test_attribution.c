@@ -197,9 +197,58 @@ static void lines_should_be_matched_by_what_they_are_not_their_number(void)
 	CHECK_STR(why.lines[2].text, "check(total);");
 }
 
+/* The harness's functions (flagged on either side: a baseline from before the flag has it on
+ * neither of its own) are never rows; their change is said apart and stays in the rest. The
+ * fill's functions are merged like the region's, the harness's apart. */
+static void harness_should_never_be_a_project_row_and_the_fill_merged(void)
+{
+	struct function_cost base_functions[2] = { FUNCTION("parse", 100.0, true),
+						   FUNCTION("costgate_queue_next", 20.0, true) };
+	struct function_cost head_functions[2] = { FUNCTION("parse", 130.0, true),
+						   FUNCTION("costgate_queue_next", 45.0, true) };
+	struct function_cost base_fill[2] = { FUNCTION("make_body", 50.0, true),
+					      FUNCTION("encode_block", 10.0, true) };
+	struct function_cost head_fill[1] = { FUNCTION("encode_block", 400.0, true) };
+	struct measurement base, head;
+	struct attribution why;
+
+	memset(&base, 0, sizeof(base));
+	memset(&head, 0, sizeof(head));
+	head_functions[1].harness = true;
+	base.functions = base_functions;
+	head.functions = head_functions;
+	base.function_count = head.function_count = 2;
+	base.slopes[METRIC_INSTRUCTIONS].per_message = 120.0;
+	head.slopes[METRIC_INSTRUCTIONS].per_message = 175.0;
+	base.fill_functions = base_fill;
+	base.fill_function_count = 2;
+	head.fill_functions = head_fill;
+	head.fill_function_count = 1;
+	base.has_fill = head.has_fill = true;
+	base.fill_per_message = 70.0;
+	head.fill_per_message = 410.0;
+	CHECK(attribution_compute(&why, &head, &base) == 0);
+	CHECK_U64(why.function_count, 1);
+	CHECK_STR(why.functions[0].name, "parse");
+	CHECK(why.harness_change == 25.0);
+	CHECK(why.rest_change == 25.0);
+	CHECK(why.has_fill && why.has_fill_baseline);
+	CHECK(why.fill_head == 410.0 && why.fill_baseline == 70.0);
+	CHECK_U64(why.fill_count, 2);
+	CHECK_STR(why.fill[0].name, "encode_block");
+	CHECK(why.fill[0].change == 390.0 && why.fill[0].share_percent == 390.0 / 340.0 * 100.0);
+	CHECK(strcmp(why.fill[1].name, "make_body") == 0 && why.fill[1].disappeared);
+	/* Against a baseline without the fill: the head's own, no baseline figure. */
+	base.has_fill = false;
+	CHECK(attribution_compute(&why, &head, &base) == 0);
+	CHECK(why.has_fill && !why.has_fill_baseline && why.fill_baseline == 0.0);
+	CHECK_U64(why.fill_count, 1);
+}
+
 int main(void)
 {
 	return RUN_CASES(sites_should_be_keyed_by_their_chain_of_functions,
 			 function_shares_should_add_up_to_the_whole_change,
-			 lines_should_be_matched_by_what_they_are_not_their_number);
+			 lines_should_be_matched_by_what_they_are_not_their_number,
+			 harness_should_never_be_a_project_row_and_the_fill_merged);
 }
