@@ -53,8 +53,9 @@ fill_per_message() {
     "$tmp/$1/raw/callgrind.out.body_work.outside-$messages-$((2 * messages))"
 }
 
-variant base 1 && variant heavy 40 && variant slow_harness 1 -O0 ||
+if ! variant base 1 || ! variant heavy 40 || ! variant slow_harness 1 -O0; then
   setup_fail "cannot build body_work"
+fi
 
 run_gate base
 check "the baseline measures (exit $status)" test "$status" = 0
