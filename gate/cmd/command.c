@@ -46,7 +46,8 @@ int command_main(const struct command *command, int argc, char **argv)
 	     command->finish(options, operands, operand_count, &err) != 0))
 		code = GATE_EXIT_USAGE;
 	else if (help)
-		code = (opt_usage(stdout, command->spec), 0);
+		code = (command->usage != NULL ? command->usage(stdout)
+						: opt_usage(stdout, command->spec), 0);
 	else
 		code = command->run(options, &err);
 	if (code != 0 && err.message[0] != '\0')

@@ -40,6 +40,8 @@ struct command {
 	/* What the options own besides their OPT_COPY and OPT_LIST fields (opt_release); NULL:
 	 * nothing. */
 	void (*release)(void *options);
+	/* --help's text; NULL: opt_usage of the spec. */
+	void (*usage)(FILE *out);
 };
 
 /* Parses argv (argv[0] the command's name), then prints --help or runs the command; a failure

@@ -98,6 +98,11 @@ void optdoc_man(FILE *out, const char *version, const struct command_spec *gate,
 		fputc('\n', out);
 		roff(out, commands[i].about, false);
 		fputs(".\n", out);
+		if (commands[i].spec == gate) {
+			/* gate check is gate itself: its options are those above. */
+			fputs(".PP\nIts options are gate's (\\fBOPTIONS\\fR above).\n", out);
+			continue;
+		}
 		man_synopsis(out, commands[i].spec->synopsis);
 		if (commands[i].spec->about != NULL) {
 			fputs(".PP\n", out);

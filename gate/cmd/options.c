@@ -194,7 +194,7 @@ static const char gate_exit_codes[] =
 	"  4  no comparable baseline could be had\n";
 
 const struct command_spec gate_spec = {
-	"gate", "usage: gate [options]", gate_about, gate_opts, gate_exit_codes, 0, NULL, NULL,
+	"gate", "usage: gate [check] [options]", gate_about, gate_opts, gate_exit_codes, 0, NULL, NULL,
 	gate_notes,
 };
 
@@ -212,7 +212,7 @@ const struct command_spec merge_spec = {
 	gate_notes,
 };
 
-static int fill_defaults(struct gate_options *options, struct gate_error *err)
+int options_finish(struct gate_options *options, struct gate_error *err)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -259,7 +259,7 @@ int options_parse(struct gate_options *options, int argc, char **argv, struct ga
 	if (opt_parse(&gate_spec, &context, argc, argv, &options->inputs, &options->input_count,
 		      err) != 0)
 		return -1;
-	return fill_defaults(options, err);
+	return options_finish(options, err);
 }
 
 int options_finish_merge(struct gate_options *options, char *const *files, size_t count,
@@ -272,7 +272,7 @@ int options_finish_merge(struct gate_options *options, char *const *files, size_
 	for (i = 0; i < count; i++)
 		if (opt_append(&options->inputs, &options->input_count, files[i], err) != 0)
 			return -1;
-	return fill_defaults(options, err);
+	return options_finish(options, err);
 }
 
 void options_usage(FILE *out, const char *subcommands)

@@ -7,13 +7,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "policy.h"
 #include "error.h"
 #include "optlayer.h"
 
-
-/* The most deliveries a run may have: DHAT at 200,000 deliveries of 1 KB needed 669 MiB. */
-#define OPTIONS_MESSAGES_MAX 100000ULL
-#define OPTIONS_MESSAGES_DEFAULT 1000ULL /* N when neither --messages nor a baseline says */
+/* The most deliveries a run may have (DHAT at 200,000 deliveries of 1 KB needed 669 MiB), and
+ * N when neither --messages nor a baseline says: the check's own (policy.h). */
+#define OPTIONS_MESSAGES_MAX POLICY_MESSAGES_MAX
+#define OPTIONS_MESSAGES_DEFAULT POLICY_MESSAGES_DEFAULT
 
 struct gate_options {
 	uint64_t messages;        /* N: the runs are at 1, N and 2N deliveries */
@@ -56,6 +57,10 @@ struct gate_options {
 
 /* Parses argv. Returns 0, or -1 with err naming the bad argument (the caller exits 2). */
 int options_parse(struct gate_options *options, int argc, char **argv, struct gate_error *err);
+
+/* gate's own options checked together and their defaults filled (after options_start and the
+ * parse; gate check's finish): 0, or -1 with err (a usage error). */
+int options_finish(struct gate_options *options, struct gate_error *err);
 
 /* The defaults, and where the shared options land in `options` (options_parse; gate merge, whose
  * command line command_main parses with merge_spec: the reporting and baseline options, the

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "policy.h"
 #include "crosscheck.h"
 #include "telltales.h"
 #include "debuginfo.h"
@@ -27,7 +28,6 @@
 #include "native_runs.h"
 #include "report.h"
 #include "runner.h"
-#include "sha256.h"
 #include "table.h"
 #include "wall_check.h"
 #include "wallclock.h"
@@ -37,139 +37,6 @@ int session_fail(int code, const struct gate_error *err)
 {
 	fprintf(stderr, "gate: error: %s\n", err->message);
 	return code;
-}
-
-/* What mkdir -p leaves must be a directory gate can write into (EEXIST also means a file). */
-static int check_directory(const char *path, struct gate_error *err)
-{
-	struct stat status;
-
-	if (stat(path, &status) != 0)
-		return gate_error_set(err, "cannot use directory '%s': %s", path, strerror(errno));
-	if (!S_ISDIR(status.st_mode))
-		return gate_error_set(err, "'%s' exists and is not a directory", path);
-	if (access(path, W_OK | X_OK) != 0)
-		return gate_error_set(err, "cannot write into directory '%s': %s", path, strerror(errno));
-	return 0;
-}
-
-int session_make_directories(const char *path, struct gate_error *err)
-{
-	if (fs_mkdir_p(path, 0755, err) != 0)
-		return -1;
-	return check_directory(path, err);
-}
-
-/* An output file: not a directory, in a directory that exists and may be written. */
-static int check_output_file(const char *path, const char *option, struct gate_error *err)
-{
-	char *copy = strdup(path);
-	struct stat status;
-	const char *directory;
-	int result = 0;
-
-	if (copy == NULL)
-		return gate_error_set(err, "out of memory");
-	directory = dirname(copy);
-	if (stat(path, &status) == 0 && S_ISDIR(status.st_mode))
-		result = gate_error_set(err, "%s '%s': is a directory", option, path);
-	else if (stat(path, &status) == 0 && access(path, W_OK) != 0)
-		result = gate_error_set(err, "%s '%s': the file cannot be written: %s", option, path,
-					strerror(errno));
-	else if (stat(path, &status) == 0 && !S_ISREG(status.st_mode))
-		; /* a device or a pipe is written in place: its directory is not written */
-	else if (stat(directory, &status) != 0)
-		result = gate_error_set(err, "%s '%s': the directory '%s' does not exist", option,
-					path, directory);
-	else if (!S_ISDIR(status.st_mode))
-		result = gate_error_set(err, "%s '%s': '%s' is not a directory", option, path,
-					directory);
-	else if (access(directory, W_OK | X_OK) != 0)
-		result = gate_error_set(err, "%s '%s': the directory '%s' cannot be written: %s",
-					option, path, directory, strerror(errno));
-	free(copy);
-	return result;
-}
-
-/* A directory that exists and may be written, or one mkdir -p can make: its nearest existing
- * ancestor is a writable directory. Nothing is created here (a usage error later leaves no
- * trace). */
-static int check_output_directory(const char *path, struct gate_error *err)
-{
-	char *copy = strdup(path);
-	struct stat status;
-	int result = 0;
-
-	if (copy == NULL)
-		return gate_error_set(err, "out of memory");
-	if (stat(copy, &status) == 0) {
-		result = check_directory(copy, err);
-	} else {
-		while (stat(copy, &status) != 0 && (errno == ENOENT || errno == ENOTDIR) &&
-		       strcmp(copy, "/") != 0 && strcmp(copy, ".") != 0) {
-			const char *parent = dirname(copy);
-
-			memmove(copy, parent, strlen(parent) + 1);
-		}
-		if (stat(copy, &status) != 0)
-			result = gate_error_set(err, "cannot create directory under '%s': %s", copy,
-						strerror(errno));
-		else if (!S_ISDIR(status.st_mode))
-			result = gate_error_set(err, "cannot create it: '%s' is not a directory", copy);
-		else if (access(copy, W_OK | X_OK) != 0)
-			result = gate_error_set(err, "cannot create it: '%s' cannot be written: %s", copy,
-						strerror(errno));
-	}
-	free(copy);
-	return result;
-}
-
-/* The default results.json goes where the build is: its directory is made when missing. */
-static int check_default_json(const char *path, struct gate_error *err)
-{
-	char *copy = strdup(path);
-	int result;
-
-	if (copy == NULL)
-		return gate_error_set(err, "out of memory");
-	result = check_output_directory(dirname(copy), err);
-	if (result != 0)
-		gate_error_prefix(err, "results.json '%s'", path);
-	free(copy);
-	return result;
-}
-
-/* Makes the default results.json's directory (checked at the start). */
-static int make_json_directory(const struct gate_options *options, struct gate_error *err)
-{
-	char *copy;
-	int result;
-
-	if (!options->json_default)
-		return 0;
-	copy = strdup(options->json_path);
-	if (copy == NULL)
-		return gate_error_set(err, "out of memory");
-	result = session_make_directories(dirname(copy), err);
-	free(copy);
-	return result;
-}
-
-int session_check_outputs(const struct gate_options *options)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-
-	if (check_output_directory(options->raw_dir, &err) != 0) {
-		gate_error_prefix(&err, "--raw-dir '%s'", options->raw_dir);
-		return session_fail(GATE_EXIT_USAGE, &err);
-	}
-	if (options->json_default && check_default_json(options->json_path, &err) != 0)
-		return session_fail(GATE_EXIT_USAGE, &err);
-	if ((!options->json_default && check_output_file(options->json_path, "--json", &err) != 0) ||
-	    (options->markdown_path != NULL &&
-	     check_output_file(options->markdown_path, "--markdown", &err) != 0))
-		return session_fail(GATE_EXIT_USAGE, &err);
-	return 0;
 }
 
 /* The names a shard document lists, so that a merge can tell a missing shard. */
@@ -191,7 +58,7 @@ static int remember_selection(struct session *session)
 
 /* The build directory as outputs show it: relative to the repository's top when inside it (as
  * a user pastes a command there), else as given. */
-static const char *shown_build_dir(const struct session *session, char *text, size_t size)
+const char *session_shown_build_dir(const struct session *session, char *text, size_t size)
 {
 	const char *build_dir = session->options->build_dir;
 	char *absolute = realpath(build_dir, NULL);
@@ -213,7 +80,7 @@ void session_build_command(const struct session *session, char *text, size_t siz
 		snprintf(text, size, "%s", session->manifest.build_command);
 	else
 		snprintf(text, size, "cmake --build %s",
-			 shown_build_dir(session, build_dir, sizeof(build_dir)));
+			 session_shown_build_dir(session, build_dir, sizeof(build_dir)));
 }
 
 /* What makes this host's build optimise, in its own terms: Meson's build type, CMake's, or the
@@ -223,7 +90,7 @@ static void unoptimised_fix(struct session *session)
 	const char *command = session->manifest.build_command;
 	char build_dir[PATH_MAX];
 
-	shown_build_dir(session, build_dir, sizeof(build_dir));
+	session_shown_build_dir(session, build_dir, sizeof(build_dir));
 	if (command != NULL && strstr(command, "meson") != NULL)
 		snprintf(session->unoptimised_fix, sizeof(session->unoptimised_fix),
 			 "set a build type that optimises (meson configure %.200s "
@@ -309,109 +176,6 @@ int session_prepare(struct session *session)
 		gate_error_set(&err, "out of memory");
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
 	}
-	return 0;
-}
-
-int session_load_acceptance(struct session *session)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-	char *path = NULL;
-	int status;
-
-	if (session->options->accepted_path != NULL)
-		path = strdup(session->options->accepted_path);
-	else if (asprintf(&path, "%s/baselines/accepted.json", session->root ? session->root : ".") < 0)
-		path = NULL;
-	if (path == NULL) {
-		gate_error_set(&err, "out of memory");
-		return session_fail(GATE_EXIT_USAGE, &err);
-	}
-	status = acceptance_read(&session->acceptance, path, metric_acceptance_figures(), &err);
-	free(path);
-	return status == 0 ? 0 : session_fail(GATE_EXIT_USAGE, &err);
-}
-
-/* The remote's branch has no baseline file: the local branch of the name, when it has one (a
- * baseline committed here and not pushed yet). BASELINE_ABSENT with `err` as it was otherwise. */
-static enum baseline_status load_local_instead(struct session *session, char **why,
-					       struct gate_error *err)
-{
-	const char *branch = baseline_branch_of(session->options->baseline_ref);
-	char *local = NULL, *commit = NULL, *ref = NULL, *ignored_why = NULL, *source = NULL;
-	struct gate_error ignored = GATE_ERROR_INIT;
-	struct results found = RESULTS_INIT;
-	enum baseline_status status = BASELINE_ABSENT;
-
-	if (branch == NULL || session->options->base_commit != NULL ||
-	    strncmp(session->baseline_ref, "refs/remotes/", 13) != 0 ||
-	    asprintf(&local, "refs/heads/%s", branch) < 0)
-		return BASELINE_ABSENT;
-	if (baseline_resolve(session->root, local, NULL, &commit, &ref, &ignored_why, &ignored) == 0 &&
-	    baseline_load_ref(&found, session->root, branch, commit, ref, &source, &ignored) ==
-		    BASELINE_FOUND) {
-		free(*why);
-		if (asprintf(why, "%s, as %s has no baselines/%s.json", ref, session->baseline_ref,
-			     branch) < 0)
-			*why = NULL;
-		results_release(&session->baseline);
-		session->baseline = found;
-		found = (struct results)RESULTS_INIT;
-		free(session->baseline_commit);
-		free(session->baseline_ref);
-		session->baseline_commit = commit;
-		session->baseline_ref = ref;
-		session->baseline_source = source;
-		commit = ref = source = NULL;
-		status = BASELINE_FOUND;
-		*err = (struct gate_error)GATE_ERROR_INIT;
-	}
-	results_release(&found);
-	free(local);
-	free(commit);
-	free(ref);
-	free(ignored_why);
-	free(source);
-	return status;
-}
-
-int session_load_baseline(struct session *session)
-{
-	const struct gate_options *options = session->options;
-	struct gate_error err = GATE_ERROR_INIT;
-	enum baseline_status status;
-	char *why = NULL;
-
-	if (options->baseline_ref == NULL && options->baseline_file == NULL)
-		return 0;
-	if (options->baseline_file != NULL) {
-		status = baseline_load_file(&session->baseline, options->baseline_file,
-					    &session->baseline_source, &err);
-	} else if (session->root == NULL) {
-		gate_error_set(&err, "no baseline: the current directory is not in a git repository");
-		status = BASELINE_ABSENT;
-	} else if (baseline_resolve(session->root, options->baseline_ref, options->base_commit,
-				    &session->baseline_commit, &session->baseline_ref, &why,
-				    &err) != 0) {
-		status = BASELINE_ABSENT;
-	} else {
-		status = baseline_load_ref(&session->baseline, session->root, options->baseline_ref,
-					   session->baseline_commit, session->baseline_ref,
-					   &session->baseline_source, &err);
-		if (status == BASELINE_ABSENT)
-			status = load_local_instead(session, &why, &err);
-	}
-	if (why != NULL && status == BASELINE_FOUND)
-		fprintf(stderr, "gate: baseline: read %s\n", why);
-	free(why);
-	if (status == BASELINE_MALFORMED)
-		return session_fail(GATE_EXIT_USAGE, &err);
-	if (status == BASELINE_ABSENT) {
-		if (!options->baseline_optional)
-			return session_fail(GATE_EXIT_NO_BASELINE, &err);
-		fprintf(stderr, "gate: %s; checking floors only\n", err.message);
-		return 0;
-	}
-	session->have_baseline = true;
 	return 0;
 }
 
@@ -503,22 +267,17 @@ static int second_opinion(struct session *session)
 	return 0;
 }
 
-/* N: --messages when given, else the baseline's (a baseline saved at 200 is compared at 200),
- * else the default. */
+/* N: --messages when given, else the baseline's, else the default (policy_messages). */
 static uint64_t messages_to_measure(const struct session *session)
 {
-	const struct gate_options *options = session->options;
-
-	if (options->messages_given || !session->have_baseline || session->baseline.messages < 2 ||
-	    session->baseline.messages > OPTIONS_MESSAGES_MAX)
-		return options->messages;
-	return session->baseline.messages;
+	return policy_messages(session->options->messages, session->options->messages_given,
+			      session->have_baseline ? &session->baseline : NULL);
 }
 
 /* Each scenario's source file, from its executable's DWARF, for the exports (JUnit's `file`):
  * relative to the repository when it is inside it, so the name means the same on every
  * checkout. A scenario whose executable says nothing has none. */
-static int find_sources(struct session *session, struct gate_error *err)
+int session_find_sources(struct session *session, struct gate_error *err)
 {
 	size_t root_length = session->root != NULL ? strlen(session->root) : 0, i;
 
@@ -542,82 +301,18 @@ static int find_sources(struct session *session, struct gate_error *err)
 	return 0;
 }
 
-/* One gate per output: `path`, a lock file, is held until gate ends. A second gate that would
- * write the same files is a usage error before it touches any (exit 2). */
-static int lock_output(struct session *session, const char *path, const char *what,
-		       const char *subject)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-	long holder = 0;
-	int fd = fs_lock(path, &holder, &err);
-
-	if (fd >= 0) {
-		session->lock_paths[session->lock_count] = strdup(path);
-		session->locks[session->lock_count++] = fd;
-		return 0;
-	}
-	/* A lock file that cannot be made (a full or read-only disk) guards nothing, and the
-	 * outputs' own writes say what is wrong with the disk: go on without it. */
-	if (errno != EWOULDBLOCK)
-		return 0;
-	if (holder > 0)
-		gate_error_set(&err, "%s '%s' is in use by another gate (pid %ld): give each gate its "
-			       "own --raw-dir and --json", what, subject, holder);
-	else
-		gate_error_set(&err, "%s '%s' is in use by another gate: give each gate its own "
-			       "--raw-dir and --json", what, subject);
-	return session_fail(GATE_EXIT_USAGE, &err);
-}
-
-/* The raw directory's lock, then the results file's (beside it, hidden; none for a device). */
-static int lock_outputs(struct session *session)
-{
-	const char *json = session->options->json_path;
-	struct gate_error err = GATE_ERROR_INIT;
-	char *path = NULL, *copy = NULL;
-	struct stat status;
-	int code = GATE_EXIT_USAGE;
-
-	if (asprintf(&path, "%s/.gate.lock", session->raw_dir) < 0) {
-		gate_error_set(&err, "out of memory");
-		return session_fail(GATE_EXIT_USAGE, &err);
-	}
-	code = lock_output(session, path, "the raw directory", session->raw_dir);
-	free(path);
-	path = NULL;
-	if (code != 0 || (stat(json, &status) == 0 && !S_ISREG(status.st_mode)))
-		return code;
-	copy = strdup(json);
-	if (copy == NULL || make_json_directory(session->options, &err) != 0 ||
-	    asprintf(&path, "%s/.%s.lock", dirname(copy), strrchr(json, '/') ? strrchr(json, '/') + 1
-									  : json) < 0) {
-		if (err.message[0] == '\0')
-			gate_error_set(&err, "out of memory");
-		free(copy);
-		return session_fail(GATE_EXIT_USAGE, &err);
-	}
-	code = lock_output(session, path, "the results file", json);
-	free(path);
-	free(copy);
-	return code;
-}
-
-/* --vary-n: each scenario's N, drawn from (--messages, 2 x --messages] (at most the largest
- * --messages) by the SHA-256 of the head commit and the scenario's name: a program cannot know
- * its N in advance, and a rerun of the same commit draws the same. The figures are slopes over
- * N and 2N, so a scenario whose work does not depend on N measures the same. */
+/* --vary-n: each scenario's N, drawn above --messages from the head commit and its name
+ * (policy_vary_draw): a program cannot know its N in advance, and a rerun of the same commit
+ * draws the same. The figures are slopes over N and 2N, so a scenario whose work does not depend
+ * on N measures the same. */
 static int draw_messages(struct session *session, struct gate_error *err)
 {
 	const char *arguments[] = { "rev-parse", "--verify", "HEAD^{commit}", NULL };
-	uint64_t messages = session->messages;
 	size_t i;
 
-	session->vary_lowest = messages + 1;
-	session->vary_highest = 2 * messages < OPTIONS_MESSAGES_MAX ? 2 * messages
-								     : OPTIONS_MESSAGES_MAX;
-	if (session->vary_lowest > session->vary_highest)
-		return gate_error_set(err, "--vary-n draws N above --messages, and --messages %" PRIu64
-				      " leaves no room below %llu", messages, OPTIONS_MESSAGES_MAX);
+	if (policy_vary_range(session->messages, &session->vary_lowest, &session->vary_highest,
+			     err) != 0)
+		return -1;
 	if (session->root == NULL ||
 	    baseline_git(session->root, arguments, &session->vary_seed, err) != 0)
 		return gate_error_prefix(err, "--vary-n needs the head commit as its seed");
@@ -625,21 +320,26 @@ static int draw_messages(struct session *session, struct gate_error *err)
 	session->messages_each = calloc(session->manifest.entry_count + 1, sizeof(uint64_t));
 	if (session->messages_each == NULL)
 		return gate_error_set(err, "out of memory");
-	for (i = 0; i < session->manifest.entry_count; i++) {
-		struct sha256 hash;
-		char digest[SHA256_HEX_SIZE], word[17];
+	for (i = 0; i < session->manifest.entry_count; i++)
+		session->messages_each[i] = policy_vary_draw(session->vary_seed,
+							    session->manifest.entries[i].name,
+							    session->vary_lowest, session->vary_highest);
+	return 0;
+}
 
-		sha256_init(&hash);
-		sha256_update(&hash, session->vary_seed, strlen(session->vary_seed));
-		sha256_update(&hash, "\n", 1);
-		sha256_update(&hash, session->manifest.entries[i].name,
-			      strlen(session->manifest.entries[i].name));
-		sha256_final(&hash, digest);
-		memcpy(word, digest, 16);
-		word[16] = '\0';
-		session->messages_each[i] = session->vary_lowest +
-					    strtoull(word, NULL, 16) %
-						    (session->vary_highest - session->vary_lowest + 1);
+int session_measure_scenarios(struct session *session, const struct measure_options *measure_options)
+{
+	struct gate_error err = GATE_ERROR_INIT;
+	size_t i;
+
+	if (measure_scenarios(session->measurements, &session->manifest, measure_options, &err) != 0 ||
+	    session_find_sources(session, &err) != 0)
+		return session_fail(GATE_EXIT_MEASUREMENT, &err);
+	for (i = 0; i < session->measurement_count; i++) {
+		if (session->measurements[i].refused) {
+			gate_error_set(&err, "%s", session->measurements[i].failure);
+			return session_fail(GATE_EXIT_USAGE, &err);
+		}
 	}
 	return 0;
 }
@@ -649,7 +349,7 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 	const struct gate_options *options = session->options;
 	struct gate_error err = GATE_ERROR_INIT;
 	struct timespec started;
-	size_t i;
+	int code;
 
 	if (session_make_directories(options->raw_dir, &err) != 0)
 		return session_fail(GATE_EXIT_USAGE, &err);
@@ -660,7 +360,7 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 		gate_error_set(&err, "cannot use '%s': %s", options->raw_dir, strerror(saved));
 		return session_fail(GATE_EXIT_USAGE, &err);
 	}
-	if (lock_outputs(session) != 0)
+	if (session_lock_outputs(session) != 0)
 		return GATE_EXIT_USAGE;
 	session->messages = messages_to_measure(session);
 	*measure_options = (struct measure_options){
@@ -715,15 +415,9 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 	session->debug_view.disabled = options->full_debug_info;
 	measure_options->debug_view = &session->debug_view;
 	clock_gettime(CLOCK_MONOTONIC, &started);
-	if (measure_scenarios(session->measurements, &session->manifest, measure_options, &err) != 0 ||
-	    find_sources(session, &err) != 0)
-		return session_fail(GATE_EXIT_MEASUREMENT, &err);
-	for (i = 0; i < session->measurement_count; i++) {
-		if (session->measurements[i].refused) {
-			gate_error_set(&err, "%s", session->measurements[i].failure);
-			return session_fail(GATE_EXIT_USAGE, &err);
-		}
-	}
+	code = session_measure_scenarios(session, measure_options);
+	if (code != 0)
+		return code;
 	session->measured_here = true;
 	session->measure_options = *measure_options;
 	if (session->debug_view.mode != NULL) {
@@ -735,550 +429,6 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 	if (options->verbosity > 0)
 		report_speed(session, &started);
 	return 0;
-}
-
-/* 1 when every scenario measured here and in the baseline was built alike (the same flags for it
- * and the libraries it links, the same system packages); else 0 with the first difference. */
-static int builds_equal(const struct session *session, const struct results *baseline,
-			char *difference, size_t size)
-{
-	size_t i, j;
-
-	for (i = 0; i < session->measurement_count; i++) {
-		const struct measurement *head = &session->measurements[i];
-
-		for (j = 0; j < baseline->count; j++) {
-			const struct measurement *base = &baseline->measurements[j];
-
-			if (head->failed || head->build == NULL ||
-			    strcmp(head->info.name, base->info.name) != 0)
-				continue;
-			if (base->build != NULL && strcmp(head->build, base->build) == 0)
-				break;
-			snprintf(difference, size, "'%s' was built otherwise: '%s' here, '%s' in the baseline",
-				 head->info.name, head->build, base->build ? base->build : "(not recorded)");
-			return 0;
-		}
-	}
-	return 1;
-}
-
-static int comparable(const struct session *session, const struct results *baseline,
-		      char *difference, size_t size)
-{
-	return environment_fingerprint_equal(&session->environment, &baseline->fingerprint,
-					     difference, size) &&
-	       builds_equal(session, baseline, difference, size);
-}
-
-/* A stored baseline from another toolchain is not compared: the ref is measured here instead. */
-int session_make_comparable(struct session *session, const struct measure_options *measure_options)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-	char difference[2048];
-	char *raw_dir = NULL;
-	struct measure_options baseline_options = *measure_options;
-	int status;
-
-	if (!session->have_baseline ||
-	    comparable(session, &session->baseline, difference, sizeof(difference)))
-		return 0;
-	if (session->baseline_commit == NULL) {
-		gate_error_set(&err, "no comparable baseline: '%s' was measured with another toolchain "
-			       "(%s)", session->baseline_source, difference);
-		return session_fail(GATE_EXIT_NO_BASELINE, &err);
-	}
-	fprintf(stderr, "gate: the stored baseline is not comparable (%s): measuring %s here in a "
-		"temporary worktree\n", difference, session->baseline_ref);
-	results_release(&session->baseline);
-	free(session->baseline_source);
-	session->baseline_source = NULL;
-	session->have_baseline = false;
-	if (asprintf(&raw_dir, "%s/baseline", session->raw_dir) < 0 || session_make_directories(raw_dir, &err) != 0) {
-		free(raw_dir);
-		return session_fail(GATE_EXIT_NO_BASELINE, &err);
-	}
-	baseline_options.raw_dir = raw_dir;
-	baseline_options.estimates = NULL; /* the baseline they came from is gone */
-	baseline_options.unoptimised = NULL; /* built as the head was: its flags are compared */
-	baseline_options.messages_each = NULL; /* drawn for the head's scenarios; slopes compare */
-	baseline_options.estimate_count = 0;
-	status = worktree_measure(&session->baseline,
-				  &(struct worktree_source){ session->root, session->baseline_commit,
-							     session->baseline_ref,
-							     session->options->build_dir,
-							     session->manifest.build_command },
-				  &baseline_options, session->valgrind, &session->baseline_source,
-				  &err);
-	free(raw_dir);
-	if (status != 0)
-		return session_fail(GATE_EXIT_NO_BASELINE, &err);
-	if (!comparable(session, &session->baseline, difference, sizeof(difference))) {
-		gate_error_set(&err, "no comparable baseline: %s built here still differs (%s)",
-			       session->baseline_ref, difference);
-		return session_fail(GATE_EXIT_NO_BASELINE, &err);
-	}
-	session->have_baseline = true;
-	session->remeasured = true;
-	return 0;
-}
-
-/* The first scenario of both sides whose gated figures are not linear within the limit: NULL
- * when every one is (the head's N then does not change what is compared). */
-static const char *nonlinear_scenario(const struct session *session, double *percent)
-{
-	size_t i, metric;
-
-	for (i = 0; i < session->measurement_count; i++) {
-		const struct measurement *head = &session->measurements[i];
-		const struct measurement *base = results_find(&session->baseline, head->info.name);
-
-		if (head->failed || base == NULL)
-			continue;
-		for (metric = 0; metric < METRIC_COUNT; metric++) {
-			/* The allocator's figure moves with the heap's history, and so with N: its
-			 * own limit is wide for that (metrics.h), and it compares across N. */
-			if (!metric_limit_gated(metric, &head->info) ||
-			    metric_table[metric].per_allocation || !head->has[metric] ||
-			    !base->has[metric])
-				continue;
-			*percent = head->slopes[metric].linearity_percent;
-			if (base->slopes[metric].linearity_percent > *percent)
-				*percent = base->slopes[metric].linearity_percent;
-			if (*percent > SLOPE_COMPARABLE_LINEARITY_PERCENT)
-				return head->info.name;
-		}
-	}
-	return NULL;
-}
-
-int session_match_messages(struct session *session, struct measure_options *measure_options)
-{
-	struct gate_error err = GATE_ERROR_INIT;
-	const char *name;
-	double percent = 0;
-	size_t i;
-
-	if (!session->have_baseline || session->baseline.messages == session->messages ||
-	    session->baseline.messages < 2 || session->baseline.messages > OPTIONS_MESSAGES_MAX)
-		return 0;
-	name = nonlinear_scenario(session, &percent);
-	if (name == NULL)
-		return 0;
-	fprintf(stderr, "gate: head measured at N = %llu, the baseline at N = %llu, and '%s' is "
-		"linear only within %.2f %% (the limit for comparing across N is %g %%): measuring "
-		"the head again at N = %llu\n", (unsigned long long)session->messages,
-		(unsigned long long)session->baseline.messages, name, percent,
-		SLOPE_COMPARABLE_LINEARITY_PERCENT, (unsigned long long)session->baseline.messages);
-	for (i = 0; i < session->measurement_count; i++)
-		measurement_release(&session->measurements[i]);
-	session->messages_first = session->messages;
-	session->messages = session->baseline.messages;
-	measure_options->messages = session->messages;
-	if (measure_scenarios(session->measurements, &session->manifest, measure_options, &err) != 0 ||
-	    find_sources(session, &err) != 0)
-		return session_fail(GATE_EXIT_MEASUREMENT, &err);
-	for (i = 0; i < session->measurement_count; i++) {
-		if (session->measurements[i].refused) {
-			gate_error_set(&err, "%s", session->measurements[i].failure);
-			return session_fail(GATE_EXIT_USAGE, &err);
-		}
-	}
-	return 0;
-}
-
-static int save_baseline(struct session *session)
-{
-	const struct gate_options *options = session->options;
-	struct gate_error err = GATE_ERROR_INIT;
-	char *directory = NULL, *path = NULL;
-	cJSON *document = NULL;
-	size_t i;
-	int code = GATE_EXIT_USAGE;
-
-	for (i = 0; i < session->measurement_count; i++) {
-		if (session->measurements[i].failed) {
-			gate_error_set(&err, "baseline not written: '%s' failed to measure",
-				       session->measurements[i].info.name);
-			return session_fail(GATE_EXIT_MEASUREMENT, &err);
-		}
-	}
-	/* A branch release/2.x keeps its baseline in baselines/release/2.x.json. */
-	if (asprintf(&path, "%s/baselines/%s.json", session->root ? session->root : ".",
-		     options->save_baseline) < 0 ||
-	    (directory = strndup(path, (size_t)(strrchr(path, '/') - path))) == NULL) {
-		gate_error_set(&err, "out of memory");
-		goto out;
-	}
-	document = results_document(session->measurements, session->measurement_count,
-				    &session->environment, NULL);
-	if (document == NULL) {
-		gate_error_set(&err, "out of memory");
-		goto out;
-	}
-	/* The temporary file goes to the raw directory (in the build), so a write killed half way
-	 * leaves nothing in baselines/ for `git add` to pick up. */
-	if (session_make_directories(directory, &err) != 0 ||
-	    results_write_file_via(document, path, session->raw_dir, &err) != 0)
-		goto out;
-	fprintf(stderr, "gate: wrote the baseline baselines/%s.json (commit it on %s)\n",
-		options->save_baseline, options->save_baseline);
-	code = 0;
-out:
-	cJSON_Delete(document);
-	free(directory);
-	free(path);
-	return code == 0 ? 0 : session_fail(code, &err);
-}
-
-/* costgate's own Makefile says so on a line of its own; in any other repository the reports print
- * gate's commands, which work whatever the project's build is. */
-static bool own_makefile(const char *root)
-{
-	char *path = NULL, *line = NULL;
-	size_t capacity = 0;
-	bool found = false;
-	FILE *file;
-
-	if (asprintf(&path, "%s/Makefile", root != NULL ? root : ".") < 0)
-		return false;
-	file = fopen(path, "r");
-	free(path);
-	while (file != NULL && !found && getline(&line, &capacity, file) >= 0)
-		found = strncmp(line, "# costgate-makefile: make baseline, make bench", 46) == 0;
-	free(line);
-	if (file != NULL)
-		fclose(file);
-	return found;
-}
-
-/* `gate` (never the path it was run by: a path of this machine), then --build-dir when it is
- * not the default. */
-static int gate_command(const struct session *session, char *text, size_t size)
-{
-	char build_dir[PATH_MAX];
-
-	shown_build_dir(session, build_dir, sizeof(build_dir));
-	if (strcmp(build_dir, "build") == 0)
-		return snprintf(text, size, "gate");
-	return snprintf(text, size, "gate --build-dir %s", build_dir);
-}
-
-/* What refreshes the baseline here: `make baseline` in costgate's own tree, else gate's own, as
- * a user pastes it at the repository's top: `gate`, never the path it was run by, the build
- * directory relative to the top when it is inside it, the baseline's N when it is not the
- * default, and the branch the baseline was read from (main when none was named). */
-static void refresh_command(const struct session *session, char *text, size_t size)
-{
-	const char *branch = session->options->baseline_ref != NULL
-				     ? baseline_branch_of(session->options->baseline_ref) : NULL;
-	uint64_t messages = session->have_baseline ? session->baseline.messages : session->messages;
-	char build_dir[PATH_MAX], build_option[PATH_MAX + 16] = "", messages_option[48] = "";
-
-	if (branch == NULL)
-		branch = "main";
-	if (own_makefile(session->root)) {
-		snprintf(text, size, "make baseline, and commit baselines/main.json");
-		return;
-	}
-	shown_build_dir(session, build_dir, sizeof(build_dir));
-	if (strcmp(build_dir, "build") != 0)
-		snprintf(build_option, sizeof(build_option), " --build-dir %s", build_dir);
-	if (messages != 0 && messages != OPTIONS_MESSAGES_DEFAULT)
-		snprintf(messages_option, sizeof(messages_option), " --messages %" PRIu64, messages);
-	snprintf(text, size, "gate%s%s --save-baseline %s on %s, and commit baselines/%s.json",
-		 build_option, messages_option, branch, branch, branch);
-}
-
-/* The local command that repeats this run, for the Markdown report: build, then gate. */
-static void reproduce_command(const struct session *session, char *text, size_t size)
-{
-	const struct gate_options *options = session->options;
-	size_t used, i;
-	int written;
-
-	if (own_makefile(session->root))
-		written = snprintf(text, size, "make && build/gate/gate");
-	else {
-		char build[1024];
-
-		session_build_command(session, build, sizeof(build));
-		written = snprintf(text, size, "%s && ", build);
-		if (written >= 0 && (size_t)written < size)
-			written += gate_command(session, text + written, size - (size_t)written);
-	}
-	used = written < 0 ? 0 : (size_t)written;
-	if (used < size)
-		used += (size_t)snprintf(text + used, size - used, " --messages %llu%s",
-					 (unsigned long long)(session->messages != 0
-								      ? session->messages
-								      : options->messages),
-					 options->vary_n ? " --vary-n" : "");
-	if (options->baseline_ref != NULL && used < size)
-		used += (size_t)snprintf(text + used, size - used, " --baseline=%s", options->baseline_ref);
-	for (i = 0; i < options->scenario_count && used < size; i++)
-		used += (size_t)snprintf(text + used, size - used, " --scenario '%s'", options->scenarios[i]);
-}
-
-static int append_markdown(const char *path, const char *mode, const struct verdict *verdict,
-			   const struct environment *environment, const char *reproduce)
-{
-	FILE *out = fopen(path, mode);
-	int saved;
-
-	if (out != NULL) {
-		report_markdown(out, verdict, environment, reproduce);
-		if (fclose(out) == 0)
-			return 0;
-	}
-	saved = errno;
-	fprintf(stderr, "gate: error: cannot write the Markdown report '%s': %s\n", path,
-		strerror(saved));
-	return -1;
-}
-
-/* Markdown for --markdown and the GitHub job summary; annotations inside GitHub Actions. */
-static int write_pull_request_reports(struct session *session, const struct verdict *verdict)
-{
-	const char *summary = getenv("GITHUB_STEP_SUMMARY");
-	const char *actions = getenv("GITHUB_ACTIONS");
-	struct gate_error err = GATE_ERROR_INIT;
-	char reproduce[1024];
-	int status = 0;
-
-	reproduce_command(session, reproduce, sizeof(reproduce));
-	if (session->options->markdown_path != NULL &&
-	    append_markdown(session->options->markdown_path, "w", verdict, &session->environment,
-			    reproduce) != 0)
-		status = -1;
-	if (summary != NULL && summary[0] != '\0' &&
-	    append_markdown(summary, "a", verdict, &session->environment, reproduce) != 0)
-		status = -1;
-	if (actions != NULL && strcmp(actions, "true") == 0)
-		report_annotations(stdout, verdict);
-	if (session->raw_dir != NULL && flamegraph_write_files(verdict, session->raw_dir, &err) < 0) {
-		session_fail(GATE_EXIT_USAGE, &err);
-		status = -1;
-	}
-	return status;
-}
-
-/* --exact: every figure of every row must be the baseline's to the last instruction. */
-static bool baseline_is_exact(const struct verdict *verdict, const char *refresh)
-{
-	bool exact = true;
-	size_t i;
-
-	for (i = 0; i < verdict->row_count; i++) {
-		const struct verdict_row *row = &verdict->rows[i];
-		const struct measurement *head = row->head, *base = row->baseline;
-
-		if (head == NULL || head->failed || base == NULL) {
-			printf("%s: %s, so the baseline cannot be exact\n", row->name,
-			       head == NULL ? "not measured" : head->failed ? "failed to measure"
-									: "not in the baseline");
-			exact = false;
-		} else if (head->slopes[METRIC_INSTRUCTIONS].per_message != base->slopes[METRIC_INSTRUCTIONS].per_message ||
-			   head->slopes[METRIC_INSTRUCTIONS].cold != base->slopes[METRIC_INSTRUCTIONS].cold ||
-			   head->slopes[METRIC_ALLOCATIONS].per_message != base->slopes[METRIC_ALLOCATIONS].per_message ||
-			   head->slopes[METRIC_ALLOCATIONS].cold != base->slopes[METRIC_ALLOCATIONS].cold) {
-			printf("%s: the baseline says %.3f instructions per message and %" PRIu64 " cold, "
-			       "%.3f allocations per message and %" PRIu64 " cold; this tree measures "
-			       "%.3f, %" PRIu64 ", %.3f and %" PRIu64 "\n", row->name,
-			       base->slopes[METRIC_INSTRUCTIONS].per_message, base->slopes[METRIC_INSTRUCTIONS].cold,
-			       base->slopes[METRIC_ALLOCATIONS].per_message, base->slopes[METRIC_ALLOCATIONS].cold,
-			       head->slopes[METRIC_INSTRUCTIONS].per_message, head->slopes[METRIC_INSTRUCTIONS].cold,
-			       head->slopes[METRIC_ALLOCATIONS].per_message, head->slopes[METRIC_ALLOCATIONS].cold);
-			exact = false;
-		}
-	}
-	if (!exact)
-		printf("the baseline is out of date: refresh it (%s)\n", refresh);
-	return exact;
-}
-
-/* The wall clock beside every instruction regression, unless --no-wall-check: measured here
- * only, never by gate merge, which has no build of its own. */
-static int time_regressions(const struct session *session, struct verdict *verdict,
-			    struct gate_error *err)
-{
-	const struct gate_options *options = session->options;
-	struct wall_check_options wall = {
-		.root = session->root,
-		.commit = session->baseline_commit,
-		.head_build_dir = options->build_dir,
-		.build_command = session->manifest.build_command,
-		.measure = &session->measure_options,
-		.timeout_seconds = options->timeout_seconds,
-		.verbosity = options->verbosity,
-	};
-
-	if (options->no_wall_check || !session->measured_here || session->root == NULL)
-		return 0;
-	if (wall_check_run(verdict, &wall) != 0)
-		return gate_error_set(err, "out of memory");
-	return 0;
-}
-
-/* costgate.sealed: each scenario's programs as hashed when the build was read (seal.h), and
- * whether the runs saw them read-only. Nothing when no scenario was sealed (merged shards). */
-static int add_seals(const struct session *session, cJSON *document)
-{
-	cJSON *block = cJSON_GetObjectItemCaseSensitive(document, "costgate"), *sealed, *scenarios;
-	char *build_dir = realpath(session->options->build_dir, NULL);
-	bool read_only = true, any = false;
-	size_t i;
-	int status = -1;
-
-	for (i = 0; i < session->measurement_count; i++) {
-		any = any || session->measurements[i].seal.count > 0;
-		read_only = read_only && session->measurements[i].sealed_read_only;
-	}
-	if (!any) {
-		free(build_dir);
-		return 0;
-	}
-	sealed = cJSON_AddObjectToObject(block, "sealed");
-	if (sealed == NULL || cJSON_AddBoolToObject(sealed, "read_only", read_only) == NULL ||
-	    (scenarios = cJSON_AddObjectToObject(sealed, "scenarios")) == NULL)
-		goto out;
-	for (i = 0; i < session->measurement_count; i++) {
-		const struct measurement *measurement = &session->measurements[i];
-		cJSON *files;
-
-		if (measurement->seal.count == 0)
-			continue;
-		files = seal_to_json(&measurement->seal, build_dir);
-		if (files == NULL || !cJSON_AddItemToObject(scenarios, measurement->info.name, files)) {
-			cJSON_Delete(files);
-			goto out;
-		}
-	}
-	status = 0;
-out:
-	free(build_dir);
-	return status;
-}
-
-/* costgate.vary_n: the seed and the range each scenario's N (code[].messages) was drawn from. */
-static int add_vary_n(const struct session *session, cJSON *document)
-{
-	cJSON *block = cJSON_GetObjectItemCaseSensitive(document, "costgate"), *vary;
-
-	if (session->messages_each == NULL)
-		return 0;
-	/* costgate.messages stays --messages, the N a merge of shards compares and re-measures a
-	 * baseline at; each scenario's own is code[].messages. */
-	if (!cJSON_ReplaceItemInObjectCaseSensitive(
-		    block, "messages", cJSON_CreateNumber((double)session->options->messages)))
-		return -1;
-	vary = cJSON_AddObjectToObject(block, "vary_n");
-	return vary != NULL && cJSON_AddStringToObject(vary, "seed", session->vary_seed) != NULL &&
-			       cJSON_AddNumberToObject(vary, "lowest", (double)session->vary_lowest) != NULL &&
-			       cJSON_AddNumberToObject(vary, "highest", (double)session->vary_highest) != NULL
-		       ? 0 : -1;
-}
-
-/* results.json with the verdict: 0, or -1 with err saying what could not be written. */
-static int write_results(struct session *session, const struct verdict *verdict,
-			 struct gate_error *err)
-{
-	const struct gate_options *options = session->options;
-	cJSON *verdict_json = verdict_to_json(verdict), *document;
-	int status = -1;
-
-	document = verdict_json == NULL ? NULL
-					: results_document(session->measurements,
-							   session->measurement_count,
-							   &session->environment, verdict_json);
-	if (document != NULL && options->shard_count > 1 &&
-	    results_add_shard(document, options->shard_index, options->shard_count,
-			      (const char *const *)session->selected, session->selected_count,
-			      options->scenario_count > 0) != 0) {
-		cJSON_Delete(document);
-		document = NULL;
-	}
-	if (document != NULL && (add_seals(session, document) != 0 || add_vary_n(session, document) != 0)) {
-		cJSON_Delete(document);
-		document = NULL;
-	}
-	if (document != NULL && results_keep_scenarios(document, options->json_path) != 0) {
-		cJSON_Delete(document);
-		document = NULL;
-	}
-	if (document == NULL)
-		gate_error_set(err, "out of memory");
-	else if (make_json_directory(options, err) == 0 &&
-		 results_write_file(document, options->json_path, err) == 0)
-		status = 0;
-	cJSON_Delete(document);
-	return status;
-}
-
-/* Every file is written before the verdict line is printed, so no "pass" stands above an error:
- * when one cannot be written, the verdict line says that instead, and the exit code is 2. */
-int session_decide_and_report(struct session *session)
-{
-	const struct gate_options *options = session->options;
-	struct gate_error err = GATE_ERROR_INIT;
-	struct verdict verdict = VERDICT_INIT;
-	bool whole_suite = !session->partial, written = true;
-	char refresh[1024], summary[sizeof(err.message) + 64];
-	size_t i;
-	int code;
-
-	/* The second opinion's figures against the measured ones, also as a results document holds
-	 * them (gate merge decides again from the check's artifact). */
-	for (i = 0; i < session->measurement_count; i++)
-		crosscheck_compare(&session->measurements[i]);
-	if (verdict_decide(&verdict, session->measurements, session->measurement_count,
-			   session->have_baseline ? &session->baseline : NULL, &session->acceptance,
-			   whole_suite, &err) != 0)
-		return session_fail(GATE_EXIT_MEASUREMENT, &err);
-	verdict.baseline_source = session->baseline_source;
-	verdict.remeasured = session->remeasured;
-	verdict.messages_first = session->messages_first;
-	refresh_command(session, refresh, sizeof(refresh));
-	verdict.refresh_command = refresh;
-	if (verdict_explain(&verdict, options->explain, &err) != 0 ||
-	    time_regressions(session, &verdict, &err) != 0) {
-		verdict_release(&verdict);
-		return session_fail(GATE_EXIT_MEASUREMENT, &err);
-	}
-	code = verdict.exit_code;
-	if (write_results(session, &verdict, &err) != 0) {
-		session_fail(GATE_EXIT_USAGE, &err);
-		snprintf(summary, sizeof(summary), "fail: results not written: %s", err.message);
-		written = false;
-	}
-	if (write_pull_request_reports(session, &verdict) != 0) {
-		if (written)
-			snprintf(summary, sizeof(summary), "fail: a report could not be written "
-				 "(see the error above)");
-		written = false;
-	}
-	if (written && (code == GATE_EXIT_PASS || code == GATE_EXIT_REGRESSION) &&
-	    options->save_baseline != NULL && save_baseline(session) != 0) {
-		snprintf(summary, sizeof(summary), "fail: the baseline was not written (see the "
-			 "error above)");
-		written = false;
-		code = GATE_EXIT_MEASUREMENT;
-	} else if (!written) {
-		code = GATE_EXIT_USAGE;
-	}
-	fflush(stderr);
-	if (written) {
-		table_print(stdout, &verdict, refresh);
-	} else {
-		table_print_body(stdout, &verdict, refresh);
-		printf("%s\n", summary);
-	}
-	if (written && options->exact && session->have_baseline &&
-	    !baseline_is_exact(&verdict, refresh) && code == GATE_EXIT_PASS)
-		code = GATE_EXIT_REGRESSION;
-	fflush(stdout);
-	verdict_release(&verdict);
-	return code;
 }
 
 int session_run(struct session *session, struct measure_options *measure_options, bool measure)
@@ -1333,4 +483,3 @@ void session_release(struct session *session)
 	free(session->messages_each);
 	free(session->vary_seed);
 }
-

@@ -1,5 +1,7 @@
 /* One run of gate: what it holds and the steps it takes. Each step returns 0 to go on, or the
- * exit code to stop with (after printing why). */
+ * exit code to stop with (after printing why). The steps are session.c (prepare, measure, run),
+ * session_outputs.c, session_baseline.c and session_report.c; what they decide is core/policy.c,
+ * which prints nothing and has unit tests. */
 #ifndef GATE_SESSION_H
 #define GATE_SESSION_H
 
@@ -20,7 +22,6 @@
 /* Everything one run of gate holds, released in one place. */
 struct session {
 	const struct gate_options *options;
-	const char *program;           /* argv[0], for the commands the reports print */
 	char *valgrind;
 	char *root;                    /* repository top directory, or NULL outside git */
 	struct manifest manifest;      /* the scenarios to measure */
@@ -69,9 +70,28 @@ int session_make_directories(const char *path, struct gate_error *err);
  * or GATE_EXIT_USAGE after saying which path and why. */
 int session_check_outputs(const struct gate_options *options);
 
+/* The directory of --json made when it is the default (BUILD/gate): 0, or -1 with err. */
+int session_make_json_directory(const struct gate_options *options, struct gate_error *err);
+
 /* How this build is built again, as a user runs it from the repository's top: the build command
  * its manifest records, else CMake's. */
 void session_build_command(const struct session *session, char *text, size_t size);
+
+/* The build directory as outputs show it: relative to the repository's top when inside it (as
+ * a user pastes a command there), else as given. Returns text. */
+const char *session_shown_build_dir(const struct session *session, char *text, size_t size);
+
+/* Locks the raw directory and the results file for this run (session_outputs.c): 0, or the exit
+ * code after saying which is held and by whom. */
+int session_lock_outputs(struct session *session);
+
+/* Each scenario's lines placed in the repository and its source file found (session.c): 0, or
+ * -1 with err. */
+int session_find_sources(struct session *session, struct gate_error *err);
+
+/* --save-baseline: baselines/BRANCH.json written whole (session_baseline.c): 0, or the exit
+ * code after saying why. */
+int session_save_baseline(struct session *session);
 
 /* Finds valgrind, reads and selects the manifest, reads how the programs were built (a build
  * older than its sources is refused, exit 2), collects the environment. */
@@ -82,6 +102,10 @@ int session_load_acceptance(struct session *session);
 
 /* Loads --baseline REF or --baseline-file (exit 4 when absent, 2 when malformed). */
 int session_load_baseline(struct session *session);
+
+/* Measures every selected scenario with these options, its sources found: 0, or the exit code
+ * after saying why (a scenario refused before it ran is a usage error). */
+int session_measure_scenarios(struct session *session, const struct measure_options *measure_options);
 
 /* Measures every selected scenario. */
 int session_measure(struct session *session, struct measure_options *measure_options);

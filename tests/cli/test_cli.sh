@@ -86,6 +86,22 @@ if difference=$(golden help.stdout "$help_text"); then
 else
   fail "help_should_equal_the_golden_text: $difference"
 fi
+# gate check is gate: an entry of the command table like the others, its help and its refusals
+# gate's own.
+run_gate check --help
+if [ "$code" -eq 0 ] && [ "$(cat "$tmp/stdout")" = "$help_text" ]; then
+  pass "gate_check_help_should_be_gates"
+else
+  fail "gate_check_help_should_be_gates: exit $code"
+fi
+run_gate --messages 1
+plain="$code:$err"
+run_gate check --messages 1
+if [ "$code:$err" = "$plain" ] && [ "$code" -eq 2 ]; then
+  pass "gate_check_should_refuse_as_gate_does"
+else
+  fail "gate_check_should_refuse_as_gate_does: '$code:$err' against '$plain'"
+fi
 # Every long option gate's parser knows (read from its option definitions: gate's own, gate
 # merge's and the shared ones) must be in gate's help or gate merge's.
 options=$(grep -ohE '"[a-z][a-z-]*", ('"'"'.'"'"'|0), ' "$source/gate/cmd/options.c" \
