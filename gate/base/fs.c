@@ -166,7 +166,7 @@ int fs_mkdir_p(const char *path, mode_t mode, struct gate_error *err)
 	int status = 0;
 
 	if (copy == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	for (slash = strchr(copy + 1, '/');; slash = strchr(slash + 1, '/')) {
 		if (slash != NULL)
 			*slash = '\0';

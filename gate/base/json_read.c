@@ -39,7 +39,7 @@ cJSON *json_read_document(const char *text, size_t length, struct gate_error *er
 	duplicate = json_keys_find_duplicate(root, &failed);
 	if (failed != 0 || duplicate != NULL) {
 		if (failed != 0)
-			gate_error_set(err, "out of memory");
+			gate_error_oom(err);
 		else
 			gate_error_set(err, "the key '%s' appears twice in one object", duplicate);
 		cJSON_Delete(root);

@@ -46,7 +46,7 @@ static int read_value(const struct json_reader *reader, const struct json_field 
 		}
 		free(*(char **)value);
 		*(char **)value = strdup(item->valuestring);
-		return *(char **)value != NULL ? 0 : gate_error_set(reader->err, "out of memory");
+		return *(char **)value != NULL ? 0 : gate_error_oom(reader->err);
 	case JSON_COUNT:
 	case JSON_INDEX:
 		if (!json_read_count(item, &count))
@@ -226,7 +226,7 @@ int json_record_read_array(const struct json_reader *reader, const struct json_r
 		return json_reader_bad(reader, path, array == NULL ? "is missing" : "is not an array");
 	*items = calloc((size_t)cJSON_GetArraySize(array) + 1, size);
 	if (*items == NULL)
-		return gate_error_set(reader->err, "out of memory");
+		return gate_error_oom(reader->err);
 	cJSON_ArrayForEach(item, array) {
 		snprintf(where, sizeof(where), "%s[%zu]", path, *count);
 		++*count;

@@ -21,7 +21,7 @@ struct export_options {
 	const char *input;   /* the results document */
 	const char *output;  /* NULL: stdout */
 	const char *format_name;
-	enum export_format format;
+	const struct export_format *format;
 };
 
 static const struct export_options export_defaults = { .input = "build/gate/results.json" };
@@ -30,14 +30,17 @@ static int finish(void *own, char **operands, size_t operand_count, struct gate_
 {
 	struct export_options *options = own;
 
+	char names[200];
+
+	export_format_names(names, sizeof(names));
 	if (operand_count == 1)
 		options->input = operands[0];
 	if (options->format_name == NULL)
-		return gate_error_set(err, "--format is required: bmf, junit or csv (see gate "
-				      "export --help)");
-	if (export_format_parse(options->format_name, &options->format) != 0)
-		return gate_error_set(err, "--format '%s' is not bmf, junit or csv",
-				      options->format_name);
+		return gate_error_set(err, "--format is required: %s (see gate export --help)",
+				      names);
+	options->format = export_format_find(options->format_name);
+	if (options->format == NULL)
+		return gate_error_set(err, "--format '%s' is not %s", options->format_name, names);
 	return 0;
 }
 
@@ -52,16 +55,8 @@ static const struct opt *const export_opts[] = { &opt_format, &opt_export_output
 static const struct command_spec export_spec = {
 	"gate export",
 	"usage: gate export --format FORMAT [options] [RESULTS]",
-	"Writes the figures of RESULTS (default build/gate/results.json) for another tool:\n"
-	"  bmf    Bencher Metric Format JSON: scenario -> measure -> {\"value\": ...}, measures\n"
-	"         per message for every metric it has (instructions, allocations, bytes,\n"
-	"         peak-bytes, ...), then cold-instructions, cold-allocations, ... (for: bencher\n"
-	"         run --adapter json)\n"
-	"  junit  JUnit XML: one test case per scenario, failed with its breach, with its\n"
-	"         source file and the seconds of its valgrind runs\n"
-	"  csv    one fact a row: scenario, measure, value, unit, baseline, change_percent,\n"
-	"         limit_percent, floor; each scenario's state is a row of its own (measure\n"
-	"         \"state\")\n",
+	"Writes the figures of RESULTS (default build/gate/results.json) for another tool\n"
+	"in one of the formats below.\n",
 	export_opts,
 	"Exit codes: 0 written, 2 usage error, unreadable or malformed results, or the output\n"
 	"cannot be written.\n",
@@ -85,7 +80,7 @@ static int run(void *own, struct gate_error *err)
 	    command_results_read(&document, options->input, err) != 0 ||
 	    command_output_open(&output, err) != 0)
 		goto out;
-	status = export_write(output.stream, options->format, &results, &document.verdict, err);
+	status = options->format->write(output.stream, &results, &document.verdict, err);
 	if (command_output_close(&output, options->output, status, err) == 0)
 		code = 0;
 out:
@@ -94,7 +89,37 @@ out:
 	return code;
 }
 
+/* The paragraph of --help and gate(1): the spec's, then each format of the table (export.h) with
+ * what it writes. */
+static char *about(void)
+{
+	char *text = NULL;
+	size_t size = 0, i;
+	FILE *out = open_memstream(&text, &size);
+
+	if (out == NULL)
+		return NULL;
+	fputs(export_spec.about, out);
+	for (i = 0; i < export_format_count; i++) {
+		const char *line = export_formats[i].about;
+
+		fprintf(out, "  %-6s ", export_formats[i].name);
+		while (*line != '\0') {
+			size_t length = strcspn(line, "\n");
+
+			fprintf(out, "%s%.*s\n", line == export_formats[i].about ? "" : "         ",
+				(int)length, line);
+			line += length + (line[length] == '\n');
+		}
+	}
+	if (fclose(out) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 const struct command export_command = {
 	.spec = &export_spec, .size = sizeof(struct export_options), .defaults = &export_defaults,
-	.finish = finish, .run = run,
+	.finish = finish, .run = run, .about = about,
 };

@@ -37,7 +37,7 @@ static int finish(void *own, char **operands, size_t operand_count, struct gate_
 	if (copy == NULL || asprintf(&options->raw_dir, "%s/raw", dirname(copy)) < 0) {
 		options->raw_dir = NULL;
 		free(copy);
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	}
 	free(copy);
 	return 0;

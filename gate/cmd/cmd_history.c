@@ -192,7 +192,7 @@ static int write_chart(const struct history *history, const struct history_serie
 			path = NULL;
 	}
 	if (path == NULL)
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 	else if (command_output_open(&chart, err) == 0) {
 		chart_history(chart.stream, history, series, true);
 		status = command_output_close(&chart, path, 0, err);
@@ -227,7 +227,7 @@ static int write_outputs(const struct history *history, const struct history_opt
 		return 0;
 	document = history_to_json(history);
 	if (document == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	status = results_write_file(document, options->json_path, err);
 	cJSON_Delete(document);
 	return status;

@@ -157,7 +157,7 @@ static int name_compiler(const char *macros, const char *cc, char **text, struct
 				      "by its predefined macros", cc);
 	if (asprintf(text, "%s %s.%s.%s", which[0], major, minor, patch) < 0) {
 		*text = NULL;
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	}
 	return 0;
 }
@@ -171,7 +171,7 @@ static int identify_compiler(const char *cc, char **text, struct gate_error *err
 	int status = -1;
 
 	if (words == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	word = strtok_r(words, " ", &saved);
 	program = word != NULL ? runner_find_program(word, getenv("PATH")) : NULL;
 	if (program == NULL) {
@@ -184,7 +184,7 @@ static int identify_compiler(const char *cc, char **text, struct gate_error *err
 		argv_list_add(&argv, word);
 	argv_list_add_all(&argv, (const char *const[]){ "-E", "-dM", "-x", "c", "/dev/null", NULL });
 	if (argv_list_vector(&argv) == NULL) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	if (runner_capture(argv_list_vector(&argv), NULL, environ, 60, &macros, err) != 0) {
@@ -363,7 +363,7 @@ static int run(void *own, struct gate_error *err)
 	int code = GATE_EXIT_USAGE;
 
 	if (asprintf(&path, "%s/manifest.txt", options->output_dir) < 0) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		return code;
 	}
 	if (identify_compiler(options->cc, &compiler, err) == 0 &&

@@ -175,13 +175,13 @@ static int check_build(const struct session *session, char *const *paths, size_t
 	int status = -1;
 
 	if (documents == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	for (k = 0; k < path_count; k++) {
 		if (results_document_read(paths[k], false, &document, err) != 0)
 			goto out;
 		if (!cJSON_AddItemToArray(documents, document)) {
 			cJSON_Delete(document);
-			gate_error_set(err, "out of memory");
+			gate_error_oom(err);
 			goto out;
 		}
 	}
@@ -237,7 +237,7 @@ static int merge(void *own, struct gate_error *err)
 	if (shards == NULL || read_shards(shards, options, err) != 0 ||
 	    combine(&session, shards, options->input_count) != 0) {
 		if (shards == NULL || err->message[0] == '\0')
-			gate_error_set(err, "out of memory");
+			gate_error_oom(err);
 		goto out;
 	}
 	measure_options.messages = shards[0].messages;

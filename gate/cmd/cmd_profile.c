@@ -52,7 +52,7 @@ static int finish(void *own, char **operands, size_t operand_count, struct gate_
 	    asprintf(&options->output, "%s/gate/profile/%s.prof", options->shared.build_dir,
 		     options->scenario) < 0) {
 		options->output = NULL;
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	}
 	return 0;
 }
@@ -104,7 +104,7 @@ static char *absolute_output(const char *output, struct gate_error *err)
 	char *copy = strdup(output), *directory = NULL, *absolute = NULL, *base;
 
 	if (copy == NULL) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		return NULL;
 	}
 	if (session_make_directories(dirname(copy), err) == 0) {
@@ -119,7 +119,7 @@ static char *absolute_output(const char *output, struct gate_error *err)
 	base = basename(copy);
 	if (directory != NULL && asprintf(&absolute, "%s/%s", directory, base) < 0) {
 		absolute = NULL;
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 	}
 	free(directory);
 	free(copy);
@@ -140,7 +140,7 @@ static int record(const struct profile_options *options, const char *path, const
 	if (directory == NULL || argv_list_vector(&environment) == NULL) {
 		free(directory);
 		argv_list_release(&environment);
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	}
 	snprintf(count_text, sizeof(count_text), "%" PRIu64, count);
 	status = runner_capture(argv, dirname(directory), argv_list_vector(&environment),

@@ -46,7 +46,7 @@ static int finish(void *own, char **operands, size_t operand_count, struct gate_
 	if (operand_count == 1)
 		options->input = operands[0];
 	if (options->output == NULL && (options->output = default_output(options->input)) == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	return 0;
 }
 

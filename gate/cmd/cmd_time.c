@@ -79,7 +79,7 @@ static int finish(void *own, char **operands, size_t operand_count, struct gate_
 	if (options->json_path == NULL &&
 	    asprintf(&options->json_path, "%s/gate/results.json", options->shared.build_dir) < 0) {
 		options->json_path = NULL;
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	}
 	return 0;
 }
@@ -144,7 +144,7 @@ static int describe(struct side *side, const struct manifest_entry *entry, doubl
 	side->path = strdup(entry->path);
 	side->directory = strdup(entry->path);
 	if (side->name == NULL || side->path == NULL || side->directory == NULL) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	dirname(side->directory);
@@ -202,7 +202,7 @@ static int find_pairs(struct timing *timing, struct gate_error *err)
 	timing->sides = calloc(timing->native.entry_count + 1, sizeof(*timing->sides));
 	timing->pairs = calloc(timing->native.entry_count + 1, sizeof(*timing->pairs));
 	if (timing->sides == NULL || timing->pairs == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	for (i = 0; i < timing->native.entry_count; i++, timing->side_count++)
 		if (describe(&timing->sides[i], &timing->native.entries[i],
 			     options->shared.timeout_seconds, err) != 0)
@@ -223,7 +223,7 @@ static int find_pairs(struct timing *timing, struct gate_error *err)
 		pair->raw_name = strdup(raw->name);
 		pair->title = side->title ? strdup(side->title) : NULL;
 		if (pair->name == NULL || pair->raw_name == NULL)
-			return gate_error_set(err, "out of memory");
+			return gate_error_oom(err);
 		timing->pair_count++;
 	}
 	if (timing->pair_count == 0)
@@ -281,7 +281,7 @@ static int time_pair(const struct timing *timing, struct wall_pair *pair, struct
 	pair->raw_rates = calloc(count, sizeof(double));
 	pair->framework_rates = calloc(count, sizeof(double));
 	if (pair->raw_rates == NULL || pair->framework_rates == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	if (options->shared.verbosity > 0)
 		fprintf(stderr, "gate: time: %s against %s: %" PRIu64 " messages a round (%" PRIu64
 			" process%s), %u loop%s of %u rounds\n", pair->name, pair->raw_name,
@@ -330,7 +330,7 @@ static int store(const struct timing *timing, struct gate_error *err)
 	int status;
 
 	if (directory == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	status = session_make_directories(dirname(directory), err);
 	free(directory);
 	if (status != 0)

@@ -19,6 +19,34 @@ static void share(struct command_shared *shared, struct common_targets *common)
 	common->verbosity = &shared->verbosity;
 }
 
+struct command_spec command_spec_of(const struct command *command, char **about)
+{
+	struct command_spec spec = *command->spec;
+
+	*about = command->about != NULL ? command->about() : NULL;
+	if (*about != NULL)
+		spec.about = *about;
+	return spec;
+}
+
+void command_say(void *context, const char *text)
+{
+	(void)context;
+	fprintf(stderr, "%s\n", text);
+}
+
+static void print_help(const struct command *command)
+{
+	char *about = NULL;
+	struct command_spec spec = command_spec_of(command, &about);
+
+	if (command->usage != NULL)
+		command->usage(stdout);
+	else
+		opt_usage(stdout, &spec);
+	free(about);
+}
+
 int command_main(const struct command *command, int argc, char **argv)
 {
 	struct gate_error err = GATE_ERROR_INIT;
@@ -46,8 +74,7 @@ int command_main(const struct command *command, int argc, char **argv)
 	     command->finish(options, operands, operand_count, &err) != 0))
 		code = GATE_EXIT_USAGE;
 	else if (help)
-		code = (command->usage != NULL ? command->usage(stdout)
-						: opt_usage(stdout, command->spec), 0);
+		code = (print_help(command), 0);
 	else
 		code = command->run(options, &err);
 	if (code != 0 && err.message[0] != '\0')
@@ -83,14 +110,14 @@ int command_output_open(struct command_output *output, struct gate_error *err)
 {
 	*output = (struct command_output){ NULL, NULL, 0 };
 	output->stream = open_memstream(&output->text, &output->length);
-	return output->stream != NULL ? 0 : gate_error_set(err, "out of memory");
+	return output->stream != NULL ? 0 : gate_error_oom(err);
 }
 
 int command_output_close(struct command_output *output, const char *path, int status,
 			 struct gate_error *err)
 {
 	if (fclose(output->stream) != 0 && status == 0)
-		status = gate_error_set(err, "out of memory");
+		status = gate_error_oom(err);
 	if (status == 0 && path != NULL)
 		status = fs_write_atomic(path, output->text, output->length, NULL, err);
 	else if (status == 0 && (fwrite(output->text, 1, output->length, stdout) != output->length ||

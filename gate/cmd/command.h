@@ -11,6 +11,7 @@
 #include "manifest.h"
 #include "optlayer.h"
 #include "results.h"
+#include "say.h"
 
 /* The shared options, first in a subcommand's own options unless its `start` says where they go:
  * --build-dir, --timeout, --verbose and --quiet land here (in a command that lists them), after
@@ -42,7 +43,17 @@ struct command {
 	void (*release)(void *options);
 	/* --help's text; NULL: opt_usage of the spec. */
 	void (*usage)(FILE *out);
+	/* The paragraph after the synopsis, drawn from a table (owned by the caller; NULL when out
+	 * of memory), for --help and gate(1); NULL: the spec's own. */
+	char *(*about)(void);
 };
+
+/* The command's spec with its about drawn (command.about) into *about, to free after. */
+struct command_spec command_spec_of(const struct command *command, char **about);
+
+/* What the layers below say as they go (say.h), printed on stderr a line at a time. */
+void command_say(void *context, const char *text);
+#define COMMAND_SAY ((struct say){ command_say, NULL })
 
 /* Parses argv (argv[0] the command's name), then prints --help or runs the command; a failure
  * is printed as "gate: error: MESSAGE". Returns the exit code: 2 for a usage error. */

@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,17 +85,26 @@ void commands_usage(FILE *out)
 int commands_generate(const char *format, const char *path)
 {
 	struct optdoc_command documented[sizeof(commands) / sizeof(commands[0])];
+	struct command_spec specs[sizeof(commands) / sizeof(commands[0])];
+	char *abouts[sizeof(commands) / sizeof(commands[0])];
 	FILE *out;
 	size_t i;
-	int saved;
+	int saved, status = GATE_EXIT_USAGE;
 
 	if (strcmp(format, "man") != 0 && strcmp(format, "bash") != 0) {
 		fprintf(stderr, "gate: error: --generate writes 'man' or 'bash', not '%s'\n", format);
 		return GATE_EXIT_USAGE;
 	}
-	for (i = 0; i < command_count; i++)
+	/* gate check is documented as gate itself (optdoc_man), whose spec it shares. */
+	for (i = 0; i < command_count; i++) {
+		bool gate_itself = commands[i].command->spec == &gate_spec;
+
+		abouts[i] = NULL;
+		if (!gate_itself)
+			specs[i] = command_spec_of(commands[i].command, &abouts[i]);
 		documented[i] = (struct optdoc_command){ commands[i].name, commands[i].about,
-							 commands[i].command->spec };
+							 gate_itself ? &gate_spec : &specs[i] };
+	}
 	out = fopen(path, "w");
 	if (out != NULL) {
 		if (format[0] == 'm')
@@ -102,9 +112,13 @@ int commands_generate(const char *format, const char *path)
 		else
 			optdoc_bash(out, &gate_spec, documented, command_count);
 		if (fclose(out) == 0)
-			return 0;
+			status = 0;
 	}
-	saved = errno;
-	fprintf(stderr, "gate: error: cannot write '%s': %s\n", path, strerror(saved));
-	return GATE_EXIT_USAGE;
+	if (status != 0) {
+		saved = errno;
+		fprintf(stderr, "gate: error: cannot write '%s': %s\n", path, strerror(saved));
+	}
+	for (i = 0; i < command_count; i++)
+		free(abouts[i]);
+	return status;
 }

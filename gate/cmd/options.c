@@ -226,7 +226,7 @@ int options_finish(struct gate_options *options, struct gate_error *err)
 	    asprintf(&options->raw_dir, "%s/gate/raw", options->build_dir) < 0)
 		options->raw_dir = NULL;
 	if (options->json_path == NULL || options->raw_dir == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	if (options->baseline_ref != NULL && options->baseline_file != NULL)
 		return gate_error_set(err, "--baseline and --baseline-file cannot be used together");
 	if (options->base_commit != NULL && options->baseline_ref == NULL)

@@ -54,7 +54,7 @@ int opt_append(char ***array, size_t *count, char *item, struct gate_error *err)
 	char **grown = realloc(*array, (*count + 1) * sizeof(*grown));
 
 	if (grown == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	*array = grown;
 	grown[(*count)++] = item;
 	return 0;
@@ -87,7 +87,7 @@ static int opt_apply(const struct opt *opt, const struct opt_context *context, c
 	case OPT_COPY:
 		free(*(char **)field);
 		*(char **)field = strdup(value);
-		return *(char **)field != NULL ? 0 : gate_error_set(err, "out of memory");
+		return *(char **)field != NULL ? 0 : gate_error_oom(err);
 	case OPT_UNSIGNED:
 		snprintf(name, sizeof(name), "--%s", opt->name);
 		if (opt_parse_unsigned(value, opt->low, opt->high, name, &number, err) != 0)
@@ -287,7 +287,7 @@ int opt_parse(const struct command_spec *spec, const struct opt_context *context
 
 	if (table_build(&table, spec) != 0) {
 		table_release(&table);
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	}
 	opterr = 0;
 	optind = 0; /* 0, not 1: glibc then also forgets a half-read group of short options */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "command.h"
 #include "policy.h"
 #include "crosscheck.h"
 #include "telltales.h"
@@ -142,7 +143,7 @@ int session_prepare(struct session *session)
 	if (manifest_select(&session->manifest, options->scenarios, options->scenario_count, &err) != 0)
 		return session_fail(GATE_EXIT_USAGE, &err);
 	if (remember_selection(session) != 0) {
-		gate_error_set(&err, "out of memory");
+		gate_error_oom(&err);
 		return session_fail(GATE_EXIT_USAGE, &err);
 	}
 	manifest_shard(&session->manifest, options->shard_index, options->shard_count);
@@ -173,7 +174,7 @@ int session_prepare(struct session *session)
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
 	if (session->manifest.costgate != NULL &&
 	    (session->environment.costgate = strdup(session->manifest.costgate)) == NULL) {
-		gate_error_set(&err, "out of memory");
+		gate_error_oom(&err);
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
 	}
 	return 0;
@@ -238,7 +239,7 @@ static int second_opinion(struct session *session)
 	struct crosscheck_options check = { .native = &native, .required = options->cross_check,
 					    .raw_dir = session->raw_dir, .jobs = options->jobs,
 					    .timeout_seconds = options->timeout_seconds,
-					    .verbosity = options->verbosity };
+					    .verbosity = options->verbosity, .say = COMMAND_SAY };
 	char unavailable[200];
 	size_t agreed;
 
@@ -287,11 +288,11 @@ int session_find_sources(struct session *session, struct gate_error *err)
 
 		/* Its lines named in the repository, with their text (measurement.h). */
 		if (measurement_place_lines(measurement, session->root) != 0)
-			return gate_error_set(err, "out of memory");
+			return gate_error_oom(err);
 		if (measurement->info.path == NULL)
 			continue;
 		if (debuginfo_variable_file(measurement->info.path, "costgate_scenario", &file) != 0)
-			return gate_error_set(err, "out of memory");
+			return gate_error_oom(err);
 		if (file != NULL && root_length > 0 && strncmp(file, session->root, root_length) == 0 &&
 		    file[root_length] == '/')
 			memmove(file, file + root_length + 1, strlen(file + root_length + 1) + 1);
@@ -319,7 +320,7 @@ static int draw_messages(struct session *session, struct gate_error *err)
 	session->vary_seed[strcspn(session->vary_seed, "\n")] = '\0';
 	session->messages_each = calloc(session->manifest.entry_count + 1, sizeof(uint64_t));
 	if (session->messages_each == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	for (i = 0; i < session->manifest.entry_count; i++)
 		session->messages_each[i] = policy_vary_draw(session->vary_seed,
 							    session->manifest.entries[i].name,
@@ -374,6 +375,7 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 		.verify = options->verify,
 		.every_metric = options->all_metrics,
 		.verbosity = options->verbosity,
+		.say = COMMAND_SAY,
 	};
 	if (options->vary_n && draw_messages(session, &err) != 0)
 		return session_fail(GATE_EXIT_USAGE, &err);
@@ -383,7 +385,7 @@ int session_measure(struct session *session, struct measure_options *measure_opt
 	session->measurement_count = session->manifest.entry_count;
 	session->measurements = calloc(session->manifest.entry_count + 1, sizeof(*session->measurements));
 	if (session->measurements == NULL) {
-		gate_error_set(&err, "out of memory");
+		gate_error_oom(&err);
 		return session_fail(GATE_EXIT_MEASUREMENT, &err);
 	}
 	if (options->verbosity > 0 && options->vary_n)

@@ -44,7 +44,7 @@ int session_load_acceptance(struct session *session)
 	else if (asprintf(&path, "%s/baselines/accepted.json", session->root ? session->root : ".") < 0)
 		path = NULL;
 	if (path == NULL) {
-		gate_error_set(&err, "out of memory");
+		gate_error_oom(&err);
 		return session_fail(GATE_EXIT_USAGE, &err);
 	}
 	status = acceptance_read(&session->acceptance, path, metric_acceptance_figures(), &err);
@@ -241,13 +241,13 @@ int session_save_baseline(struct session *session)
 	if (asprintf(&path, "%s/baselines/%s.json", session->root ? session->root : ".",
 		     options->save_baseline) < 0 ||
 	    (directory = strndup(path, (size_t)(strrchr(path, '/') - path))) == NULL) {
-		gate_error_set(&err, "out of memory");
+		gate_error_oom(&err);
 		goto out;
 	}
 	document = results_document(session->measurements, session->measurement_count,
 				    &session->environment, NULL);
 	if (document == NULL) {
-		gate_error_set(&err, "out of memory");
+		gate_error_oom(&err);
 		goto out;
 	}
 	/* The temporary file goes to the raw directory (in the build), so a write killed half way

@@ -62,7 +62,7 @@ static int check_output_file(const char *path, const char *option, struct gate_e
 	int result = 0;
 
 	if (copy == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	directory = dirname(copy);
 	if (stat(path, &status) == 0 && S_ISDIR(status.st_mode))
 		result = gate_error_set(err, "%s '%s': is a directory", option, path);
@@ -94,7 +94,7 @@ static int check_output_directory(const char *path, struct gate_error *err)
 	int result = 0;
 
 	if (copy == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	if (stat(copy, &status) == 0) {
 		result = check_directory(copy, err);
 	} else {
@@ -124,7 +124,7 @@ static int check_default_json(const char *path, struct gate_error *err)
 	int result;
 
 	if (copy == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	result = check_output_directory(dirname(copy), err);
 	if (result != 0)
 		gate_error_prefix(err, "results.json '%s'", path);
@@ -142,7 +142,7 @@ int session_make_json_directory(const struct gate_options *options, struct gate_
 		return 0;
 	copy = strdup(options->json_path);
 	if (copy == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	result = session_make_directories(dirname(copy), err);
 	free(copy);
 	return result;
@@ -202,7 +202,7 @@ int session_lock_outputs(struct session *session)
 	int code = GATE_EXIT_USAGE;
 
 	if (asprintf(&path, "%s/.gate.lock", session->raw_dir) < 0) {
-		gate_error_set(&err, "out of memory");
+		gate_error_oom(&err);
 		return session_fail(GATE_EXIT_USAGE, &err);
 	}
 	code = lock_output(session, path, "the raw directory", session->raw_dir);
@@ -215,7 +215,7 @@ int session_lock_outputs(struct session *session)
 	    asprintf(&path, "%s/.%s.lock", dirname(copy), strrchr(json, '/') ? strrchr(json, '/') + 1
 									  : json) < 0) {
 		if (err.message[0] == '\0')
-			gate_error_set(&err, "out of memory");
+			gate_error_oom(&err);
 		free(copy);
 		return session_fail(GATE_EXIT_USAGE, &err);
 	}

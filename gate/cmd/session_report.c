@@ -165,7 +165,7 @@ static int time_regressions(const struct session *session, struct verdict *verdi
 	if (options->no_wall_check || !session->measured_here || session->root == NULL)
 		return 0;
 	if (wall_check_run(verdict, &wall) != 0)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	return 0;
 }
 
@@ -256,7 +256,7 @@ static int write_results(struct session *session, const struct verdict *verdict,
 		document = NULL;
 	}
 	if (document == NULL)
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 	else if (session_make_json_directory(options, err) == 0 &&
 		 results_write_file(document, options->json_path, err) == 0)
 		status = 0;

@@ -65,7 +65,7 @@ int baseline_git(const char *root, const char *const *arguments, char **output,
 		return gate_error_set(err, "cannot run git: not found on PATH");
 	if (environment == NULL || asprintf(&safe, "safe.directory=%s", root) < 0) {
 		free(git);
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	}
 	argv[argc++] = git;
 	for (i = 0; git_options[i] != NULL; i++)
@@ -393,7 +393,7 @@ static int resolve_branch(const char *root, const char *name, char **commit, cha
 		goto out;
 	}
 	if (*ref == NULL) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	if (hash != candidates.local && candidates.local != NULL &&
@@ -404,7 +404,7 @@ static int resolve_branch(const char *root, const char *name, char **commit, cha
 		*ref = NULL;
 		if (asprintf(ref, "refs/heads/%s", name) < 0) {
 			*ref = NULL;
-			gate_error_set(err, "out of memory");
+			gate_error_oom(err);
 			goto out;
 		}
 	}
@@ -439,7 +439,7 @@ int baseline_resolve(const char *root, const char *name, const char *base_commit
 		if (*ref == NULL) {
 			free(*commit);
 			*commit = NULL;
-			return gate_error_set(err, "out of memory");
+			return gate_error_oom(err);
 		}
 		return 0;
 	}
@@ -453,7 +453,7 @@ int baseline_resolve(const char *root, const char *name, const char *base_commit
 		if (*ref == NULL) {
 			free(*commit);
 			*commit = NULL;
-			return gate_error_set(err, "out of memory");
+			return gate_error_oom(err);
 		}
 		return 0;
 	}
@@ -506,7 +506,7 @@ enum baseline_status baseline_load_ref(struct results *baseline, const char *roo
 	if (asprintf(&object, "%s:baselines/%s.json", commit, name) < 0 ||
 	    asprintf(source, "baselines/%s.json at %s (%.12s)", name, ref, commit) < 0) {
 		*source = NULL;
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		status = BASELINE_MALFORMED;
 		goto out;
 	}
@@ -551,7 +551,7 @@ enum baseline_status baseline_load_file(struct results *baseline, const char *pa
 	*source = strdup(path);
 	if (*source == NULL) {
 		results_release(baseline);
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		return BASELINE_MALFORMED;
 	}
 	return BASELINE_FOUND;

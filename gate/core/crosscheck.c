@@ -207,7 +207,7 @@ static int plan(struct opinion *opinion, struct measurement *measurement, const 
 	    asprintf(&opinion->request, "%s/native.%s.request", options->raw_dir, name) < 0 ||
 	    asprintf(&opinion->output, "%s/native.%s.out", options->raw_dir, name) < 0 ||
 	    asprintf(&opinion->log, "%s/native.%s.log", options->raw_dir, name) < 0)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	snprintf(request, sizeof(request), "phases 1,%" PRIu64 ",%" PRIu64 " %" PRIu64 " backlog %d\n",
 		 messages, 2 * messages, 2 * messages, CROSSCHECK_BACKLOG);
 	if (fs_write_atomic(opinion->request, request, strlen(request), NULL, err) != 0)
@@ -217,8 +217,8 @@ static int plan(struct opinion *opinion, struct measurement *measurement, const 
 				    .input_path = opinion->request, .output_path = opinion->output,
 				    .log_path = opinion->log };
 	if (options->verbosity > 1)
-		fprintf(stderr, "gate: native run: cd '%s' && env -i PATH=/usr/bin:/bin LC_ALL=C LANG=C %s "
-			"<%s\n", job->directory, path, opinion->request);
+		say_line(&options->say, "gate: native run: cd '%s' && env -i PATH=/usr/bin:/bin "
+			 "LC_ALL=C LANG=C %s <%s", job->directory, path, opinion->request);
 	return 0;
 }
 

@@ -38,6 +38,7 @@ struct crosscheck_options {
 	unsigned jobs;                 /* runs at once */
 	double timeout_seconds;        /* per run; 0: none */
 	int verbosity;                 /* 0 quiet, 1 progress, 2 each command */
+	struct say say;                /* where the commands go (cmd/ prints them on stderr) */
 };
 
 /* What one second opinion run printed ("allocations C1 C2 C3" and "instructions I1 I2 I3" or

@@ -160,7 +160,7 @@ static int list_commits(const struct history *history, const struct history_requ
 	arguments[argc++] = "--abbrev=7";
 	if (request->since != NULL) {
 		if (asprintf(&since, "--since=%s 00:00:00", request->since) < 0)
-			return gate_error_set(err, "out of memory");
+			return gate_error_oom(err);
 		arguments[argc++] = since;
 	}
 	arguments[argc++] = history->tip;
@@ -175,7 +175,7 @@ static int list_commits(const struct history *history, const struct history_requ
 		lines += *line == '\n';
 	*commits = calloc(lines + 1, sizeof(**commits));
 	if (*commits == NULL) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	for (line = output; *line != '\0'; line = next) {
@@ -223,7 +223,7 @@ static int show_file(const char *root, const char *commit, const char *path, cha
 
 	*text = NULL;
 	if (asprintf(&object, "%s:%s", commit, path) < 0)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	arguments[2] = object;
 	status = baseline_git(root, arguments, text, err);
 	free(object);
@@ -311,7 +311,7 @@ static int load_version(struct history *history, const struct history_request *r
 
 	if (asprintf(&source, "%s at %s", history->path, commit->short_hash) < 0 ||
 	    asprintf(&accepted_path, "baselines/accepted.json at %s", commit->short_hash) < 0) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	if (show_file(request->root, commit->hash, history->path, &text, &problem) == 0 &&
@@ -333,7 +333,7 @@ static int load_version(struct history *history, const struct history_request *r
 		skip->commit = *commit;
 		memset(commit, 0, sizeof(*commit));
 		skip->problem = strdup(problem.message);
-		status = skip->problem != NULL ? 1 : gate_error_set(err, "out of memory");
+		status = skip->problem != NULL ? 1 : gate_error_oom(err);
 	}
 out:
 	free(text);
@@ -501,7 +501,7 @@ static int read_versions(struct history *history, const struct history_request *
 	history->versions = calloc(count + 1, sizeof(*history->versions));
 	history->skipped = calloc(count + 1, sizeof(*history->skipped));
 	if (history->versions == NULL || history->skipped == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	for (i = 0; i < count; i++) {
 		struct loaded *loaded = previous == &slots[0] ? &slots[1] : &slots[0];
 		int read = load_version(history, request, &commits[i], loaded, err);
@@ -513,7 +513,7 @@ static int read_versions(struct history *history, const struct history_request *
 		if (add_version(history, &commits[i], previous, loaded) != 0 ||
 		    add_points(history, request, loaded) != 0) {
 			loaded_release(loaded);
-			gate_error_set(err, "out of memory");
+			gate_error_oom(err);
 			goto out;
 		}
 		if (previous != NULL)
@@ -545,7 +545,7 @@ enum history_status history_walk(struct history *history, const struct history_r
 	status = HISTORY_BAD_REQUEST;
 	if (asprintf(&history->path, "baselines/%s.json", request->ref) < 0) {
 		history->path = NULL;
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	if (list_commits(history, request, &commits, &count, err) != 0 ||

@@ -563,18 +563,24 @@ static void release_run(struct run *run)
 }
 
 /* For -v: the run as a person would retype it (display only; runs never go through a shell). */
-static void print_command(const struct run *run)
+static void print_command(const struct run *run, const struct measure_options *options)
 {
 	char *const *environment = measure_environment();
-	size_t i;
+	char *text = NULL;
+	size_t size = 0, i;
+	FILE *line = open_memstream(&text, &size);
 
-	fprintf(stderr, "gate: run: cd '%s' && env -i", run->job.directory);
+	if (line == NULL)
+		return;
+	fprintf(line, "gate: run: cd '%s' && env -i", run->job.directory);
 	for (i = 0; environment[i] != NULL; i++)
-		fprintf(stderr, " '%s'", environment[i]);
-	fprintf(stderr, " setarch -R");
+		fprintf(line, " '%s'", environment[i]);
+	fprintf(line, " setarch -R");
 	for (i = 0; i < run->argv.count; i++)
-		fprintf(stderr, " %s", run->argv.items[i]);
-	fputc('\n', stderr);
+		fprintf(line, " %s", run->argv.items[i]);
+	if (fclose(line) == 0)
+		say_line(&options->say, "%s", text);
+	free(text);
 }
 
 /* The deadline of a run, from its start (MEASURE_BUDGET_*), asked again at each snapshot the
@@ -612,7 +618,7 @@ static void report_progress(const struct runner_job *job, size_t remaining, void
 						 options->every_metric)))
 		return;
 	runner_describe_end(job, options->timeout_seconds, how, sizeof(how));
-	fprintf(stderr, "gate: %s %s %" PRIu64 "%s: %s in %.1f s, %zu to go\n",
+	say_line(&options->say, "gate: %s %s %" PRIu64 "%s: %s in %.1f s, %zu to go",
 		run->measurement->info.name, tool_names(run->tool),
 		count_of(run->measurement, SLOPE_TWICE_N), run->again ? " (again)" : "", how,
 		job->seconds, remaining);
@@ -1533,7 +1539,7 @@ static int describe_build(struct measurement *measurement, const struct manifest
 	free(libraries);
 	if (status < 0) {
 		measurement->build = NULL;
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	}
 	return 0;
 }
@@ -1827,7 +1833,7 @@ static int prepare_run(struct runner_job *job, void *context)
 		return -1;
 	}
 	if (measuring->options->verbosity >= 2)
-		print_command(run);
+		print_command(run, measuring->options);
 	job->argv = run->job.argv;
 	job->directory = run->job.directory;
 	job->log_path = run->job.log_path;
@@ -1914,17 +1920,17 @@ static int seal_scenarios(struct measurement *measurements, const struct manifes
 	for (i = 0; i < manifest->entry_count; i++)
 		measurements[i].sealed_read_only = refused == 0;
 	if (options->verbosity > 0 && refused == 0)
-		fprintf(stderr, "gate: the build: %zu director%s read-only to the runs, its files "
-			"hashed around every run\n", count, count == 1 ? "y" : "ies");
+		say_line(&options->say, "gate: the build: %zu director%s read-only to the runs, its "
+			 "files hashed around every run", count, count == 1 ? "y" : "ies");
 	else if (options->verbosity > 0)
-		fprintf(stderr, "gate: the build: writable to the runs (no private mount namespace: "
-			"%s), its files hashed around every run\n", strerror(refused));
+		say_line(&options->say, "gate: the build: writable to the runs (no private mount "
+			 "namespace: %s), its files hashed around every run", strerror(refused));
 	return 0;
 no_memory:
 	for (i = 0; i < count; i++)
 		free(directories[i]);
 	free(directories);
-	return gate_error_set(err, "out of memory");
+	return gate_error_oom(err);
 }
 
 int measure_scenarios(struct measurement *measurements, const struct manifest *manifest,
@@ -1956,7 +1962,7 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 	int status = -1;
 
 	if (runs == NULL || jobs == NULL || describes == NULL || table == NULL) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	/* The packages behind the libraries, for the builds' descriptions: one batch, not a query
@@ -1964,7 +1970,7 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 	measure_prefetch_packages(manifest);
 	for (i = 0; i < count; i++) {
 		if (plan_describe(&describes[i], &measurements[i], manifest, i, options) != 0) {
-			gate_error_set(err, "out of memory");
+			gate_error_oom(err);
 			goto out;
 		}
 	}
@@ -1980,14 +1986,14 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 			executables[i] = manifest->entries[i].path;
 		if (executables == NULL || debugview_add(options->debug_view, executables, count, err) != 0) {
 			free(executables);
-			gate_error_set(err, "out of memory");
+			gate_error_oom(err);
 			goto out;
 		}
 		free(executables);
 		child.directory = options->debug_view->directory;
 	}
 	if (plan_runs(runs, &run_count, table, measurements, manifest, options) != 0) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	if (listing_read(&listing, options->raw_dir) != 0) {
@@ -2040,7 +2046,7 @@ int measure_scenarios(struct measurement *measurements, const struct manifest *m
 		if (measurements[i].failed)
 			continue;
 		if (conclude(&measurements[i], table[i][0], options) != 0) {
-			gate_error_set(err, "out of memory");
+			gate_error_oom(err);
 			goto out;
 		}
 		if (options->verify && !measurements[i].failed)

@@ -12,6 +12,7 @@
 #include "error.h"
 #include "manifest.h"
 #include "measurement.h"
+#include "say.h"
 #include "metrics.h"
 
 /* DHAT keeps this many frames: deep enough that the region frame of a deep handler's
@@ -51,6 +52,7 @@ struct measure_options {
 	char *const *unoptimised;
 	const char *unoptimised_fix;
 	int verbosity;            /* 0 quiet, 1 progress, 2 progress and commands */
+	struct say say;           /* where that progress goes (cmd/ prints it on stderr) */
 };
 
 /* The sealed environment every measured run gets (NULL-terminated, static storage). */

@@ -130,7 +130,7 @@ int provenance_read(struct provenance *provenance, const struct manifest *manife
 	*provenance = (struct provenance)PROVENANCE_INIT;
 	provenance->unoptimised = calloc(manifest->entry_count + 1, sizeof(char *));
 	if (provenance->unoptimised == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	provenance->count = manifest->entry_count;
 	for (i = 0; i < manifest->entry_count; i++) {
 		struct reading reading = { provenance, root, manifest->entries[i].name, { 0, 0 },
@@ -148,7 +148,7 @@ int provenance_read(struct provenance *provenance, const struct manifest *manife
 		packages_objects_release(objects, count);
 		if (status != 0) {
 			provenance_release(provenance);
-			return gate_error_set(err, "out of memory");
+			return gate_error_oom(err);
 		}
 	}
 	return 0;

@@ -152,7 +152,7 @@ int rawfiles_list(struct rawfiles *files, const char *directory,
 out_of_memory:
 	closedir(listing);
 	rawfiles_release(files);
-	return gate_error_set(err, "out of memory");
+	return gate_error_oom(err);
 }
 
 void rawfiles_release(struct rawfiles *files)

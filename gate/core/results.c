@@ -287,12 +287,12 @@ static int read_shard(const struct json_reader *reader, const cJSON *shard, stru
 	results->filtered = cJSON_IsTrue(member(shard, "filtered"));
 	results->selected = calloc((size_t)cJSON_GetArraySize(selected) + 1, sizeof(char *));
 	if (results->selected == NULL)
-		return gate_error_set(reader->err, "out of memory");
+		return gate_error_oom(reader->err);
 	cJSON_ArrayForEach(item, selected) {
 		if (!cJSON_IsString(item))
 			return json_reader_bad(reader, "costgate.shard.selected[]", "is not a string");
 		if ((results->selected[results->selected_count++] = strdup(item->valuestring)) == NULL)
-			return gate_error_set(reader->err, "out of memory");
+			return gate_error_oom(reader->err);
 	}
 	return 0;
 }
@@ -491,7 +491,7 @@ static int read_document(const struct json_reader *reader, const cJSON *root, st
 	if (read_gate_block(reader, block, results) != 0)
 		return -1;
 	if (read_environment_block(member(root, "environment"), &results->fingerprint) != 0)
-		return gate_error_set(reader->err, "out of memory");
+		return gate_error_oom(reader->err);
 	if (!cJSON_IsArray(code))
 		return json_reader_bad(reader, "code", "is missing or not an array");
 	return read_code(reader, code, results) != 0 ||

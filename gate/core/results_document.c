@@ -127,7 +127,7 @@ int results_document_read(const char *path, bool missing_ok, cJSON **document, s
 	if (fs_read_file(path, FS_READ_LIMIT, &text, &length) != 0) {
 		if (errno == ENOENT && missing_ok) {
 			*document = cJSON_CreateObject();
-			return *document != NULL ? 0 : gate_error_set(err, "out of memory");
+			return *document != NULL ? 0 : gate_error_oom(err);
 		}
 		return gate_error_set(err, "cannot read '%s': %s", path, strerror(errno));
 	}
@@ -204,20 +204,20 @@ int results_store_scenarios(const char *path, const struct wall_pair *pairs, siz
 		}
 	}
 	if (section == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	if (results_document_read(path, true, &document, err) != 0)
 		goto out;
 	if ((cJSON_GetObjectItemCaseSensitive(document, "schema") == NULL &&
 	     results_document_put(document, "schema", cJSON_CreateNumber(RESULTS_SCHEMA), NULL) != 0) ||
 	    results_document_put(document, "environment", environment_to_json(environment),
 				 "code") != 0) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	status = results_document_put(document, WALLCLOCK_SECTION, section, "code");
 	section = NULL; /* the document's now, or freed */
 	if (status != 0) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	status = results_write_file(document, path, err);

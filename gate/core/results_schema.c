@@ -408,7 +408,7 @@ static int read_raw(const struct json_reader *reader, const cJSON *item, const c
 				return json_reader_bad(reader, where, "is not an array of 3 file names");
 			measurement->raw_files[tool][which] = strdup(name->valuestring);
 			if (measurement->raw_files[tool][which] == NULL)
-				return gate_error_set(reader->err, "out of memory");
+				return gate_error_oom(reader->err);
 		}
 	}
 	return 0;

@@ -136,7 +136,7 @@ static int finish_pair(const struct json_reader *reader, const cJSON *object, co
 	free(pair->loops);
 	pair->loops = calloc(1, sizeof(*pair->loops));
 	if (pair->loops == NULL)
-		return gate_error_set(reader->err, "out of memory");
+		return gate_error_oom(reader->err);
 	pair->loops[0] = (struct results_wall_loop){ pair->raw, pair->framework, pair->overhead,
 						     pair->indistinguishable };
 	pair->loop_count = 1;
@@ -204,7 +204,7 @@ static int read_facts(const struct json_reader *reader, const cJSON *environment
 	view->has_environment = true;
 	view->facts = calloc((size_t)cJSON_GetArraySize(environment) + 1, sizeof(*view->facts));
 	if (view->facts == NULL)
-		return gate_error_set(reader->err, "out of memory");
+		return gate_error_oom(reader->err);
 	cJSON_ArrayForEach(item, environment) {
 		snprintf(where, sizeof(where), "environment.%s",
 			 text_quote(quoted, sizeof(quoted), item->string));
@@ -260,7 +260,7 @@ static int read_strings(const struct json_reader *reader, const cJSON *array, co
 		return json_reader_bad(reader, path, "is not an array");
 	*items = calloc((size_t)cJSON_GetArraySize(array) + 1, sizeof(**items));
 	if (*items == NULL)
-		return gate_error_set(reader->err, "out of memory");
+		return gate_error_oom(reader->err);
 	cJSON_ArrayForEach(item, array) {
 		const cJSON *text = member != NULL ? cJSON_GetObjectItemCaseSensitive(item, member) : item;
 

@@ -151,7 +151,7 @@ int telltales_find(const char *path, char **text, struct gate_error *err)
 			goto out;
 	}
 	if (finding.failed) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	*text = finding.text;

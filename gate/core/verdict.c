@@ -574,7 +574,7 @@ int verdict_decide(struct verdict *verdict, const struct measurement *head, size
 	if (verdict->acceptance_used == NULL ||
 	    collect_rows(verdict, head, head_count, baseline, missing_counts) != 0) {
 		verdict_release(verdict);
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	}
 	qsort(verdict->rows, verdict->row_count, sizeof(*verdict->rows), compare_rows);
 	for (i = 0; i < verdict->row_count; i++) {
@@ -937,7 +937,7 @@ int verdict_explain(struct verdict *verdict, bool every_row, struct gate_error *
 		row->attribution = calloc(1, sizeof(*row->attribution));
 		if (row->attribution == NULL ||
 		    attribution_compute(row->attribution, row->head, row->baseline) != 0)
-			return gate_error_set(err, "out of memory");
+			return gate_error_oom(err);
 	}
 	return 0;
 }

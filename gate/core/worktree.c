@@ -1,5 +1,5 @@
 /* The worktree re-measure. The removal command is prepared when the worktree is created, so a
- * signal handler can run it with fork and execve alone. */
+ * signal handler can run it with fork and execve alone (runner_run_and_wait). */
 #define _GNU_SOURCE
 #include "worktree.h"
 
@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "baseline.h"
@@ -39,42 +38,29 @@ static int remove_entry(const char *path, const struct stat *status, int type, s
 	return remove(path);
 }
 
-static void run_and_wait(char *const *argv, const char *directory)
+/* One of the prepared git commands, from the repository's top, in git's environment. */
+static void run_git(struct argv_list *argv)
 {
-	char *const *environment = active.environment;
-	pid_t pid;
-
-	if (argv == NULL)
-		return;
-	pid = fork();
-
-	if (pid == 0) {
-		if (chdir(directory) != 0)
-			_exit(127);
-		execve(argv[0], argv, environment != NULL ? environment : environ);
-		_exit(127);
-	}
-	if (pid > 0)
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
+	runner_run_and_wait(argv_list_vector(argv), active.root,
+			    active.environment != NULL ? active.environment : environ);
 }
 
 void worktree_abandon(void)
 {
 	if (active.path == NULL)
 		return;
-	run_and_wait(argv_list_vector(&active.remove), active.root);
+	run_git(&active.remove);
 	rmdir(active.parent);
-	run_and_wait(argv_list_vector(&active.prune), active.root);
+	run_git(&active.prune);
 }
 
 void worktree_cleanup(void)
 {
 	if (active.path == NULL)
 		return;
-	run_and_wait(argv_list_vector(&active.remove), active.root);
+	run_git(&active.remove);
 	nftw(active.parent, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-	run_and_wait(argv_list_vector(&active.prune), active.root);
+	run_git(&active.prune);
 	free(active.parent);
 	free(active.path);
 	free(active.git);
@@ -107,7 +93,7 @@ static int create(const char *root, const char *commit, struct gate_error *err)
 	argv_list_add(&active.prune, active.git);
 	argv_list_add_all(&active.prune, (const char *const[]){ "worktree", "prune", NULL });
 	if (argv_list_vector(&active.remove) == NULL || argv_list_vector(&active.prune) == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	add[3] = active.path;
 	if (baseline_git(root, add, &output, err) != 0) {
 		free(output);
@@ -208,7 +194,7 @@ static int build_with_cmake(const struct measure_options *options, const char *h
 	}
 	if (asprintf(&script, "%s/costgate-configure.cmake", head_build_dir) < 0 ||
 	    asprintf(&jobs, "%u", options->jobs) < 0) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	if (access(script, R_OK) != 0) {
@@ -231,7 +217,7 @@ static int build_with_cmake(const struct measure_options *options, const char *h
 	argv_list_add_all(&compile, (const char *const[]){ cmake, "--build", build_dir, "-j", jobs,
 							   NULL });
 	if (argv_list_vector(&configure) == NULL || argv_list_vector(&compile) == NULL) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	if (run_build_step("configure", "cmake -S", argv_list_vector(&configure), NULL, log_path,
@@ -262,7 +248,7 @@ static int build_with_command(const char *command, const char *build_dir, const 
 
 	if (asprintf(&variable, "COSTGATE_BUILD_DIR=%s", build_dir) < 0) {
 		variable = NULL;
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	for (i = 0; environ[i] != NULL; i++)
@@ -271,7 +257,7 @@ static int build_with_command(const char *command, const char *build_dir, const 
 	argv_list_add(&environment, variable);
 	argv_list_add_all(&argv, (const char *const[]){ "/bin/sh", "-c", command, NULL });
 	if (argv_list_vector(&argv) == NULL || argv_list_vector(&environment) == NULL) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	status = run_build_step("build command", command, argv_list_vector(&argv),
@@ -316,7 +302,7 @@ static int build(const struct measure_options *options, const char *head_build_d
 	if (*build_dir == NULL ||
 	    asprintf(&log_path, "%s/worktree-build.log", options->raw_dir) < 0) {
 		log_path = NULL;
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	if (build_command == NULL && !cmake) {
@@ -357,7 +343,7 @@ static int measure_tree(struct results *baseline, const char *build_dir, bool co
 	int status = -1;
 
 	if (asprintf(&manifest_path, "%s/scenarios/manifest.txt", build_dir) < 0) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	if (commanded && access(manifest_path, F_OK) != 0) {
@@ -375,12 +361,12 @@ static int measure_tree(struct results *baseline, const char *build_dir, bool co
 		goto out;
 	if (manifest.costgate != NULL &&
 	    (baseline->fingerprint.costgate = strdup(manifest.costgate)) == NULL) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	baseline->measurements = calloc(manifest.entry_count + 1, sizeof(*baseline->measurements));
 	if (baseline->measurements == NULL) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	baseline->count = manifest.entry_count;
@@ -389,7 +375,7 @@ static int measure_tree(struct results *baseline, const char *build_dir, bool co
 		goto out;
 	for (i = 0; i < baseline->count; i++) {
 		if (measurement_place_lines(&baseline->measurements[i], active.path) != 0) {
-			gate_error_set(err, "out of memory");
+			gate_error_oom(err);
 			goto out;
 		}
 		if (baseline->measurements[i].failed) {
@@ -435,7 +421,7 @@ int worktree_measure(struct results *baseline, const struct worktree_source *sou
 	if (asprintf(what, "%s (%.12s) measured here in a temporary worktree", source->ref,
 		     source->commit) < 0) {
 		*what = NULL;
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	status = 0;

@@ -28,20 +28,6 @@ static bool has_measure(const struct measurement *measurement, size_t measure)
 	return measurement->has[measure % METRIC_COUNT];
 }
 
-int export_format_parse(const char *name, enum export_format *format)
-{
-	static const char *const names[] = { "bmf", "junit", "csv" };
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (strcmp(name, names[i]) == 0) {
-			*format = (enum export_format)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
 static double measure_value(const struct measurement *measurement, size_t measure)
 {
 	const struct slope *slope = &measurement->slopes[measure % METRIC_COUNT];
@@ -50,11 +36,13 @@ static double measure_value(const struct measurement *measurement, size_t measur
 }
 
 /* BMF: {"scenario": {"instructions": {"value": ...}, ...}, ...}. */
-static int write_bmf(FILE *out, const struct results *results, struct gate_error *err)
+static int write_bmf(FILE *out, const struct results *results,
+		     const struct results_verdict *verdict, struct gate_error *err)
 {
 	cJSON *document = cJSON_CreateObject();
 	char *text = NULL;
 	size_t i, m;
+	(void)verdict; /* BMF has no states */
 
 	for (i = 0; document != NULL && i < results->count; i++) {
 		const struct measurement *measurement = &results->measurements[i];
@@ -80,7 +68,7 @@ static int write_bmf(FILE *out, const struct results *results, struct gate_error
 	text = document != NULL ? json_print(document, true, NULL) : NULL;
 	cJSON_Delete(document);
 	if (text == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	fprintf(out, "%s\n", text);
 	free(text);
 	return 0;
@@ -194,9 +182,11 @@ static void csv_measures(FILE *out, const struct measurement *measurement,
 
 /* One fact a row: each measure of each scenario, and each scenario's state once (measure
  * "state", the state as its value); a scenario that failed to measure has its state only. */
-static int write_csv(FILE *out, const struct results *results, const struct results_verdict *verdict)
+static int write_csv(FILE *out, const struct results *results,
+		     const struct results_verdict *verdict, struct gate_error *err)
 {
 	size_t i;
+	(void)err; /* CSV is written as it goes, with nothing to allocate */
 
 	fputs("scenario,measure,value,unit,baseline,change_percent,limit_percent,floor\r\n", out);
 	for (i = 0; i < results->count; i++) {
@@ -372,7 +362,7 @@ static int write_junit(FILE *out, const struct results *results, const struct re
 		"    </properties>\n", (unsigned long long)results->messages);
 	for (i = 0; i < results->count; i++)
 		if (junit_case(out, &results->measurements[i], verdict) != 0)
-			return gate_error_set(err, "out of memory");
+			return gate_error_oom(err);
 	for (i = 0; i < results->failure_count; i++) {
 		junit_case_open(out, &results->failures[i]);
 		fputs(">\n      <error type=\"measurement\" message=\"", out);
@@ -385,15 +375,43 @@ static int write_junit(FILE *out, const struct results *results, const struct re
 	return 0;
 }
 
-int export_write(FILE *out, enum export_format format, const struct results *results,
-		 const struct results_verdict *verdict, struct gate_error *err)
+const struct export_format export_formats[] = {
+	{ "bmf",
+	  "Bencher Metric Format JSON: scenario -> measure -> {\"value\": ...}, measures\n"
+	  "per message for every metric it has (instructions, allocations, bytes,\n"
+	  "peak-bytes, ...), then cold-instructions, cold-allocations, ... (for: bencher\n"
+	  "run --adapter json)\n",
+	  write_bmf },
+	{ "junit",
+	  "JUnit XML: one test case per scenario, failed with its breach, with its\n"
+	  "source file and the seconds of its valgrind runs\n",
+	  write_junit },
+	{ "csv",
+	  "one fact a row: scenario, measure, value, unit, baseline, change_percent,\n"
+	  "limit_percent, floor; each scenario's state is a row of its own (measure\n"
+	  "\"state\")\n",
+	  write_csv },
+};
+
+const size_t export_format_count = sizeof(export_formats) / sizeof(export_formats[0]);
+
+const struct export_format *export_format_find(const char *name)
 {
-	switch (format) {
-	case EXPORT_BMF:
-		return write_bmf(out, results, err);
-	case EXPORT_JUNIT:
-		return write_junit(out, results, verdict, err);
-	default:
-		return write_csv(out, results, verdict);
-	}
+	size_t i;
+
+	for (i = 0; i < export_format_count; i++)
+		if (strcmp(name, export_formats[i].name) == 0)
+			return &export_formats[i];
+	return NULL;
+}
+
+void export_format_names(char *text, size_t size)
+{
+	size_t i, used = 0;
+
+	text[0] = '\0';
+	for (i = 0; i < export_format_count && used < size; i++)
+		used += (size_t)snprintf(text + used, size - used, "%s%s",
+					 i == 0 ? "" : i + 1 == export_format_count ? " or " : ", ",
+					 export_formats[i].name);
 }

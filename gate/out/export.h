@@ -9,10 +9,25 @@
 #include "error.h"
 #include "results.h"
 
-enum export_format { EXPORT_BMF, EXPORT_JUNIT, EXPORT_CSV };
+/* An export format: its name for --format, what gate export --help says of it, and its writer,
+ * which draws `results` (as results_parse read it) with the states and breaches of `verdict`
+ * (results_verdict_read of the same document) and returns 0, or -1 with err when out of memory.
+ * A new format is one writer and one entry of export_formats. */
+struct export_format {
+	const char *name;
+	const char *about; /* lines of --help after the name, each ending "\n" */
+	int (*write)(FILE *out, const struct results *results,
+		     const struct results_verdict *verdict, struct gate_error *err);
+};
 
-/* "bmf", "junit", "csv" into *format; -1 for anything else. */
-int export_format_parse(const char *name, enum export_format *format);
+extern const struct export_format export_formats[];
+extern const size_t export_format_count;
+
+/* The format named `name`, or NULL. */
+const struct export_format *export_format_find(const char *name);
+
+/* The names, for a message: "bmf, junit or csv". */
+void export_format_names(char *text, size_t size);
 
 /* The measures: every metric per message (metric_table's order: "instructions", "allocations",
  * "bytes", "peak-bytes", ...), then each of the cold start ("cold-instructions", ...); a scenario
@@ -24,10 +39,5 @@ int export_format_parse(const char *name, enum export_format *format);
  * Bencher measure slug, [a-z][a-z0-9-]*, whatever metric the table gains. */
 void export_measure_name(char *name, size_t size, size_t measure);
 
-/* Writes the export of `results` (as results_parse read it) to `out`, with the states and
- * breaches of `verdict` (results_verdict_read of the same document, which JUnit reports).
- * Returns 0, or -1 with err set when out of memory. */
-int export_write(FILE *out, enum export_format format, const struct results *results,
-		 const struct results_verdict *verdict, struct gate_error *err);
 
 #endif

@@ -181,14 +181,14 @@ static int write_file(const struct verdict_row *row, const char *directory, stru
 			  row->baseline->frames, row->baseline->frame_count) != 0 ||
 	    asprintf(&path, "%s/flame.%s.svg", directory, row->name) < 0 ||
 	    (stream = open_memstream(&text, &length)) == NULL) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		path = NULL;
 		goto out;
 	}
 	flamegraph_write(stream, changes, count, row->name, "flame", true);
 	if (fclose(stream) != 0) {
 		stream = NULL;
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	stream = NULL;

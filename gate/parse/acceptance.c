@@ -124,7 +124,7 @@ static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t 
 	entry->scenario = strdup(scenario->valuestring);
 	entry->reason = strdup(reason->valuestring);
 	if (entry->scenario == NULL || entry->reason == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	return 0;
 }
 
@@ -136,7 +136,7 @@ static int read_entries(struct acceptance *acceptance, const cJSON *array, const
 
 	acceptance->entries = calloc((size_t)cJSON_GetArraySize(array) + 1, sizeof(*acceptance->entries));
 	if (acceptance->entries == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	cJSON_ArrayForEach(item, array) {
 		struct acceptance_entry *entry = &acceptance->entries[acceptance->count];
 
@@ -166,7 +166,7 @@ int acceptance_parse(struct acceptance *acceptance, const char *text, size_t len
 	acceptance->figures = figures;
 	acceptance->path = strdup(path);
 	if (acceptance->path == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	root = json_read_document(text, length, err);
 	if (root == NULL) {
 		gate_error_prefix(err, "cannot read acceptances '%s'", path);
@@ -205,7 +205,7 @@ int acceptance_read(struct acceptance *acceptance, const char *path,
 					      strerror(errno));
 		acceptance->figures = figures;
 		acceptance->path = strdup(path);
-		return acceptance->path != NULL ? 0 : gate_error_set(err, "out of memory");
+		return acceptance->path != NULL ? 0 : gate_error_oom(err);
 	}
 	status = acceptance_parse(acceptance, text, length, path, figures, err);
 	free(text);

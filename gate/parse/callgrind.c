@@ -418,7 +418,9 @@ static int by_name_grow(struct cg_parser *parser)
 
 static int out_of_memory(const struct cg_parser *parser)
 {
-	return parse_error(parser, parser->line_number, "out of memory");
+	gate_error_oom(parser->err);
+	return gate_error_prefix(parser->err, "cannot parse '%s': line %" PRIu64, parser->path,
+				 parser->line_number);
 }
 
 /* Makes name the current function, adding it (with the current fl=) when it is new. */
@@ -1502,8 +1504,10 @@ int cg_profile_add(struct cg_profile *sum, const struct cg_profile *part, struct
 out_of_memory:
 	added = -1;
 failed:
-	gate_error_set(err, added > 0 ? "the sum of the parts overflows a 64-bit count"
-				      : "out of memory");
+	if (added > 0)
+		gate_error_set(err, "the sum of the parts overflows a 64-bit count");
+	else
+		gate_error_oom(err);
 	merged.event = merged.event == sum->event ? NULL : merged.event;
 	merged.events = merged.events == sum->events ? NULL : merged.events;
 	cg_profile_release(&merged);

@@ -129,7 +129,7 @@ static int dhat_describe_frames(struct dhat_frame **frames, size_t *frame_count,
 
 	*frames = calloc(count > 0 ? count : 1, sizeof(**frames));
 	if (*frames == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	cJSON_ArrayForEach(entry, ftbl) {
 		if (!cJSON_IsString(entry))
 			return gate_error_set(err, "ftbl[%zu] is not a string", index);
@@ -179,7 +179,7 @@ static int dhat_read_frames(struct dhat_walk *walk, const cJSON *point, size_t p
 		size_t *grown = realloc(walk->frame_ids, count * sizeof(*grown));
 
 		if (grown == NULL)
-			return gate_error_set(err, "out of memory");
+			return gate_error_oom(err);
 		walk->frame_ids = grown;
 		walk->frame_id_capacity = count;
 	}
@@ -251,10 +251,10 @@ static int dhat_push_site(struct dhat_walk *walk, size_t site, size_t region, ui
 		struct dhat_site *grown;
 
 		if (capacity > (size_t)-1 / sizeof(*grown))
-			return gate_error_set(err, "out of memory");
+			return gate_error_oom(err);
 		grown = realloc(walk->sites, capacity * sizeof(*grown));
 		if (grown == NULL)
-			return gate_error_set(err, "out of memory");
+			return gate_error_oom(err);
 		walk->sites = grown;
 		walk->site_capacity = capacity;
 	}
@@ -265,7 +265,7 @@ static int dhat_push_site(struct dhat_walk *walk, size_t site, size_t region, ui
 	pushed->bytes = bytes;
 	walk->site_count++; /* counted even when a copy failed, so that release frees the other */
 	if (pushed->location == NULL || pushed->stack == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	return 0;
 }
 

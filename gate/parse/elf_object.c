@@ -46,7 +46,7 @@ int elf_object_open(const char *path, struct elf_object **object, struct gate_er
 	*object = NULL;
 	if (opened == NULL || (opened->path = strdup(path)) == NULL) {
 		free(opened);
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	}
 	if (fs_read_file(path, ELF_OBJECT_LIMIT + 1, &opened->bytes, &opened->size) != 0) {
 		int saved = errno;
@@ -264,7 +264,7 @@ int elf_object_dynamic(const struct elf_object *object, struct elf_dynamic *dyna
 	status = 0;
 	goto out;
 oom:
-	gate_error_set(err, "out of memory");
+	gate_error_oom(err);
 out:
 	if (status != 0)
 		elf_dynamic_release(dynamic);

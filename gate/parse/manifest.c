@@ -31,7 +31,7 @@ static int add_entry(struct manifest *manifest, const char *rest, const char *pa
 				      path, line);
 	name = strndup(rest, (size_t)(space - rest));
 	if (name == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	if (!text_is_name(name)) {
 		char quoted[300];
 
@@ -51,7 +51,7 @@ static int add_entry(struct manifest *manifest, const char *rest, const char *pa
 	grown = realloc(manifest->entries, (manifest->entry_count + 1) * sizeof(*grown));
 	if (grown == NULL) {
 		free(name);
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	}
 	manifest->entries = grown;
 	grown[manifest->entry_count].build = NULL;
@@ -59,7 +59,7 @@ static int add_entry(struct manifest *manifest, const char *rest, const char *pa
 	grown[manifest->entry_count].path = strdup(space + 1);
 	if (grown[manifest->entry_count].path == NULL) {
 		free(name);
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	}
 	manifest->entry_count++;
 	return 0;
@@ -91,7 +91,7 @@ static int set_text(char **field, const char *value, const char *key, const char
 	if (check_text(value, MANIFEST_TEXT_MAX, key, path, line, err) != 0)
 		return -1;
 	*field = strdup(value);
-	return *field == NULL ? gate_error_set(err, "out of memory") : 0;
+	return *field == NULL ? gate_error_oom(err) : 0;
 }
 
 /* Runs of blank space become one space; none at either end. */
@@ -157,7 +157,7 @@ static int attach_build(struct manifest *manifest, const struct pending_build *b
 					      path, build->line, entry->name);
 		entry->build = strdup(rest[name_length] == ' ' ? rest + name_length + 1 : "");
 		if (entry->build == NULL)
-			return gate_error_set(err, "out of memory");
+			return gate_error_oom(err);
 		collapse_spaces(entry->build);
 		return check_text(entry->build, MANIFEST_BUILD_MAX, "build", path, build->line, err);
 	}
@@ -179,11 +179,11 @@ static int parse_line(struct manifest *manifest, struct manifest_reading *readin
 		if (check_text(text + 14, MANIFEST_BUILD_MAX, "build-command", path, line, err) != 0)
 			return -1;
 		manifest->build_command = strdup(text + 14);
-		return manifest->build_command == NULL ? gate_error_set(err, "out of memory") : 0;
+		return manifest->build_command == NULL ? gate_error_oom(err) : 0;
 	}
 	if (strncmp(text, "build ", 6) == 0) {
 		if (keep_build(reading, text + 6) != 0)
-			return gate_error_set(err, "out of memory");
+			return gate_error_oom(err);
 		reading->builds[reading->build_count - 1].line = line;
 		return 0;
 	}

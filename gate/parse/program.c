@@ -213,7 +213,7 @@ static int visit_run_path(struct check *check, const char *run_path, const char 
 	int status = 0;
 
 	if (copy == NULL)
-		return gate_error_set(check->err, "out of memory");
+		return gate_error_oom(check->err);
 	for (entry = strtok_r(copy, ":", &save); entry != NULL && status == 0;
 	     entry = strtok_r(NULL, ":", &save)) {
 		char *directory = expand_origin(entry, path), *subdirectory = NULL;
@@ -226,7 +226,7 @@ static int visit_run_path(struct check *check, const char *run_path, const char 
 		status = visit_directory(check, directory);
 		for (i = 0; status == 0 && subdirectories[i] != NULL; i++) {
 			if (asprintf(&subdirectory, "%s/%s", directory, subdirectories[i]) < 0)
-				status = gate_error_set(check->err, "out of memory");
+				status = gate_error_oom(check->err);
 			else
 				status = visit_directory(check, subdirectory);
 			free(subdirectory);
@@ -321,7 +321,7 @@ static int set_program(struct check *check, const char *path)
 
 	check->program_directory = strndup(path, slash != NULL && slash != path ? (size_t)(slash - path) : 1);
 	if (check->program_directory == NULL)
-		return gate_error_set(check->err, "out of memory");
+		return gate_error_oom(check->err);
 	check->search.cache = elf_ldcache_system();
 	check->search.program_directory = check->program_directory;
 	check->search.loaders = check->loaders;
@@ -343,7 +343,7 @@ static int visit_needed(struct check *check, const struct elf_object *object, co
 				      MAX_OBJECTS);
 	check->origins[depth] = strndup(path, slash != NULL && slash != path ? (size_t)(slash - path) : 1);
 	if (check->origins[depth] == NULL)
-		return gate_error_set(check->err, "out of memory");
+		return gate_error_oom(check->err);
 	check->loaders[depth] = (struct elf_rpath){ dynamic->runpath == NULL ? dynamic->rpath : NULL,
 						    check->origins[depth] };
 	for (i = 0; status == 0 && i < dynamic->needed_count; i++) {
@@ -428,14 +428,14 @@ static int check_all(const char *path, char *const *extra, const char *region,
 	int status = -1;
 
 	if (first == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	if (visit_object(&check, first) != 0)
 		goto out;
 	for (i = 0; extra != NULL && extra[i] != NULL; i++) {
 		char *copy = strdup(extra[i]);
 
 		if (copy == NULL) {
-			gate_error_set(err, "out of memory");
+			gate_error_oom(err);
 			goto out;
 		}
 		if (visit_object(&check, copy) != 0)
@@ -474,12 +474,12 @@ int program_objects(const char *path, char ***objects, size_t *count, struct gat
 	*objects = NULL;
 	*count = 0;
 	if (first == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	if (visit_object(&check, first) != 0)
 		goto out;
 	*objects = calloc(check.path_count + 1, sizeof(**objects));
 	if (*objects == NULL) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	for (i = 0; i < check.path_count; i++) {
@@ -556,7 +556,7 @@ static int read_reported(const char *path, char ***objects, size_t *count, struc
 	}
 	free(line);
 	fclose(file);
-	return status == 0 ? 0 : gate_error_set(err, "out of memory");
+	return status == 0 ? 0 : gate_error_oom(err);
 }
 
 int program_check_reported(const char *path, const char *const *outputs, size_t output_count,

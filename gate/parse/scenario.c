@@ -26,7 +26,7 @@ static int copy_string(char **field, const cJSON *root, const char *key, const c
 	if (!cJSON_IsString(item) || item->valuestring[0] == '\0')
 		return gate_error_set(err, "scenario '%s': --describe has no string '%s'", name, key);
 	*field = strdup(item->valuestring);
-	return *field == NULL ? gate_error_set(err, "out of memory") : 0;
+	return *field == NULL ? gate_error_oom(err) : 0;
 }
 
 /* A number >= 0 (and a whole number below 2^53 when `whole`). */
@@ -135,7 +135,7 @@ int scenario_info_parse(struct scenario_info *info, const char *name, const char
 	}
 	info->name = strdup(name);
 	if (info->name == NULL) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	status = read_fields(info, root, name, err);
@@ -165,13 +165,13 @@ int scenario_info_from_output(struct scenario_info *info, const char *name, cons
 		free(text);
 		text = strdup("");
 		if (text == NULL)
-			return gate_error_set(err, "out of memory");
+			return gate_error_oom(err);
 	}
 	if (scenario_info_parse(info, name, text, err) != 0)
 		goto out;
 	info->path = strdup(path);
 	if (info->path == NULL) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		scenario_info_release(info);
 		goto out;
 	}

@@ -15,7 +15,6 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "packages.h"
@@ -128,7 +127,7 @@ static int set_mode(struct debugview *view, struct gate_error *err, const char *
 	status = vasprintf(&mode, format, arguments);
 	va_end(arguments);
 	if (status < 0)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	free(view->mode);
 	view->mode = mode;
 	return 0;
@@ -142,42 +141,25 @@ static int make_directory(const char *path)
 	return mkdir(path, 0700) == 0 || errno == EEXIST ? 0 : -1;
 }
 
+struct probe_request {
+	const char *directory;
+	const struct debugview_sealed *sealed;
+};
+
+static int enter_view(void *context)
+{
+	const struct probe_request *request = context;
+
+	return debugview_enter(request->directory, request->sealed, (unsigned)getuid(),
+			       (unsigned)getgid()) != 0 ? errno : 0;
+}
+
 /* Does a child manage to enter the namespaces with the view mounted? errno of the failure. */
 static int probe(const char *directory, const struct debugview_sealed *sealed)
 {
-	int status = 0, report[2], child_errno = 0;
-	pid_t pid;
+	struct probe_request request = { directory, sealed };
 
-	if (pipe2(report, O_CLOEXEC) != 0)
-		return errno;
-	pid = fork();
-	if (pid < 0) {
-		int saved = errno;
-
-		close(report[0]);
-		close(report[1]);
-		return saved;
-	}
-	if (pid == 0) {
-		int code = 0;
-
-		close(report[0]);
-		if (debugview_enter(directory, sealed, (unsigned)getuid(), (unsigned)getgid()) != 0) {
-			code = errno;
-			if (write(report[1], &code, sizeof(code)) < 0)
-				_exit(1);
-		}
-		_exit(code == 0 ? 0 : 1);
-	}
-	close(report[1]);
-	if (read(report[0], &child_errno, sizeof(child_errno)) != (ssize_t)sizeof(child_errno))
-		child_errno = 0;
-	close(report[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (child_errno == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
-		child_errno = ECHILD;
-	return child_errno;
+	return runner_call_in_child(enter_view, &request);
 }
 
 /* Removes the views of gates that ended without removing theirs (SIGKILL): a view's name holds
@@ -217,7 +199,7 @@ static int open_view(struct debugview *view, struct gate_error *err)
 		base = "/tmp";
 	sweep_stale(base);
 	if (asprintf(&directory, "%s/gate-debug.%ld.XXXXXX", base, (long)getpid()) < 0)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	if (mkdtemp(directory) == NULL) {
 		int saved = errno;
 
@@ -250,18 +232,9 @@ void debugview_abandon(void)
 	static char rm[] = "/bin/rm", force[] = "-rf", end[] = "--";
 	char *argv[] = { rm, force, end, abandon_path, NULL };
 	char *environment[] = { NULL };
-	pid_t pid;
 
-	if (abandon_path[0] == '\0')
-		return;
-	pid = fork();
-	if (pid == 0) {
-		execve(rm, argv, environment);
-		_exit(127);
-	}
-	if (pid > 0)
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
+	if (abandon_path[0] != '\0')
+		runner_run_and_wait(argv, NULL, environment);
 }
 
 /* Copies the symbol table of `source` to `target` through a temporary name. */
@@ -272,7 +245,7 @@ static int copy_symbols(const char *objcopy, const char *source, const char *tar
 	int status = -1;
 
 	if (asprintf(&temporary, "%s.tmp", target) < 0)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	{
 		char strip[] = "--strip-debug";
 		char *argv[] = { (char *)objcopy, strip, (char *)source, temporary, NULL };
@@ -308,7 +281,7 @@ static int add_object(struct debugview *view, const char *objcopy,
 	if (asprintf(&source, DEBUGVIEW_SYSTEM_DIRECTORY "/.build-id/%.2s/%s.debug", object->build_id,
 		     object->build_id + 2) < 0) {
 		source = NULL;
-		status = gate_error_set(err, "out of memory");
+		status = gate_error_oom(err);
 		goto out;
 	}
 	if (stat(source, &info) != 0 || !S_ISREG(info.st_mode))
@@ -321,7 +294,7 @@ static int add_object(struct debugview *view, const char *objcopy,
 		goto out; /* the view cannot work here: said in the mode */
 	if (asprintf(&subdirectory, "%s/.build-id/%.2s", view->directory, object->build_id) < 0 ||
 	    asprintf(&target, "%s/%s.debug", subdirectory, object->build_id + 2) < 0) {
-		status = gate_error_set(err, "out of memory");
+		status = gate_error_oom(err);
 		goto out;
 	}
 	if (access(target, F_OK) == 0)
@@ -330,7 +303,7 @@ static int add_object(struct debugview *view, const char *objcopy,
 		char *build_ids = strndup(subdirectory, strlen(subdirectory) - 3);
 
 		if (build_ids == NULL) {
-			status = gate_error_set(err, "out of memory");
+			status = gate_error_oom(err);
 			goto out;
 		}
 		if (make_directory(build_ids) != 0 || make_directory(subdirectory) != 0) {
@@ -393,8 +366,8 @@ int debugview_add(struct debugview *view, char *const *executables, size_t count
 
 			if (add_object(view, objcopy, &objects[k], &failure) >= 0)
 				continue;
-			if (strcmp(failure.message, "out of memory") == 0)
-				status = gate_error_set(err, "out of memory");
+			if (gate_error_is_oom(&failure))
+				status = gate_error_oom(err);
 			else
 				status = abandon(view, failure.message, err);
 		}

@@ -7,12 +7,12 @@
 #include "cache_geometry.h"
 
 #include "packages.h"
+#include "runner.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <gnu/libc-version.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,12 +21,10 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define ENVIRONMENT_UNKNOWN "unknown"
 #define ENVIRONMENT_VERSION_PREFIX "valgrind-"
-#define ENVIRONMENT_OUTPUT_LIMIT 256     /* valgrind prints one short line; the rest is drained */
 #define ENVIRONMENT_KIB_PER_GIB 1048576.0
 #define ENVIRONMENT_NONE "(none)"        /* how a missing fingerprint field is shown */
 
@@ -223,126 +221,42 @@ static int environment_parse_version(const char *valgrind_path, char *output, ch
 	return 0;
 }
 
-/* Reads the child's stdout to the end, keeping what fits; the rest is drained so it never blocks.
- * Returns 0, or the errno of the read that failed. */
-static int environment_read_output(int fd, char *output, size_t size)
-{
-	char drain[512];
-	size_t used = 0;
-	ssize_t got;
-
-	for (;;) {
-		if (used + 1 < size)
-			got = read(fd, output + used, size - 1 - used);
-		else
-			got = read(fd, drain, sizeof(drain));
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			return errno;
-		if (got == 0)
-			break;
-		if (used + 1 < size)
-			used += (size_t)got;
-	}
-	output[used] = '\0';
-	return 0;
-}
-
-/* Waits for the child; 0 when it exited with status 0, otherwise -1 with the reason in `reason`. */
-static int environment_wait(pid_t child, char *reason, size_t reason_size)
-{
-	int status;
-
-	while (waitpid(child, &status, 0) < 0) {
-		int saved_errno = errno;
-
-		if (saved_errno != EINTR) {
-			snprintf(reason, reason_size, "cannot wait for it: %s", strerror(saved_errno));
-			return -1;
-		}
-	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return 0;
-	if (WIFEXITED(status))
-		snprintf(reason, reason_size, "exited with status %d", WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		snprintf(reason, reason_size, "killed by signal %d", WTERMSIG(status));
-	else
-		snprintf(reason, reason_size, "ended with wait status %d", status);
-	return -1;
-}
-
-static int environment_prepare_actions(posix_spawn_file_actions_t *actions, int output_fd)
-{
-	int failure;
-
-	failure = posix_spawn_file_actions_addopen(actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-	if (failure == 0)
-		failure = posix_spawn_file_actions_adddup2(actions, output_fd, STDOUT_FILENO);
-	if (failure == 0)
-		failure = posix_spawn_file_actions_addopen(actions, STDERR_FILENO, "/dev/null",
-							   O_WRONLY, 0);
-	return failure;
-}
-
-/* Runs `valgrind_path --version` (searched in PATH when it holds no slash, as a shell would) with
- * stdin and stderr on /dev/null and only PATH and LC_ALL in its environment. */
+/* Runs `valgrind_path --version` (searched in PATH when it holds no slash, as a shell would)
+ * through the runner, with stdin and stderr on /dev/null and only PATH and LC_ALL in its
+ * environment. */
 static int environment_valgrind_version(const char *valgrind_path, char **version,
 					struct gate_error *err)
 {
 	static char version_flag[] = "--version";
 	static char minimal_path[] = "PATH=/usr/bin:/bin";
 	static char minimal_locale[] = "LC_ALL=C";
-	char *argv[] = { (char *)valgrind_path, version_flag, NULL };
 	char *envp[] = { minimal_path, minimal_locale, NULL };
-	posix_spawn_file_actions_t actions;
-	bool have_actions = false;
-	int pipe_fds[2] = { -1, -1 };
-	char output[ENVIRONMENT_OUTPUT_LIMIT];
-	char reason[256];
-	pid_t child;
-	int failure;
-	int read_failure;
-	int result = -1;
+	char *program, *output = NULL;
+	int result;
 
 	if (valgrind_path == NULL || valgrind_path[0] == '\0')
 		return gate_error_set(err, "cannot run valgrind: no valgrind path given");
-	if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
-		failure = errno;
-		gate_error_set(err, "cannot run '%s --version': %s", valgrind_path, strerror(failure));
-		goto out;
+	program = strchr(valgrind_path, '/') != NULL ? strdup(valgrind_path)
+						     : runner_find_program(valgrind_path,
+									   getenv("PATH"));
+	if (program == NULL || access(program, X_OK) != 0) {
+		int saved = program == NULL ? ENOENT : errno;
+
+		free(program);
+		return gate_error_set(err, "cannot run '%s --version': %s", valgrind_path,
+				      strerror(saved));
 	}
-	failure = posix_spawn_file_actions_init(&actions);
-	have_actions = failure == 0;
-	if (failure == 0)
-		failure = environment_prepare_actions(&actions, pipe_fds[1]);
-	if (failure == 0)
-		failure = posix_spawnp(&child, valgrind_path, &actions, NULL, argv, envp);
-	close(pipe_fds[1]);
-	pipe_fds[1] = -1;
-	if (failure != 0) {
-		gate_error_set(err, "cannot run '%s --version': %s", valgrind_path, strerror(failure));
-		goto out;
+	{
+		char *argv[] = { program, version_flag, NULL };
+
+		result = runner_capture(argv, NULL, envp, 60, &output, err);
 	}
-	read_failure = environment_read_output(pipe_fds[0], output, sizeof(output));
-	if (environment_wait(child, reason, sizeof(reason)) != 0) {
-		gate_error_set(err, "cannot run '%s --version': %s", valgrind_path, reason);
-		goto out;
-	}
-	if (read_failure != 0) {
-		gate_error_set(err, "cannot run '%s --version': cannot read its output: %s",
-			       valgrind_path, strerror(read_failure));
-		goto out;
-	}
-	result = environment_parse_version(valgrind_path, output, version, err);
-out:
-	if (have_actions)
-		posix_spawn_file_actions_destroy(&actions);
-	if (pipe_fds[0] >= 0)
-		close(pipe_fds[0]);
-	if (pipe_fds[1] >= 0)
-		close(pipe_fds[1]);
+	if (result != 0)
+		gate_error_prefix(err, "cannot run '%s --version'", valgrind_path);
+	else
+		result = environment_parse_version(valgrind_path, output, version, err);
+	free(output);
+	free(program);
 	return result;
 }
 

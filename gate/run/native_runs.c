@@ -43,7 +43,7 @@ int native_runs_read_manifest(struct manifest *manifest, const char *build_dir,
 	int status;
 
 	if (asprintf(&path, "%s/scenarios/native/manifest.txt", build_dir) < 0)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	if (access(path, F_OK) != 0) {
 		free(path);
 		return gate_error_set(err, "no native scenarios: the build has none (costgate built "
@@ -71,7 +71,7 @@ int native_runs_drain(const char *path, uint64_t count, double timeout_seconds,
 	int status;
 
 	if (directory == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	snprintf(count_text, sizeof(count_text), "%" PRIu64, count);
 	clock_gettime(CLOCK_MONOTONIC, &started);
 	status = runner_capture(argv, dirname(directory), native_runs_environment(), timeout_seconds,

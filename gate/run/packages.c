@@ -173,7 +173,7 @@ static int dpkg_owners(char *const *libraries, size_t count, char **owners,
 			owner[strlen(owner) - 5] = '\0';
 			found = list_holds(listing, owner, libraries, count, owners);
 			if (found < 0)
-				status = gate_error_set(err, "out of memory");
+				status = gate_error_oom(err);
 			else
 				left -= (size_t)found;
 		}
@@ -222,7 +222,7 @@ static int describe_libraries(char *const *libraries, size_t count, char **texts
 	int status = -1;
 
 	if (owners == NULL) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	if (dpkg == NULL) {
@@ -231,7 +231,7 @@ static int describe_libraries(char *const *libraries, size_t count, char **texts
 
 			texts[i] = strdup(slash != NULL ? slash + 1 : libraries[i]);
 			if (texts[i] == NULL) {
-				gate_error_set(err, "out of memory");
+				gate_error_oom(err);
 				goto out;
 			}
 		}
@@ -253,7 +253,7 @@ static int describe_libraries(char *const *libraries, size_t count, char **texts
 			argv_list_add(&argv, owners[i]);
 	}
 	if (argv_list_vector(&argv) == NULL) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	if (argv.count > 3 && (listing = capture(argv_list_vector(&argv), err)) == NULL) {
@@ -278,7 +278,7 @@ static int describe_libraries(char *const *libraries, size_t count, char **texts
 				texts[i] = NULL;
 		}
 		if (texts[i] == NULL) {
-			gate_error_set(err, "out of memory");
+			gate_error_oom(err);
 			goto out;
 		}
 	}
@@ -318,7 +318,7 @@ static int cache_libraries(struct packages_cache *cache, char *const *libraries,
 	int status = -1;
 
 	if (missing == NULL || texts == NULL) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	for (i = 0; i < count; i++) {
@@ -342,7 +342,7 @@ static int cache_libraries(struct packages_cache *cache, char *const *libraries,
 		owners = paths != NULL ? realloc(cache->owners, (cache->count + wanted) * sizeof(*owners))
 				       : NULL;
 		if (owners == NULL) {
-			gate_error_set(err, "out of memory");
+			gate_error_oom(err);
 			goto out;
 		}
 		cache->owners = owners;
@@ -351,7 +351,7 @@ static int cache_libraries(struct packages_cache *cache, char *const *libraries,
 		char *path = strdup(missing[i]);
 
 		if (path == NULL) {
-			gate_error_set(err, "out of memory");
+			gate_error_oom(err);
 			goto out;
 		}
 		cache->paths[cache->count] = path;
@@ -403,7 +403,7 @@ static int collect_needed(struct packages_names *files, size_t next, struct elf_
 							      ? (size_t)(slash - files->items[0]) : 1);
 		program[1] = dynamic.runpath == NULL && dynamic.rpath != NULL ? strdup(dynamic.rpath) : NULL;
 		if (program[0] == NULL || (dynamic.runpath == NULL && dynamic.rpath != NULL && program[1] == NULL)) {
-			gate_error_set(err, "out of memory");
+			gate_error_oom(err);
 			goto out;
 		}
 		search->program_directory = program[0];
@@ -421,7 +421,7 @@ static int collect_needed(struct packages_names *files, size_t next, struct elf_
 		}
 		if (names_add(files, library) != 0) {
 			free(library);
-			gate_error_set(err, "out of memory");
+			gate_error_oom(err);
 			goto out;
 		}
 		free(library);
@@ -452,7 +452,7 @@ static int collect(const char *executable, struct packages_names *files, struct 
 	}
 	if (names_add(files, first) != 0) {
 		free(first);
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	}
 	free(first);
 	for (next = 0; status == 0 && next < files->count; next++)
@@ -510,14 +510,14 @@ int packages_objects(const char *executable, struct packages_object **objects, s
 		free(interpreter);
 		if (loader != NULL && names_add(&files, loader) != 0) {
 			free(loader);
-			gate_error_set(err, "out of memory");
+			gate_error_oom(err);
 			goto out;
 		}
 		free(loader);
 	}
 	*objects = calloc(files.count, sizeof(**objects));
 	if (*objects == NULL) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	for (i = 0; i < files.count; i++) {
@@ -597,7 +597,7 @@ int packages_describe(struct packages_cache *cache, const char *executable, char
 		length += strlen(owners.items[i]) + 2;
 	*text = malloc(length);
 	if (*text == NULL) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	(*text)[0] = '\0';
@@ -625,7 +625,7 @@ int packages_libc(struct packages_cache *cache, char **text, struct gate_error *
 	if (owner == NULL)
 		return -1;
 	*text = strdup(owner[0] != '\0' ? owner : "libc.so.6 (no package)");
-	return *text != NULL ? 0 : gate_error_set(err, "out of memory");
+	return *text != NULL ? 0 : gate_error_oom(err);
 }
 
 struct packages_cache *packages_shared_cache(void)

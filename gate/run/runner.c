@@ -705,13 +705,13 @@ int runner_run(struct runner_job *jobs, size_t job_count, const struct runner_op
 		goto out;
 	}
 	if (order == NULL || pool.children == NULL) {
-		status = gate_error_set(err, "out of memory");
+		status = gate_error_oom(err);
 		goto out;
 	}
 	for (i = 0; i < options->parallel; i++) {
 		pool.children[i].kept = malloc(sizeof(*pool.children[i].kept));
 		if (pool.children[i].kept == NULL) {
-			status = gate_error_set(err, "out of memory");
+			status = gate_error_oom(err);
 			goto out;
 		}
 	}
@@ -818,6 +818,59 @@ static int wait_until(pid_t pid, double timeout_seconds, const struct timespec *
 		if (got == 0)
 			nanosleep(&pause, NULL);
 	}
+}
+
+int runner_call_in_child(int (*call)(void *context), void *context)
+{
+	int status = 0, report[2], child_errno = 0;
+	pid_t pid;
+
+	if (pipe2(report, O_CLOEXEC) != 0)
+		return errno;
+	pid = fork();
+	if (pid < 0) {
+		int saved = errno;
+
+		close(report[0]);
+		close(report[1]);
+		return saved;
+	}
+	if (pid == 0) {
+		int code;
+
+		close(report[0]);
+		code = call(context);
+		if (code != 0 && write(report[1], &code, sizeof(code)) < 0)
+			_exit(1);
+		_exit(code == 0 ? 0 : 1);
+	}
+	close(report[1]);
+	if (read(report[0], &child_errno, sizeof(child_errno)) != (ssize_t)sizeof(child_errno))
+		child_errno = 0;
+	close(report[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (child_errno == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+		child_errno = ECHILD;
+	return child_errno;
+}
+
+void runner_run_and_wait(char *const *argv, const char *directory, char *const *environment)
+{
+	pid_t pid;
+
+	if (argv == NULL || argv[0] == NULL)
+		return;
+	pid = fork();
+	if (pid == 0) {
+		if (directory != NULL && chdir(directory) != 0)
+			_exit(127);
+		execve(argv[0], argv, environment);
+		_exit(127);
+	}
+	if (pid > 0)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
 }
 
 int runner_capture(char *const *argv, const char *directory, char *const *environment,

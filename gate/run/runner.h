@@ -88,6 +88,17 @@ struct runner_options {
 int runner_run(struct runner_job *jobs, size_t job_count, const struct runner_options *options,
 	       struct gate_error *err);
 
+/* Runs argv (argv[0] an absolute path) in `directory` (NULL: here) with `environment` and waits
+ * for it, with only what a signal handler may call (fork, chdir, execve, _exit, waitpid): gate's
+ * cleanup on Ctrl-C (a temporary worktree, a debug view) runs through it. It reports nothing: a
+ * cleanup that cannot run leaves what gate's next run sweeps. */
+void runner_run_and_wait(char *const *argv, const char *directory, char *const *environment);
+
+/* Calls `call` in a child process of its own (one that may change its namespaces, its mounts,
+ * its credentials, and then ends) and returns what it returned: 0, or an errno; ECHILD when the
+ * child ended otherwise, or the errno of a fork or pipe that failed. */
+int runner_call_in_child(int (*call)(void *context), void *context);
+
 /* The most runner_capture reads (git show of a baseline, --describe): far above real use (10,000
  * scenarios at the 7 KB a real one takes make a 70 MB baseline); past it the capture is an
  * error, never cut short. */

@@ -17,7 +17,7 @@ static int seal_file_alone(struct seal *seal, const char *executable, struct gat
 {
 	seal->files = calloc(1, sizeof(*seal->files));
 	if (seal->files == NULL)
-		return gate_error_set(err, "out of memory");
+		return gate_error_oom(err);
 	seal->files[0].path = realpath(executable, NULL);
 	if (seal->files[0].path == NULL ||
 	    sha256_file(seal->files[0].path, seal->files[0].sha256, err) != 0) {
@@ -51,7 +51,7 @@ static int add_loadable(struct seal *seal, const char *executable, struct gate_e
 			continue;
 		grown = realloc(seal->files, (seal->count + 1) * sizeof(*grown));
 		if (grown == NULL) {
-			status = gate_error_set(err, "out of memory");
+			status = gate_error_oom(err);
 			break;
 		}
 		seal->files = grown;
@@ -79,7 +79,7 @@ int seal_make(struct seal *seal, const char *executable, struct gate_error *err)
 		return seal_file_alone(seal, executable, err);
 	seal->files = calloc(count + 1, sizeof(*seal->files));
 	if (seal->files == NULL) {
-		gate_error_set(err, "out of memory");
+		gate_error_oom(err);
 		goto out;
 	}
 	for (i = 0; i < count; i++) {
@@ -210,7 +210,7 @@ int seal_compare(const cJSON *files, const char *name, const char *build_dir,
 		if (path->valuestring[0] == '/')
 			continue; /* outside the build measured: nothing here to compare it with */
 		if (asprintf(&local, "%s/%s", build_dir, path->valuestring) < 0)
-			return gate_error_set(err, "out of memory");
+			return gate_error_oom(err);
 		status = sha256_file(local, here, err);
 		if (status == 0 && strcmp(here, sha256->valuestring) != 0)
 			status = gate_error_set(err, "scenario '%s': '%s' built here (sha256 %.16s...) is "

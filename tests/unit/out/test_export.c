@@ -70,7 +70,7 @@ static void unload(struct loaded *loaded)
 	free(loaded->text);
 }
 
-static char *export(const struct loaded *loaded, enum export_format format, struct gate_error *err)
+static char *export(const struct loaded *loaded, const char *format, struct gate_error *err)
 {
 	struct results_verdict verdict;
 	struct printed printed;
@@ -79,7 +79,8 @@ static char *export(const struct loaded *loaded, enum export_format format, stru
 
 	if (results_verdict_read(&verdict, loaded->document, "fixture", err) != 0)
 		return NULL;
-	status = export_write(print_to(&printed), format, &loaded->results, &verdict, err);
+	status = export_format_find(format)->write(print_to(&printed), &loaded->results, &verdict,
+						   err);
 	text = printed_text(&printed);
 	results_verdict_release(&verdict);
 	if (status != 0) {
@@ -91,7 +92,7 @@ static char *export(const struct loaded *loaded, enum export_format format, stru
 
 /* The export in `format` of valid.json, with `from` replaced by `to` in its text when given, and
  * reply renamed `reply_name` in memory when given (owned; NULL when it failed). */
-static char *exported(enum export_format format, const char *from, const char *to,
+static char *exported(const char *format, const char *from, const char *to,
 		      const char *reply_name)
 {
 	struct loaded loaded = { RESULTS_INIT, NULL, NULL };
@@ -120,15 +121,17 @@ static void export_should_know_its_three_formats(void)
 		{ METRIC_PEAK_BYTES, "peak-bytes" },
 		{ METRIC_COUNT + METRIC_PEAK_BYTES, "cold-peak-bytes" },
 	};
-	enum export_format format = EXPORT_CSV;
-	char name[64];
+	char name[64], names[64];
 	size_t i;
 
-	CHECK(export_format_parse("bmf", &format) == 0 && format == EXPORT_BMF);
-	CHECK(export_format_parse("junit", &format) == 0 && format == EXPORT_JUNIT);
-	CHECK(export_format_parse("csv", &format) == 0 && format == EXPORT_CSV);
-	CHECK(export_format_parse("CSV", &format) == -1);
-	CHECK(export_format_parse("", &format) == -1);
+	CHECK(export_format_find("bmf") == &export_formats[0]);
+	CHECK(export_format_find("junit") == &export_formats[1]);
+	CHECK(export_format_find("csv") == &export_formats[2]);
+	CHECK(export_format_find("CSV") == NULL);
+	CHECK(export_format_find("") == NULL);
+	CHECK_U64(export_format_count, 3);
+	export_format_names(names, sizeof(names));
+	CHECK_STR(names, "bmf, junit or csv");
 	for (i = 0; i < sizeof(measures) / sizeof(measures[0]); i++) {
 		export_measure_name(name, sizeof(name), measures[i].measure);
 		CHECK_STR(name, measures[i].name);
@@ -155,7 +158,7 @@ static void export_should_name_every_measure_of_the_table_as_a_bencher_slug(void
 
 static void bmf_should_hold_every_measure_of_every_scenario(void)
 {
-	char *text = exported(EXPORT_BMF, NULL, NULL, NULL);
+	char *text = exported("bmf", NULL, NULL, NULL);
 	cJSON *bmf = text != NULL ? cJSON_Parse(text) : NULL;
 
 	CHECK(cJSON_GetArraySize(bmf) == 2);
@@ -168,7 +171,7 @@ static void bmf_should_hold_every_measure_of_every_scenario(void)
 
 static void csv_should_quote_names_and_defuse_formulas(void)
 {
-	char *text = exported(EXPORT_CSV, NULL, NULL, "=1+1, \"x\"");
+	char *text = exported("csv", NULL, NULL, "=1+1, \"x\"");
 
 	CHECK(text != NULL &&
 	      strncmp(text, "scenario,measure,value,unit,baseline,change_percent,limit_percent,floor\r\n",
@@ -184,7 +187,7 @@ static void csv_should_quote_names_and_defuse_formulas(void)
  * scenario that failed to measure as its state alone. */
 static void csv_should_give_one_fact_a_row_with_the_floor(void)
 {
-	char *text = exported(EXPORT_CSV, "\"failures\": []",
+	char *text = exported("csv", "\"failures\": []",
 			      "\"failures\": [{\"name\": \"segfaults\", \"failure\": \"killed\"}], "
 			      "\"verdict\": {\"exit_code\": 3, \"rows\": [{\"name\": \"reply\", "
 			      "\"state\": \"regressed\", \"limit_percent\": 5, \"instructions\": "
@@ -207,7 +210,7 @@ static void csv_should_give_one_fact_a_row_with_the_floor(void)
  * costgate.runs; a document without them says time 0 and no file. */
 static void junit_should_carry_the_source_file_and_the_valgrind_seconds(void)
 {
-	char *text = exported(EXPORT_JUNIT, "\"failures\": []",
+	char *text = exported("junit", "\"failures\": []",
 			      "\"failures\": [], \"runs\": {\"reply\": {\"source\": \"scenarios/reply.c\", "
 			      "\"valgrind_seconds\": 12.25}, \"consume_json\": {\"valgrind_seconds\": 0.5}}",
 			      NULL);
@@ -217,14 +220,14 @@ static void junit_should_carry_the_source_file_and_the_valgrind_seconds(void)
 	CHECK_CONTAINS(text, "<testcase classname=\"costgate\" name=\"consume_json\" time=\"0.500\"/>");
 	CHECK_CONTAINS(text, "skipped=\"0\" time=\"12.750\">");
 	free(text);
-	text = exported(EXPORT_JUNIT, NULL, NULL, NULL);
+	text = exported("junit", NULL, NULL, NULL);
 	CHECK_CONTAINS(text, "name=\"reply\" time=\"0.000\"/>");
 	free(text);
 }
 
 static void junit_should_escape_names_and_count_its_cases(void)
 {
-	char *text = exported(EXPORT_JUNIT, NULL, NULL, "a<b & \"c\"");
+	char *text = exported("junit", NULL, NULL, "a<b & \"c\"");
 
 	CHECK_CONTAINS(text, "<testcase classname=\"costgate\" name=\"a&lt;b &amp; &quot;c&quot;\"");
 	CHECK_CONTAINS(text, "<testsuite name=\"costgate\" tests=\"2\" failures=\"0\" errors=\"0\"");
@@ -238,7 +241,7 @@ static void export_should_refuse_a_verdict_it_cannot_read(void)
 	struct gate_error err = GATE_ERROR_INIT;
 
 	if (load(&loaded, "\"failures\": []", "\"failures\": [], \"verdict\": {\"rows\": [{\"name\": 1}]}") == 0) {
-		CHECK(export(&loaded, EXPORT_JUNIT, &err) == NULL);
+		CHECK(export(&loaded, "junit", &err) == NULL);
 		CHECK_STR(err.message, "cannot read results 'fixture': costgate.verdict.rows[0].name is "
 				       "not a string");
 	}
