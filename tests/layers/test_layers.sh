@@ -34,7 +34,7 @@ expect() {
 }
 
 expect the_tree_has_no_upward_include_and_no_loop 0 \
-  '^check-layers: 6 layers \(base parse run core out cmd\), [0-9]+ includes, no upward include, no loop$' \
+  '^check-layers: 6 layers \(base parse run core render cmd\), [0-9]+ includes, no upward include, no loop$' \
   "$source_dir/gate"
 
 copy upward
@@ -54,8 +54,8 @@ add_include "$work/longer_loop/gate/core/slope.h" verdict.h
 expect a_loop_round_three_files_is_named 1 '^a loop between files: .*slope' "$work/longer_loop/gate"
 
 copy unknown
-add_include "$work/unknown/gate/out/page.c" nowhere.h
-expect a_header_no_layer_has_is_named 1 '^out/page\.c:[0-9]+: includes "nowhere\.h", a header no layer has$' \
+add_include "$work/unknown/gate/render/page.c" nowhere.h
+expect a_header_no_layer_has_is_named 1 '^render/page\.c:[0-9]+: includes "nowhere\.h", a header no layer has$' \
   "$work/unknown/gate"
 
 mkdir -p "$work/nolayers/gate" && echo 'project(x)' >"$work/nolayers/gate/CMakeLists.txt"

@@ -1,6 +1,6 @@
 /* Unit tests of the history document: the dates --since takes, the JSON that gate history writes
  * and gate report reads back (strictly: a point outside the versions or out of order is refused,
- * the percentages are recomputed). Its charts are tests/unit/out/test_chart.c; the walk over git
+ * the percentages are recomputed). Its charts are tests/unit/render/test_chart.c; the walk over git
  * is tested end to end in tests/report/test_history.sh. */
 #define _GNU_SOURCE
 #include "check.h"
