@@ -262,6 +262,8 @@ char *fs_path_tidy(char *path)
 	bool absolute = path[0] == '/';
 	size_t read = 0, written = 0, kept = 0; /* kept: components written that ".." may take back */
 
+	if (path[0] == '\0')
+		return path;
 	while (path[read] != '\0') {
 		size_t length;
 

@@ -27,14 +27,15 @@ int fs_read_file(const char *path, size_t limit, char **text, size_t *length);
 int fs_write_atomic(const char *path, const char *text, size_t length, const char *temporary_dir,
 		    struct gate_error *err);
 
-/* Makes `path` and every missing parent (mode `mode`); an existing directory is fine. Errors
- * name the directory that could not be made. */
 /* Tidies an absolute or relative path in place by its text alone: "." components and doubled
  * slashes dropped, "DIR/.." taken back ("/repo/builddir/../lib.c" is "/repo/lib.c", the name a
  * Meson build's debug information gives a source beside the build directory). A ".." at the
- * start of a relative path, or above "/", stays. Returns path. */
+ * start of a relative path stays; one above "/" is dropped ("/../x" is "/x"); "" stays "".
+ * Returns path. */
 char *fs_path_tidy(char *path);
 
+/* Makes `path` and every missing parent (mode `mode`); an existing directory is fine. Errors
+ * name the directory that could not be made. */
 int fs_mkdir_p(const char *path, mode_t mode, struct gate_error *err);
 
 /* Takes an exclusive lock (flock) on the file at `path`, made when missing, and writes this

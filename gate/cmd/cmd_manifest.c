@@ -282,10 +282,17 @@ static int write_scenario(FILE *out, const char *executable, char *const *execut
 	}
 	if (!S_ISREG(status.st_mode) || access(executable, X_OK) != 0)
 		return gate_error_set(err, "cannot list '%s': not an executable file", executable);
-	if (options->native && !is_native_build(executable))
-		return gate_error_set(err, "cannot list '%s' with --native: it is not linked with the "
-				      "native harness (build it with pkg-config --cflags --libs "
-				      "costgate-native, with its symbols)", executable);
+	if (options->native != is_native_build(executable))
+		return options->native
+			       ? gate_error_set(err, "cannot list '%s' with --native: it is not linked "
+						"with the native harness (build it with pkg-config "
+						"--cflags --libs costgate-native, with its symbols)",
+						executable)
+			       : gate_error_set(err, "cannot list '%s': it is linked with the native "
+						"harness, which gate runs without valgrind (list it "
+						"with --native in BUILD/scenarios/native; a measured "
+						"scenario links pkg-config --libs costgate)",
+						executable);
 	path = realpath(executable, NULL);
 	if (path == NULL || text_line_problem(path, 4096) != NULL) {
 		free(path);

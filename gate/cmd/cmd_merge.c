@@ -140,8 +140,6 @@ static int combine(struct session *session, struct results *shards, size_t count
 	return 0;
 }
 
-/* The harness's region: a results file does not say which function a run toggled on, and the
- * second opinion takes nothing from the run but counts to check. */
 /* --check-raw: every count at 1, N and 2N again from the files valgrind wrote. */
 static int check_raw(const struct session *session, const char *directory, struct gate_error *err)
 {

@@ -21,15 +21,30 @@ static struct function_list region_functions(const struct measurement *measureme
 	return (struct function_list){ measurement->functions, measurement->function_count };
 }
 
-/* The function of that name on the same side (the project's or the system libraries'): a
- * project function named like a system library's is another function. */
+/* Whether the list flags any function as the harness's: a document written before the harness
+ * was told apart flags none. */
+static bool flags_harness(struct function_list list)
+{
+	size_t i;
+
+	for (i = 0; i < list.count; i++)
+		if (list.items[i].harness)
+			return true;
+	return false;
+}
+
+/* The function of that name on the same side (the project's or the system libraries', and, when
+ * both documents tell the harness apart (`by_flag`), the harness's or not): a project function
+ * named like a system library's, or like one of the harness's, is another function. Against a
+ * document that flags no harness at all (an older one), the name and side alone. */
 static const struct function_cost *find_function(struct function_list list,
-						 const struct function_cost *like)
+						 const struct function_cost *like, bool by_flag)
 {
 	size_t i;
 
 	for (i = 0; i < list.count; i++)
 		if (list.items[i].project == like->project &&
+		    (!by_flag || list.items[i].harness == like->harness) &&
 		    strcmp(list.items[i].name, like->name) == 0)
 			return &list.items[i];
 	return NULL;
@@ -42,16 +57,25 @@ static bool either_harness(const struct function_cost *a, const struct function_
 	return (a != NULL && a->harness) || (b != NULL && b->harness);
 }
 
-/* Whether `name` is a harness function in `measurement` (a line's function, by its name). */
+/* Whether the function a line is counted under (callgrind's name) is only the harness's in
+ * `measurement`: a harness function of that name, and no project function of it (nor one told
+ * apart by its place, "NAME [file.c:12]"), whose lines these could also be. */
 static bool harness_named(const struct measurement *measurement, const char *name)
 {
-	size_t i;
+	size_t length = strlen(name), i;
+	bool harness = false;
 
-	for (i = 0; measurement != NULL && i < measurement->function_count; i++)
-		if (measurement->functions[i].harness &&
-		    strcmp(measurement->functions[i].name, name) == 0)
-			return true;
-	return false;
+	for (i = 0; measurement != NULL && i < measurement->function_count; i++) {
+		const struct function_cost *cost = &measurement->functions[i];
+
+		if (strncmp(cost->name, name, length) != 0 ||
+		    (cost->name[length] != '\0' && strncmp(cost->name + length, " [", 2) != 0))
+			continue;
+		if (!cost->harness)
+			return false;
+		harness = harness || cost->name[length] == '\0';
+	}
+	return harness;
 }
 
 static int compare_functions(const void *left, const void *right)
@@ -216,6 +240,7 @@ static int merge_functions(struct attribution_function *rows, size_t *row_count,
 {
 	size_t capacity = head.count + baseline.count, count = 0, i;
 	struct attribution_function *all = calloc(capacity + 1, sizeof(*all));
+	bool by_flag = flags_harness(head) && flags_harness(baseline);
 
 	if (all == NULL)
 		return -1;
@@ -223,7 +248,8 @@ static int merge_functions(struct attribution_function *rows, size_t *row_count,
 		bool from_head = i < head.count;
 		const struct function_cost *cost = from_head ? &head.items[i]
 							     : &baseline.items[i - head.count];
-		const struct function_cost *other = find_function(from_head ? baseline : head, cost);
+		const struct function_cost *other = find_function(from_head ? baseline : head, cost,
+								  by_flag);
 		const struct function_cost *in_head = from_head ? cost : other;
 		const struct function_cost *in_baseline = from_head ? other : cost;
 		struct attribution_function *row = &all[count];
@@ -326,6 +352,8 @@ static int merge_syscalls(struct attribution *attribution, const struct measurem
 {
 	size_t capacity = head->function_count + baseline->function_count, count = 0, i;
 	struct attribution_function *all = calloc(capacity + 1, sizeof(*all));
+	bool by_flag = flags_harness(region_functions(head)) &&
+		       flags_harness(region_functions(baseline));
 
 	if (all == NULL)
 		return -1;
@@ -334,7 +362,7 @@ static int merge_syscalls(struct attribution *attribution, const struct measurem
 		const struct function_cost *cost = from_head ? &head->functions[i]
 							     : &baseline->functions[i - head->function_count];
 		const struct function_cost *other = find_function(
-			region_functions(from_head ? baseline : head), cost);
+			region_functions(from_head ? baseline : head), cost, by_flag);
 		const struct function_cost *in_head = from_head ? cost : other;
 		const struct function_cost *in_baseline = from_head ? other : cost;
 		struct attribution_function *row = &all[count];
@@ -475,13 +503,16 @@ static void merge_lines(struct attribution *attribution, const struct measuremen
  * function counts when either side flags it (`flags`: the other side's functions). */
 static double harness_total(const struct measurement *side, const struct measurement *flags)
 {
+	bool by_flag = flags_harness(region_functions(side)) &&
+		       flags_harness(region_functions(flags));
 	double total = 0;
 	size_t i;
 
 	for (i = 0; i < side->function_count; i++) {
 		const struct function_cost *cost = &side->functions[i];
 
-		if (cost->project && either_harness(cost, find_function(region_functions(flags), cost)))
+		if (cost->project &&
+		    either_harness(cost, find_function(region_functions(flags), cost, by_flag)))
 			total += cost->with_library;
 	}
 	return total;

@@ -645,20 +645,22 @@ static int compute_owned(struct measurement *measurement, const struct ownership
 		const struct owned_cost *in_twice = i < twice->count ? &twice->costs[i] : NULL;
 		const struct owned_cost *in_n, *cold, *any;
 		const char *name;
-		bool project;
+		bool project, harness;
 		struct function_cost *cost;
 
 		if (in_twice == NULL) { /* owners of the N run that the 2N run lacks */
 			name = n->costs[i - twice->count].name;
 			project = n->costs[i - twice->count].project;
-			if (ownership_find(twice, name, project) != NULL)
+			harness = n->costs[i - twice->count].harness;
+			if (ownership_find(twice, name, project, harness) != NULL)
 				continue;
 		} else {
 			name = in_twice->name;
 			project = in_twice->project;
+			harness = in_twice->harness;
 		}
-		in_n = ownership_find(n, name, project);
-		cold = ownership_find(&owned[SLOPE_ONE], name, project);
+		in_n = ownership_find(n, name, project, harness);
+		cold = ownership_find(&owned[SLOPE_ONE], name, project, harness);
 		any = in_twice ? in_twice : in_n;
 		cost = &measurement->functions[measurement->function_count];
 		cost->exclusive = slope_per_message(in_n ? in_n->exclusive : 0,
@@ -674,7 +676,7 @@ static int compute_owned(struct measurement *measurement, const struct ownership
 		cost->cold_exclusive = cold ? cold->exclusive : 0;
 		cost->cold_syscalls = cold ? cold->syscalls : 0;
 		cost->project = any->project;
-		cost->harness = (in_twice != NULL && in_twice->harness) || (in_n != NULL && in_n->harness);
+		cost->harness = harness;
 		if (cost->exclusive == 0 && cost->inclusive == 0 && cost->cold_exclusive == 0 &&
 		    cost->syscalls == 0 && cost->cold_syscalls == 0)
 			continue;

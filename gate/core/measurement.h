@@ -15,10 +15,12 @@
 #include "seal.h"
 #include "slope.h"
 
-/* What one function costs a message in the steady state (its slope), and in the cold run. */
-/* The fill functions a measurement keeps (measurement.fill_functions). */
-#define MEASUREMENT_FILL_ROWS 10
+/* The fill functions a measurement keeps (measurement.fill_functions): enough that a function
+ * among the dearest of one side is rarely past the cut of the other, where it would read as new
+ * or gone. */
+#define MEASUREMENT_FILL_ROWS 30
 
+/* What one function costs a message in the steady state (its slope), and in the cold run. */
 struct function_cost {
 	char *name;              /* owned */
 	double exclusive;        /* exclusive instructions per message */

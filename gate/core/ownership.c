@@ -51,7 +51,7 @@ static bool deeper_level(const char *name)
 }
 
 static struct owned_cost *add_cost(struct ownership *ownership, size_t *capacity, char *name,
-				   bool project)
+				   bool project, bool harness)
 {
 	struct owned_cost *cost;
 
@@ -69,14 +69,15 @@ static struct owned_cost *add_cost(struct ownership *ownership, size_t *capacity
 		*capacity = grown_capacity;
 	}
 	cost = &ownership->costs[ownership->count++];
-	*cost = (struct owned_cost){ .name = name, .project = project };
+	*cost = (struct owned_cost){ .name = name, .project = project, .harness = harness };
 	return cost;
 }
 
-/* The owner named `name` (exactly) on the project's side or the system's, added when new: a
- * project function named like a system library's is its own owner. */
+/* The owner named `name` (exactly) on the project's side or the system's, and the harness's or
+ * not, added when new: a project function named like a system library's, or like one of the
+ * harness's (its static `drain`, `fill`, `grow`), is its own owner. */
 static struct owned_cost *find_or_add(struct ownership *ownership, size_t *capacity, char *name,
-				      bool project)
+				      bool project, bool harness)
 {
 	size_t i;
 
@@ -84,11 +85,12 @@ static struct owned_cost *find_or_add(struct ownership *ownership, size_t *capac
 		return NULL;
 	for (i = 0; i < ownership->count; i++)
 		if (ownership->costs[i].project == project &&
+		    ownership->costs[i].harness == harness &&
 		    strcmp(ownership->costs[i].name, name) == 0) {
 			free(name);
 			return &ownership->costs[i];
 		}
-	return add_cost(ownership, capacity, name, project);
+	return add_cost(ownership, capacity, name, project, harness);
 }
 
 static char *inlined_name(const char *owner, const char *caller)
@@ -116,38 +118,41 @@ static int split_function(struct ownership *ownership, size_t *capacity,
 	uint64_t own = function->exclusive;
 	uint64_t own_library = function->library_calls - function->allocator_calls;
 	size_t index, i;
-	struct owned_cost *cost = find_or_add(ownership, capacity,
-					      strndup(function->name,
-						      level_free_length(function->name)),
-					      project);
+	struct owned_cost *cost;
 	bool harness = false;
 
-	if (cost == NULL || (project && (function->line_count > 0 || by_address) && info == NULL))
+	if (project && (function->line_count > 0 || by_address) && info == NULL)
 		return -1;
-	/* The function is the harness's when its code lies in a harness unit. */
+	/* The function is the harness's when its code lies in a harness unit; what was inlined into
+	 * it or shares its name is each its own by its own addresses, below. */
 	if (info != NULL && by_address &&
 	    debuginfo_harness_at(info, function->instrs[0].address, &harness) != 0)
 		return -1;
-	cost->harness |= harness;
+	cost = find_or_add(ownership, capacity,
+			   strndup(function->name, level_free_length(function->name)), project,
+			   harness);
+	if (cost == NULL)
+		return -1;
 	index = (size_t)(cost - ownership->costs);
 	for (i = 0; info != NULL && by_address && i < function->instr_count; i++) {
 		const struct cg_instr *instr = &function->instrs[i];
 		uint64_t library = instr->library_calls - instr->allocator_calls;
 		const char *owner;
 		struct owned_cost *inlined;
-		bool copy, ambiguous;
+		bool copy, ambiguous, here = false;
 
-		if (debuginfo_owner_at(info, instr->address, &owner, &copy, &ambiguous) != 0)
+		if (debuginfo_owner_at(info, instr->address, &owner, &copy, &ambiguous) != 0 ||
+		    debuginfo_harness_at(info, instr->address, &here) != 0)
 			return -1;
 		/* Its own code, unless its name stands for several functions of the object: then
 		 * each is a row of its own, named with its place. */
 		if (owner == NULL || (!copy && !ambiguous) || same_function(function->name, owner))
 			continue;
 		inlined = find_or_add(ownership, capacity,
-				      copy ? inlined_name(owner, function->name) : strdup(owner), true);
+				      copy ? inlined_name(owner, function->name) : strdup(owner), true,
+				      here);
 		if (inlined == NULL)
 			return -1;
-		inlined->harness |= harness;
 		inlined->exclusive += instr->exclusive;
 		if (outermost)
 			inlined->inclusive += instr->exclusive + instr->calls;
@@ -163,10 +168,10 @@ static int split_function(struct ownership *ownership, size_t *capacity,
 
 		if (owner == NULL || same_function(function->name, owner))
 			continue;
-		inlined = find_or_add(ownership, capacity, inlined_name(owner, function->name), true);
+		inlined = find_or_add(ownership, capacity, inlined_name(owner, function->name), true,
+				      harness);
 		if (inlined == NULL)
 			return -1;
-		inlined->harness |= harness;
 		inlined->exclusive += line->exclusive;
 		if (outermost)
 			inlined->inclusive += line->exclusive + line->calls;
@@ -207,13 +212,18 @@ static void cap_inlined(struct ownership *ownership)
 	}
 }
 
-/* By name, the project's owner before the system's of the same name. */
+/* By name, the project's owner before the system's of the same name, the harness's after the
+ * project's own. */
 static int compare_costs(const void *left, const void *right)
 {
 	const struct owned_cost *a = left, *b = right;
 	int order = strcmp(a->name, b->name);
 
-	return order != 0 ? order : (int)b->project - (int)a->project;
+	if (order != 0)
+		return order;
+	if (a->project != b->project)
+		return (int)b->project - (int)a->project;
+	return (int)a->harness - (int)b->harness;
 }
 
 int ownership_compute(struct ownership *ownership, const struct cg_profile *profile,
@@ -235,9 +245,9 @@ int ownership_compute(struct ownership *ownership, const struct cg_profile *prof
 }
 
 const struct owned_cost *ownership_find(const struct ownership *ownership, const char *name,
-				       bool project)
+				       bool project, bool harness)
 {
-	struct owned_cost key = { .name = (char *)name, .project = project };
+	struct owned_cost key = { .name = (char *)name, .project = project, .harness = harness };
 
 	if (ownership == NULL || ownership->count == 0)
 		return NULL;

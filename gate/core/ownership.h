@@ -48,9 +48,9 @@ struct ownership_objects {
 int ownership_compute(struct ownership *ownership, const struct cg_profile *profile,
 		      struct ownership_objects *objects);
 
-/* By exact name, on the project's side or the system's; NULL when absent. */
+/* By exact name, on the project's side or the system's, the harness's or not; NULL when absent. */
 const struct owned_cost *ownership_find(const struct ownership *ownership, const char *name,
-				       bool project);
+				       bool project, bool harness);
 
 void ownership_release(struct ownership *ownership);         /* NULL-safe */
 void ownership_objects_release(struct ownership_objects *objects); /* NULL-safe */

@@ -15,6 +15,8 @@
 #include "fs.h"
 #include "metrics.h"
 
+/* The harness's region: a results file does not say which function a run toggled on, and the
+ * second opinion takes nothing from the run but counts to check. */
 #define HARNESS_REGION "costgate_measured_region"
 
 /* Compares one count of the document with the raw file's (`parts`: that file and the parts

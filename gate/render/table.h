@@ -51,12 +51,12 @@ void table_print_improvement(FILE *out, const struct verdict_row *row,
 /* A per-message figure as gate prints it everywhere: three decimals, exact for N = 1000. */
 void table_format_per_message(char *text, size_t text_size, double value);
 
-/* The lines of an allocation site: "head a.c:12, baseline a.c:9", or one side when the other
- * has none. */
 /* The sentence on the fill before each drain beside a breach outside the region: its
  * instructions per message on each side and its share of the change outside the region. */
 void table_format_fill(char *text, size_t size, const struct verdict_row *row);
 
+/* The lines of an allocation site: "head a.c:12, baseline a.c:9", or one side when the other
+ * has none. */
 void table_format_site_lines(char *text, size_t size, const struct attribution_site *site);
 
 /* A change in percent with its sign, e.g. "+3.41 %", "-0.02 %"; a change that rounds to zero is

@@ -99,6 +99,9 @@ refused native_should_write_only_into_a_native_directory \
   --native -o b/scenarios --cflags '' b/scenarios/batch
 if [ -x "$build/scenarios/native/batch" ]; then
   mkdir -p b/scenarios/native && cp "$build/scenarios/native/batch" b/scenarios/native/
+  refused a_native_build_should_be_refused_as_a_measured_scenario \
+    "^gate: error: cannot list 'b/scenarios/native/batch': it is linked with the native harness" \
+    -o b/scenarios --cflags '' b/scenarios/native/batch
   if "$gate" manifest -q --native -o b/scenarios/native/ --cc "$cc" --cflags '-O2' b/scenarios/native/batch &&
     grep -qx "scenario batch $tmp/b/scenarios/native/batch" b/scenarios/native/manifest.txt &&
     cmp -s expected b/scenarios/manifest.txt; then

@@ -191,6 +191,7 @@ static void fs_path_tidy_should_take_back_each_dot_dot_by_the_text(void)
 		{ "a/..", "." },
 		{ "./", "." },
 		{ "/repo/src/", "/repo/src" },
+		{ "", "" },
 	};
 	size_t i;
 

@@ -238,6 +238,26 @@ static void harness_should_never_be_a_project_row_and_the_fill_merged(void)
 	CHECK_STR(why.fill[0].name, "encode_block");
 	CHECK(why.fill[0].change == 390.0 && why.fill[0].share_percent == 390.0 / 340.0 * 100.0);
 	CHECK(strcmp(why.fill[1].name, "make_body") == 0 && why.fill[1].disappeared);
+	/* A project function named like one of the harness's (a library's own `drain`) is its own
+	 * row, apart from the harness's `drain`, when both documents tell them apart. */
+	{
+		struct function_cost named_base[2] = { FUNCTION("drain", 10.0, true),
+						       FUNCTION("drain", 40.0, true) };
+		struct function_cost named_head[2] = { FUNCTION("drain", 10.0, true),
+						       FUNCTION("drain", 90.0, true) };
+		struct measurement b2 = base, h2 = head;
+
+		named_base[0].harness = named_head[0].harness = true;
+		b2.functions = named_base;
+		h2.functions = named_head;
+		b2.function_count = h2.function_count = 2;
+		b2.slopes[METRIC_INSTRUCTIONS].per_message = 50.0;
+		h2.slopes[METRIC_INSTRUCTIONS].per_message = 100.0;
+		CHECK(attribution_compute(&why, &h2, &b2) == 0);
+		CHECK_U64(why.function_count, 1);
+		CHECK(strcmp(why.functions[0].name, "drain") == 0 && why.functions[0].change == 50.0);
+		CHECK(why.harness_change == 0.0);
+	}
 	/* Against a baseline without the fill: the head's own, no baseline figure. */
 	base.has_fill = false;
 	CHECK(attribution_compute(&why, &head, &base) == 0);

@@ -68,10 +68,10 @@ static void disown(struct owned *owned)
 /* The cost owned by `name`, which must be there. */
 static const struct owned_cost *owner(const struct owned *owned, const char *name)
 {
-	const struct owned_cost *cost = ownership_find(&owned->ownership, name, true);
+	const struct owned_cost *cost = ownership_find(&owned->ownership, name, true, false);
 
 	if (cost == NULL)
-		cost = ownership_find(&owned->ownership, name, false);
+		cost = ownership_find(&owned->ownership, name, false, false);
 
 	if (cost == NULL)
 		check_failed(__FILE__, __LINE__, "no cost is owned by '%s'", name);
@@ -96,8 +96,8 @@ static void ownership_should_keep_a_project_function_named_like_a_system_ones_ap
 
 	own(&owned, functions, 2, 0);
 	CHECK_U64(owned.ownership.count, 2);
-	project = ownership_find(&owned.ownership, "alloc_perturb", true);
-	system = ownership_find(&owned.ownership, "alloc_perturb", false);
+	project = ownership_find(&owned.ownership, "alloc_perturb", true, false);
+	system = ownership_find(&owned.ownership, "alloc_perturb", false, false);
 	CHECK(project != NULL && system != NULL);
 	if (project != NULL && system != NULL) {
 		CHECK_U64(project->exclusive, 900);
@@ -158,8 +158,8 @@ static void ownership_should_not_split_a_function_from_its_clone(void)
 	CHECK_U64(owned.ownership.count, 2);
 	owner(&owned, "caller_function");
 	owner(&owned, "caller_function.constprop.0");
-	CHECK(ownership_find(&owned.ownership, "caller_function'2", true) == NULL);
-	CHECK(ownership_find(&owned.ownership, "caller_function'2", false) == NULL);
+	CHECK(ownership_find(&owned.ownership, "caller_function'2", true, false) == NULL);
+	CHECK(ownership_find(&owned.ownership, "caller_function'2", false, false) == NULL);
 	disown(&owned);
 }
 

@@ -112,10 +112,20 @@ static void the_head_should_be_measured_again_only_when_not_linear_across_n(void
 	baseline.messages = 1;
 	CHECK_U64(policy_measure_again_at(head, 1, 1000, &baseline, &name, &percent), 0);
 	CHECK_U64(policy_measure_again_at(head, 1, 1000, NULL, &name, &percent), 0);
-	/* A figure that is not gated at a limit never asks for it. */
+	/* Nor a figure the head did not measure. */
 	baseline.messages = 200;
 	head[0].has[METRIC_INSTRUCTIONS] = false;
 	CHECK_U64(policy_measure_again_at(head, 1, 1000, &baseline, &name, &percent), 0);
+	/* Nor one gated by floors, not at a limit (allocations): however far from linear. */
+	head[0].has[METRIC_ALLOCATIONS] = base[0].has[METRIC_ALLOCATIONS] = true;
+	head[0].slopes[METRIC_ALLOCATIONS].linearity_percent = 50;
+	CHECK_U64(policy_measure_again_at(head, 1, 1000, &baseline, &name, &percent), 0);
+	/* The head's side not linear is as much a reason as the baseline's. */
+	head[0].has[METRIC_INSTRUCTIONS] = true;
+	base[0].slopes[METRIC_INSTRUCTIONS].linearity_percent = 0.001;
+	head[0].slopes[METRIC_INSTRUCTIONS].linearity_percent = SLOPE_COMPARABLE_LINEARITY_PERCENT * 3;
+	CHECK_U64(policy_measure_again_at(head, 1, 1000, &baseline, &name, &percent), 200);
+	CHECK(percent == SLOPE_COMPARABLE_LINEARITY_PERCENT * 3);
 }
 
 static void exact_should_hold_every_figure_to_the_instruction(void)
