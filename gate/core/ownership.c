@@ -125,9 +125,14 @@ static int split_function(struct ownership *ownership, size_t *capacity,
 		return -1;
 	/* The function is the harness's when its code lies in a harness unit; what was inlined into
 	 * it or shares its name is each its own by its own addresses, below. */
-	if (info != NULL && by_address &&
-	    debuginfo_harness_at(info, function->instrs[0].address, &harness) != 0)
-		return -1;
+	if (info != NULL && by_address) {
+		const struct debuginfo_place *first = debuginfo_place_at(info,
+									 function->instrs[0].address);
+
+		if (first == NULL)
+			return -1;
+		harness = first->harness;
+	}
 	cost = find_or_add(ownership, capacity,
 			   strndup(function->name, level_free_length(function->name)), project,
 			   harness);
@@ -137,13 +142,17 @@ static int split_function(struct ownership *ownership, size_t *capacity,
 	for (i = 0; info != NULL && by_address && i < function->instr_count; i++) {
 		const struct cg_instr *instr = &function->instrs[i];
 		uint64_t library = instr->library_calls - instr->allocator_calls;
+		const struct debuginfo_place *place = debuginfo_place_at(info, instr->address);
 		const char *owner;
 		struct owned_cost *inlined;
-		bool copy, ambiguous, here = false;
+		bool copy, ambiguous, here;
 
-		if (debuginfo_owner_at(info, instr->address, &owner, &copy, &ambiguous) != 0 ||
-		    debuginfo_harness_at(info, instr->address, &here) != 0)
+		if (place == NULL)
 			return -1;
+		owner = place->name;
+		copy = place->inlined;
+		ambiguous = place->ambiguous;
+		here = place->harness;
 		/* Its own code, unless its name stands for several functions of the object: then
 		 * each is a row of its own, named with its place. */
 		if (owner == NULL || (!copy && !ambiguous) || same_function(function->name, owner))

@@ -27,7 +27,7 @@ struct owned_cost {
 				* the function it was inlined into */
 	bool project;          /* outside the system libraries */
 	bool harness;          /* costgate's harness compiled into the program (its code in the
-				* harness's units, debuginfo_harness_at), with what was inlined into
+				* harness's units, debuginfo_place_at), with what was inlined into
 				* it: on the project's side, never one of its functions */
 };
 

@@ -484,8 +484,7 @@ static int debuginfo_grow_places(struct debuginfo *info)
 	return 0;
 }
 
-/* The place of `address`, looked up once. NULL only when out of memory. */
-static const struct debuginfo_place *debuginfo_place_at(struct debuginfo *info, uint64_t address)
+const struct debuginfo_place *debuginfo_place_at(struct debuginfo *info, uint64_t address)
 {
 	struct debuginfo_place *place;
 
@@ -498,14 +497,6 @@ static const struct debuginfo_place *debuginfo_place_at(struct debuginfo *info, 
 		info->place_count++;
 	}
 	return place;
-}
-
-int debuginfo_harness_at(struct debuginfo *info, uint64_t address, bool *harness)
-{
-	const struct debuginfo_place *place = debuginfo_place_at(info, address);
-
-	*harness = place != NULL && place->harness;
-	return place != NULL ? 0 : -1;
 }
 
 int debuginfo_owner_at(struct debuginfo *info, uint64_t address, const char **name,
@@ -678,12 +669,20 @@ int debuginfo_variable_file(const char *object, const char *variable, char **fil
 	return found < 0 ? -1 : 0;
 }
 
-/* Whether the unit defines, out of line, an external function whose name starts costgate_. */
+/* Whether the unit defines, out of line, one of the harness's own entry points (harness.c's and
+ * queue.c's external functions, include/costgate/). Any name the project could give its own code
+ * ("costgate_helper") is no mark: only these, which a project cannot define beside the harness
+ * it links without taking the harness's place. */
 static bool debuginfo_unit_is_harness(Dwarf_Die *unit)
 {
+	static const char *const entry_points[] = {
+		"costgate_harness_main", "costgate_measured_region", "costgate_queue_init",
+		"costgate_queue_reserve", "costgate_queue_publish", "costgate_queue_release", NULL,
+	};
 	Dwarf_Attribute attribute;
 	Dwarf_Die child;
 	bool external;
+	size_t i;
 
 	if (dwarf_child(unit, &child) != 0)
 		return false;
@@ -695,8 +694,9 @@ static bool debuginfo_unit_is_harness(Dwarf_Die *unit)
 				   &external) != 0 || !external)
 			continue;
 		name = dwarf_formstring(dwarf_attr_integrate(&child, DW_AT_name, &attribute));
-		if (name != NULL && strncmp(name, "costgate_", 9) == 0)
-			return true;
+		for (i = 0; name != NULL && entry_points[i] != NULL; i++)
+			if (strcmp(name, entry_points[i]) == 0)
+				return true;
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return false;
 }

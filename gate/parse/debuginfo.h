@@ -93,9 +93,9 @@ const char *debuginfo_owner(const struct debuginfo *info, const char *file, uint
 int debuginfo_owner_at(struct debuginfo *info, uint64_t address, const char **name,
 		       bool *inlined, bool *ambiguous);
 
-/* Whether `address` lies in a compile unit of costgate's harness (debuginfo_place.harness):
- * into *harness. Returns -1 only when out of memory. */
-int debuginfo_harness_at(struct debuginfo *info, uint64_t address, bool *harness);
+/* All debuginfo_owner_at says of `address`, and whether it lies in a compile unit of costgate's
+ * harness, looked up once and kept: NULL only when out of memory. Points into info. */
+const struct debuginfo_place *debuginfo_place_at(struct debuginfo *info, uint64_t address);
 
 void debuginfo_release(struct debuginfo *info); /* NULL-safe */
 
@@ -123,8 +123,8 @@ struct debuginfo_unit {
 	const char *file;     /* DW_AT_name made absolute with DW_AT_comp_dir; NULL when absent */
 	const char *producer; /* DW_AT_producer ("GNU C17 12.2.0 -mtune=generic ... -O2"); NULL
 			       * when absent */
-	bool harness;         /* it defines an external function named costgate_*: the harness's
-			       * own code (the harness reserves the prefix) */
+	bool harness;         /* it defines one of the harness's entry points
+			       * (costgate_harness_main, the queue's): the harness's own code */
 };
 
 /* Calls `each` for every compile unit of `object` in order; stops at the first non-zero it

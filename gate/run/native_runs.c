@@ -24,14 +24,19 @@ char *const *native_runs_environment(void)
 	return environment;
 }
 
-bool native_runs_present(const char *build_dir)
+/* BUILD_DIR/scenarios/native/manifest.txt (owned), or NULL when out of memory. */
+static char *manifest_path(const char *build_dir)
 {
 	char *path = NULL;
-	bool present;
 
-	if (asprintf(&path, "%s/scenarios/native/manifest.txt", build_dir) < 0)
-		return false;
-	present = access(path, F_OK) == 0;
+	return asprintf(&path, "%s/scenarios/native/manifest.txt", build_dir) < 0 ? NULL : path;
+}
+
+bool native_runs_present(const char *build_dir)
+{
+	char *path = manifest_path(build_dir);
+	bool present = path != NULL && access(path, F_OK) == 0;
+
 	free(path);
 	return present;
 }
@@ -39,10 +44,10 @@ bool native_runs_present(const char *build_dir)
 int native_runs_read_manifest(struct manifest *manifest, const char *build_dir,
 			      struct gate_error *err)
 {
-	char *path = NULL;
+	char *path = manifest_path(build_dir);
 	int status;
 
-	if (asprintf(&path, "%s/scenarios/native/manifest.txt", build_dir) < 0)
+	if (path == NULL)
 		return gate_error_oom(err);
 	if (access(path, F_OK) != 0) {
 		free(path);

@@ -3,6 +3,7 @@
  * one-command capture. Every batch of jobs runs in a scratch directory of its own. */
 #define _GNU_SOURCE
 #include "check.h"
+#include "fs.h"
 #include "runner.h"
 #include "scratch.h"
 
@@ -666,9 +667,58 @@ static void runner_should_not_take_a_directory_for_a_program(void)
 	scratch_remove(directory);
 }
 
+/* The cleanup a signal handler runs: the program in its directory, with its environment, waited
+ * for; a program that is not there is no error to anyone. */
+static void runner_run_and_wait_should_run_the_program_in_its_directory(void)
+{
+	char *directory = scratch_make("run_and_wait"), path[600];
+	char *argv[] = { (char *)"/bin/sh", (char *)"-c", (char *)"echo \"$WHO\" >made", NULL };
+	char *environment[] = { (char *)"WHO=cleanup", NULL };
+	char *missing[] = { (char *)"/nonexistent/program", NULL };
+	char *text = NULL;
+	size_t length = 0;
+
+	runner_run_and_wait(argv, directory, environment);
+	snprintf(path, sizeof(path), "%s/made", directory);
+	CHECK(fs_read_file(path, 100, &text, &length) == 0);
+	CHECK_STR(text, "cleanup\n");
+	free(text);
+	runner_run_and_wait(missing, directory, environment);
+	runner_run_and_wait(NULL, directory, environment);
+	scratch_remove(directory);
+}
+
+static int returns_eacces(void *context)
+{
+	(void)context;
+	return EACCES;
+}
+
+static int returns_nothing(void *context)
+{
+	(void)context;
+	return 0;
+}
+
+static int dies(void *context)
+{
+	(void)context;
+	_exit(3); /* ends without a word of what went wrong */
+}
+
+/* A probe in a child of its own: what it returned, or ECHILD when it ended otherwise. */
+static void runner_call_in_child_should_give_what_the_child_returned(void)
+{
+	CHECK(runner_call_in_child(returns_nothing, NULL) == 0);
+	CHECK(runner_call_in_child(returns_eacces, NULL) == EACCES);
+	CHECK(runner_call_in_child(dies, NULL) == ECHILD);
+}
+
 int main(void)
 {
-	return RUN_CASES(runner_should_report_how_each_job_ended,
+	return RUN_CASES(runner_run_and_wait_should_run_the_program_in_its_directory,
+			 runner_call_in_child_should_give_what_the_child_returned,
+			 runner_should_report_how_each_job_ended,
 			 runner_should_kill_a_job_at_its_deadline,
 			 runner_should_kill_and_count_what_a_job_left_running,
 			 runner_should_skip_a_job_that_comes_after_a_failed_one,
