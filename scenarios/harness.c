@@ -428,10 +428,46 @@ static void put_optional_floor(FILE *out, const char *key, double value)
 	}
 }
 
+/* One key of "gate_metrics", after what came before it. */
+static void put_gate_metric(FILE *out, const char *key, int length, bool *first)
+{
+	char text[64];
+
+	snprintf(text, sizeof(text), "%.*s", length, key);
+	fputs(*first ? ",\"gate_metrics\":[" : ",", out);
+	put_string(out, text);
+	*first = false;
+}
+
+/* "gate_metrics": "cycles" for .gate_cycles, then the keys of .gate_metrics; nothing for none. */
+static void put_gate_metrics(FILE *out, const struct costgate_scenario *scenario)
+{
+	const char *at = scenario->gate_metrics != NULL ? scenario->gate_metrics : "";
+	bool first = true;
+
+	if (scenario->gate_cycles)
+		put_gate_metric(out, "cycles", 6, &first);
+	for (;;) {
+		int length = 0;
+
+		while (*at == ' ')
+			at++;
+		while (at[length] != '\0' && at[length] != ' ')
+			length++;
+		if (length == 0)
+			break;
+		put_gate_metric(out, at, length, &first);
+		at += length;
+	}
+	if (!first)
+		fputs("]", out);
+}
+
 static int describe(const struct costgate_scenario *scenario)
 {
 	unsigned char body[COSTGATE_BODY_MAX];
 	size_t body_bytes = scenario->body(body, sizeof(body));
+	const struct costgate_floor *floor;
 	FILE *out = stdout;
 
 	fputs("{\"name\":", out);
@@ -453,11 +489,10 @@ static int describe(const struct costgate_scenario *scenario)
 	put_optional_floor(out, "cold_peak_bytes", (double)scenario->cold_peak_bytes);
 	put_optional_floor(out, "steady_syscalls", scenario->steady_syscalls);
 	put_optional_floor(out, "cold_syscalls", (double)scenario->cold_syscalls);
+	for (floor = scenario->floors; floor != NULL && floor->key != NULL; floor++)
+		put_optional_floor(out, floor->key, floor->value);
 	fputs("}", out);
-	if (scenario->gate_cycles) {
-		put_key(out, "gate_cycles");
-		fputs("true", out);
-	}
+	put_gate_metrics(out, scenario);
 	put_key(out, "body_bytes");
 	put_number(out, (double)body_bytes);
 	put_key(out, "batch_size");

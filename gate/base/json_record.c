@@ -181,6 +181,11 @@ int json_record_write(const struct json_record *record, const void *from, cJSON 
 		    is_empty(field, at_const(from, field->offset)))
 			continue;
 		item = write_value(field, from);
+		if (item != NULL && field->type == JSON_CUSTOM && (field->flags & JSON_OMIT_EMPTY) != 0 &&
+		    (cJSON_IsArray(item) || cJSON_IsObject(item)) && item->child == NULL) {
+			cJSON_Delete(item);
+			continue;
+		}
 		if (item == NULL || !cJSON_AddItemToObject(object, field->key, item)) {
 			cJSON_Delete(item);
 			return -1;

@@ -49,7 +49,8 @@ enum json_need {
 
 enum {
 	JSON_NULLABLE = 1,        /* JSON null stands for NULL (a JSON_TEXT), both ways */
-	JSON_OMIT_EMPTY = 2,      /* written only when set: not NULL, not 0, not false */
+	JSON_OMIT_EMPTY = 2,      /* written only when set: not NULL, not 0, not false (a
+				   * JSON_CUSTOM: not an empty array or object) */
 	JSON_NONEMPTY = 4,        /* a JSON_ARRAY read with no element is refused */
 };
 

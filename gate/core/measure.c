@@ -1639,6 +1639,7 @@ static void conclude_describe(struct describe *describe)
 		gate_error_set(&err, "scenario '%s': --describe failed: %s", entry->name, how);
 	} else if (scenario_info_from_output(&measurement->info, entry->name, entry->path,
 					     describe->output_path, &err) == 0 &&
+		   metric_check_declarations(&measurement->info, &err) == 0 &&
 		   describe_build(measurement, entry, describe->manifest_flags,
 				  packages_shared_cache(), &err) == 0 &&
 		   program_check(entry->path, measurement->info.region, &err) == 0) {

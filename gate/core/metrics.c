@@ -115,8 +115,8 @@ static int read_syscalls(const struct tool_output *output, uint64_t *count, cons
 	return 0;
 }
 
-#ifdef GATE_TEST_METRIC
-/* The test build's throw-away metric: every heap byte of the run, in the region or not. */
+#if defined(GATE_TEST_METRIC) || defined(GATE_TEST_OPT_IN_METRIC) || defined(GATE_TEST_FLOOR_METRIC)
+/* The test builds' throw-away metric: every heap byte of the run, in the region or not. */
 static int read_test_metric(const struct tool_output *output, uint64_t *count, const char **why)
 {
 	(void)why;
@@ -130,58 +130,70 @@ const struct metric metric_table[METRIC_COUNT] = {
 		.key = "instructions", .title = "instructions", .unit = "instructions",
 		.column = "instr/msg", .tool = TOOL_CALLGRIND, .read = read_instructions,
 		.gating = METRIC_LIMIT, .limit_percent = 2.0, .limit_setting = METRIC_LIMIT_SCENARIO,
-		.must_grow = true, .steady_floor = -1, .cold_floor = -1, .linearity = true,
+		.must_grow = true, .linearity = true,
 		.growth = true, .required = true,
 	},
 	[METRIC_ALLOCATIONS] = {
 		.key = "allocations", .title = "heap allocations", .unit = "blocks",
 		.column = "alloc/msg", .tool = TOOL_DHAT, .read = read_allocations,
-		.gating = METRIC_FLOORS, .steady_floor = -1, .cold_floor = -1, .linearity = true,
+		.gating = METRIC_FLOORS, .linearity = true,
 		.required = true,
 	},
 	[METRIC_BYTES] = {
 		.key = "bytes", .title = "heap bytes allocated", .unit = "bytes",
 		.column = "bytes/msg", .tool = TOOL_DHAT, .read = read_bytes,
-		.gating = METRIC_FLOORS, .steady_floor = FLOOR_STEADY_BYTES,
-		.cold_floor = FLOOR_COLD_BYTES, .required = true,
+		.gating = METRIC_FLOORS, .floors = true, .required = true,
 	},
 	[METRIC_PEAK_BYTES] = {
 		.key = "peak_bytes", .title = "peak live heap of the process", .unit = "bytes",
 		.column = "cold peak", .tool = TOOL_DHAT, .read = read_peak_bytes,
-		.gating = METRIC_FLOORS, .shows_cold = true, .steady_floor = FLOOR_STEADY_PEAK_BYTES,
-		.cold_floor = FLOOR_COLD_PEAK_BYTES,
+		.gating = METRIC_FLOORS, .shows_cold = true, .floors = true,
 	},
 	[METRIC_ALLOCATOR_INSTRUCTIONS] = {
 		.key = "allocator_instructions", .title = "allocator instructions",
 		.unit = "instructions", .column = "allocator/msg", .tool = TOOL_CALLGRIND,
 		.read = read_allocator_instructions, .gating = METRIC_LIMIT,
 		.limit_percent = ALLOCATOR_LIMIT_PERCENT, .limit_setting = METRIC_LIMIT_ALLOCATOR,
-		.per_allocation = true, .steady_floor = -1, .cold_floor = -1,
+		.per_allocation = true,
 		.limit_note = "glibc malloc's own work: a heap used differently, or the allocator "
 			      "told to work differently (mallopt, tunables)",
 	},
 	[METRIC_CYCLES] = {
 		.key = "cycles", .title = "estimated cycles", .unit = "cycles",
 		.column = "cycles/msg", .tool = TOOL_CACHE, .read = read_cycles,
-		.gating = METRIC_LIMIT_OPT_IN, .limit_percent = 2.0,
+		.gating = METRIC_LIMIT, .opt_in = true, .limit_percent = 2.0,
 		.limit_setting = METRIC_LIMIT_SCENARIO, .must_grow = true,
-		.steady_floor = -1, .cold_floor = -1,
 		.limit_note = "the instructions may be the same: the cache misses are not",
 	},
 	[METRIC_SYSCALLS] = {
 		.key = "syscalls", .title = "system calls", .unit = "calls",
 		.column = "sys/msg", .tool = TOOL_CALLGRIND, .read = read_syscalls,
 		.gating = METRIC_RISE, .limit_percent = 0, .limit_setting = METRIC_LIMIT_FIXED,
-		.steady_floor = FLOOR_STEADY_SYSCALLS, .cold_floor = FLOOR_COLD_SYSCALLS,
+		.floors = true,
 		.limit_note = "a system call costs far more than its instructions (the kernel's work "
 			      "is not counted): declare floors to allow them",
 	},
-#ifdef GATE_TEST_METRIC
+#ifdef GATE_TEST_METRIC /* a metric gated at a limit */
 	[METRIC_TEST] = {
 		.key = "test_process_bytes", .title = "heap bytes of the whole process",
 		.unit = "bytes", .column = "test bytes", .tool = TOOL_DHAT,
 		.read = read_test_metric, .gating = METRIC_LIMIT, .limit_percent = 2.0,
-		.limit_setting = METRIC_LIMIT_SCENARIO, .steady_floor = -1, .cold_floor = -1,
+		.limit_setting = METRIC_LIMIT_SCENARIO,
+	},
+#endif
+#ifdef GATE_TEST_OPT_IN_METRIC /* a metric gated at a limit where a scenario asks */
+	[METRIC_TEST] = {
+		.key = "test_asked_bytes", .title = "heap bytes of the whole process",
+		.unit = "bytes", .column = "asked bytes", .tool = TOOL_DHAT,
+		.read = read_test_metric, .gating = METRIC_LIMIT, .opt_in = true,
+		.limit_percent = 2.0, .limit_setting = METRIC_LIMIT_SCENARIO,
+	},
+#endif
+#ifdef GATE_TEST_FLOOR_METRIC /* a metric gated by the floors a scenario declares */
+	[METRIC_TEST] = {
+		.key = "test_floored_bytes", .title = "heap bytes of the whole process",
+		.unit = "bytes", .column = "floored bytes", .tool = TOOL_DHAT,
+		.read = read_test_metric, .gating = METRIC_FLOORS, .floors = true,
 	},
 #endif
 };
@@ -210,8 +222,90 @@ const struct metric *metric_figure_find(const char *key, bool *cold)
 bool metric_compares(enum metric_id metric)
 {
 	return metric_table[metric].gating == METRIC_LIMIT ||
-	       metric_table[metric].gating == METRIC_LIMIT_OPT_IN ||
 	       metric_table[metric].gating == METRIC_RISE;
+}
+
+void metric_floor_key(char *key, size_t size, enum metric_id metric, bool cold)
+{
+	snprintf(key, size, "%s_%s", cold ? "cold" : "steady", metric_table[metric].key);
+}
+
+double metric_floor(const struct scenario_info *info, enum metric_id metric, bool cold)
+{
+	char key[SCENARIO_KEY_SIZE];
+
+	if (!metric_table[metric].floors)
+		return 0;
+	metric_floor_key(key, sizeof(key), metric, cold);
+	return scenario_floor(info, key);
+}
+
+bool metric_opted_in(enum metric_id metric, const struct scenario_info *info)
+{
+	return !metric_table[metric].opt_in || scenario_gates_metric(info, metric_table[metric].key);
+}
+
+/* The keys a scenario may use, "'a', 'b'", of the metrics that take floors or are gated on
+ * request. */
+static void list_keys(char *text, size_t size, bool floors)
+{
+	size_t used = 0, metric, cold;
+	char key[SCENARIO_KEY_SIZE];
+
+	text[0] = '\0';
+	for (metric = 0; metric < METRIC_COUNT; metric++)
+		for (cold = 0; cold < (floors ? 2u : 1u); cold++) {
+			if (floors ? !metric_table[metric].floors : !metric_table[metric].opt_in)
+				continue;
+			if (floors)
+				metric_floor_key(key, sizeof(key), metric, cold != 0);
+			else
+				snprintf(key, sizeof(key), "%s", metric_table[metric].key);
+			if (used < size)
+				used += (size_t)snprintf(text + used, size - used, "%s'%s'",
+							 used > 0 ? ", " : "", key);
+		}
+}
+
+const struct metric *metric_of_floor(const char *key)
+{
+	char floor[SCENARIO_KEY_SIZE];
+	size_t metric;
+	int cold;
+
+	for (metric = 0; metric < METRIC_COUNT; metric++)
+		for (cold = 0; cold <= 1 && metric_table[metric].floors; cold++) {
+			metric_floor_key(floor, sizeof(floor), metric, cold);
+			if (strcmp(floor, key) == 0)
+				return &metric_table[metric];
+		}
+	return NULL;
+}
+
+int metric_check_declarations(const struct scenario_info *info, struct gate_error *err)
+{
+	char keys[1024];
+	size_t i;
+
+	for (i = 0; i < info->floor_count; i++)
+		if (metric_of_floor(info->floors[i].key) == NULL) {
+			list_keys(keys, sizeof(keys), true);
+			return gate_error_set(err, "scenario '%s' declares the floor '%s', which no "
+					      "metric of this gate takes (floors: 'steady_allocations', "
+					      "'cold_allocations', %s)", info->name, info->floors[i].key,
+					      keys);
+		}
+	for (i = 0; i < info->gate_metric_count; i++) {
+		const struct metric *entry = metric_find(info->gate_metrics[i]);
+
+		if (entry == NULL || !entry->opt_in) {
+			list_keys(keys, sizeof(keys), false);
+			return gate_error_set(err, "scenario '%s' asks to gate '%s', which is not a metric "
+					      "of this gate gated on request (those are: %s)",
+					      info->name, info->gate_metrics[i], keys);
+		}
+	}
+	return 0;
 }
 
 double metric_limit_percent(enum metric_id metric, const struct scenario_info *info)
@@ -236,21 +330,56 @@ int metric_acceptance(enum metric_id metric, bool cold)
 	return metric_compares(metric) ? (int)METRIC_ACCEPTANCE(metric, cold) : -1;
 }
 
+enum metric_id metric_of_kind(unsigned kind, enum metric_kind *which)
+{
+	*which = (enum metric_kind)((kind - ACCEPT_FIGURES) % METRIC_KINDS);
+	return (enum metric_id)((kind - ACCEPT_FIGURES) / METRIC_KINDS);
+}
+
+void metric_kind_name(char *name, size_t size, enum metric_id metric, enum metric_kind kind)
+{
+	const struct metric *entry = &metric_table[metric];
+
+	name[0] = '\0';
+	switch (kind) {
+	case METRIC_KIND_FIGURE:
+	case METRIC_KIND_COLD:
+		if (metric_compares(metric))
+			metric_figure_key(name, size, metric, kind == METRIC_KIND_COLD);
+		break;
+	case METRIC_KIND_STEADY_FLOOR:
+	case METRIC_KIND_COLD_FLOOR:
+		if (entry->floors)
+			snprintf(name, size, "%s_%s_floor", kind == METRIC_KIND_COLD_FLOOR ? "cold" : "steady",
+				 entry->key);
+		break;
+	case METRIC_KIND_GATE:
+		if (entry->opt_in)
+			snprintf(name, size, "gate_%s", entry->key);
+		break;
+	case METRIC_KINDS:
+		break;
+	}
+}
+
 const struct acceptance_figures *metric_acceptance_figures(void)
 {
-	static char keys[2 * METRIC_COUNT][64];
-	static const char *names[2 * METRIC_COUNT];
-	static const struct acceptance_figures figures = { names, 2 * METRIC_COUNT };
+	static char keys[METRIC_KINDS * METRIC_COUNT][SCENARIO_KEY_SIZE + 16];
+	static const char *names[METRIC_KINDS * METRIC_COUNT];
+	static enum acceptance_value values[METRIC_KINDS * METRIC_COUNT];
+	static const struct acceptance_figures figures = { names, values, METRIC_KINDS * METRIC_COUNT };
 	static bool named;
-	size_t metric;
+	size_t i;
 
-	for (metric = 0; metric < METRIC_COUNT && !named; metric++) {
-		if (!metric_compares(metric))
-			continue;
-		metric_figure_key(keys[2 * metric], sizeof(keys[0]), metric, false);
-		metric_figure_key(keys[2 * metric + 1], sizeof(keys[0]), metric, true);
-		names[2 * metric] = keys[2 * metric];
-		names[2 * metric + 1] = keys[2 * metric + 1];
+	for (i = 0; i < METRIC_KINDS * METRIC_COUNT && !named; i++) {
+		enum metric_kind kind = (enum metric_kind)(i % METRIC_KINDS);
+
+		metric_kind_name(keys[i], sizeof(keys[i]), i / METRIC_KINDS, kind);
+		names[i] = keys[i][0] != '\0' ? keys[i] : NULL;
+		values[i] = kind == METRIC_KIND_GATE ? ACCEPT_VALUE_ZERO
+			    : kind == METRIC_KIND_STEADY_FLOOR || kind == METRIC_KIND_COLD_FLOOR
+				    ? ACCEPT_VALUE_FLOOR
+				    : ACCEPT_VALUE_ABOVE;
 	}
 	named = true;
 	return &figures;
@@ -260,9 +389,7 @@ bool metric_limit_gated(enum metric_id metric, const struct scenario_info *info)
 {
 	switch (metric_table[metric].gating) {
 	case METRIC_LIMIT:
-		return true;
-	case METRIC_LIMIT_OPT_IN:
-		return info->gate_cycles;
+		return metric_opted_in(metric, info);
 	case METRIC_FLOORS:
 	case METRIC_RISE: /* at a limit of 0, figure by figure (verdict.c) */
 	case METRIC_REPORTED:
@@ -275,17 +402,19 @@ const char *metric_required_by(enum metric_id metric, const struct scenario_info
 			       char *why, size_t why_size)
 {
 	const struct metric *entry = &metric_table[metric];
-	int floors[2] = { entry->steady_floor, entry->cold_floor };
-	size_t i;
+	char key[SCENARIO_KEY_SIZE];
+	size_t cold;
 
 	if (entry->required)
 		return "every document has it";
-	if (entry->gating == METRIC_LIMIT_OPT_IN && metric_limit_gated(metric, info))
-		return "the scenario sets gate_cycles";
-	for (i = 0; i < 2; i++)
-		if (entry->gating == METRIC_FLOORS && floors[i] >= 0 && info->floors[floors[i]] > 0) {
-			snprintf(why, why_size, "the scenario declares the floor '%s'",
-				 scenario_floor_keys[floors[i]]);
+	if (entry->opt_in && metric_limit_gated(metric, info)) {
+		snprintf(why, why_size, "the scenario gates %s", entry->key);
+		return why;
+	}
+	for (cold = 0; cold < 2; cold++)
+		if (entry->gating == METRIC_FLOORS && metric_floor(info, metric, cold != 0) > 0) {
+			metric_floor_key(key, sizeof(key), metric, cold != 0);
+			snprintf(why, why_size, "the scenario declares the floor '%s'", key);
 			return why;
 		}
 	return NULL;

@@ -60,17 +60,16 @@ enum metric_id {
 	METRIC_ALLOCATOR_INSTRUCTIONS, /* the allocator's (malloc, free, ... and below) */
 	METRIC_CYCLES,
 	METRIC_SYSCALLS, /* system calls made in the region */
-#ifdef GATE_TEST_METRIC
-	METRIC_TEST, /* the throw-away metric of the test build (tests/metric) */
+#if defined(GATE_TEST_METRIC) || defined(GATE_TEST_OPT_IN_METRIC) || defined(GATE_TEST_FLOOR_METRIC)
+	METRIC_TEST, /* the throw-away metric of a test build, one of each shape (tests/metrics) */
 #endif
 	METRIC_COUNT
 };
 
 /* How a metric decides the verdict. */
 enum metric_gating {
-	METRIC_LIMIT,        /* per message and cold against the baseline, above the limit fails */
-	METRIC_LIMIT_OPT_IN, /* likewise for a scenario that opts in (scenario_info.opt_in), else
-			      * reported */
+	METRIC_LIMIT,        /* per message and cold against the baseline, above the limit fails
+			      * (for a metric gated on request, only where the scenario asks) */
 	METRIC_FLOORS,       /* against the floors the scenario declares next to its code */
 	METRIC_RISE,         /* a figure with a floor declared against the floor; one without
 			      * against the baseline, where any rise fails (limit 0) */
@@ -101,8 +100,12 @@ struct metric {
 				* message, or cold), which the floors judge */
 	bool must_grow;        /* every message costs some: count(2N) <= count(N) is implausible */
 	bool shows_cold;       /* the table shows the cold figure (a peak), not the per-message one */
-	int steady_floor;      /* METRIC_FLOORS: the scenario_floor of the per-message floor, or -1 */
-	int cold_floor;        /* likewise the cold floor */
+	bool opt_in;           /* METRIC_LIMIT: gated only for a scenario that asks by the key (its
+				* "gate_metrics"), reported for the others; a scenario that stops
+				* asking is accepted as "gate_KEY", value 0 */
+	bool floors;           /* METRIC_FLOORS, METRIC_RISE: a scenario may declare the floors
+				* "steady_KEY" (per message) and "cold_KEY" (the 1-delivery run),
+				* accepted higher as "steady_KEY_floor" and "cold_KEY_floor" */
 	bool linearity;        /* a slope from 1 to N far from that from N to 2N fails the scenario */
 	bool growth;           /* a slope from N to 2N further above the one from 1 to N than the
 				* baseline's is a regression (docs/design.md, gating rules) */
@@ -110,9 +113,19 @@ struct metric {
 	bool required;          /* in every results.json since schema 3: a document without its
 				 * counts is refused (the others may be absent from older ones) */
 };
-/* A metric gated at a limit is accepted in baselines/accepted.json as "KEY" (per message) and
- * "cold_KEY" (metric_acceptance), and a breach of each figure is a bit of the verdict's
- * (verdict_metric_breach): both follow from the table. */
+/* What baselines/accepted.json may name of a metric, all following from its table row: a figure
+ * compared at a limit, "KEY" (per message) and "cold_KEY"; a floor raised, "steady_KEY_floor"
+ * and "cold_KEY_floor"; a metric gated on request no longer asked for, "gate_KEY". Each is an
+ * acceptance kind (METRIC_ACCEPTANCE) and each breach a bit of the verdict's
+ * (verdict_metric_breach). */
+enum metric_kind {
+	METRIC_KIND_FIGURE,      /* "KEY" */
+	METRIC_KIND_COLD,        /* "cold_KEY" */
+	METRIC_KIND_STEADY_FLOOR, /* "steady_KEY_floor" */
+	METRIC_KIND_COLD_FLOOR,  /* "cold_KEY_floor" */
+	METRIC_KIND_GATE,        /* "gate_KEY" */
+	METRIC_KINDS
+};
 
 extern const struct metric metric_table[METRIC_COUNT];
 
@@ -138,12 +151,40 @@ bool metric_tool_wanted(enum metric_tool tool, const struct scenario_info *info,
 const char *metric_required_by(enum metric_id metric, const struct scenario_info *info,
 			       char *why, size_t why_size);
 
-/* The acceptance kind (acceptance.h) of a figure of a metric ("KEY" per message, "cold_KEY" cold):
- * a constant for initializers; metric_acceptance checks the metric is gated at a limit. */
-#define METRIC_ACCEPTANCE(metric, cold) (ACCEPT_FIGURES + 2u * (unsigned)(metric) + ((cold) ? 1u : 0u))
+/* The acceptance kind (acceptance.h) of a metric's figure ("KEY" per message, "cold_KEY" cold), of
+ * its floor and of its opt-in: constants for initializers; metric_acceptance checks the metric is
+ * gated at a limit. */
+#define METRIC_KIND(metric, kind) (ACCEPT_FIGURES + METRIC_KINDS * (unsigned)(metric) + (unsigned)(kind))
+#define METRIC_ACCEPTANCE(metric, cold) \
+	METRIC_KIND(metric, (cold) ? METRIC_KIND_COLD : METRIC_KIND_FIGURE)
+#define METRIC_FLOOR_ACCEPTANCE(metric, cold) \
+	METRIC_KIND(metric, (cold) ? METRIC_KIND_COLD_FLOOR : METRIC_KIND_STEADY_FLOOR)
+
+/* The metric and kind of an acceptance kind at or above ACCEPT_FIGURES. */
+enum metric_id metric_of_kind(unsigned kind, enum metric_kind *which);
 
 /* METRIC_ACCEPTANCE for a metric gated at a limit; -1 for any other. */
 int metric_acceptance(enum metric_id metric, bool cold);
+
+/* The name of a metric's kind ("steady_bytes_floor"), "" where the metric has no such kind. */
+void metric_kind_name(char *name, size_t size, enum metric_id metric, enum metric_kind kind);
+
+/* The floor "steady_KEY" or "cold_KEY" the scenario declares on the metric, or 0 when none. */
+double metric_floor(const struct scenario_info *info, enum metric_id metric, bool cold);
+
+/* The floor's key: "steady_KEY" or "cold_KEY". */
+void metric_floor_key(char *key, size_t size, enum metric_id metric, bool cold);
+
+/* The metric that takes the floor `key` ("steady_bytes"), or NULL. */
+const struct metric *metric_of_floor(const char *key);
+
+/* Does the scenario gate the metric: not opt-in, or asked for by its key. */
+bool metric_opted_in(enum metric_id metric, const struct scenario_info *info);
+
+/* Every floor the scenario declares holds a metric that takes floors, and every metric it asks to
+ * gate is one gated on request; else an error naming the scenario, the key and what it may be
+ * (a scenario built for another gate's metrics is refused, never measured without them). */
+int metric_check_declarations(const struct scenario_info *info, struct gate_error *err);
 
 /* The figures an acceptance may name, from the table: for acceptance_read. */
 const struct acceptance_figures *metric_acceptance_figures(void);
@@ -151,8 +192,8 @@ const struct acceptance_figures *metric_acceptance_figures(void);
 /* Does the metric decide this scenario's verdict against the baseline at a limit. */
 bool metric_limit_gated(enum metric_id metric, const struct scenario_info *info);
 
-/* Is the metric ever compared with the baseline at a limit: METRIC_LIMIT, METRIC_LIMIT_OPT_IN
- * and METRIC_RISE (whose limit is 0). Its figures then have acceptances and breach bits. */
+/* Is the metric ever compared with the baseline at a limit: METRIC_LIMIT (opt-in or not) and
+ * METRIC_RISE (whose limit is 0). Its figures then have acceptances and breach bits. */
 bool metric_compares(enum metric_id metric);
 
 /* The limit, in percent, that a scenario declaring `info` holds the metric to (the table's

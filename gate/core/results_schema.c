@@ -189,7 +189,6 @@ static int read_floors(const struct json_reader *reader, const cJSON *item, cons
 	struct scenario_info *info = &((struct measurement *)record)->info;
 	const cJSON *value;
 	char where[300];
-	size_t i;
 
 	if (item == NULL)
 		return 0;
@@ -206,13 +205,61 @@ static int read_floors(const struct json_reader *reader, const cJSON *item, cons
 		return json_reader_bad(reader, where, value == NULL
 							      ? "is missing"
 							      : "is not a non-negative integer below 2^53");
-	for (i = 0; i < SCENARIO_FLOORS; i++) {
-		snprintf(where, sizeof(where), "%s.%s", path, scenario_floor_keys[i]);
-		value = cJSON_GetObjectItemCaseSensitive(item, scenario_floor_keys[i]);
-		if (value != NULL && !json_read_number(value, true, &info->floors[i]))
+	cJSON_ArrayForEach(value, item) {
+		double floor;
+
+		if (strcmp(value->string, "steady_allocations") == 0 ||
+		    strcmp(value->string, "cold_allocations") == 0)
+			continue;
+		snprintf(where, sizeof(where), "%s.%s", path, value->string);
+		if (metric_of_floor(value->string) == NULL)
+			continue; /* a later gate's metric, like any key this one does not know */
+		if (!json_read_number(value, true, &floor))
 			return json_reader_bad(reader, where, "is not a non-negative number");
+		if (scenario_set_floor(info, value->string, floor, reader->err) != 0)
+			return -1;
 	}
 	return 0;
+}
+
+static int read_gate_metrics(const struct json_reader *reader, const cJSON *item, const char *path,
+			     void *record)
+{
+	struct scenario_info *info = &((struct measurement *)record)->info;
+	const cJSON *key;
+	char where[300];
+	size_t i = 0;
+
+	if (item == NULL)
+		return 0;
+	if (!cJSON_IsArray(item))
+		return json_reader_bad(reader, path, "is not an array");
+	cJSON_ArrayForEach(key, item) {
+		const struct metric *entry = cJSON_IsString(key) ? metric_find(key->valuestring) : NULL;
+
+		snprintf(where, sizeof(where), "%s[%zu]", path, i++);
+		if (!cJSON_IsString(key) || !text_is_name(key->valuestring))
+			return json_reader_bad(reader, where, "is not a metric's key");
+		if (entry == NULL || !entry->opt_in)
+			continue; /* a later gate's metric, like any key this one does not know */
+		if (scenario_set_gate_metric(info, entry->key, true, reader->err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static cJSON *write_gate_metrics(const void *record)
+{
+	const struct scenario_info *info = &((const struct measurement *)record)->info;
+	cJSON *array = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; array != NULL && i < info->gate_metric_count; i++)
+		if (!cJSON_AddItemToArray(array, cJSON_CreateString(info->gate_metrics[i]))) {
+			cJSON_Delete(array);
+			return NULL;
+		}
+	return array;
 }
 
 static cJSON *write_floors(const void *record)
@@ -223,9 +270,8 @@ static cJSON *write_floors(const void *record)
 	int ok = cJSON_AddNumberToObject(object, "steady_allocations", info->steady_floor) != NULL &&
 		 cJSON_AddNumberToObject(object, "cold_allocations", (double)info->cold_floor) != NULL;
 
-	for (i = 0; ok && i < SCENARIO_FLOORS; i++)
-		if (info->floors[i] != 0)
-			ok = cJSON_AddNumberToObject(object, scenario_floor_keys[i], info->floors[i]) != NULL;
+	for (i = 0; ok && i < info->floor_count; i++)
+		ok = cJSON_AddNumberToObject(object, info->floors[i].key, info->floors[i].value) != NULL;
 	if (!ok) {
 		cJSON_Delete(object);
 		return NULL;
@@ -445,6 +491,7 @@ static int finish_code(const struct json_reader *reader, const cJSON *object, co
 		       void *record)
 {
 	struct measurement *measurement = record;
+	const cJSON *cycles;
 	char where[300];
 
 	if (!reader->lenient && !text_is_name(measurement->info.name)) {
@@ -460,6 +507,13 @@ static int finish_code(const struct json_reader *reader, const cJSON *object, co
 		return json_reader_bad(reader, where, "is no call tree (the first at depth 0, each at "
 				       "most one level below the one before)");
 	}
+	cycles = cJSON_GetObjectItemCaseSensitive(object, "gate_cycles");
+	if (cycles != NULL && !cJSON_IsBool(cycles)) {
+		snprintf(where, sizeof(where), "%s.gate_cycles", path);
+		return json_reader_bad(reader, where, "is not a boolean");
+	}
+	if (cJSON_IsTrue(cycles) && scenario_set_gate_metric(&measurement->info, "cycles", true, reader->err) != 0)
+		return -1;
 	if (!measurement->has[METRIC_INSTRUCTIONS])
 		return 0;
 	memset(measurement->stated, 0, sizeof(measurement->stated));
@@ -495,8 +549,11 @@ static const struct json_field code_fields[] = {
 	  .since = "0.2.0", .flags = JSON_OMIT_EMPTY },
 	{ .key = "telltales", JSON_TEXT_MEMBER(struct measurement, telltales),
 	  .need = JSON_OPTIONAL, .since = "0.3.0", .flags = JSON_OMIT_EMPTY },
-	{ .key = "gate_cycles", JSON_BOOL_MEMBER(struct measurement, info.gate_cycles),
-	  .need = JSON_OPTIONAL, .since = "0.3.0", .flags = JSON_OMIT_EMPTY },
+	{ .key = "gate_metrics", .type = JSON_CUSTOM, .need = JSON_OPTIONAL, .since = "0.3.0",
+	  .flags = JSON_OMIT_EMPTY,
+	  .shape = "array: the keys of the metrics gated on request that the scenario gates "
+		   "(or \"gate_cycles\": true, as earlier 0.3.0 documents say it)",
+	  .read = read_gate_metrics, .write = write_gate_metrics },
 	{ .key = "linearity_percent", JSON_NONNEG_MEMBER(struct measurement, info.linearity_percent),
 	  .need = JSON_OPTIONAL, .since = "0.3.0", .flags = JSON_OMIT_EMPTY },
 	{ .key = "allocator_limit_percent",

@@ -32,22 +32,14 @@ const char *verdict_row_state_text(const struct verdict_row *row)
 	return row->state_text[0] != '\0' ? row->state_text : state_names[row->state];
 }
 
-/* What each breach bit that is not a metric's figure is about, as a reviewer reads it in a row's
- * state; the figures' words come first, from the metric table. */
+/* What each breach bit that is not a metric's is about, as a reviewer reads it in a row's state;
+ * the metrics' words come first, from the metric table. */
 static const struct {
 	uint64_t bits;
 	const char *word;
 } breach_words[] = {
 	{ BREACH_PROCESS_INSTRUCTIONS, "instructions outside the region" },
 	{ BREACH_GROWTH, "growth with the messages handled" },
-	{ BREACH_STEADY_FLOOR, "allocations" },
-	{ BREACH_COLD_FLOOR, "cold allocations" },
-	{ BREACH_FLOOR_OVER(FLOOR_STEADY_BYTES), "bytes" },
-	{ BREACH_FLOOR_OVER(FLOOR_COLD_BYTES), "cold bytes" },
-	{ BREACH_FLOOR_OVER(FLOOR_STEADY_PEAK_BYTES), "peak growth" },
-	{ BREACH_FLOOR_OVER(FLOOR_COLD_PEAK_BYTES), "cold peak" },
-	{ BREACH_FLOOR_OVER(FLOOR_STEADY_SYSCALLS), "syscalls" },
-	{ BREACH_FLOOR_OVER(FLOOR_COLD_SYSCALLS), "cold syscalls" },
 	{ BREACH_SETTINGS, "settings" },
 };
 
@@ -58,6 +50,18 @@ static void add_word(char *text, size_t size, size_t *used, const char *cold, co
 					  cold, word);
 }
 
+/* A metric's figure as a word: its key, its underscores spaces, after "cold " for a cold one
+ * ("instructions", "cold peak bytes"). */
+static void add_metric_word(char *text, size_t size, size_t *used, size_t metric, int cold)
+{
+	char word[64], *at;
+
+	snprintf(word, sizeof(word), "%s", metric_table[metric].key);
+	for (at = word; (at = strchr(at, '_')) != NULL;)
+		*at = ' ';
+	add_word(text, size, used, cold ? "cold " : "", word);
+}
+
 void verdict_breach_words(uint64_t breaches, char *text, size_t size)
 {
 	size_t used = 0, i, metric;
@@ -66,23 +70,21 @@ void verdict_breach_words(uint64_t breaches, char *text, size_t size)
 	if (size == 0)
 		return;
 	text[0] = '\0';
-	/* A figure's word is its metric's key, its underscores spaces: "instructions", "cold
-	 * cycles". */
 	for (metric = 0; metric < METRIC_COUNT; metric++)
-		for (cold = 0; cold <= 1; cold++) {
-			char word[64], *at;
-
-			if (metric_acceptance(metric, cold) < 0 ||
-			    (breaches & BREACH_LIMIT(metric, cold)) == 0)
-				continue;
-			snprintf(word, sizeof(word), "%s", metric_table[metric].key);
-			for (at = word; (at = strchr(at, '_')) != NULL;)
-				*at = ' ';
-			add_word(text, size, &used, cold ? "cold " : "", word);
-		}
-	for (i = 0; i < sizeof(breach_words) / sizeof(breach_words[0]); i++)
+		for (cold = 0; cold <= 1; cold++)
+			if ((breaches & BREACH_LIMIT(metric, cold)) != 0)
+				add_metric_word(text, size, &used, metric, cold);
+	for (i = 0; i < sizeof(breach_words) / sizeof(breach_words[0]); i++) {
 		if ((breaches & breach_words[i].bits) != 0)
 			add_word(text, size, &used, "", breach_words[i].word);
+		if (breach_words[i].bits != BREACH_GROWTH)
+			continue;
+		/* the floors after the limits, before the settings */
+		for (metric = 0; metric < METRIC_COUNT; metric++)
+			for (cold = 0; cold <= 1; cold++)
+				if ((breaches & BREACH_FLOOR_OVER(metric, cold)) != 0)
+					add_metric_word(text, size, &used, metric, cold);
+	}
 }
 
 /* "regressed: instructions, allocations", "accepted: cold instructions", "improved: cycles". */
@@ -101,20 +103,33 @@ static void describe_state(struct verdict_row *row)
 /* The breach bit of each setting's acceptance kind. */
 static const uint64_t setting_breaches[ACCEPT_FIGURES] = {
 	BREACH_UNGATED, BREACH_LIMIT_RAISED, BREACH_STEADY_FLOOR_RAISED, BREACH_COLD_FLOOR_RAISED,
-	BREACH_PROCESS_INSTRUCTIONS, BREACH_CYCLES_UNGATED,
-	BREACH_FLOOR_RAISED(FLOOR_STEADY_BYTES), BREACH_FLOOR_RAISED(FLOOR_COLD_BYTES),
-	BREACH_FLOOR_RAISED(FLOOR_STEADY_PEAK_BYTES), BREACH_FLOOR_RAISED(FLOOR_COLD_PEAK_BYTES),
-	BREACH_FLOOR_RAISED(FLOOR_STEADY_SYSCALLS), BREACH_FLOOR_RAISED(FLOOR_COLD_SYSCALLS),
-	BREACH_LINEARITY_RAISED, BREACH_ALLOCATOR_LIMIT_RAISED, BREACH_GROWTH,
+	BREACH_PROCESS_INSTRUCTIONS, BREACH_LINEARITY_RAISED, BREACH_ALLOCATOR_LIMIT_RAISED,
+	BREACH_GROWTH,
 };
 
 uint64_t verdict_metric_breach(unsigned metric)
 {
+	enum metric_kind kind;
+	enum metric_id id;
+
 	if (metric < ACCEPT_FIGURES)
 		return setting_breaches[metric];
-	return metric < VERDICT_ACCEPT_KINDS ? (uint64_t)1 << (BREACH_FIGURES_FIRST + metric -
-								 ACCEPT_FIGURES)
-					     : 0;
+	if (metric >= VERDICT_ACCEPT_KINDS)
+		return 0;
+	id = metric_of_kind(metric, &kind);
+	switch (kind) {
+	case METRIC_KIND_FIGURE:
+	case METRIC_KIND_COLD:
+		return BREACH_LIMIT(id, kind == METRIC_KIND_COLD);
+	case METRIC_KIND_STEADY_FLOOR:
+	case METRIC_KIND_COLD_FLOOR:
+		return BREACH_FLOOR_RAISED(id, kind == METRIC_KIND_COLD_FLOOR);
+	case METRIC_KIND_GATE:
+		return BREACH_METRIC_UNGATED(id);
+	case METRIC_KINDS:
+		break;
+	}
+	return 0;
 }
 
 int verdict_limit_acceptance(enum metric_id metric, enum verdict_figure figure)
@@ -137,8 +152,8 @@ double verdict_limit(const struct verdict_row *row, enum metric_id metric)
 
 bool verdict_limit_gated(const struct verdict_row *row, enum metric_id metric)
 {
-	return metric_table[metric].gating == METRIC_LIMIT ||
-	       (metric_table[metric].gating == METRIC_LIMIT_OPT_IN && row->opted_in);
+	return metric_table[metric].gating == METRIC_LIMIT &&
+	       (!metric_table[metric].opt_in || (row->opted_in & (1u << metric)) != 0);
 }
 
 double verdict_growth_percent(const struct slope *slope)
@@ -223,9 +238,11 @@ static bool compare_setting(struct verdict_row *row, const struct acceptance *ac
 		return true;
 	row->breaches |= bit;
 	entry = acceptance_find(acceptance, row->name, metric);
-	if (entry != NULL && (metric == ACCEPT_GATED || metric == ACCEPT_GATE_CYCLES ||
-			      head <= entry->value ||
-			      (acceptance_removes_floor(metric) && isinf(head) && entry->value == 0))) {
+	if (entry != NULL &&
+	    (acceptance_value_of(metric_acceptance_figures(), metric) == ACCEPT_VALUE_ZERO ||
+	     head <= entry->value ||
+	     (acceptance_value_of(metric_acceptance_figures(), metric) == ACCEPT_VALUE_FLOOR &&
+	      isinf(head) && entry->value == 0))) {
 		row->accepted[metric] = entry;
 		return true;
 	}
@@ -274,50 +291,53 @@ static void apply_settings(struct verdict_row *row, const struct acceptance *acc
 		row->cold_floor = base->info.cold_floor;
 }
 
-/* The settings of the metrics beyond instructions and allocations: the cycles opt-in and the
- * optional floors. Not declaring a floor the baseline declares is raising it without bound. */
+/* The settings of the metrics beyond instructions and allocations: the metrics gated on request
+ * and the optional floors. Not declaring a floor the baseline declares is raising it without
+ * bound. */
 static void apply_metric_settings(struct verdict_row *row, const struct acceptance *acceptance)
 {
 	const struct measurement *head = row->head, *base = row->baseline;
-	size_t floor;
+	size_t metric, cold;
 
-	row->opted_in = head->info.gate_cycles;
-	for (floor = 0; floor < SCENARIO_FLOORS; floor++)
-		row->floors[floor] = head->info.floors[floor];
-	if (base == NULL)
-		return;
-	if (!compare_setting(row, acceptance, ACCEPT_GATE_CYCLES, head->info.gate_cycles ? 0 : 1,
-			     base->info.gate_cycles ? 0 : 1))
-		row->opted_in = true;
-	for (floor = 0; floor < SCENARIO_FLOORS; floor++) {
-		double here = head->info.floors[floor], there = base->info.floors[floor];
+	for (metric = 0; metric < METRIC_COUNT; metric++) {
+		const struct metric *entry = &metric_table[metric];
 
-		if (there == 0)
-			continue; /* the baseline declares none: any floor is stricter */
-		if (!compare_setting(row, acceptance, ACCEPT_STEADY_BYTES_FLOOR + floor,
-				     here == 0 ? INFINITY : here, there))
-			row->floors[floor] = there;
+		if (entry->opt_in && metric_opted_in(metric, &head->info))
+			row->opted_in |= 1u << metric;
+		if (entry->opt_in && base != NULL &&
+		    !compare_setting(row, acceptance, METRIC_KIND(metric, METRIC_KIND_GATE),
+				     metric_opted_in(metric, &head->info) ? 0 : 1,
+				     metric_opted_in(metric, &base->info) ? 0 : 1))
+			row->opted_in |= 1u << metric;
+		for (cold = 0; cold < VERDICT_FIGURES && entry->floors; cold++) {
+			double here = metric_floor(&head->info, metric, cold != 0);
+			double there = base != NULL ? metric_floor(&base->info, metric, cold != 0) : 0;
+
+			row->floors[metric][cold] = here;
+			if (there == 0)
+				continue; /* the baseline declares none: any floor is stricter */
+			if (!compare_setting(row, acceptance, METRIC_FLOOR_ACCEPTANCE(metric, cold != 0),
+					     here == 0 ? INFINITY : here, there))
+				row->floors[metric][cold] = there;
+		}
 	}
 }
 
-/* The optional floors in force against the head's figures (metric_table says which metric and
- * figure each floor holds). */
+/* The optional floors in force against the head's figures. */
 static void check_metric_floors(struct verdict_row *row)
 {
 	size_t metric;
 
 	for (metric = 0; metric < METRIC_COUNT; metric++) {
-		const struct metric *entry = &metric_table[metric];
 		const struct slope *slope = &row->head->slopes[metric];
+		const double *floors = row->floors[metric];
 
-		if ((entry->steady_floor < 0 && entry->cold_floor < 0) || !row->head->has[metric])
+		if (!metric_table[metric].floors || !row->head->has[metric])
 			continue;
-		if (entry->steady_floor >= 0 && row->floors[entry->steady_floor] > 0 &&
-		    slope->per_message > row->floors[entry->steady_floor])
-			row->breaches |= BREACH_FLOOR_OVER(entry->steady_floor);
-		if (entry->cold_floor >= 0 && row->floors[entry->cold_floor] > 0 &&
-		    (double)slope->cold > row->floors[entry->cold_floor])
-			row->breaches |= BREACH_FLOOR_OVER(entry->cold_floor);
+		if (floors[VERDICT_PER_MESSAGE] > 0 && slope->per_message > floors[VERDICT_PER_MESSAGE])
+			row->breaches |= BREACH_FLOOR_OVER(metric, false);
+		if (floors[VERDICT_COLD] > 0 && (double)slope->cold > floors[VERDICT_COLD])
+			row->breaches |= BREACH_FLOOR_OVER(metric, true);
 	}
 }
 
@@ -389,13 +409,12 @@ static void compare_rise(struct verdict_row *row, const struct acceptance *accep
 			 enum metric_id metric)
 {
 	const struct measurement *head = row->head, *base = row->baseline;
-	const struct metric *entry = &metric_table[metric];
 	double tolerance = head->messages != base->messages
 				   ? 1.0 / (double)head->messages + 1.0 / (double)base->messages
 				   : 0;
 
 	row->limit_compared |= 1u << metric;
-	if (row->floors[entry->steady_floor] == 0)
+	if (row->floors[metric][VERDICT_PER_MESSAGE] == 0)
 		compare_figure(row, acceptance, metric, VERDICT_PER_MESSAGE,
 			       head->slopes[metric].per_message, base->slopes[metric].per_message,
 			       tolerance);
@@ -403,7 +422,7 @@ static void compare_rise(struct verdict_row *row, const struct acceptance *accep
 		row->changes[metric][VERDICT_PER_MESSAGE] = slope_change_percent(
 			head->slopes[metric].per_message, base->slopes[metric].per_message);
 	row->compared_with[metric][VERDICT_PER_MESSAGE] = base->slopes[metric].per_message;
-	if (row->floors[entry->cold_floor] == 0)
+	if (row->floors[metric][VERDICT_COLD] == 0)
 		compare_figure(row, acceptance, metric, VERDICT_COLD, (double)head->slopes[metric].cold,
 			       (double)base->slopes[metric].cold, 0);
 	else
@@ -594,34 +613,52 @@ int verdict_decide(struct verdict *verdict, const struct measurement *head, size
 	return 0;
 }
 
-/* results.json's name of each breach bit that is not a figure's, by bit; a figure's is its
- * acceptance name ("instructions", "cold_cycles"), listed first. */
-static const char *const breach_names[BREACH_FIGURES_FIRST] = {
-	"steady_allocations", "cold_allocations", "ungated", "limit_percent_raised",
-	"steady_allocations_floor_raised", "cold_allocations_floor_raised", "process_instructions",
-	"cycles_ungated", "linearity_percent_raised", "allocator_limit_percent_raised", "growth",
-	/* the optional floors exceeded, then raised, by enum scenario_floor */
-	"steady_bytes", "cold_bytes", "steady_peak_bytes", "cold_peak_bytes", "steady_syscalls",
-	"cold_syscalls",
-	"steady_bytes_floor_raised", "cold_bytes_floor_raised", "steady_peak_bytes_floor_raised",
-	"cold_peak_bytes_floor_raised", "steady_syscalls_floor_raised", "cold_syscalls_floor_raised",
+/* results.json's name of each breach bit that is not a metric's, by bit; a metric's follow from
+ * its key: "KEY" and "cold_KEY" above the limit (listed first), "steady_KEY" and "cold_KEY" above
+ * a floor, "steady_KEY_floor_raised" and "cold_KEY_floor_raised", "KEY_ungated". */
+static const char *const breach_names[BREACH_METRICS_FIRST] = {
+	"ungated", "limit_percent_raised", "process_instructions", "linearity_percent_raised",
+	"allocator_limit_percent_raised", "growth",
 };
+
+/* The metrics' breaches at one offset of their bits (and the next, for their cold figure when
+ * `pair`), by name into `array`. */
+static int add_metric_breach_names(cJSON *array, uint64_t breaches, int offset, bool pair,
+				   const char *const prefix[2], const char *suffix)
+{
+	size_t metric;
+	int cold;
+	char name[SCENARIO_KEY_SIZE + 32];
+
+	for (metric = 0; metric < METRIC_COUNT; metric++)
+		for (cold = 0; cold <= (pair ? 1 : 0); cold++) {
+			if ((breaches & BREACH_METRIC_BIT(metric, offset + cold)) == 0)
+				continue;
+			snprintf(name, sizeof(name), "%s%s%s", prefix[cold], metric_table[metric].key,
+				 suffix);
+			if (!cJSON_AddItemToArray(array, cJSON_CreateString(name)))
+				return -1;
+		}
+	return 0;
+}
 
 /* Every breach of the mask by its results.json name into `array`. */
 static int add_breach_names(cJSON *array, uint64_t breaches)
 {
-	const struct acceptance_figures *names = metric_acceptance_figures();
+	static const char *const figure[2] = { "", "cold_" }, *const floor[2] = { "steady_", "cold_" };
 	size_t bit;
 
-	for (bit = 0; bit < names->count; bit++)
-		if ((breaches & ((uint64_t)1 << (BREACH_FIGURES_FIRST + bit))) != 0 &&
-		    !cJSON_AddItemToArray(array, cJSON_CreateString(names->names[bit])))
-			return -1;
-	for (bit = 0; bit < BREACH_FIGURES_FIRST; bit++)
+	if (add_metric_breach_names(array, breaches, 0, true, figure, "") != 0 ||
+	    add_metric_breach_names(array, breaches, 2, true, floor, "") != 0)
+		return -1;
+	for (bit = 0; bit < BREACH_METRICS_FIRST; bit++)
 		if ((breaches & ((uint64_t)1 << bit)) != 0 &&
 		    !cJSON_AddItemToArray(array, cJSON_CreateString(breach_names[bit])))
 			return -1;
-	return 0;
+	return add_metric_breach_names(array, breaches, 4, true, floor, "_floor_raised") != 0 ||
+			       add_metric_breach_names(array, breaches, 6, false, figure, "_ungated") != 0
+		       ? -1
+		       : 0;
 }
 
 static cJSON *figures(double head, const struct measurement *baseline, double baseline_value,

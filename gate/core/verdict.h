@@ -29,52 +29,59 @@ enum verdict_state {
 	VERDICT_FAILED,
 };
 
-/* What went over (or under) its limit, one bit each of a uint64_t mask. */
+/* What went over (or under) its limit, one bit each of a uint64_t mask: these first, then seven
+ * bits of each metric of the table (BREACH_METRIC_BIT). */
 enum verdict_breach {
-	BREACH_STEADY_FLOOR = 1 << 0,      /* allocations per message above the declared floor */
-	BREACH_COLD_FLOOR = 1 << 1,        /* cold allocations above the declared floor */
 	/* Settings looser than the baseline's (the scenario's own code declares them). */
-	BREACH_UNGATED = 1 << 2,           /* gated in the baseline, not gated now */
-	BREACH_LIMIT_RAISED = 1 << 3,      /* an instruction limit above the baseline's */
-	BREACH_STEADY_FLOOR_RAISED = 1 << 4, /* a steady allocation floor above the baseline's */
-	BREACH_COLD_FLOOR_RAISED = 1 << 5, /* a cold allocation floor above the baseline's */
-	BREACH_PROCESS_INSTRUCTIONS = 1 << 6, /* the whole process's instructions per message above
+	BREACH_UNGATED = 1 << 0,           /* gated in the baseline, not gated now */
+	BREACH_LIMIT_RAISED = 1 << 1,      /* an instruction limit above the baseline's */
+	BREACH_PROCESS_INSTRUCTIONS = 1 << 2, /* the whole process's instructions per message above
 					       * the limit: work outside the region */
-	BREACH_CYCLES_UNGATED = 1 << 7,    /* cycles gated in the baseline, not now (a setting) */
-	BREACH_LINEARITY_RAISED = 1 << 8,  /* a linearity limit above the baseline's (a setting) */
-	BREACH_ALLOCATOR_LIMIT_RAISED = 1 << 9, /* an allocator limit above the baseline's (a
+	BREACH_LINEARITY_RAISED = 1 << 3,  /* a linearity limit above the baseline's (a setting) */
+	BREACH_ALLOCATOR_LIMIT_RAISED = 1 << 4, /* an allocator limit above the baseline's (a
 						 * setting) */
-	BREACH_GROWTH = 1 << 10,           /* the cost per message grows with the messages handled
+	BREACH_GROWTH = 1 << 5,            /* the cost per message grows with the messages handled
 					    * more than the baseline's does */
 };
-#define BREACH_FLOORS_FIRST 11
+#define BREACH_METRICS_FIRST 6
 
-/* An optional floor (enum scenario_floor) exceeded, and one raised above the baseline's (a
- * setting). */
-#define BREACH_FLOOR_OVER(floor) ((uint64_t)1 << (BREACH_FLOORS_FIRST + (floor)))
-#define BREACH_FLOOR_RAISED(floor) ((uint64_t)1 << (BREACH_FLOORS_FIRST + SCENARIO_FLOORS + (floor)))
-#define BREACH_ALL_FLOORS_RAISED \
-	((((uint64_t)1 << SCENARIO_FLOORS) - 1) << (BREACH_FLOORS_FIRST + SCENARIO_FLOORS))
+/* The bits of each metric: a figure compared with the baseline above its limit, per message (cold
+ * false) or cold; a floor declared on it exceeded; that floor raised above the baseline's (a
+ * setting); a metric gated on request in the baseline and not asked for now (a setting). */
+#define BREACH_METRIC_BITS 7
+#define BREACH_METRIC_BIT(metric, offset) \
+	((uint64_t)1 << (BREACH_METRICS_FIRST + BREACH_METRIC_BITS * (unsigned)(metric) + (offset)))
+#define BREACH_LIMIT(metric, cold) BREACH_METRIC_BIT(metric, (cold) ? 1 : 0)
+#define BREACH_FLOOR_OVER(metric, cold) BREACH_METRIC_BIT(metric, (cold) ? 3 : 2)
+#define BREACH_FLOOR_RAISED(metric, cold) BREACH_METRIC_BIT(metric, (cold) ? 5 : 4)
+#define BREACH_METRIC_UNGATED(metric) BREACH_METRIC_BIT(metric, 6)
+_Static_assert(BREACH_METRICS_FIRST + BREACH_METRIC_BITS * METRIC_COUNT <= 64,
+	       "a breach mask holds every metric's bits: more metrics need a wider mask");
 
-/* A figure of a metric compared with the baseline above its limit, per message (cold false) or
- * cold: one bit per figure of the metric table, in the order of the figures' acceptance kinds
- * (metric_acceptance). */
-#define BREACH_FIGURES_FIRST (BREACH_FLOORS_FIRST + 2 * SCENARIO_FLOORS)
-#define BREACH_LIMIT(metric, cold) ((uint64_t)1 << (BREACH_FIGURES_FIRST + 2 * (metric) + (cold)))
-_Static_assert(BREACH_FIGURES_FIRST + 2 * METRIC_COUNT <= 64, "a breach mask holds every figure");
+/* The allocation floors every scenario declares, as the allocations' floor bits. */
+#define BREACH_STEADY_FLOOR BREACH_FLOOR_OVER(METRIC_ALLOCATIONS, false)
+#define BREACH_COLD_FLOOR BREACH_FLOOR_OVER(METRIC_ALLOCATIONS, true)
+#define BREACH_STEADY_FLOOR_RAISED BREACH_FLOOR_RAISED(METRIC_ALLOCATIONS, false)
+#define BREACH_COLD_FLOOR_RAISED BREACH_FLOOR_RAISED(METRIC_ALLOCATIONS, true)
 
-#define BREACH_SETTINGS \
-	((uint64_t)(BREACH_UNGATED | BREACH_LIMIT_RAISED | BREACH_STEADY_FLOOR_RAISED | \
-		    BREACH_COLD_FLOOR_RAISED | BREACH_CYCLES_UNGATED | BREACH_LINEARITY_RAISED | \
-		    BREACH_ALLOCATOR_LIMIT_RAISED) | BREACH_ALL_FLOORS_RAISED)
+/* Of every metric, the bits at `pattern` (of its seven). */
+#define BREACH_EVERY_METRIC(pattern)                                                          \
+	(((((uint64_t)1 << (BREACH_METRIC_BITS * METRIC_COUNT)) - 1) /                         \
+	  (((uint64_t)1 << BREACH_METRIC_BITS) - 1) * (pattern)) << BREACH_METRICS_FIRST)
+
+/* The settings: every floor raised (bits 4 and 5) and every metric ungated (bit 6). */
+#define BREACH_SETTINGS                                                                       \
+	((uint64_t)(BREACH_UNGATED | BREACH_LIMIT_RAISED | BREACH_LINEARITY_RAISED |            \
+		    BREACH_ALLOCATOR_LIMIT_RAISED) |                                               \
+	 BREACH_EVERY_METRIC(0x70u))
 
 /* How much further the slope from N to 2N may stand above the one from 1 to N than the
  * baseline's, in percentage points, before the cost per message counts as growing with the
  * messages handled (docs/metrics.md, "Growth with the count"). */
 #define VERDICT_GROWTH_MARGIN_PERCENT 0.5
 
-/* Every acceptance kind a row can use: the settings, then two figures per metric. */
-#define VERDICT_ACCEPT_KINDS (ACCEPT_FIGURES + 2 * METRIC_COUNT)
+/* Every acceptance kind a row can use: the settings, then each metric's (enum metric_kind). */
+#define VERDICT_ACCEPT_KINDS (ACCEPT_FIGURES + METRIC_KINDS * METRIC_COUNT)
 
 /* The two figures of a metric compared at a limit. */
 enum verdict_figure { VERDICT_PER_MESSAGE, VERDICT_COLD, VERDICT_FIGURES };
@@ -123,10 +130,11 @@ struct verdict_row {
 					      * judge that) */
 	unsigned limit_compared;             /* 1 << metric for each metric compared with the
 					      * baseline at the limit (both have it, and it is gated) */
-	bool opted_in;                       /* the METRIC_LIMIT_OPT_IN metrics (estimated cycles)
-					      * decide the row: the head's opt-in, or the baseline's
-					      * unless dropping it is accepted */
-	double floors[SCENARIO_FLOORS];      /* the optional floors applied (0: none), likewise */
+	unsigned opted_in;                   /* 1 << metric for each metric gated on request that
+					      * decides the row: the head's asking, or the
+					      * baseline's unless dropping it is accepted */
+	double floors[METRIC_COUNT][VERDICT_FIGURES]; /* the optional floors applied (0: none),
+							* the head's or the baseline's likewise */
 	unsigned lacking;                    /* 1 << metric for each metric the head has and the
 					      * baseline lacks (a baseline from an earlier gate) */
 	double process_change;               /* percent, the whole process per message, when both
@@ -212,8 +220,8 @@ double verdict_limit(const struct verdict_row *row, enum metric_id metric);
  * when it does not (a warm-up makes the first messages dearer, never growth). */
 double verdict_growth_percent(const struct slope *slope);
 
-/* Does the row gate the metric at the limit: METRIC_LIMIT always, METRIC_LIMIT_OPT_IN when the
- * opt-in in force asks for it. */
+/* Does the row gate the metric at the limit: METRIC_LIMIT always, and for a metric gated on request
+ * when the asking in force asks for it. */
 bool verdict_limit_gated(const struct verdict_row *row, enum metric_id metric);
 
 /* The verdict as JSON for results.json: exit code, one line of summary, and per row the state,

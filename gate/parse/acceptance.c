@@ -15,9 +15,7 @@
 
 static const char *const setting_names[ACCEPT_FIGURES] = {
 	"gated", "limit_percent", "steady_allocations_floor", "cold_allocations_floor",
-	"process_instructions", "gate_cycles", "steady_bytes_floor", "cold_bytes_floor",
-	"steady_peak_bytes_floor", "cold_peak_bytes_floor", "steady_syscalls_floor",
-	"cold_syscalls_floor", "linearity_percent", "allocator_limit_percent", "growth",
+	"process_instructions", "linearity_percent", "allocator_limit_percent", "growth",
 };
 
 const char *acceptance_metric_name(const struct acceptance_figures *figures, unsigned metric)
@@ -31,9 +29,14 @@ const char *acceptance_metric_name(const struct acceptance_figures *figures, uns
 	return name != NULL ? name : "";
 }
 
-bool acceptance_removes_floor(unsigned metric)
+enum acceptance_value acceptance_value_of(const struct acceptance_figures *figures, unsigned metric)
 {
-	return metric >= ACCEPT_STEADY_BYTES_FLOOR && metric <= ACCEPT_COLD_SYSCALLS_FLOOR;
+	if (metric == ACCEPT_GATED)
+		return ACCEPT_VALUE_ZERO;
+	if (metric >= ACCEPT_FIGURES && figures != NULL && figures->values != NULL &&
+	    metric - ACCEPT_FIGURES < figures->count)
+		return figures->values[metric - ACCEPT_FIGURES];
+	return ACCEPT_VALUE_ABOVE;
 }
 
 int acceptance_metric_find(const struct acceptance_figures *figures, const char *name)
@@ -97,20 +100,24 @@ static int read_entry(struct acceptance_entry *entry, const cJSON *item, size_t 
 				      text_quote(quoted, sizeof(quoted), metric->valuestring), names);
 	}
 	m = (size_t)found;
-	if ((m == ACCEPT_GATED || m == ACCEPT_GATE_CYCLES) &&
-	    (!cJSON_IsNumber(value) || value->valuedouble != 0))
-		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].value is not 0 "
-				      "(for '%s', 0 accepts that it is not gated)", path, index,
-				      setting_names[m]);
-	if (acceptance_removes_floor(m)) {
+	switch (acceptance_value_of(figures, (unsigned)m)) {
+	case ACCEPT_VALUE_ZERO:
+		if (!cJSON_IsNumber(value) || value->valuedouble != 0)
+			return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].value is "
+					      "not 0 (for '%s', 0 accepts that it is not gated)", path,
+					      index, acceptance_metric_name(figures, (unsigned)m));
+		break;
+	case ACCEPT_VALUE_FLOOR:
 		if (!json_read_number(value, true, &number) || number < 0)
 			return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].value is "
 					      "not a positive number, or 0 to accept removing the floor",
 					      path, index);
-	} else if (m != ACCEPT_GATED && m != ACCEPT_GATE_CYCLES &&
-		   (!json_read_number(value, true, &number) || number <= 0)) {
-		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].value is not a "
-				      "positive number", path, index);
+		break;
+	case ACCEPT_VALUE_ABOVE:
+		if (!json_read_number(value, true, &number) || number <= 0)
+			return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].value is "
+					      "not a positive number", path, index);
+		break;
 	}
 	if (!cJSON_IsString(reason) || strlen(reason->valuestring) < 3)
 		return gate_error_set(err, "cannot read acceptances '%s': accepted[%zu].reason must say "

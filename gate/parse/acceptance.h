@@ -9,26 +9,17 @@
 
 #include "error.h"
 
-/* What an entry accepts ("metric" in the file): one of the settings a scenario declares, compared
- * with the baseline's (loosening one is a breach unless accepted), or a figure of a metric gated
- * at a limit: ACCEPT_FIGURES + the figure's index among the names the reader is given
- * (struct acceptance_figures; gate's come from its metric table, core/metrics.h). */
+/* What an entry accepts ("metric" in the file): one of the settings every scenario has, compared
+ * with the baseline's (loosening one is a breach unless accepted), or one named by the metrics:
+ * ACCEPT_FIGURES + the name's index among those the reader is given (struct acceptance_figures;
+ * gate's come from its metric table, core/metrics.h: a figure compared at a limit, a metric's
+ * optional floor, a metric gated on request). */
 enum acceptance_setting {
 	ACCEPT_GATED,             /* "gated": value 0, the scenario may stop being gated */
 	ACCEPT_LIMIT_PERCENT,     /* "limit_percent": the instruction limit may go up to value */
 	ACCEPT_STEADY_FLOOR,      /* "steady_allocations_floor": the floor may go up to value */
 	ACCEPT_COLD_FLOOR,        /* "cold_allocations_floor": the floor may go up to value */
 	ACCEPT_PROCESS_INSTRUCTIONS, /* "process_instructions": the whole process, per message */
-	ACCEPT_GATE_CYCLES,       /* "gate_cycles": value 0, cycles may stop being gated */
-	/* The optional floors (scenario.h), by enum scenario_floor: "steady_bytes_floor",
-	 * "cold_bytes_floor", "steady_peak_bytes_floor", "cold_peak_bytes_floor",
-	 * "steady_syscalls_floor", "cold_syscalls_floor". */
-	ACCEPT_STEADY_BYTES_FLOOR,
-	ACCEPT_COLD_BYTES_FLOOR,
-	ACCEPT_STEADY_PEAK_BYTES_FLOOR,
-	ACCEPT_COLD_PEAK_BYTES_FLOOR,
-	ACCEPT_STEADY_SYSCALLS_FLOOR,
-	ACCEPT_COLD_SYSCALLS_FLOOR,
 	ACCEPT_LINEARITY_PERCENT, /* "linearity_percent": the linearity limit may go up to value */
 	ACCEPT_ALLOCATOR_LIMIT_PERCENT, /* "allocator_limit_percent": the allocator's limit may go
 					 * up to value */
@@ -37,10 +28,19 @@ enum acceptance_setting {
 	ACCEPT_FIGURES            /* the first figure's kind */
 };
 
-/* The figures an acceptance may name: names[i] is kind ACCEPT_FIGURES + i ("instructions",
- * "cold_instructions", ...), NULL where that index names nothing acceptable. */
+/* What an entry's value may be. */
+enum acceptance_value {
+	ACCEPT_VALUE_ABOVE, /* a positive number: the figure or setting may go up to it */
+	ACCEPT_VALUE_FLOOR, /* the same, or 0: the scenario may stop declaring the floor */
+	ACCEPT_VALUE_ZERO,  /* 0 only: the scenario may stop being gated (on it) */
+};
+
+/* The names an acceptance may give beside the settings: names[i] is kind ACCEPT_FIGURES + i
+ * ("instructions", "cold_instructions", "steady_bytes_floor", "gate_cycles", ...), NULL where that
+ * index names nothing acceptable; values[i] says what its value may be. */
 struct acceptance_figures {
 	const char *const *names;
+	const enum acceptance_value *values;
 	size_t count;
 };
 
@@ -78,9 +78,8 @@ const struct acceptance_entry *acceptance_find(const struct acceptance *acceptan
 /* The name of a kind: a setting's, or one of the figures'; "" for a kind with none. */
 const char *acceptance_metric_name(const struct acceptance_figures *figures, unsigned metric);
 
-/* An optional floor's acceptance ("steady_bytes_floor", ...): value V lets the floor go up to V,
- * and value 0 lets the scenario stop declaring it. */
-bool acceptance_removes_floor(unsigned metric);
+/* What the value of an entry of that kind may be. */
+enum acceptance_value acceptance_value_of(const struct acceptance_figures *figures, unsigned metric);
 
 /* The kind of that name ("gated", "cold_cycles"), or -1. */
 int acceptance_metric_find(const struct acceptance_figures *figures, const char *name);

@@ -13,11 +13,6 @@
 #include "json_read.h"
 #include "text.h"
 
-const char *const scenario_floor_keys[SCENARIO_FLOORS] = {
-	"steady_bytes", "cold_bytes", "steady_peak_bytes", "cold_peak_bytes", "steady_syscalls",
-	"cold_syscalls",
-};
-
 static int copy_string(char **field, const cJSON *root, const char *key, const char *name,
 		       struct gate_error *err)
 {
@@ -55,6 +50,58 @@ static int read_number(double *value, const cJSON *object, const char *key, bool
 	return 0;
 }
 
+/* Every floor of the "floors" object beside the allocation floors, by its key: which metric each
+ * holds is the metric table's to say (core/metrics.h), which this layer does not know. */
+static int read_optional_floors(struct scenario_info *info, const cJSON *floors, const char *name,
+				struct gate_error *err)
+{
+	const cJSON *item;
+
+	cJSON_ArrayForEach(item, floors) {
+		double value = 0;
+
+		if (strcmp(item->string, "steady_allocations") == 0 ||
+		    strcmp(item->string, "cold_allocations") == 0)
+			continue;
+		if (!text_is_name(item->string) || strlen(item->string) >= SCENARIO_KEY_SIZE)
+			return gate_error_set(err, "scenario '%s': --describe 'floors' has a key that is "
+					      "not a name ([a-z0-9_]+, at most %d characters)", name,
+					      SCENARIO_KEY_SIZE - 1);
+		if (read_number(&value, floors, item->string, strncmp(item->string, "cold_", 5) == 0,
+				name, err) != 0 ||
+		    scenario_set_floor(info, item->string, value, err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The metrics gated on request: "gate_metrics", an array of metric keys, and "gate_cycles": true
+ * as an earlier harness said "cycles". */
+static int read_gate_metrics(struct scenario_info *info, const cJSON *root, const char *name,
+			     struct gate_error *err)
+{
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "gate_metrics"), *item;
+	bool cycles = false;
+
+	if (read_flag(&cycles, root, "gate_cycles", name, err) != 0 ||
+	    (cycles && scenario_set_gate_metric(info, "cycles", true, err) != 0))
+		return -1;
+	if (list == NULL)
+		return 0;
+	if (!cJSON_IsArray(list))
+		return gate_error_set(err, "scenario '%s': --describe 'gate_metrics' is not an array",
+				      name);
+	cJSON_ArrayForEach(item, list) {
+		if (!cJSON_IsString(item) || !text_is_name(item->valuestring) ||
+		    strlen(item->valuestring) >= SCENARIO_KEY_SIZE)
+			return gate_error_set(err, "scenario '%s': --describe 'gate_metrics' holds "
+					      "something that is not a metric's key", name);
+		if (scenario_set_gate_metric(info, item->valuestring, true, err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int read_fields(struct scenario_info *info, const cJSON *root, const char *name,
 		       struct gate_error *err)
 {
@@ -62,8 +109,6 @@ static int read_fields(struct scenario_info *info, const cJSON *root, const char
 	const cJSON *gated = cJSON_GetObjectItemCaseSensitive(root, "gated");
 	const cJSON *name_item = cJSON_GetObjectItemCaseSensitive(root, "name");
 	double cold = 0;
-	size_t floor_index;
-
 	const char *problem;
 
 	if (!cJSON_IsString(name_item) || strcmp(name_item->valuestring, name) != 0 ||
@@ -87,15 +132,8 @@ static int read_fields(struct scenario_info *info, const cJSON *root, const char
 	    read_number(&cold, floors, "cold_allocations", true, name, err) != 0)
 		return -1;
 	info->cold_floor = (uint64_t)cold;
-	for (floor_index = 0; floor_index < SCENARIO_FLOORS; floor_index++) {
-		const char *key = scenario_floor_keys[floor_index];
-
-		if (cJSON_GetObjectItemCaseSensitive(floors, key) != NULL &&
-		    read_number(&info->floors[floor_index], floors, key,
-				strncmp(key, "cold_", 5) == 0, name, err) != 0)
-			return -1;
-	}
-	if (read_flag(&info->gate_cycles, root, "gate_cycles", name, err) != 0 ||
+	if (read_optional_floors(info, floors, name, err) != 0 ||
+	    read_gate_metrics(info, root, name, err) != 0 ||
 	    read_flag(&info->unoptimised, root, "unoptimised", name, err) != 0 ||
 	    read_flag(&info->phases, root, "phases", name, err) != 0)
 		return -1;
@@ -190,4 +228,71 @@ void scenario_info_release(struct scenario_info *info)
 	free(info->title);
 	free(info->region);
 	*info = (struct scenario_info)SCENARIO_INFO_INIT;
+}
+
+double scenario_floor(const struct scenario_info *info, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < info->floor_count; i++)
+		if (strcmp(info->floors[i].key, key) == 0)
+			return info->floors[i].value;
+	return 0;
+}
+
+int scenario_set_floor(struct scenario_info *info, const char *key, double value,
+		       struct gate_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < info->floor_count; i++)
+		if (strcmp(info->floors[i].key, key) == 0)
+			break;
+	if (value == 0) {
+		if (i < info->floor_count)
+			info->floors[i] = info->floors[--info->floor_count];
+		return 0;
+	}
+	if (i == SCENARIO_DECLARED_MAX || strlen(key) >= SCENARIO_KEY_SIZE)
+		return gate_error_set(err, "scenario '%s' declares more than %d floors, or one named "
+				      "with more than %d characters", info->name != NULL ? info->name
+				      : "?", SCENARIO_DECLARED_MAX, SCENARIO_KEY_SIZE - 1);
+	if (i == info->floor_count)
+		snprintf(info->floors[info->floor_count++].key, SCENARIO_KEY_SIZE, "%s", key);
+	info->floors[i].value = value;
+	return 0;
+}
+
+bool scenario_gates_metric(const struct scenario_info *info, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < info->gate_metric_count; i++)
+		if (strcmp(info->gate_metrics[i], key) == 0)
+			return true;
+	return false;
+}
+
+int scenario_set_gate_metric(struct scenario_info *info, const char *key, bool gated,
+			     struct gate_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < info->gate_metric_count; i++)
+		if (strcmp(info->gate_metrics[i], key) == 0)
+			break;
+	if (!gated) {
+		if (i < info->gate_metric_count)
+			memcpy(info->gate_metrics[i], info->gate_metrics[--info->gate_metric_count],
+			       SCENARIO_KEY_SIZE);
+		return 0;
+	}
+	if (i < info->gate_metric_count)
+		return 0;
+	if (i == SCENARIO_DECLARED_MAX || strlen(key) >= SCENARIO_KEY_SIZE)
+		return gate_error_set(err, "scenario '%s' gates more than %d metrics on request, or "
+				      "one named with more than %d characters", info->name != NULL
+				      ? info->name : "?", SCENARIO_DECLARED_MAX, SCENARIO_KEY_SIZE - 1);
+	snprintf(info->gate_metrics[info->gate_metric_count++], SCENARIO_KEY_SIZE, "%s", key);
+	return 0;
 }

@@ -7,22 +7,18 @@
 
 #include "error.h"
 
-/* The optional floors a scenario may declare next to its code (in --describe's "floors"), beside
- * the allocation floors every scenario declares. 0: not declared. */
-enum scenario_floor {
-	FLOOR_STEADY_BYTES,      /* "steady_bytes": heap bytes allocated per message */
-	FLOOR_COLD_BYTES,        /* "cold_bytes": heap bytes allocated by the 1-delivery run */
-	FLOOR_STEADY_PEAK_BYTES, /* "steady_peak_bytes": growth of the process's peak live heap
-				  * per message */
-	FLOOR_COLD_PEAK_BYTES,   /* "cold_peak_bytes": the process's peak live heap in the
-				  * 1-delivery run */
-	FLOOR_STEADY_SYSCALLS,   /* "steady_syscalls": system calls per message */
-	FLOOR_COLD_SYSCALLS,     /* "cold_syscalls": system calls of the 1-delivery run */
-	SCENARIO_FLOORS
-};
+/* How many optional floors, and metrics gated on request, a scenario may declare; the longest key
+ * of either, with its NUL. */
+#define SCENARIO_DECLARED_MAX 16
+#define SCENARIO_KEY_SIZE 64
 
-/* The floors' keys in --describe, results.json and accepted.json, by enum scenario_floor. */
-extern const char *const scenario_floor_keys[SCENARIO_FLOORS];
+/* An optional floor as the scenario declares it (in --describe's "floors", beside the allocation
+ * floors every scenario declares): "steady_KEY" holds metric KEY per message, "cold_KEY" in the
+ * 1-delivery run (core/metrics.h says which metrics take floors). */
+struct scenario_floor {
+	char key[SCENARIO_KEY_SIZE];
+	double value; /* > 0: a floor of 0 is no floor */
+};
 
 struct scenario_info {
 	char *name;            /* as the manifest lists it; owned */
@@ -36,8 +32,11 @@ struct scenario_info {
 	double linearity_percent; /* declared linearity limit; 0: SLOPE_LINEARITY_LIMIT_PERCENT */
 	double allocator_limit_percent; /* declared limit of the allocator's instructions; 0: the
 					 * metric's default (metric_table) */
-	double floors[SCENARIO_FLOORS]; /* the optional floors; 0 when not declared */
-	bool gate_cycles;      /* estimated cycles are gated at the limit, like instructions */
+	struct scenario_floor floors[SCENARIO_DECLARED_MAX]; /* the optional floors declared */
+	size_t floor_count;
+	char gate_metrics[SCENARIO_DECLARED_MAX][SCENARIO_KEY_SIZE]; /* the keys of the metrics
+					 * gated on request that it gates ("cycles") */
+	size_t gate_metric_count;
 	bool unoptimised;      /* its project code is measured compiled without optimisation, on
 				* purpose (provenance.h) */
 	bool phases;           /* the harness takes --phases: callgrind's snapshots are its own
@@ -57,5 +56,20 @@ int scenario_info_from_output(struct scenario_info *info, const char *name, cons
 			      const char *output_path, struct gate_error *err);
 
 void scenario_info_release(struct scenario_info *info); /* NULL-safe */
+
+/* The optional floor declared as `key` ("steady_bytes"), or 0 when none is. */
+double scenario_floor(const struct scenario_info *info, const char *key);
+
+/* Declares the floor `key` at `value`, or no such floor when `value` is 0 ("scenario 'x'
+ * declares more than 16 floors ..." past SCENARIO_DECLARED_MAX). */
+int scenario_set_floor(struct scenario_info *info, const char *key, double value,
+		       struct gate_error *err);
+
+/* Does the scenario gate the metric `key` that is gated on request. */
+bool scenario_gates_metric(const struct scenario_info *info, const char *key);
+
+/* Gates the metric `key` on request (`gated`), or stops gating it. */
+int scenario_set_gate_metric(struct scenario_info *info, const char *key, bool gated,
+			     struct gate_error *err);
 
 #endif

@@ -127,16 +127,13 @@ static bool measure_floor(const struct measurement *measurement, size_t measure,
 {
 	size_t metric = measure % METRIC_COUNT;
 	bool cold = measure >= METRIC_COUNT;
-	int optional = cold ? metric_table[metric].cold_floor : metric_table[metric].steady_floor;
 
 	if (metric == METRIC_ALLOCATIONS) {
 		*floor = cold ? (double)measurement->info.cold_floor : measurement->info.steady_floor;
 		return true;
 	}
-	if (optional < 0 || measurement->info.floors[optional] == 0)
-		return false;
-	*floor = measurement->info.floors[optional];
-	return true;
+	*floor = metric_floor(&measurement->info, metric, cold);
+	return *floor != 0;
 }
 
 /* One row: the scenario, then the other fields as they are (numbers and names gate wrote). */

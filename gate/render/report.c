@@ -346,19 +346,27 @@ static void setting_words(uint64_t bits, char *text, size_t size)
 		{ BREACH_LINEARITY_RAISED, "linearity_percent" },
 		{ BREACH_STEADY_FLOOR_RAISED, "steady_allocations" },
 		{ BREACH_COLD_FLOOR_RAISED, "cold_allocations" },
-		{ BREACH_CYCLES_UNGATED, "gate_cycles" },
 	};
-	size_t used = 0, i;
+	size_t used = 0, i, metric;
+	int cold;
+	char key[SCENARIO_KEY_SIZE];
 
 	text[0] = '\0';
 	for (i = 0; i < sizeof(words) / sizeof(words[0]) && used < size; i++)
 		if (bits & words[i].bit)
 			used += (size_t)snprintf(text + used, size - used, "%s`%s`", used ? ", " : "",
 						 words[i].word);
-	for (i = 0; i < SCENARIO_FLOORS && used < size; i++)
-		if (bits & BREACH_FLOOR_RAISED(i))
-			used += (size_t)snprintf(text + used, size - used, "%s`%s`", used ? ", " : "",
-						 scenario_floor_keys[i]);
+	for (metric = 0; metric < METRIC_COUNT && used < size; metric++)
+		if (bits & BREACH_METRIC_UNGATED(metric))
+			used += (size_t)snprintf(text + used, size - used, "%s`gate_%s`",
+						 used ? ", " : "", metric_table[metric].key);
+	for (metric = 0; metric < METRIC_COUNT && used < size; metric++)
+		for (cold = 0; cold <= 1 && used < size; cold++)
+			if (metric_table[metric].floors && (bits & BREACH_FLOOR_RAISED(metric, cold))) {
+				metric_floor_key(key, sizeof(key), metric, cold);
+				used += (size_t)snprintf(text + used, size - used, "%s`%s`",
+							 used ? ", " : "", key);
+			}
 }
 
 /* Settings live in the scenarios' code, which no file list flags: a warning that names every

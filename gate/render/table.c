@@ -243,63 +243,116 @@ static void print_settings(FILE *out, const struct verdict_row *row)
 			row->name, row->allocator_limit_percent, row->baseline_allocator_limit_percent);
 }
 
-/* The floors of the metrics beyond instructions and allocations, and their settings. */
+/* A floor of a metric beyond instructions and allocations exceeded: "bytes_tenfold: 640.000
+ * bytes (heap bytes allocated) per message, above the declared floor of 64 ('steady_bytes')". */
+static void print_floor_over(FILE *out, const struct verdict_row *row, size_t metric, int cold)
+{
+	const struct measurement *head = row->head;
+	const struct metric *entry = &metric_table[metric];
+	double floor = row->floors[metric][cold];
+	char head_text[32], key[SCENARIO_KEY_SIZE];
+
+	if (!cold)
+		table_format_per_message(head_text, sizeof(head_text), head->slopes[metric].per_message);
+	else
+		snprintf(head_text, sizeof(head_text), "%" PRIu64, head->slopes[metric].cold);
+	metric_floor_key(key, sizeof(key), metric, cold);
+	fprintf(out, "%s: %s %s (%s) %s, above the %s floor of %g ('%s')\n", row->name, head_text,
+		entry->unit, entry->title, cold ? "in the cold run" : "per message",
+		floor == metric_floor(&head->info, metric, cold) ? "declared" : "baseline's", floor,
+		key);
+}
+
+/* The floors of the metrics beyond instructions and allocations, and the settings of each: its
+ * floors, and its gating on request. */
 static void print_metric_breaches(FILE *out, const struct verdict_row *row)
 {
 	const struct measurement *head = row->head, *base = row->baseline;
-	char head_text[32];
+	char key[SCENARIO_KEY_SIZE];
 	size_t metric;
+	int cold;
 
+	for (metric = 0; metric < METRIC_COUNT; metric++)
+		for (cold = 0; cold <= 1; cold++)
+			if (metric_table[metric].floors && (row->breaches & BREACH_FLOOR_OVER(metric, cold)))
+				print_floor_over(out, row, metric, cold);
 	for (metric = 0; metric < METRIC_COUNT; metric++) {
-		const struct metric *entry = &metric_table[metric];
-		int floors[2] = { entry->steady_floor, entry->cold_floor };
-		size_t k;
+		if (row->breaches & BREACH_METRIC_UNGATED(metric))
+			fprintf(out, "%s: %s not gated, but the baseline gates them: loosening a setting is "
+				"a breach unless accepted (metric 'gate_%s', value 0)\n", row->name,
+				metric_table[metric].title, metric_table[metric].key);
+		for (cold = 0; cold <= 1; cold++) {
+			double here, there;
 
-		for (k = 0; k < 2; k++) {
-			int floor = floors[k];
-
-			if (floor < 0 || !(row->breaches & BREACH_FLOOR_OVER(floor)))
+			if (!metric_table[metric].floors ||
+			    !(row->breaches & BREACH_FLOOR_RAISED(metric, cold)))
 				continue;
-			if (k == 0)
-				table_format_per_message(head_text, sizeof(head_text),
-							 head->slopes[metric].per_message);
+			here = metric_floor(&head->info, metric, cold);
+			there = metric_floor(&base->info, metric, cold);
+			metric_floor_key(key, sizeof(key), metric, cold);
+			if (here == 0)
+				fprintf(out, "%s: the floor '%s' is no longer declared (the baseline's: %g): "
+					"loosening a setting is a breach unless accepted (metric "
+					"'%s_floor', value 0)\n", row->name, key, there, key);
 			else
-				snprintf(head_text, sizeof(head_text), "%" PRIu64, head->slopes[metric].cold);
-			fprintf(out, "%s: %s %s (%s) %s, above the %s floor of %g ('%s')\n", row->name,
-				head_text, entry->unit, entry->title,
-				k == 0 ? "per message" : "in the cold run",
-				row->floors[floor] == head->info.floors[floor] ? "declared" : "baseline's",
-				row->floors[floor], scenario_floor_keys[floor]);
+				fprintf(out, "%s: the floor '%s' is %g, above the baseline's %g: loosening "
+					"a setting is a breach unless accepted (metric '%s_floor')\n",
+					row->name, key, here, there, key);
 		}
 	}
-	if (row->breaches & BREACH_CYCLES_UNGATED)
-		fprintf(out, "%s: estimated cycles not gated, but the baseline gates them: loosening a "
-			"setting is a breach unless accepted (metric 'gate_cycles', value 0)\n", row->name);
-	for (metric = 0; metric < SCENARIO_FLOORS; metric++)
-		if ((row->breaches & BREACH_FLOOR_RAISED(metric)) && head->info.floors[metric] == 0)
-			fprintf(out, "%s: the floor '%s' is no longer declared (the baseline's: %g): "
-				"loosening a setting is a breach unless accepted (metric '%s_floor', "
-				"value 0)\n", row->name, scenario_floor_keys[metric],
-				base->info.floors[metric], scenario_floor_keys[metric]);
-		else if (row->breaches & BREACH_FLOOR_RAISED(metric))
-			fprintf(out, "%s: the floor '%s' is %g, above the baseline's %g: loosening a "
-				"setting is a breach unless accepted (metric '%s_floor')\n",
-				row->name, scenario_floor_keys[metric], head->info.floors[metric],
-				base->info.floors[metric], scenario_floor_keys[metric]);
 }
 
 /* "above the 2 % limit"; a METRIC_RISE metric's "a rise, where no floor is declared". */
 static const char *limit_words(const struct verdict_row *row, size_t metric, bool cold,
 			       char *text, size_t size)
 {
-	const struct metric *entry = &metric_table[metric];
+	char key[SCENARIO_KEY_SIZE];
 
-	if (entry->gating == METRIC_RISE)
-		snprintf(text, size, "a rise, where no floor is declared ('%s')",
-			 scenario_floor_keys[cold ? entry->cold_floor : entry->steady_floor]);
-	else
+	if (metric_table[metric].gating == METRIC_RISE) {
+		metric_floor_key(key, sizeof(key), metric, cold);
+		snprintf(text, size, "a rise, where no floor is declared ('%s')", key);
+	} else {
 		snprintf(text, size, "above the %g %% limit", verdict_limit(row, metric));
+	}
 	return text;
+}
+
+/* What an acceptance of that kind lets go up to its value: "% as the instruction limit",
+ * "instructions per message", "cold estimated cycles", "as the floor 'steady_bytes'"; for a
+ * metric gated on request, the metric ("estimated cycles"). */
+static void acceptance_words(char *what, size_t size, size_t kind)
+{
+	static const char *const settings[ACCEPT_FIGURES] = {
+		"", "% as the instruction limit", "as the steady floor", "as the cold floor",
+		"instructions per message in the process", "% as the linearity limit",
+		"% as the allocator's limit", "% growth with the messages handled",
+	};
+	enum metric_kind which;
+	enum metric_id metric;
+	char key[SCENARIO_KEY_SIZE];
+
+	if (kind < ACCEPT_FIGURES) {
+		snprintf(what, size, "%s", settings[kind]);
+		return;
+	}
+	metric = metric_of_kind((unsigned)kind, &which);
+	switch (which) {
+	case METRIC_KIND_FIGURE:
+		snprintf(what, size, "%s per message", metric_table[metric].title);
+		break;
+	case METRIC_KIND_COLD:
+		snprintf(what, size, "cold %s", metric_table[metric].title);
+		break;
+	case METRIC_KIND_STEADY_FLOOR:
+	case METRIC_KIND_COLD_FLOOR:
+		metric_floor_key(key, sizeof(key), metric, which == METRIC_KIND_COLD_FLOOR);
+		snprintf(what, size, "as the floor '%s'", key);
+		break;
+	case METRIC_KIND_GATE:
+	case METRIC_KINDS:
+		snprintf(what, size, "%s", metric_table[metric].title);
+		break;
+	}
 }
 
 /* After a per_allocation figure compared for the head's allocations: what the baseline
@@ -327,7 +380,7 @@ static void print_scaled(FILE *out, const struct verdict_row *row, size_t metric
 static void print_limit_breaches(FILE *out, const struct verdict_row *row)
 {
 	const struct measurement *head = row->head, *base = row->baseline;
-	char head_text[32], base_text[32], change[32], limit_text[96];
+	char head_text[32], base_text[32], change[32], limit_text[128];
 	size_t metric;
 
 	for (metric = 0; metric < METRIC_COUNT; metric++) {
@@ -726,31 +779,18 @@ void table_print_row_notes(FILE *out, const struct verdict *verdict,
 	if ((parts & TABLE_NOTES_ATTRIBUTION) && row->attribution != NULL)
 		print_attribution(out, row);
 	for (metric = 0; metric < VERDICT_ACCEPT_KINDS; metric++) {
-		static const char *const settings[ACCEPT_FIGURES] = {
-			"", "% as the instruction limit", "as the steady floor", "as the cold floor",
-			"instructions per message in the process", "", "as the steady bytes floor",
-			"as the cold bytes floor", "as the steady peak floor", "as the cold peak floor",
-			"as the steady syscalls floor", "as the cold syscalls floor",
-			"% as the linearity limit", "% as the allocator's limit",
-			"% growth with the messages handled",
-		};
 		const struct acceptance_entry *entry =
 			acceptance_find(verdict->acceptance, row->name, (unsigned)metric);
-		size_t figure = metric - ACCEPT_FIGURES;
+		enum acceptance_value value = acceptance_value_of(metric_acceptance_figures(), metric);
 		char what[96];
 
-		/* A figure's words: "instructions per message", "cold estimated cycles". */
-		if (metric < ACCEPT_FIGURES)
-			snprintf(what, sizeof(what), "%s", settings[metric]);
-		else
-			snprintf(what, sizeof(what), figure % 2 ? "cold %s" : "%s per message",
-				 metric_table[figure / 2].title);
+		acceptance_words(what, sizeof(what), metric);
 		if (row->accepted[metric] != NULL) {
 			if (metric == ACCEPT_GATED)
 				fprintf(out, "%s: accepted as not gated: ", row->name);
-			else if (metric == ACCEPT_GATE_CYCLES)
-				fprintf(out, "%s: accepted with estimated cycles not gated: ", row->name);
-			else if (acceptance_removes_floor(metric) && entry->value == 0)
+			else if (value == ACCEPT_VALUE_ZERO)
+				fprintf(out, "%s: accepted with %s not gated: ", row->name, what);
+			else if (value == ACCEPT_VALUE_FLOOR && entry->value == 0)
 				fprintf(out, "%s: accepted without %s: ", row->name, what + 3);
 			else
 				fprintf(out, "%s: accepted up to %.15g %s: ", row->name, entry->value, what);

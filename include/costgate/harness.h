@@ -31,6 +31,13 @@ struct costgate_service {
 					  * delivery */
 };
 
+/* A floor declared by its key, for any metric that takes floors (docs/metrics.md): "steady_KEY"
+ * holds the metric per message, "cold_KEY" in the whole 1-delivery run. */
+struct costgate_floor {
+	const char *key;
+	double value;
+};
+
 /* A scenario, declared next to its code as
  *     const struct costgate_scenario costgate_scenario = { ... };
  * (the variable's name is the harness's: each scenario executable defines exactly one). */
@@ -98,6 +105,14 @@ struct costgate_scenario {
 	bool unoptimised; /* the project's code is measured compiled without optimisation, on
 			   * purpose: gate refuses a build whose project code was compiled at -O0
 			   * otherwise (its DWARF says so) */
+	/* The metrics gated on request that this scenario gates, by key, separated by spaces:
+	 * "cycles" is .gate_cycles = true. gate refuses a key that is not such a metric of its. */
+	const char *gate_metrics;
+	/* Floors by key, for any metric that takes floors, ended by one whose key is NULL:
+	 *     static const struct costgate_floor floors[] = { { "cold_peak_bytes", 4096 }, { 0 } };
+	 * (the named fields above are the same floors: declare each once). gate refuses a key that
+	 * is no floor of its metrics. */
+	const struct costgate_floor *floors;
 };
 
 /* Declares the raw counterpart inside a scenario's initializer:

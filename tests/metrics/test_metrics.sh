@@ -216,7 +216,7 @@ for entry in document["code"]:
     entry["metrics"].pop("cycles", None)'
 merge no_cycles --json "$tmp/again4.json" "$tmp/no_cycles.json"
 check "a document gating cycles without their counts is refused (exit 2), naming the key" \
-  test "$status:$(grep -c "counts.cycles is missing (the scenario sets gate_cycles)" "$tmp/no_cycles.stdout")" = 2:1
+  test "$status:$(grep -c "counts.cycles is missing (the scenario gates cycles)" "$tmp/no_cycles.stdout")" = 2:1
 
 # A baseline written before the peak and the cycles were measured: what it has is compared, what
 # it lacks is named, and nothing fails for it.
@@ -226,7 +226,7 @@ for entry in document["code"]:
         entry["counts"].pop(key, None)
         entry["metrics"].pop(key, None)
     entry["raw"].pop("cachesim", None)
-    entry.pop("gate_cycles", None)
+    entry.pop("gate_metrics", None)
 for block in (document["costgate"]["fingerprint"], document["costgate"].get("environment", {})):
     block.pop("cache", None)'
 run_gate scattered --baseline-file "$tmp/older.json"

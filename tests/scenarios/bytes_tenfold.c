@@ -1,7 +1,8 @@
 /* One heap block a message, BLOCK_BYTES long (64 by default): built with 640 it allocates the
  * same number of blocks and ten times the bytes, which its declared bytes floor catches; with
- * COLD_PEAK_FLOOR it also declares the process's peak live heap in the 1-delivery run
- * (tests/metrics). */
+ * COLD_PEAK_FLOOR it also declares the process's peak live heap in the 1-delivery run; with
+ * GATE_METRICS it asks for metrics gated on request by key, and with FLOOR_KEY and FLOOR_VALUE it
+ * declares one more floor by key (tests/metrics). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,10 @@ static int tenfold_handle(struct costgate_service *service, const unsigned char 
 	return 0;
 }
 
+#ifdef FLOOR_KEY
+static const struct costgate_floor more_floors[] = { { FLOOR_KEY, FLOOR_VALUE }, { NULL, 0 } };
+#endif
+
 const struct costgate_scenario costgate_scenario = {
 	.name = "bytes_tenfold",
 	.title = "one heap block a message: 64 bytes, or ten times that",
@@ -54,4 +59,10 @@ const struct costgate_scenario costgate_scenario = {
 #endif
 	.body = tenfold_body,
 	.handle = tenfold_handle,
+#ifdef GATE_METRICS
+	.gate_metrics = GATE_METRICS,
+#endif
+#ifdef FLOOR_KEY
+	.floors = more_floors,
+#endif
 };

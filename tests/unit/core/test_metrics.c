@@ -90,7 +90,7 @@ static void cycles_should_run_only_for_a_scenario_that_opts_in(void)
 {
 	struct scenario_info plain = SCENARIO_INFO_INIT, opted = SCENARIO_INFO_INIT;
 
-	opted.gate_cycles = true;
+	CHECK(scenario_set_gate_metric(&opted, "cycles", true, NULL) == 0);
 	CHECK(metric_tool_wanted(TOOL_CALLGRIND, &plain, false));
 	CHECK(metric_tool_wanted(TOOL_DHAT, &plain, false));
 	CHECK(!metric_tool_wanted(TOOL_CACHE, &plain, false));
@@ -103,6 +103,79 @@ static void cycles_should_run_only_for_a_scenario_that_opts_in(void)
 }
 
 /* One function for every metric: those with counts get their figures, the others none. */
+/* What a metric can break is named from its key and shape, and a kind is found back from its
+ * number. */
+static void metric_kinds_should_be_named_from_the_key(void)
+{
+	static const struct {
+		enum metric_id metric;
+		enum metric_kind kind;
+		const char *name;
+	} rows[] = {
+		{ METRIC_INSTRUCTIONS, METRIC_KIND_FIGURE, "instructions" },
+		{ METRIC_CYCLES, METRIC_KIND_COLD, "cold_cycles" },
+		{ METRIC_CYCLES, METRIC_KIND_GATE, "gate_cycles" },
+		{ METRIC_BYTES, METRIC_KIND_STEADY_FLOOR, "steady_bytes_floor" },
+		{ METRIC_PEAK_BYTES, METRIC_KIND_COLD_FLOOR, "cold_peak_bytes_floor" },
+		{ METRIC_SYSCALLS, METRIC_KIND_FIGURE, "syscalls" },      /* a rise, at limit 0 */
+		{ METRIC_SYSCALLS, METRIC_KIND_STEADY_FLOOR, "steady_syscalls_floor" },
+		{ METRIC_BYTES, METRIC_KIND_FIGURE, "" },                 /* floors only */
+		{ METRIC_INSTRUCTIONS, METRIC_KIND_GATE, "" },            /* always gated */
+		{ METRIC_ALLOCATIONS, METRIC_KIND_STEADY_FLOOR, "" },     /* a setting of its own */
+	};
+	const struct acceptance_figures *figures = metric_acceptance_figures();
+	char name[80];
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		unsigned kind = METRIC_KIND(rows[i].metric, rows[i].kind);
+		enum metric_kind which;
+
+		metric_kind_name(name, sizeof(name), rows[i].metric, rows[i].kind);
+		CHECK_STR(name, rows[i].name);
+		CHECK_STR(acceptance_metric_name(figures, kind), rows[i].name);
+		CHECK(metric_of_kind(kind, &which) == rows[i].metric && which == rows[i].kind);
+	}
+	CHECK(acceptance_value_of(figures, METRIC_KIND(METRIC_CYCLES, METRIC_KIND_GATE)) ==
+	      ACCEPT_VALUE_ZERO);
+	CHECK(acceptance_value_of(figures, METRIC_FLOOR_ACCEPTANCE(METRIC_BYTES, true)) ==
+	      ACCEPT_VALUE_FLOOR);
+	CHECK(acceptance_value_of(figures, METRIC_ACCEPTANCE(METRIC_CYCLES, false)) ==
+	      ACCEPT_VALUE_ABOVE);
+}
+
+/* A scenario's floors and requests by key hold the metrics that take them, and a key this gate
+ * does not know is refused with the keys there are. */
+static void declarations_should_name_metrics_of_this_gate(void)
+{
+	struct scenario_info info = SCENARIO_INFO_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	info.name = (char *)"alpha";
+	CHECK(scenario_set_floor(&info, "steady_bytes", 64, NULL) == 0);
+	CHECK(scenario_set_floor(&info, "cold_syscalls", 3, NULL) == 0);
+	CHECK(scenario_set_gate_metric(&info, "cycles", true, NULL) == 0);
+	CHECK(metric_check_declarations(&info, &err) == 0);
+	CHECK(metric_floor(&info, METRIC_BYTES, false) == 64);
+	CHECK(metric_floor(&info, METRIC_BYTES, true) == 0);
+	CHECK(metric_floor(&info, METRIC_SYSCALLS, true) == 3);
+	CHECK(metric_opted_in(METRIC_CYCLES, &info) && metric_opted_in(METRIC_INSTRUCTIONS, &info));
+	CHECK(metric_of_floor("cold_peak_bytes") == &metric_table[METRIC_PEAK_BYTES]);
+	CHECK(metric_of_floor("steady_instructions") == NULL);
+
+	CHECK(scenario_set_floor(&info, "steady_instructions", 5, NULL) == 0);
+	CHECK(metric_check_declarations(&info, &err) == -1);
+	CHECK_CONTAINS(err.message, "scenario 'alpha' declares the floor 'steady_instructions', which "
+				    "no metric of this gate takes (floors: 'steady_allocations', "
+				    "'cold_allocations', 'steady_bytes', 'cold_bytes', ");
+	CHECK(scenario_set_floor(&info, "steady_instructions", 0, NULL) == 0);
+	CHECK(scenario_set_gate_metric(&info, "instructions", true, NULL) == 0);
+	err = (struct gate_error)GATE_ERROR_INIT;
+	CHECK(metric_check_declarations(&info, &err) == -1);
+	CHECK_STR(err.message, "scenario 'alpha' asks to gate 'instructions', which is not a metric "
+			       "of this gate gated on request (those are: 'cycles')");
+}
+
 static void measurement_compute_should_figure_every_metric_it_has(void)
 {
 	static const uint64_t instructions[SLOPE_RUNS] = { 500, 10400, 20400 };
@@ -130,6 +203,8 @@ static void measurement_compute_should_figure_every_metric_it_has(void)
 int main(void)
 {
 	return RUN_CASES(syscalls_should_be_the_regions_inclusive_count,
+			 metric_kinds_should_be_named_from_the_key,
+			 declarations_should_name_metrics_of_this_gate,
 			 limits_should_come_from_the_declaration_that_sets_them,
 			 cycles_should_be_l1_hits_plus_5_last_level_hits_plus_35_ram_accesses,
 			 metrics_should_be_found_by_key_and_read_by_their_tools,

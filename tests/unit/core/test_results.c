@@ -83,9 +83,9 @@ static void fill_consume_json(struct measurement *measurement)
 	memcpy(measurement->counts[METRIC_CYCLES], cycles, sizeof(cycles));
 	measurement->has[METRIC_PEAK_BYTES] = true;
 	measurement->has[METRIC_CYCLES] = true;
-	measurement->info.gate_cycles = true;
-	measurement->info.floors[FLOOR_STEADY_BYTES] = 1000.5;
-	measurement->info.floors[FLOOR_COLD_PEAK_BYTES] = 4096;
+	scenario_set_gate_metric(&measurement->info, "cycles", true, NULL);
+	scenario_set_floor(&measurement->info, "steady_bytes", 1000.5, NULL);
+	scenario_set_floor(&measurement->info, "cold_peak_bytes", 4096, NULL);
 	fill_slopes(measurement);
 	measurement->functions = calloc(2, sizeof(*measurement->functions));
 	measurement->sites = calloc(2, sizeof(*measurement->sites));
@@ -184,9 +184,13 @@ static void check_same_measurement(const struct measurement *read, const struct 
 	CHECK_U64(read->info.cold_floor, written->info.cold_floor);
 	CHECK(read->info.limit_percent == written->info.limit_percent);
 	CHECK_U64(read->messages, written->messages);
-	CHECK(read->info.gate_cycles == written->info.gate_cycles);
-	for (i = 0; i < SCENARIO_FLOORS; i++)
-		CHECK(read->info.floors[i] == written->info.floors[i]);
+	CHECK_U64(read->info.gate_metric_count, written->info.gate_metric_count);
+	for (i = 0; i < written->info.gate_metric_count; i++)
+		CHECK(scenario_gates_metric(&read->info, written->info.gate_metrics[i]));
+	CHECK_U64(read->info.floor_count, written->info.floor_count);
+	for (i = 0; i < written->info.floor_count; i++)
+		CHECK(scenario_floor(&read->info, written->info.floors[i].key) ==
+		      written->info.floors[i].value);
 	/* Every metric: whether the document has it, its counts and its figures. */
 	for (i = 0; i < METRIC_COUNT; i++) {
 		size_t run;
@@ -532,9 +536,9 @@ static int read_without(bool gated, const char *const *keys, struct results *res
 	int status;
 
 	fill_consume_json(&measurement);
-	measurement.info.gate_cycles = gated;
+	scenario_set_gate_metric(&measurement.info, "cycles", gated, NULL);
 	if (!gated)
-		measurement.info.floors[FLOOR_COLD_PEAK_BYTES] = 0;
+		scenario_set_floor(&measurement.info, "cold_peak_bytes", 0, NULL);
 	fill_environment(&environment);
 	document = results_document(&measurement, 1, &environment, NULL);
 	entry = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(document, "code"), 0);
@@ -569,7 +573,7 @@ static void check_without(const char *key, const char *problem)
  * must not pass the gate unchecked. One nothing gates may be absent (an older document). */
 static void results_should_refuse_a_gated_metric_without_its_counts(void)
 {
-	check_without("cycles", "code[0].counts.cycles is missing (the scenario sets gate_cycles)");
+	check_without("cycles", "code[0].counts.cycles is missing (the scenario gates cycles)");
 	check_without("peak_bytes", "code[0].counts.peak_bytes is missing (the scenario declares the "
 				    "floor 'cold_peak_bytes')");
 	check_without("bytes", "code[0].counts.bytes is missing (every document has it)");

@@ -631,15 +631,15 @@ static void verdict_should_fail_any_rise_in_system_calls_unless_a_floor_allows_i
 	with_syscalls(&head, 0, 2);
 	decide_one(NULL, &head, &base, NULL, VERDICT_IMPROVED, 0, GATE_EXIT_PASS);
 	/* A declared floor holds instead of the baseline, both ways. */
-	head.info.floors[FLOOR_STEADY_SYSCALLS] = 2;
+	scenario_set_floor(&head.info, "steady_syscalls", 2, NULL);
 	with_syscalls(&head, 2, 3);
 	decide_one(NULL, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
 	with_syscalls(&head, 2.5, 3);
 	decide_one(NULL, &head, &base, NULL, VERDICT_REGRESSED,
-		   BREACH_FLOOR_OVER(FLOOR_STEADY_SYSCALLS), GATE_EXIT_REGRESSION);
+		   BREACH_FLOOR_OVER(METRIC_SYSCALLS, false), GATE_EXIT_REGRESSION);
 	decide_one(NULL, &head, NULL, NULL, VERDICT_REGRESSED,
-		   BREACH_FLOOR_OVER(FLOOR_STEADY_SYSCALLS), GATE_EXIT_REGRESSION);
-	head.info.floors[FLOOR_STEADY_SYSCALLS] = 0;
+		   BREACH_FLOOR_OVER(METRIC_SYSCALLS, false), GATE_EXIT_REGRESSION);
+	scenario_set_floor(&head.info, "steady_syscalls", 0, NULL);
 	/* Across two N: a write every 300 messages is 0.005 at N = 200 and 0.004 or 0.008 at 250,
 	 * as the writes fall; within one call over each N, not a rise. Beyond it, one. */
 	base.messages = 200;
@@ -765,7 +765,7 @@ static void verdict_should_hold_a_raised_floor_to_the_baseline_s_unless_accepted
 /* Estimated cycles of a scenario that opts in, per message and cold. */
 static void with_cycles(struct measurement *measurement, double per_message, uint64_t cold)
 {
-	measurement->info.gate_cycles = true;
+	scenario_set_gate_metric(&measurement->info, "cycles", true, NULL);
 	measurement->has[METRIC_CYCLES] = true;
 	measurement->slopes[METRIC_CYCLES].per_message = per_message;
 	measurement->slopes[METRIC_CYCLES].cold = cold;
@@ -798,7 +798,8 @@ static void verdict_should_gate_the_cycles_of_a_scenario_that_opts_in(void)
 	verdict_release(&verdict);
 	head.info.limit_percent = base.info.limit_percent = 0;
 	/* Not opted in: the same figures are shown, never gated. */
-	head.info.gate_cycles = base.info.gate_cycles = false;
+	scenario_set_gate_metric(&head.info, "cycles", false, NULL);
+	scenario_set_gate_metric(&base.info, "cycles", false, NULL);
 	decide_one(NULL, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
 }
 
@@ -806,17 +807,17 @@ static void verdict_should_hold_a_dropped_cycles_opt_in_to_the_baseline_s(void)
 {
 	struct measurement head = titled("alpha", 10000.0, 50000), base = titled("alpha", 10000.0, 50000);
 	struct acceptance_entry entries[] = {
-		{ (char *)"alpha", ACCEPT_GATE_CYCLES, 0, (char *)"cycles moved to another scenario" },
+		{ (char *)"alpha", METRIC_KIND(METRIC_CYCLES, METRIC_KIND_GATE), 0, (char *)"cycles moved to another scenario" },
 	};
 	struct acceptance acceptance = accepting(entries, 1);
 	struct verdict verdict;
 
 	with_cycles(&base, 12000.0, 90000);
-	decide_one(&verdict, &head, &base, NULL, VERDICT_REGRESSED, BREACH_CYCLES_UNGATED,
+	decide_one(&verdict, &head, &base, NULL, VERDICT_REGRESSED, BREACH_METRIC_UNGATED(METRIC_CYCLES),
 		   GATE_EXIT_REGRESSION);
 	CHECK(verdict.rows[0].opted_in);
 	verdict_release(&verdict);
-	decide_one(&verdict, &head, &base, &acceptance, VERDICT_ACCEPTED, BREACH_CYCLES_UNGATED,
+	decide_one(&verdict, &head, &base, &acceptance, VERDICT_ACCEPTED, BREACH_METRIC_UNGATED(METRIC_CYCLES),
 		   GATE_EXIT_PASS);
 	CHECK(!verdict.rows[0].opted_in);
 	verdict_release(&verdict);
@@ -826,10 +827,10 @@ static void verdict_should_hold_the_bytes_and_peak_floors_and_their_baseline_s(v
 {
 	struct measurement head = titled("alpha", 10000.0, 50000), base = titled("alpha", 10000.0, 50000);
 	struct acceptance_entry big[] = {
-		{ (char *)"alpha", ACCEPT_STEADY_BYTES_FLOOR, 1e15, (char *)"no bound needed" },
+		{ (char *)"alpha", METRIC_FLOOR_ACCEPTANCE(METRIC_BYTES, false), 1e15, (char *)"no bound needed" },
 	};
 	struct acceptance_entry removal[] = {
-		{ (char *)"alpha", ACCEPT_STEADY_BYTES_FLOOR, 0, (char *)"no bound needed" },
+		{ (char *)"alpha", METRIC_FLOOR_ACCEPTANCE(METRIC_BYTES, false), 0, (char *)"no bound needed" },
 	};
 	struct acceptance accepting_big = accepting(big, 1), accepting_removal = accepting(removal, 1);
 	struct verdict verdict;
@@ -838,34 +839,34 @@ static void verdict_should_hold_the_bytes_and_peak_floors_and_their_baseline_s(v
 	head.slopes[METRIC_BYTES].per_message = 640;
 	head.slopes[METRIC_BYTES].cold = 640;
 	head.slopes[METRIC_PEAK_BYTES].cold = 700;
-	head.info.floors[FLOOR_STEADY_BYTES] = 64;
-	head.info.floors[FLOOR_COLD_PEAK_BYTES] = 700; /* exactly on it: holds */
-	decide_one(NULL, &head, &base, NULL, VERDICT_REGRESSED, BREACH_FLOOR_OVER(FLOOR_STEADY_BYTES),
+	scenario_set_floor(&head.info, "steady_bytes", 64, NULL);
+	scenario_set_floor(&head.info, "cold_peak_bytes", 700, NULL); /* exactly on it: holds */
+	decide_one(NULL, &head, &base, NULL, VERDICT_REGRESSED, BREACH_FLOOR_OVER(METRIC_BYTES, false),
 		   GATE_EXIT_REGRESSION);
 	/* Declaring no floor where the baseline declares one raises it without bound. */
-	head.info.floors[FLOOR_STEADY_BYTES] = 0;
-	base.info.floors[FLOOR_STEADY_BYTES] = 64;
+	scenario_set_floor(&head.info, "steady_bytes", 0, NULL);
+	scenario_set_floor(&base.info, "steady_bytes", 64, NULL);
 	decide_one(&verdict, &head, &base, NULL, VERDICT_REGRESSED,
-		   BREACH_FLOOR_RAISED(FLOOR_STEADY_BYTES) | BREACH_FLOOR_OVER(FLOOR_STEADY_BYTES),
+		   BREACH_FLOOR_RAISED(METRIC_BYTES, false) | BREACH_FLOOR_OVER(METRIC_BYTES, false),
 		   GATE_EXIT_REGRESSION);
-	CHECK(verdict.rows[0].floors[FLOOR_STEADY_BYTES] == 64); /* the baseline's applies */
+	CHECK(verdict.rows[0].floors[METRIC_BYTES][VERDICT_PER_MESSAGE] == 64); /* the baseline's applies */
 	verdict_release(&verdict);
 	/* No value covers an undeclared floor but 0, which accepts removing it. */
 	head.slopes[METRIC_BYTES].per_message = 60;
 	decide_one(&verdict, &head, &base, &accepting_big, VERDICT_REGRESSED,
-		   BREACH_FLOOR_RAISED(FLOOR_STEADY_BYTES), GATE_EXIT_REGRESSION);
-	CHECK(verdict.rows[0].accepted[ACCEPT_STEADY_BYTES_FLOOR] == NULL);
+		   BREACH_FLOOR_RAISED(METRIC_BYTES, false), GATE_EXIT_REGRESSION);
+	CHECK(verdict.rows[0].accepted[METRIC_FLOOR_ACCEPTANCE(METRIC_BYTES, false)] == NULL);
 	verdict_release(&verdict);
 	decide_one(&verdict, &head, &base, &accepting_removal, VERDICT_ACCEPTED,
-		   BREACH_FLOOR_RAISED(FLOOR_STEADY_BYTES), GATE_EXIT_PASS);
-	CHECK(verdict.rows[0].accepted[ACCEPT_STEADY_BYTES_FLOOR] == &removal[0]);
-	CHECK(verdict.rows[0].floors[FLOOR_STEADY_BYTES] == 0); /* the head's: none */
+		   BREACH_FLOOR_RAISED(METRIC_BYTES, false), GATE_EXIT_PASS);
+	CHECK(verdict.rows[0].accepted[METRIC_FLOOR_ACCEPTANCE(METRIC_BYTES, false)] == &removal[0]);
+	CHECK(verdict.rows[0].floors[METRIC_BYTES][VERDICT_PER_MESSAGE] == 0); /* the head's: none */
 	verdict_release(&verdict);
 	/* ... and nothing else: raising the floor is not removing it. */
-	head.info.floors[FLOOR_STEADY_BYTES] = 65;
+	scenario_set_floor(&head.info, "steady_bytes", 65, NULL);
 	decide_one(&verdict, &head, &base, &accepting_removal, VERDICT_REGRESSED,
-		   BREACH_FLOOR_RAISED(FLOOR_STEADY_BYTES), GATE_EXIT_REGRESSION);
-	CHECK(verdict.rows[0].floors[FLOOR_STEADY_BYTES] == 64);
+		   BREACH_FLOOR_RAISED(METRIC_BYTES, false), GATE_EXIT_REGRESSION);
+	CHECK(verdict.rows[0].floors[METRIC_BYTES][VERDICT_PER_MESSAGE] == 64);
 	verdict_release(&verdict);
 }
 

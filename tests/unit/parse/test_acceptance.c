@@ -10,11 +10,18 @@
 
 #include <stdio.h>
 
-/* The figures the reader is given here, as gate gives those of its metric table: two gated
- * metrics and one between them that is not (its names NULL). */
-static const char *const figure_names[] = { "instructions", "cold_instructions", NULL, NULL,
-					    "cycles", "cold_cycles" };
-static const struct acceptance_figures figures = { figure_names, 6 };
+/* The names the reader is given here, as gate gives those of its metric table: two metrics gated
+ * at a limit, two floors (one a metric takes, one it does not: NULL), and a metric gated on
+ * request; each with what its value may be. */
+static const char *const figure_names[] = {
+	"instructions", "cold_instructions", "steady_bytes_floor", NULL, "cold_peak_bytes_floor",
+	"cycles", "cold_cycles", "gate_cycles",
+};
+static const enum acceptance_value figure_values[] = {
+	ACCEPT_VALUE_ABOVE, ACCEPT_VALUE_ABOVE, ACCEPT_VALUE_FLOOR, ACCEPT_VALUE_FLOOR,
+	ACCEPT_VALUE_FLOOR, ACCEPT_VALUE_ABOVE, ACCEPT_VALUE_ABOVE, ACCEPT_VALUE_ZERO,
+};
+static const struct acceptance_figures figures = { figure_names, figure_values, 8 };
 #define ACCEPT_INSTRUCTIONS (ACCEPT_FIGURES + 0)
 #define ACCEPT_COLD_INSTRUCTIONS (ACCEPT_FIGURES + 1)
 
@@ -91,12 +98,16 @@ static void acceptance_should_name_its_metrics(void)
 {
 	CHECK_STR(acceptance_metric_name(&figures, ACCEPT_INSTRUCTIONS), "instructions");
 	CHECK_STR(acceptance_metric_name(&figures, ACCEPT_COLD_INSTRUCTIONS), "cold_instructions");
-	CHECK_STR(acceptance_metric_name(&figures, ACCEPT_FIGURES + 5), "cold_cycles");
+	CHECK_STR(acceptance_metric_name(&figures, ACCEPT_FIGURES + 6), "cold_cycles");
 	CHECK_STR(acceptance_metric_name(&figures, ACCEPT_GATED), "gated");
-	CHECK_STR(acceptance_metric_name(&figures, ACCEPT_FIGURES + 2), "");
-	CHECK_STR(acceptance_metric_name(&figures, ACCEPT_FIGURES + 6), "");
-	CHECK(acceptance_metric_find(&figures, "cold_cycles") == (int)ACCEPT_FIGURES + 5);
-	CHECK(acceptance_metric_find(&figures, "gate_cycles") == ACCEPT_GATE_CYCLES);
+	CHECK_STR(acceptance_metric_name(&figures, ACCEPT_FIGURES + 3), "");
+	CHECK_STR(acceptance_metric_name(&figures, ACCEPT_FIGURES + 8), "");
+	CHECK(acceptance_metric_find(&figures, "cold_cycles") == (int)ACCEPT_FIGURES + 6);
+	CHECK(acceptance_metric_find(&figures, "gate_cycles") == (int)ACCEPT_FIGURES + 7);
+	CHECK(acceptance_value_of(&figures, ACCEPT_FIGURES + 7) == ACCEPT_VALUE_ZERO);
+	CHECK(acceptance_value_of(&figures, ACCEPT_FIGURES + 2) == ACCEPT_VALUE_FLOOR);
+	CHECK(acceptance_value_of(&figures, ACCEPT_GATED) == ACCEPT_VALUE_ZERO);
+	CHECK(acceptance_value_of(&figures, ACCEPT_LIMIT_PERCENT) == ACCEPT_VALUE_ABOVE);
 	CHECK(acceptance_metric_find(&figures, "allocations") == -1);
 	CHECK(acceptance_metric_find(NULL, "instructions") == -1);
 }
@@ -108,11 +119,9 @@ static const struct refused_fixture refusals[] = {
 	  "accepted[1] is not an object" },
 	{ "acceptance_should_name_an_unknown_metric", "unknown-metric.json",
 	  "accepted[0].metric 'allocations' is not one of 'instructions', 'cold_instructions', "
-	  "'cycles', 'cold_cycles', 'gated', 'limit_percent', 'steady_allocations_floor', "
-	  "'cold_allocations_floor', 'process_instructions', 'gate_cycles', 'steady_bytes_floor', "
-	  "'cold_bytes_floor', 'steady_peak_bytes_floor', 'cold_peak_bytes_floor', "
-	  "'steady_syscalls_floor', 'cold_syscalls_floor', 'linearity_percent', "
-	  "'allocator_limit_percent', 'growth'" },
+	  "'steady_bytes_floor', 'cold_peak_bytes_floor', 'cycles', 'cold_cycles', 'gate_cycles', "
+	  "'gated', 'limit_percent', 'steady_allocations_floor', 'cold_allocations_floor', "
+	  "'process_instructions', 'linearity_percent', 'allocator_limit_percent', 'growth'" },
 	{ "acceptance_should_refuse_a_value_of_zero", "value-zero.json",
 	  "accepted[1].value is not a positive number" },
 	{ "acceptance_should_refuse_a_negative_value", "value-negative.json",
@@ -188,7 +197,8 @@ static void acceptance_should_take_zero_only_to_remove_an_optional_floor(void)
 		{ "steady_bytes_floor", "0" }, { "cold_peak_bytes_floor", "0" },
 		{ "steady_allocations_floor", "accepted[0].value is not a positive number" },
 		{ "cycles", "accepted[0].value is not a positive number" },
-		{ "cold_bytes_floor", NULL }, /* with -1 below */
+		{ "gate_cycles", "0" },
+		{ "steady_bytes_floor", NULL }, /* with -1 below */
 	};
 	struct gate_error err = GATE_ERROR_INIT;
 	size_t i;

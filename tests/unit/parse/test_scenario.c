@@ -74,8 +74,8 @@ static void check_declared(const struct declared *row)
 	CHECK(info.limit_percent == row->limit_percent);
 	CHECK(info.linearity_percent == row->linearity_percent);
 	CHECK(info.allocator_limit_percent == row->allocator_limit_percent);
-	CHECK(info.floors[FLOOR_STEADY_SYSCALLS] == row->steady_syscalls);
-	CHECK(info.floors[FLOOR_COLD_SYSCALLS] == row->cold_syscalls);
+	CHECK(scenario_floor(&info, "steady_syscalls") == row->steady_syscalls);
+	CHECK(scenario_floor(&info, "cold_syscalls") == row->cold_syscalls);
 	CHECK(info.path == NULL);
 	scenario_info_release(&info);
 	check_released(&info);
@@ -171,6 +171,24 @@ static const struct refused refusals[] = {
 	{ "scenario_should_reject_a_negative_linearity_limit", "consume_json",
 	  CONSUME_T_R FLOORS_1_1 ",\"linearity_percent\":-1}",
 	  "scenario 'consume_json': --describe 'linearity_percent' is not a non-negative number" },
+	/* Floors and metrics gated on request by key: which keys exist is the metric table's to say
+	 * (core/metrics.h), but each must be a name with a count. */
+	{ "scenario_should_reject_a_floor_key_that_is_not_a_name", "consume_json",
+	  CONSUME_T_R "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":1,\"Steady Bytes\":2}"
+	  ",\"snapshots\":true}",
+	  "scenario 'consume_json': --describe 'floors' has a key that is not a name ([a-z0-9_]+, at "
+	  "most 63 characters)" },
+	{ "scenario_should_reject_a_fractional_cold_floor_by_key", "consume_json",
+	  CONSUME_T_R "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":1,\"cold_x\":1.5}"
+	  ",\"snapshots\":true}",
+	  "scenario 'consume_json': --describe 'cold_x' is not a non-negative integer" },
+	{ "scenario_should_reject_gate_metrics_that_are_not_an_array", "consume_json",
+	  CONSUME_T_R FLOORS_1_1 ",\"gate_metrics\":\"cycles\",\"snapshots\":true}",
+	  "scenario 'consume_json': --describe 'gate_metrics' is not an array" },
+	{ "scenario_should_reject_a_gate_metric_that_is_not_a_key", "consume_json",
+	  CONSUME_T_R FLOORS_1_1 ",\"gate_metrics\":[\"cycles\",7],\"snapshots\":true}",
+	  "scenario 'consume_json': --describe 'gate_metrics' holds something that is not a metric's "
+	  "key" },
 	/* A harness from before the snapshots (docs/design.md rule 10): gate says to rebuild. */
 	{ "scenario_should_reject_a_harness_without_snapshots", "consume_json",
 	  CONSUME_T_R FLOORS_1_1 "}", OLDER_HARNESS },
@@ -195,6 +213,50 @@ static void check_refused_description(const struct refused *row)
 
 	check_refused(scenario_info_parse(&info, row->scenario, row->text, &err), &info, &err,
 		      row->message);
+}
+
+/* Floors and requests by key, kept as declared for the metric table to check; "gate_cycles": true
+ * is the request "cycles", and a floor of 0 is none. */
+static void scenario_should_keep_floors_and_requests_by_key(void)
+{
+	struct scenario_info info = SCENARIO_INFO_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(scenario_info_parse(&info, "consume_json",
+				  CONSUME_T_R "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":"
+				  "1,\"steady_x\":2.5,\"cold_x\":9,\"cold_y\":0},\"gate_cycles\":true,"
+				  "\"gate_metrics\":[\"cycles\",\"x\"],\"snapshots\":true}", &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK(scenario_floor(&info, "steady_x") == 2.5);
+	CHECK(scenario_floor(&info, "cold_x") == 9);
+	CHECK(scenario_floor(&info, "cold_y") == 0 && info.floor_count == 2);
+	CHECK(scenario_floor(&info, "steady_allocations") == 0); /* a field of its own */
+	CHECK(scenario_gates_metric(&info, "cycles") && scenario_gates_metric(&info, "x"));
+	CHECK(info.gate_metric_count == 2 && !scenario_gates_metric(&info, "y"));
+	CHECK(scenario_set_floor(&info, "steady_x", 0, &err) == 0 && info.floor_count == 1);
+	CHECK(scenario_floor(&info, "cold_x") == 9);
+	CHECK(scenario_set_gate_metric(&info, "cycles", false, &err) == 0);
+	CHECK(!scenario_gates_metric(&info, "cycles") && scenario_gates_metric(&info, "x"));
+	scenario_info_release(&info);
+	CHECK(info.floor_count == 0 && info.gate_metric_count == 0);
+}
+
+/* More declarations than a scenario may hold are an error naming it, never a floor dropped. */
+static void scenario_should_refuse_more_floors_than_it_holds(void)
+{
+	struct scenario_info info = SCENARIO_INFO_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+	char key[32];
+	int i, status = 0;
+
+	info.name = (char *)"many";
+	for (i = 0; i <= SCENARIO_DECLARED_MAX && status == 0; i++) {
+		snprintf(key, sizeof(key), "steady_m%d", i);
+		status = scenario_set_floor(&info, key, 1, &err);
+	}
+	CHECK(status == -1 && i == SCENARIO_DECLARED_MAX + 1);
+	CHECK_CONTAINS(err.message, "scenario 'many' declares more than 16 floors");
+	CHECK(info.floor_count == SCENARIO_DECLARED_MAX);
 }
 
 static void scenario_should_reject_every_malformed_description(void)
@@ -270,6 +332,8 @@ int main(int argc, char **argv)
 	else if (build_dir != NULL && build_dir[0] != '\0')
 		snprintf(scenarios_dir, sizeof(scenarios_dir), "%s/scenarios", build_dir);
 	return RUN_CASES(scenario_should_read_what_a_description_declares,
+			 scenario_should_keep_floors_and_requests_by_key,
+			 scenario_should_refuse_more_floors_than_it_holds,
 			 scenario_should_reject_every_malformed_description,
 			 scenario_should_read_what_a_real_scenario_describes,
 			 scenario_should_reject_a_real_scenario_read_under_another_name,

@@ -175,10 +175,10 @@ static void markdown_should_warn_of_settings_that_differ_from_the_baseline(void)
 	head[0] = measured("loosened", 10000, 50000);
 	head[0].info.limit_percent = 5;
 	head[0].info.linearity_percent = 2;
-	head[0].info.floors[FLOOR_STEADY_SYSCALLS] = 1;
+	scenario_set_floor(&head[0].info, "steady_syscalls", 1, NULL);
 	head[1] = measured("same", 10000, 50000);
 	base[0] = measured("loosened", 10000, 50000);
-	base[0].info.floors[FLOOR_STEADY_SYSCALLS] = 0.5;
+	scenario_set_floor(&base[0].info, "steady_syscalls", 0.5, NULL);
 	base[1] = measured("same", 10000, 50000);
 	decide(&verdict, head, 2, base, 2, NULL, true);
 	report_markdown(print_to(&printed), &verdict, &environment, "gate");

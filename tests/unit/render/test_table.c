@@ -329,15 +329,16 @@ static void table_should_name_a_dropped_or_raised_optional_floor(void)
 	struct measurement head[] = { with_bytes("alpha", 10000, 50000), with_bytes("beta", 10000, 50000) };
 	struct measurement base[] = { with_bytes("alpha", 10000, 50000), with_bytes("beta", 10000, 50000) };
 	struct acceptance_entry entries[] = {
-		{ (char *)"beta", ACCEPT_STEADY_BYTES_FLOOR, 0, (char *)"bytes vary with the input" },
+		{ (char *)"beta", METRIC_FLOOR_ACCEPTANCE(METRIC_BYTES, false), 0, (char *)"bytes vary with the input" },
 	};
 	struct acceptance acceptance = accepting(entries, 1);
 	struct table_run run;
 	char *text;
 
-	base[0].info.floors[FLOOR_STEADY_BYTES] = base[1].info.floors[FLOOR_STEADY_BYTES] = 2000;
-	base[0].info.floors[FLOOR_COLD_BYTES] = 6000;
-	head[0].info.floors[FLOOR_COLD_BYTES] = 7000;
+	scenario_set_floor(&base[0].info, "steady_bytes", 2000, NULL);
+	scenario_set_floor(&base[1].info, "steady_bytes", 2000, NULL);
+	scenario_set_floor(&base[0].info, "cold_bytes", 6000, NULL);
+	scenario_set_floor(&head[0].info, "cold_bytes", 7000, NULL);
 	text = table_against(&run, head, 2, base, 2, &acceptance);
 	CHECK_CONTAINS(text, "\nalpha: the floor 'steady_bytes' is no longer declared (the baseline's: "
 			     "2000): loosening a setting is a breach unless accepted (metric "
@@ -345,7 +346,7 @@ static void table_should_name_a_dropped_or_raised_optional_floor(void)
 	CHECK_CONTAINS(text, "\nalpha: the floor 'cold_bytes' is 7000, above the baseline's 6000: "
 			     "loosening a setting is a breach unless accepted (metric "
 			     "'cold_bytes_floor')\n");
-	CHECK_CONTAINS(text, "\nbeta: accepted without the steady bytes floor: bytes vary with the "
+	CHECK_CONTAINS(text, "\nbeta: accepted without the floor 'steady_bytes': bytes vary with the "
 			     "input (baselines/accepted.json)\n");
 	CHECK_CONTAINS(text, "\nfail: 1 regressed (alpha)\n");
 	table_done(&run);
