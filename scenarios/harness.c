@@ -428,14 +428,18 @@ static void put_optional_floor(FILE *out, const char *key, double value)
 	}
 }
 
-/* One key of "gate_metrics", after what came before it. */
-static void put_gate_metric(FILE *out, const char *key, int length, bool *first)
+/* One key of "gate_metrics", `length` characters at `key`, after what came before it. */
+static void put_gate_metric(FILE *out, const char *key, size_t length, bool *first)
 {
-	char text[64];
+	const unsigned char *c;
 
-	snprintf(text, sizeof(text), "%.*s", length, key);
-	fputs(*first ? ",\"gate_metrics\":[" : ",", out);
-	put_string(out, text);
+	fputs(*first ? ",\"gate_metrics\":[\"" : ",\"", out);
+	for (c = (const unsigned char *)key; c < (const unsigned char *)key + length; c++)
+		if (*c == '"' || *c == '\\' || *c < 0x20 || *c == 0x7f)
+			fprintf(out, "\\u%04x", *c);
+		else
+			putc(*c, out);
+	putc('"', out);
 	*first = false;
 }
 
@@ -448,7 +452,7 @@ static void put_gate_metrics(FILE *out, const struct costgate_scenario *scenario
 	if (scenario->gate_cycles)
 		put_gate_metric(out, "cycles", 6, &first);
 	for (;;) {
-		int length = 0;
+		size_t length = 0;
 
 		while (*at == ' ')
 			at++;
@@ -461,6 +465,8 @@ static void put_gate_metrics(FILE *out, const struct costgate_scenario *scenario
 	}
 	if (!first)
 		fputs("]", out);
+	if (scenario->gate_cycles) /* what a gate before "gate_metrics" reads */
+		fputs(",\"gate_cycles\":true", out);
 }
 
 static int describe(const struct costgate_scenario *scenario)

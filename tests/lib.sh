@@ -116,6 +116,14 @@ exec(sys.argv[3])
 json.dump(document, open(sys.argv[2], "w"), indent="\t")' "$@"
 }
 
+# json_value FILE EXPRESSION: the Python expression evaluated on the JSON document FILE (as `d`),
+# printed: json_value results.json "d['code'][0]['messages']".
+json_value() {
+  python3 -c 'import json, sys
+document = json.load(open(sys.argv[1]))
+print(eval(sys.argv[2], {"d": document}))' "$1" "$2"
+}
+
 # manifest DIR NAME=PATH...: a build directory of its own, DIR, whose manifest has the compiler
 # and flags of $build's and lists just these executables.
 manifest() {

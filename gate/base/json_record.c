@@ -177,8 +177,9 @@ int json_record_write(const struct json_record *record, const void *from, cJSON 
 		const struct json_field *field = &record->fields[i];
 		cJSON *item;
 
-		if ((field->flags & JSON_OMIT_EMPTY) != 0 &&
-		    is_empty(field, at_const(from, field->offset)))
+		if (((field->flags & JSON_OMIT_EMPTY) != 0 &&
+		     is_empty(field, at_const(from, field->offset))) ||
+		    (field->type == JSON_CUSTOM && field->write == NULL))
 			continue;
 		item = write_value(field, from);
 		if (item != NULL && field->type == JSON_CUSTOM && (field->flags & JSON_OMIT_EMPTY) != 0 &&

@@ -66,7 +66,8 @@ struct json_field {
 	size_t count_offset;      /* JSON_ARRAY: where its count is */
 	/* JSON_CUSTOM: reads `item` (present, or NULL when absent and not required) into the
 	 * record (no read function: a figure derived from others, written and not read back);
-	 * writes the member, NULL when out of memory. `shape` says what it holds, for docs
+	 * writes the member, NULL when out of memory (no write function: a member of older
+	 * documents, read and never written). `shape` says what it holds, for docs
 	 * (any type may have one; a JSON_CUSTOM must). */
 	const char *shape;
 	int (*read)(const struct json_reader *reader, const cJSON *item, const char *path,

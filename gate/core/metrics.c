@@ -427,7 +427,9 @@ bool metric_tool_wanted(enum metric_tool tool, const struct scenario_info *info,
 	if (!tool_table[tool].opt_in || every_metric)
 		return true;
 	for (metric = 0; metric < METRIC_COUNT; metric++)
-		if (metric_table[metric].tool == tool && metric_limit_gated(metric, info))
+		if (metric_table[metric].tool == tool &&
+		    (metric_limit_gated(metric, info) || metric_floor(info, metric, false) > 0 ||
+		     metric_floor(info, metric, true) > 0))
 			return true;
 	return false;
 }

@@ -140,7 +140,8 @@ void metric_figure_key(char *key, size_t size, enum metric_id metric, bool cold)
 const struct metric *metric_figure_find(const char *key, bool *cold);
 
 /* Does `info` ask for `tool`'s runs: every tool that is not opt-in, and an opt-in one when the
- * scenario opts in to one of its metrics or `every_metric` (gate --all-metrics). */
+ * scenario gates one of its metrics (asks for it, or declares a floor on it) or `every_metric`
+ * (gate --all-metrics). */
 bool metric_tool_wanted(enum metric_tool tool, const struct scenario_info *info,
 			bool every_metric);
 

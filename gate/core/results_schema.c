@@ -248,6 +248,19 @@ static int read_gate_metrics(const struct json_reader *reader, const cJSON *item
 	return 0;
 }
 
+/* gate_cycles, as earlier 0.3.0 documents asked for cycles: read before the counts, whose
+ * reader checks that the metrics a scenario gates are there. */
+static int read_gate_cycles(const struct json_reader *reader, const cJSON *item, const char *path,
+			    void *record)
+{
+	if (item == NULL)
+		return 0;
+	if (!cJSON_IsBool(item))
+		return json_reader_bad(reader, path, "is not a boolean");
+	return scenario_set_gate_metric(&((struct measurement *)record)->info, "cycles",
+					cJSON_IsTrue(item), reader->err);
+}
+
 static cJSON *write_gate_metrics(const void *record)
 {
 	const struct scenario_info *info = &((const struct measurement *)record)->info;
@@ -491,7 +504,6 @@ static int finish_code(const struct json_reader *reader, const cJSON *object, co
 		       void *record)
 {
 	struct measurement *measurement = record;
-	const cJSON *cycles;
 	char where[300];
 
 	if (!reader->lenient && !text_is_name(measurement->info.name)) {
@@ -507,13 +519,6 @@ static int finish_code(const struct json_reader *reader, const cJSON *object, co
 		return json_reader_bad(reader, where, "is no call tree (the first at depth 0, each at "
 				       "most one level below the one before)");
 	}
-	cycles = cJSON_GetObjectItemCaseSensitive(object, "gate_cycles");
-	if (cycles != NULL && !cJSON_IsBool(cycles)) {
-		snprintf(where, sizeof(where), "%s.gate_cycles", path);
-		return json_reader_bad(reader, where, "is not a boolean");
-	}
-	if (cJSON_IsTrue(cycles) && scenario_set_gate_metric(&measurement->info, "cycles", true, reader->err) != 0)
-		return -1;
 	if (!measurement->has[METRIC_INSTRUCTIONS])
 		return 0;
 	memset(measurement->stated, 0, sizeof(measurement->stated));
@@ -554,6 +559,9 @@ static const struct json_field code_fields[] = {
 	  .shape = "array: the keys of the metrics gated on request that the scenario gates "
 		   "(or \"gate_cycles\": true, as earlier 0.3.0 documents say it)",
 	  .read = read_gate_metrics, .write = write_gate_metrics },
+	{ .key = "gate_cycles", .type = JSON_CUSTOM, .need = JSON_OPTIONAL, .since = "0.3.0",
+	  .flags = JSON_OMIT_EMPTY, .shape = "boolean: true is \"cycles\" in gate_metrics (read, never written)",
+	  .read = read_gate_cycles },
 	{ .key = "linearity_percent", JSON_NONNEG_MEMBER(struct measurement, info.linearity_percent),
 	  .need = JSON_OPTIONAL, .since = "0.3.0", .flags = JSON_OMIT_EMPTY },
 	{ .key = "allocator_limit_percent",

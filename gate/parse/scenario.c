@@ -283,8 +283,8 @@ int scenario_set_gate_metric(struct scenario_info *info, const char *key, bool g
 			break;
 	if (!gated) {
 		if (i < info->gate_metric_count)
-			memcpy(info->gate_metrics[i], info->gate_metrics[--info->gate_metric_count],
-			       SCENARIO_KEY_SIZE);
+			memmove(info->gate_metrics[i], info->gate_metrics[--info->gate_metric_count],
+				SCENARIO_KEY_SIZE);
 		return 0;
 	}
 	if (i < info->gate_metric_count)

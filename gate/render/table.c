@@ -196,7 +196,7 @@ static void print_rows(FILE *out, const struct table *table)
 static void print_settings(FILE *out, const struct verdict_row *row)
 {
 	const struct measurement *head = row->head, *base = row->baseline;
-	unsigned loose = row->breaches, strict = row->tightened;
+	uint64_t loose = row->breaches, strict = row->tightened;
 
 	if (loose & BREACH_UNGATED)
 		fprintf(out, "%s: not gated, but the baseline gates it: loosening a setting is a "

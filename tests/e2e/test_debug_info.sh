@@ -17,13 +17,6 @@ selection=(--scenario consume_json --messages 50 --quiet)
 tmp=$(temp_dir debug-info) || exit 2
 mkdir -p "$tmp/view" "$tmp/full" "$tmp/absent" "$tmp/empty" "$tmp/scratch"
 
-# field FILE EXPRESSION: a value of results.json, through python3's json module.
-field() {
-  python3 -c 'import json, sys
-document = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2], {"d": document}))' "$1" "$2"
-}
-
 measure() { # measure NAME [gate options...]
   local name=$1
   shift
@@ -55,23 +48,23 @@ fi
 
 counts='[(s["name"], s["counts"], s["cold"], s["framework"]) for s in d["code"]]'
 names='[(s["name"], [(f["name"], f["exclusive"], f["inclusive"], f["cold_exclusive"]) for f in s["functions"]], [(x["stack"], x["blocks"], x["bytes"]) for x in s["sites"]]) for s in d["code"]]'
-view_counts=$(field "$tmp/view/results.json" "$counts")
-if [ -n "$view_counts" ] && [ "$view_counts" = "$(field "$tmp/full/results.json" "$counts")" ]; then
+view_counts=$(json_value "$tmp/view/results.json" "$counts")
+if [ -n "$view_counts" ] && [ "$view_counts" = "$(json_value "$tmp/full/results.json" "$counts")" ]; then
   pass "view_and_full_should_count_the_same"
 else
-  fail "view_and_full_should_count_the_same: $view_counts against $(field "$tmp/full/results.json" "$counts")"
+  fail "view_and_full_should_count_the_same: $view_counts against $(json_value "$tmp/full/results.json" "$counts")"
 fi
 # Sites are compared without the location of libc frames (line numbers exist only in full mode).
 strip_lines='import re, sys; print(re.sub(r"\((?:[^()]*\.[ch]|[^()]*\.S):[0-9]+\)", "(...)", sys.stdin.read()))'
-view_names=$(field "$tmp/view/results.json" "$names" | python3 -c "$strip_lines")
-full_names=$(field "$tmp/full/results.json" "$names" | python3 -c "$strip_lines")
+view_names=$(json_value "$tmp/view/results.json" "$names" | python3 -c "$strip_lines")
+full_names=$(json_value "$tmp/full/results.json" "$names" | python3 -c "$strip_lines")
 if [ "$view_names" = "$full_names" ]; then
   pass "view_and_full_should_name_the_same_functions_and_sites"
 else
   fail "view_and_full_should_name_the_same_functions_and_sites: $(diff <(echo "$view_names" | tr '(' '\n') <(echo "$full_names" | tr '(' '\n') | head -10)"
 fi
 
-full_mode=$(field "$tmp/full/results.json" 'd["environment"].get("debug_info")')
+full_mode=$(json_value "$tmp/full/results.json" 'd["environment"].get("debug_info")')
 if [ "$full_mode" = "full debug files (asked for)" ]; then
   pass "full_mode_should_be_recorded"
 else
@@ -83,18 +76,18 @@ fi
 libc=$(ldconfig -p | awk '/libc\.so\.6 .*x86-64|libc\.so\.6 .*AArch64/ { print $NF; exit }')
 build_id=$(readelf -n "$libc" 2>/dev/null | awk '/Build ID/ { print $3; exit }')
 debug_file=/usr/lib/debug/.build-id/${build_id:0:2}/${build_id:2}.debug
-view_mode=$(field "$tmp/view/results.json" 'd["environment"].get("debug_info")')
+view_mode=$(json_value "$tmp/view/results.json" 'd["environment"].get("debug_info")')
 if [ -n "$build_id" ] && [ -f "$debug_file" ] && unshare -rm true 2>/dev/null; then
   case $view_mode in
     "symbol tables only ("*" in a private mount namespace)")
       pass "view_mode_should_be_recorded" ;;
     *) fail "view_mode_should_be_recorded: '$view_mode'" ;;
   esac
-  internal=$(field "$tmp/view/results.json" '[f["name"] for s in d["code"] for f in s["functions"] if f["name"] in ("_int_free", "_int_malloc")]')
+  internal=$(json_value "$tmp/view/results.json" '[f["name"] for s in d["code"] for f in s["functions"] if f["name"] in ("_int_free", "_int_malloc")]')
   if [ "$internal" != "[]" ]; then
     pass "libc_internal_functions_should_keep_their_names"
   else
-    fail "libc_internal_functions_should_keep_their_names: none of _int_free, _int_malloc in $(field "$tmp/view/results.json" '[f["name"] for f in d["code"][0]["functions"]][:12]')"
+    fail "libc_internal_functions_should_keep_their_names: none of _int_free, _int_malloc in $(json_value "$tmp/view/results.json" '[f["name"] for f in d["code"][0]["functions"]][:12]')"
   fi
 else
   case $view_mode in
@@ -155,12 +148,12 @@ if unshare -rm true 2>/dev/null; then
     sh "$tmp/empty" "$gate" --build-dir "$build" "${selection[@]}" \
     --json "$tmp/absent/results.json" --raw-dir "$tmp/absent/raw" >"$tmp/absent/out" 2>&1 ||
     status=$?
-  if [ "$status" -eq 0 ] && [ "$(field "$tmp/absent/results.json" "$counts")" = "$view_counts" ]; then
+  if [ "$status" -eq 0 ] && [ "$(json_value "$tmp/absent/results.json" "$counts")" = "$view_counts" ]; then
     pass "without_debug_files_the_counts_should_be_the_same"
   else
     fail "without_debug_files_the_counts_should_be_the_same: exit $status: $(cat "$tmp/absent/out")"
   fi
-  absent_mode=$(field "$tmp/absent/results.json" 'd["environment"].get("debug_info")' 2>/dev/null)
+  absent_mode=$(json_value "$tmp/absent/results.json" 'd["environment"].get("debug_info")' 2>/dev/null)
   if [ "$absent_mode" = "as installed (no separate debug files)" ]; then
     pass "without_debug_files_the_mode_should_say_so"
   else

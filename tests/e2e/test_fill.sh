@@ -17,12 +17,6 @@ gate=$(realpath -- "$1") build=$(realpath -- "$2") source=$(realpath -- "$3")
 tmp=$(temp_dir fill) || exit 2
 messages=200
 
-field() {
-  python3 -c 'import json, sys
-document = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2], {"d": document}))' "$1" "$2"
-}
-
 # variant DIR ROUNDS [HARNESS_FLAG]: body_work built with ROUNDS, linked with the harness
 # compiled here from its sources (at -O2, or HARNESS_FLAG), listed in DIR's manifest.
 variant() {
@@ -64,7 +58,7 @@ check "the baseline measures (exit $status)" test "$status" = 0
 run_gate heavy --baseline-file "$tmp/base/results.json"
 row="[r for r in d['costgate']['verdict']['rows'] if r['name'] == 'body_work'][0]"
 check "work in the body generator fails outside the region only (exit $status)" \
-  test "$status:$(field "$tmp/heavy/results.json" "${row}['breaches']")" = "1:['process_instructions']"
+  test "$status:$(json_value "$tmp/heavy/results.json" "${row}['breaches']")" = "1:['process_instructions']"
 head_fill=$(fill_per_message heavy) base_fill=$(fill_per_message base)
 line=$(grep "^body_work: the fill before each drain" "$tmp/heavy/stdout")
 check "it says the fill costs $head_fill against $base_fill a message, callgrind's part / N" \
@@ -78,7 +72,7 @@ check "its first function is encode_block, under the body generator: '$first'" \
 check "no project function of the region is blamed" \
   eval '! grep -q "^body_work: project functions whose instructions" "$tmp/heavy/stdout"'
 check "the verdict's JSON holds the fill and its functions" \
-  test "$(field "$tmp/heavy/results.json" \
+  test "$(json_value "$tmp/heavy/results.json" \
     "('%.3f' % ${row}['attribution']['fill']['head'], ${row}['attribution']['fill']['functions'][0]['name'])")" = \
   "('$head_fill', 'encode_block')"
 check "so does the Markdown" grep -q "^| \`encode_block\` | " "$tmp/heavy/summary.md"
@@ -96,29 +90,29 @@ check "against an older baseline the head's fill is given alone (exit $status)" 
 # The harness's own code is never the project's.
 harness="[f['name'] for f in d['code'][0]['functions'] if f.get('harness')]"
 check "results.json flags the harness's functions" \
-  test "$(field "$tmp/base/results.json" "'costgate_measured_region' in $harness and all(f.get('harness') for f in d['code'][0]['functions'] if f['name'].startswith('costgate_'))")" = True
+  test "$(json_value "$tmp/base/results.json" "'costgate_measured_region' in $harness and all(f.get('harness') for f in d['code'][0]['functions'] if f['name'].startswith('costgate_'))")" = True
 # The fill runs the body generator and the harness's own queueing (its fill, grow, publish):
 # only the former's functions are the project's.
 own_fill="sorted(set(f['name'] for f in d['code'][0]['fill_functions']) - {'encode_block', 'body_make'})"
 check "and keeps them out of the fill's functions" \
-  test "$(field "$tmp/heavy/results.json" "$own_fill")" = "[]"
+  test "$(json_value "$tmp/heavy/results.json" "$own_fill")" = "[]"
 run_gate slow_harness --baseline-file "$tmp/base/results.json"
 check "also where the harness is built at -O0, its queueing out of line" \
-  test "$(field "$tmp/slow_harness/results.json" "$own_fill")" = "[]"
+  test "$(json_value "$tmp/slow_harness/results.json" "$own_fill")" = "[]"
 check "a harness built at -O0 costs more in the region (exit $status)" \
-  test "$(field "$tmp/slow_harness/results.json" "${row}['instructions']['change_percent'] > 2")" = True
+  test "$(json_value "$tmp/slow_harness/results.json" "${row}['instructions']['change_percent'] > 2")" = True
 # The harness's functions on either side: those of the baseline (inlined into the region's
 # entry at -O2) and those of the head (out of line at -O0).
-both=$(field "$tmp/base/results.json" "$harness")
+both=$(json_value "$tmp/base/results.json" "$harness")
 both="($both + $harness)"
 check "and none of its functions is a row of the project's" \
-  test "$(field "$tmp/slow_harness/results.json" "len($both) > 6 and [f['name'] for f in ${row}['attribution']['functions'] if f['name'] in $both or f['name'].startswith('costgate_')]")" = "[]"
-total=$(field "$tmp/slow_harness/results.json" "'%+.3f' % (${row}['instructions']['head'] - ${row}['instructions']['baseline'])")
+  test "$(json_value "$tmp/slow_harness/results.json" "len($both) > 6 and [f['name'] for f in ${row}['attribution']['functions'] if f['name'] in $both or f['name'].startswith('costgate_')]")" = "[]"
+total=$(json_value "$tmp/slow_harness/results.json" "'%+.3f' % (${row}['instructions']['head'] - ${row}['instructions']['baseline'])")
 check "the harness's own change is said as such: $total of $total" \
   grep -q "^body_work: costgate's harness compiled into the program (its queue and the region's entry) accounts for $total instructions per message of the change: not the project's code$" \
   "$tmp/slow_harness/stdout"
 check "nor of the lines" \
-  test "$(field "$tmp/slow_harness/results.json" "[l['function'] for l in ${row}['attribution']['lines'] if l['function'] in $both]")" = "[]"
+  test "$(json_value "$tmp/slow_harness/results.json" "[l['function'] for l in ${row}['attribution']['lines'] if l['function'] in $both]")" = "[]"
 grep -q "^  .*costgate_\|drain_single" "$tmp/slow_harness/stdout" && show "$tmp/slow_harness/stdout"
 
 finish

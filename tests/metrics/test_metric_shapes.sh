@@ -18,12 +18,6 @@ gate=$1 opt_in_gate=$2 floor_gate=$3 build=$4 source=$5 harness=$6
 
 tmp=$(temp_dir metric_shapes) || exit 2
 
-field() {
-  python3 -c 'import json, sys
-document = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2], {"d": document}))' "$1" "$2"
-}
-
 # scenario DIR BLOCK_BYTES [-DFLAG...]: bytes_tenfold built into DIR with its manifest; its bytes
 # floors allow ten times the bytes, so that only the metric under test can fail it.
 scenario() {
@@ -59,10 +53,10 @@ fi
 run "$opt_in_gate" asked_base asked_base
 check "a scenario asking for the metric measures (exit 0)" test "$status" = 0
 check "results.json says what it asks for" \
-  test "$(field "$tmp/asked_base.json" "d['code'][0]['gate_metrics']")" = "['test_asked_bytes']"
+  test "$(json_value "$tmp/asked_base.json" "d['code'][0]['gate_metrics']")" = "['test_asked_bytes']"
 run "$opt_in_gate" asked_tenfold asked_regressed --baseline-file "$tmp/asked_base.json"
 check "ten times the bytes fails it by the metric's key (exit 1)" \
-  test "$status:$(field "$tmp/asked_regressed.json" "${row}['breaches']")" = \
+  test "$status:$(json_value "$tmp/asked_regressed.json" "${row}['breaches']")" = \
   "1:['test_asked_bytes', 'cold_test_asked_bytes']"
 check "and the table says which figure rose above the limit" \
   grep -q "^bytes_tenfold: [0-9.]* heap bytes of the whole process per message against [0-9.]* in the baseline: +[0-9.]* %, above the 2 % limit$" \
@@ -72,13 +66,13 @@ run "$opt_in_gate" plain_base plain_base
 run "$opt_in_gate" plain_tenfold plain_tenfold --baseline-file "$tmp/plain_base.json"
 check "a scenario that does not ask passes the same rise (exit 0)" test "$status" = 0
 check "its figure is still shown in results.json" \
-  test "$(field "$tmp/plain_tenfold.json" "d['code'][0]['metrics']['test_asked_bytes']['per_message'] > 600")" = True
+  test "$(json_value "$tmp/plain_tenfold.json" "d['code'][0]['metrics']['test_asked_bytes']['per_message'] > 600")" = True
 check "and it asks for nothing" \
-  test "$(field "$tmp/plain_tenfold.json" "'gate_metrics' in d['code'][0]")" = False
+  test "$(json_value "$tmp/plain_tenfold.json" "'gate_metrics' in d['code'][0]")" = False
 
 run "$opt_in_gate" plain_base dropped --baseline-file "$tmp/asked_base.json"
 check "dropping the request against a baseline that had it is a breach (exit 1)" \
-  test "$status:$(field "$tmp/dropped.json" "${row}['breaches']")" = "1:['test_asked_bytes_ungated']"
+  test "$status:$(json_value "$tmp/dropped.json" "${row}['breaches']")" = "1:['test_asked_bytes_ungated']"
 check "named as the setting it is" \
   grep -q "^bytes_tenfold: heap bytes of the whole process not gated, but the baseline gates them: .*(metric 'gate_test_asked_bytes', value 0)$" \
   "$tmp/dropped.stdout"
@@ -89,7 +83,7 @@ EOF
 run "$opt_in_gate" plain_base dropped_accepted --baseline-file "$tmp/asked_base.json" \
   --accepted "$tmp/accepted_drop.json"
 check "accepted by the key gate_test_asked_bytes, it passes (exit 0)" \
-  test "$status:$(field "$tmp/dropped_accepted.json" "${row}['state']")" = "0:accepted"
+  test "$status:$(json_value "$tmp/dropped_accepted.json" "${row}['state']")" = "0:accepted"
 
 run "$gate" asked_base stock_asked
 check "gate without the entry refuses a scenario asking for it (exit 3), naming the key" \
@@ -108,18 +102,18 @@ fi
 run "$floor_gate" floor_base floor_base
 check "a floor above the figure holds (exit 0)" test "$status" = 0
 check "results.json keeps the floor by its key" \
-  test "$(field "$tmp/floor_base.json" "d['code'][0]['floors']['steady_test_floored_bytes']")" = 100
+  test "$(json_value "$tmp/floor_base.json" "d['code'][0]['floors']['steady_test_floored_bytes']")" = 100
 run "$floor_gate" floor_tenfold floor_over
 check "ten times the bytes breaks the floor declared by key (exit 1)" \
-  test "$status:$(field "$tmp/floor_over.json" "${row}['breaches']")" = \
+  test "$status:$(json_value "$tmp/floor_over.json" "${row}['breaches']")" = \
   "1:['steady_test_floored_bytes']"
 check "and the table names the floor" \
-  grep -q "^bytes_tenfold: $(field "$tmp/floor_over.json" "'%.3f' % d['code'][0]['metrics']['test_floored_bytes']['per_message']") bytes (heap bytes of the whole process) per message, above the declared floor of 100 ('steady_test_floored_bytes')$" \
+  grep -q "^bytes_tenfold: $(json_value "$tmp/floor_over.json" "'%.3f' % d['code'][0]['metrics']['test_floored_bytes']['per_message']") bytes (heap bytes of the whole process) per message, above the declared floor of 100 ('steady_test_floored_bytes')$" \
   "$tmp/floor_over.stdout"
 
 run "$floor_gate" floor_raised raised --baseline-file "$tmp/floor_base.json"
 check "a floor raised above the baseline's is a breach (exit 1)" \
-  test "$status:$(field "$tmp/raised.json" "${row}['breaches']")" = \
+  test "$status:$(json_value "$tmp/raised.json" "${row}['breaches']")" = \
   "1:['steady_test_floored_bytes_floor_raised']"
 cat >"$tmp/accepted_raise.json" <<'EOF'
 { "accepted": [ { "scenario": "bytes_tenfold", "metric": "steady_test_floored_bytes_floor",
@@ -128,7 +122,7 @@ EOF
 run "$floor_gate" floor_raised raised_accepted --baseline-file "$tmp/floor_base.json" \
   --accepted "$tmp/accepted_raise.json"
 check "accepted by the key steady_test_floored_bytes_floor, it passes (exit 0)" \
-  test "$status:$(field "$tmp/raised_accepted.json" "${row}['state']")" = "0:accepted"
+  test "$status:$(json_value "$tmp/raised_accepted.json" "${row}['state']")" = "0:accepted"
 
 run "$gate" floor_base stock_floor
 check "gate without the entry refuses the floor (exit 3), naming it" \

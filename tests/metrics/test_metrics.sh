@@ -22,12 +22,6 @@ gate=$1 test_gate=$2 build=$3 source=$4 harness=$5
 
 tmp=$(temp_dir metrics) || exit 2
 
-field() {
-  python3 -c 'import json, sys
-document = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2], {"d": document}))' "$1" "$2"
-}
-
 # variant DIR STRIDE GATE_CYCLES BLOCK_BYTES [FLAG [WALK_FLAG]]: both scenarios built one way,
 # with a manifest; FLAG is one more -D for bytes_tenfold, WALK_FLAG for list_walk.
 variant() {
@@ -62,7 +56,7 @@ fi
 run_gate base
 check "a baseline of both scenarios measures (exit 0)" test "$status" = 0
 check "the cache simulation ran only for list_walk, which opts in" \
-  test "$(field "$tmp/base/results.json" \
+  test "$(json_value "$tmp/base/results.json" \
     '[sorted(e["raw"].keys()) for e in sorted(d["code"], key=lambda e: e["name"])]')" = \
   "[['callgrind', 'dhat'], ['cachesim', 'callgrind', 'dhat']]"
 
@@ -70,19 +64,19 @@ run_gate scattered --baseline-file "$tmp/base/results.json"
 row="[r for r in d['costgate']['verdict']['rows'] if r['name'] == 'list_walk'][0]"
 check "the scattered walk fails the gate (exit 1)" test "$status" = 1
 check "its instructions per message equal the baseline's, to the digit" \
-  test "$(field "$tmp/scattered/results.json" "${row}['instructions']['change_percent']")" = 0
+  test "$(json_value "$tmp/scattered/results.json" "${row}['instructions']['change_percent']")" = 0
 check "it regressed on estimated cycles, and on nothing else per message" \
-  test "$(field "$tmp/scattered/results.json" "[b for b in ${row}['breaches'] if b != 'cold_cycles']")" = \
+  test "$(json_value "$tmp/scattered/results.json" "[b for b in ${row}['breaches'] if b != 'cold_cycles']")" = \
   "['cycles']"
 check "the table says why: estimated cycles above the limit" \
   grep -q "^list_walk: .* estimated cycles per message against .* above the 2 % limit" \
     "$tmp/scattered/stdout"
 tenfold="[r for r in d['costgate']['verdict']['rows'] if r['name'] == 'bytes_tenfold'][0]"
 check "ten times the bytes in the same blocks breaks the declared bytes floor" \
-  test "$(field "$tmp/scattered/results.json" "${tenfold}['breaches']")" = \
+  test "$(json_value "$tmp/scattered/results.json" "${tenfold}['breaches']")" = \
   "['steady_bytes', 'cold_bytes']"
 check "the same number of blocks per message" \
-  test "$(field "$tmp/scattered/results.json" \
+  test "$(json_value "$tmp/scattered/results.json" \
     "[e['metrics']['allocations']['per_message'] for e in d['code'] if e['name'] == 'bytes_tenfold']")" = \
   "[1]"
 check "the table names the floor" \
@@ -94,12 +88,12 @@ logged=$(for n in 1 200 400; do
   sed -n 's/.*At t-gmax: \([0-9,]*\) bytes.*/\1/p' "$tmp/base/gate/raw/dhat.log.bytes_tenfold.$n" | tr -d ,
 done | paste -sd, -)
 check "the peak live heap is DHAT's 'At t-gmax' of each run: [$logged]" \
-  test "$(field "$tmp/base/results.json" \
+  test "$(json_value "$tmp/base/results.json" \
     "','.join(str(c) for c in [e['counts']['peak_bytes'] for e in d['code'] if e['name'] == 'bytes_tenfold'][0])")" = \
   "$logged"
 
 # A declared cold peak floor: the baseline's own peak passes, the larger block breaks it.
-cold_peak=$(field "$tmp/base/results.json" \
+cold_peak=$(json_value "$tmp/base/results.json" \
   "[e['metrics']['peak_bytes']['cold'] for e in d['code'] if e['name'] == 'bytes_tenfold'][0]")
 if ! variant peak_base 1 1 64 "-DCOLD_PEAK_FLOOR=$cold_peak" ||
   ! variant peak_tenfold 1 1 640 "-DCOLD_PEAK_FLOOR=$cold_peak"; then
@@ -117,7 +111,7 @@ run_gate plain_base
 run_gate plain_scattered --baseline-file "$tmp/plain_base/results.json"
 check "ungated, the scattered walk passes on instructions (exit 0)" test "$status" = 0
 check "and no cycles were simulated for it" \
-  test "$(field "$tmp/plain_scattered/results.json" "'cycles' in d['code'][1]['metrics']")" = False
+  test "$(json_value "$tmp/plain_scattered/results.json" "'cycles' in d['code'][1]['metrics']")" = False
 
 # Dropping the opt-in against a baseline that has it is a looser setting: a breach.
 run_gate plain_scattered --baseline-file "$tmp/base/results.json"
@@ -153,7 +147,7 @@ print(counts)
 PY
 )
 check "estimated cycles are L1 + 5 x LL + 35 x RAM of the simulation's totals: $expected" \
-  test "$(field "$tmp/base/results.json" \
+  test "$(json_value "$tmp/base/results.json" \
     "[e['counts']['cycles'] for e in d['code'] if e['name'] == 'list_walk'][0]")" = "$expected"
 
 # merge NAME ARGS...: gate merge --quiet ARGS, its output in $tmp/NAME.stdout, exit code in $status.
@@ -231,14 +225,14 @@ for block in (document["costgate"]["fingerprint"], document["costgate"].get("env
     block.pop("cache", None)'
 run_gate scattered --baseline-file "$tmp/older.json"
 check "against an older baseline the scattered walk's cycles are not compared: no breach for it" \
-  test "$(field "$tmp/scattered/results.json" "${row}['breaches']")" = "[]"
+  test "$(json_value "$tmp/scattered/results.json" "${row}['breaches']")" = "[]"
 check "the table names what the baseline lacks" \
   grep -q "^list_walk: note: the baseline has no peak_bytes, cycles (the run that made it did not measure them): those are shown, not compared$" \
   "$tmp/scattered/stdout"
 check "and so does the verdict in results.json" \
-  test "$(field "$tmp/scattered/results.json" "${row}['baseline_lacks']")" = "['peak_bytes', 'cycles']"
+  test "$(json_value "$tmp/scattered/results.json" "${row}['baseline_lacks']")" = "['peak_bytes', 'cycles']"
 check "what it has is still compared: ten times the bytes breaks the floor (exit 1)" \
-  test "$status:$(field "$tmp/scattered/results.json" \
+  test "$status:$(json_value "$tmp/scattered/results.json" \
     "[r['breaches'] for r in d['costgate']['verdict']['rows'] if r['name'] == 'bytes_tenfold'][0]")" = \
   "1:['steady_bytes', 'cold_bytes']"
 
@@ -248,10 +242,10 @@ check "what it has is still compared: ten times the bytes breaks the floor (exit
 check "a table entry is a column of the terminal table" grep -q "test bytes" "$tmp/metric.stdout"
 check "and of the Markdown" grep -q "heap bytes of the whole process, bytes per message" "$tmp/metric.md"
 check "and a metric in results.json with its counts" \
-  test "$(field "$tmp/metric.json" "sorted(d['code'][0]['metrics']['test_process_bytes'].keys()) + [len(d['code'][0]['counts']['test_process_bytes'])]")" = \
+  test "$(json_value "$tmp/metric.json" "sorted(d['code'][0]['metrics']['test_process_bytes'].keys()) + [len(d['code'][0]['counts']['test_process_bytes'])]")" = \
   "['cold', 'per_message', 'unit', 3]"
 check "gate without the entry has none of it" \
-  test "$(field "$tmp/base/results.json" "'test_process_bytes' in d['code'][0]['metrics']")" = False
+  test "$(json_value "$tmp/base/results.json" "'test_process_bytes' in d['code'][0]['metrics']")" = False
 
 # The entry is gated at a limit: ten times the bytes, under floors both sides declare high
 # enough, is a rise of its figures and nothing else; an acceptance names it by the table's key.
@@ -272,7 +266,7 @@ limit_run() { # limit_run NAME [options...]: test_gate on limit_tenfold against 
 limit_run limit_regressed --accepted "$tmp/none.json" --markdown "$tmp/limit_regressed.md"
 tenfold_row="[r for r in d['costgate']['verdict']['rows'] if r['name'] == 'bytes_tenfold'][0]"
 check "a rise above the entry's limit fails the scenario by the entry's key (exit 1)" \
-  test "$status:$(field "$tmp/limit_regressed.json" "${tenfold_row}['breaches']")" = \
+  test "$status:$(json_value "$tmp/limit_regressed.json" "${tenfold_row}['breaches']")" = \
   "1:['test_process_bytes', 'cold_test_process_bytes']"
 check "its state names the entry" \
   grep -q "regressed: test process bytes, cold test process bytes\*\*" "$tmp/limit_regressed.md"
@@ -292,7 +286,7 @@ json.dump({"accepted": [
 PY
 limit_run limit_accepted --accepted "$tmp/accepted.json"
 check "an acceptance of both figures by the entry's key lets the rise pass (exit 0)" \
-  test "$status:$(field "$tmp/limit_accepted.json" "${tenfold_row}['state']")" = "0:accepted"
+  test "$status:$(json_value "$tmp/limit_accepted.json" "${tenfold_row}['state']")" = "0:accepted"
 check "and the reason is shown" grep -q "ten times the bytes, on purpose" "$tmp/limit_accepted.stdout"
 "$gate" --build-dir "$tmp/limit_tenfold" --messages 200 --quiet --baseline-file \
   "$tmp/limit_base.json" --accepted "$tmp/accepted.json" >"$tmp/plain.out" 2>&1

@@ -525,8 +525,9 @@ static void results_should_refuse_every_malformed_fixture(void)
 }
 
 /* consume_json's document, gating cycles and a peak floor or not, with the counts and figures
- * of each metric in `keys` (NULL-terminated) taken out, read back; returns what reading did. */
-static int read_without(bool gated, const char *const *keys, struct results *results,
+ * of each metric in `keys` (NULL-terminated) taken out, read back; returns what reading did.
+ * `legacy`: it asks for cycles as earlier 0.3.0 documents did, "gate_cycles": true. */
+static int read_without(bool gated, bool legacy, const char *const *keys, struct results *results,
 			struct gate_error *err)
 {
 	struct measurement measurement;
@@ -542,6 +543,10 @@ static int read_without(bool gated, const char *const *keys, struct results *res
 	fill_environment(&environment);
 	document = results_document(&measurement, 1, &environment, NULL);
 	entry = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(document, "code"), 0);
+	if (legacy) {
+		cJSON_DeleteItemFromObjectCaseSensitive(entry, "gate_metrics");
+		cJSON_AddBoolToObject(entry, "gate_cycles", true);
+	}
 	for (; *keys != NULL; keys++) {
 		cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(entry, "counts"),
 							*keys);
@@ -557,13 +562,13 @@ static int read_without(bool gated, const char *const *keys, struct results *res
 	return status;
 }
 
-static void check_without(const char *key, const char *problem)
+static void check_without(const char *key, const char *problem, bool legacy)
 {
 	const char *keys[] = { key, NULL };
 	struct results results = RESULTS_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 
-	CHECK(read_without(true, keys, &results, &err) == -1);
+	CHECK(read_without(true, legacy, keys, &results, &err) == -1);
 	CHECK_CONTAINS(err.message, "cannot read results 'without.json': ");
 	CHECK_CONTAINS(err.message, problem);
 	results_release(&results);
@@ -573,11 +578,25 @@ static void check_without(const char *key, const char *problem)
  * must not pass the gate unchecked. One nothing gates may be absent (an older document). */
 static void results_should_refuse_a_gated_metric_without_its_counts(void)
 {
-	check_without("cycles", "code[0].counts.cycles is missing (the scenario gates cycles)");
+	check_without("cycles", "code[0].counts.cycles is missing (the scenario gates cycles)", false);
+	check_without("cycles", "code[0].counts.cycles is missing (the scenario gates cycles)", true);
 	check_without("peak_bytes", "code[0].counts.peak_bytes is missing (the scenario declares the "
-				    "floor 'cold_peak_bytes')");
-	check_without("bytes", "code[0].counts.bytes is missing (every document has it)");
-	check_without("instructions", "code[0].counts.instructions is missing");
+				    "floor 'cold_peak_bytes')", false);
+	check_without("bytes", "code[0].counts.bytes is missing (every document has it)", false);
+	check_without("instructions", "code[0].counts.instructions is missing", false);
+}
+
+/* An earlier 0.3.0 document's "gate_cycles": true reads as asking for cycles. */
+static void results_should_read_gate_cycles_as_asking_for_cycles(void)
+{
+	const char *keys[] = { NULL };
+	struct results results = RESULTS_INIT;
+	struct gate_error err = GATE_ERROR_INIT;
+
+	CHECK(read_without(true, true, keys, &results, &err) == 0);
+	CHECK_STR(err.message, "");
+	CHECK(results.count == 1 && scenario_gates_metric(&results.measurements[0].info, "cycles"));
+	results_release(&results);
 }
 
 static void results_should_read_a_document_without_a_metric_nothing_gates(void)
@@ -586,7 +605,7 @@ static void results_should_read_a_document_without_a_metric_nothing_gates(void)
 	struct results results = RESULTS_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 
-	CHECK(read_without(false, keys, &results, &err) == 0);
+	CHECK(read_without(false, false, keys, &results, &err) == 0);
 	CHECK_STR(err.message, "");
 	CHECK(results.count == 1 && !results.measurements[0].has[METRIC_CYCLES] &&
 	      !results.measurements[0].has[METRIC_PEAK_BYTES] && results.measurements[0].has[METRIC_BYTES]);
@@ -729,6 +748,7 @@ int main(void)
 			 results_should_read_a_committed_document,
 			 results_should_refuse_every_malformed_fixture,
 			 results_should_refuse_a_gated_metric_without_its_counts,
+			 results_should_read_gate_cycles_as_asking_for_cycles,
 			 results_should_read_a_document_without_a_metric_nothing_gates,
 			 results_should_write_counts_and_figures_that_read_back_exactly,
 			 results_should_name_the_source_it_was_given,

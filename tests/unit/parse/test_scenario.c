@@ -182,6 +182,10 @@ static const struct refused refusals[] = {
 	  CONSUME_T_R "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":1,\"cold_x\":1.5}"
 	  ",\"snapshots\":true}",
 	  "scenario 'consume_json': --describe 'cold_x' is not a non-negative integer" },
+	{ "scenario_should_reject_a_floor_declared_twice", "consume_json",
+	  CONSUME_T_R "\"floors\":{\"steady_allocations\":1,\"cold_allocations\":1,\"cold_x\":1,"
+	  "\"cold_x\":2},\"snapshots\":true}",
+	  "scenario 'consume_json': --describe: the key 'cold_x' appears twice in one object" },
 	{ "scenario_should_reject_gate_metrics_that_are_not_an_array", "consume_json",
 	  CONSUME_T_R FLOORS_1_1 ",\"gate_metrics\":\"cycles\",\"snapshots\":true}",
 	  "scenario 'consume_json': --describe 'gate_metrics' is not an array" },
