@@ -12,7 +12,7 @@ set -euo pipefail
 #            library's debug file valgrind's recommendation brings, for the test of what the
 #            runs read of it; meson and ninja-build, for the Meson host's adoption test; man-db,
 #            to render gate(1) in its test; clang, for the clang host's tests; g++, for the
-#            attribution test's C++ library)
+#            attribution test's C++ library; clang-format, for tools/lint.sh's format check)
 # COSTGATE_APT_ARCHIVES=DIR keeps the downloaded packages in DIR (the action caches it), so a
 # later install finds them there instead of downloading them again.
 
@@ -23,7 +23,7 @@ for argument in "$@"; do
   case "$argument" in
     --quiet) quiet=true ;;
     --tests) packages+=(chromium libxml2-utils python3-jsonschema libc6-dbg meson ninja-build man-db
-      clang g++) ;;
+      clang g++ clang-format) ;;
     -*)
       echo "install-deps: error: unknown argument '$argument' (usage: install-deps.sh [--quiet] [--tests] [PACKAGE...])" >&2
       exit 2
