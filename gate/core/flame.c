@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 /* Deeper paths are cut: their cost stays in the deepest frame drawn. */
 #define FLAME_DEPTH_MAX 64
 /* At most this many frames are walked before the dearest are kept: a function's calls are
@@ -30,15 +32,8 @@ static int add_frame(struct flame_walk *walk, const char *name, size_t depth, do
 {
 	struct flame *flame = walk->flame;
 
-	if (flame->count == walk->capacity) {
-		size_t capacity = walk->capacity == 0 ? 64 : walk->capacity * 2;
-		struct flame_frame *grown = realloc(flame->frames, capacity * sizeof(*grown));
-
-		if (grown == NULL)
-			return -1;
-		flame->frames = grown;
-		walk->capacity = capacity;
-	}
+	if (GROW_ARRAY(flame->frames, walk->capacity, flame->count, 64) != 0)
+		return -1;
 	flame->frames[flame->count].name = strdup(name);
 	if (flame->frames[flame->count].name == NULL)
 		return -1;

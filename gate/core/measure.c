@@ -24,6 +24,7 @@
 #include "dhat.h"
 #include "environment.h"
 #include "fs.h"
+#include "grow.h"
 #include "ownership.h"
 #include "program.h"
 #include "runner.h"
@@ -163,14 +164,8 @@ static int listing_read(struct listing *listing, const char *directory)
 	while ((entry = readdir(entries)) != NULL) {
 		if (entry->d_name[0] == '.')
 			continue;
-		if (listing->count == capacity) {
-			char **grown = realloc(listing->names, (capacity * 2 + 256) * sizeof(*grown));
-
-			if (grown == NULL)
-				goto failed;
-			listing->names = grown;
-			capacity = capacity * 2 + 256;
-		}
+		if (GROW_ARRAY(listing->names, capacity, listing->count, 256) != 0)
+			goto failed;
 		listing->names[listing->count] = strdup(entry->d_name);
 		if (listing->names[listing->count] == NULL)
 			goto failed;
@@ -750,15 +745,8 @@ static int compute_lines(struct measurement *measurement, const struct cg_profil
 				if (line->line == 0 || line->file >= runs[run]->file_count ||
 				    runs[run]->files[line->file][0] != '/')
 					continue;
-				if (count == capacity) {
-					size_t grown = capacity ? capacity * 2 : 256;
-					struct line_entry *more = realloc(entries, grown * sizeof(*more));
-
-					if (more == NULL)
-						goto out;
-					entries = more;
-					capacity = grown;
-				}
+				if (GROW_ARRAY(entries, capacity, count, 256) != 0)
+					goto out;
 				entry = &entries[count];
 				entry->file = runs[run]->files[line->file];
 				entry->line = line->line;

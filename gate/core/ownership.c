@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 static struct debuginfo *object_info(struct ownership_objects *objects, const char *object)
 {
 	struct debuginfo *grown;
@@ -57,16 +59,9 @@ static struct owned_cost *add_cost(struct ownership *ownership, size_t *capacity
 
 	if (name == NULL)
 		return NULL;
-	if (ownership->count == *capacity) {
-		size_t grown_capacity = *capacity == 0 ? 64 : *capacity * 2;
-		struct owned_cost *grown = realloc(ownership->costs, grown_capacity * sizeof(*grown));
-
-		if (grown == NULL) {
-			free(name);
-			return NULL;
-		}
-		ownership->costs = grown;
-		*capacity = grown_capacity;
+	if (GROW_ARRAY(ownership->costs, *capacity, ownership->count, 64) != 0) {
+		free(name);
+		return NULL;
 	}
 	cost = &ownership->costs[ownership->count++];
 	*cost = (struct owned_cost){ .name = name, .project = project, .harness = harness };

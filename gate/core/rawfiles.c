@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 /* The kinds of file, by the prefix before the scenario's name. */
 static const struct {
 	const char *prefix;
@@ -128,15 +130,8 @@ int rawfiles_list(struct rawfiles *files, const char *directory,
 
 		if (kind < 0)
 			continue;
-		if (files->count == capacity) {
-			size_t grown_capacity = capacity == 0 ? 16 : capacity * 2;
-			struct rawfile *grown = realloc(files->files, grown_capacity * sizeof(*grown));
-
-			if (grown == NULL)
-				goto out_of_memory;
-			files->files = grown;
-			capacity = grown_capacity;
-		}
+		if (GROW_ARRAY(files->files, capacity, files->count, 16) != 0)
+			goto out_of_memory;
 		file = &files->files[files->count];
 		file->name = strdup(entry->d_name);
 		file->what = describe((size_t)kind, suffix, measurement, &per_message);

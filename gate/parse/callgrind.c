@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "grow.h"
+
 #define CG_NO_FUNCTION SIZE_MAX
 
 /* The three id spaces of name compression: callgrind numbers files once for fl=, fi=, fe=,
@@ -437,17 +439,8 @@ static int enter_function(struct cg_parser *parser, const char *name)
 		parser->current = *slot - 1;
 		return 0;
 	}
-	if (parser->function_count == parser->function_capacity) {
-		size_t capacity = parser->function_capacity == 0 ? 32
-								: parser->function_capacity * 2;
-		struct cg_function *grown =
-			realloc(parser->functions, capacity * sizeof(*parser->functions));
-
-		if (grown == NULL)
-			return out_of_memory(parser);
-		parser->functions = grown;
-		parser->function_capacity = capacity;
-	}
+	if (GROW_ARRAY(parser->functions, parser->function_capacity, parser->function_count, 32))
+		return out_of_memory(parser);
 	function = &parser->functions[parser->function_count];
 	memset(function, 0, sizeof(*function));
 	function->name = strdup(name);
@@ -549,15 +542,8 @@ static int cost_file_index(struct cg_parser *parser, size_t *index)
 			return 0;
 		}
 	}
-	if (parser->file_count == parser->file_capacity) {
-		size_t capacity = parser->file_capacity == 0 ? 16 : parser->file_capacity * 2;
-		char **grown = realloc(parser->files, capacity * sizeof(*grown));
-
-		if (grown == NULL)
-			return out_of_memory(parser);
-		parser->files = grown;
-		parser->file_capacity = capacity;
-	}
+	if (GROW_ARRAY(parser->files, parser->file_capacity, parser->file_count, 16) != 0)
+		return out_of_memory(parser);
 	parser->files[parser->file_count] = strdup(name);
 	if (parser->files[parser->file_count] == NULL)
 		return out_of_memory(parser);

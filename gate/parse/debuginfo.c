@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grow.h"
+
 static int debuginfo_compare(const void *left, const void *right)
 {
 	const struct debuginfo_function *a = left, *b = right;
@@ -28,16 +30,8 @@ static int debuginfo_add(struct debuginfo *info, size_t *capacity, const char *d
 {
 	struct debuginfo_function *entry;
 
-	if (info->count == *capacity) {
-		size_t grown_capacity = *capacity == 0 ? 64 : *capacity * 2;
-		struct debuginfo_function *grown =
-			realloc(info->functions, grown_capacity * sizeof(*grown));
-
-		if (grown == NULL)
-			return -1;
-		info->functions = grown;
-		*capacity = grown_capacity;
-	}
+	if (GROW_ARRAY(info->functions, *capacity, info->count, 64) != 0)
+		return -1;
 	entry = &info->functions[info->count];
 	entry->line = line;
 	entry->name = strdup(name);
@@ -315,16 +309,8 @@ static int debuginfo_collect_spans(Dwarf_Die *parent, struct debuginfo_unit_span
 		if (tag != DW_TAG_subprogram)
 			continue;
 		while ((offset = dwarf_ranges(&child, offset, &base, &start, &end)) > 0) {
-			if (index->count == *capacity) {
-				size_t grown_capacity = *capacity == 0 ? 64 : *capacity * 2;
-				struct debuginfo_span *grown =
-					realloc(index->spans, grown_capacity * sizeof(*grown));
-
-				if (grown == NULL)
-					return -1;
-				index->spans = grown;
-				*capacity = grown_capacity;
-			}
+			if (GROW_ARRAY(index->spans, *capacity, index->count, 64) != 0)
+				return -1;
 			index->spans[index->count++] = (struct debuginfo_span){
 				.low = start, .high = end, .die = dwarf_dieoffset(&child) };
 		}

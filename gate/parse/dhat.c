@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fs.h"
+#include "grow.h"
 #include "json_read.h"
 
 #define DHAT_FILE_VERSION 2
@@ -246,18 +247,8 @@ static int dhat_push_site(struct dhat_walk *walk, size_t site, size_t region, ui
 {
 	struct dhat_site *pushed;
 
-	if (walk->site_count == walk->site_capacity) {
-		size_t capacity = walk->site_capacity * 2 + 16;
-		struct dhat_site *grown;
-
-		if (capacity > (size_t)-1 / sizeof(*grown))
-			return gate_error_oom(err);
-		grown = realloc(walk->sites, capacity * sizeof(*grown));
-		if (grown == NULL)
-			return gate_error_oom(err);
-		walk->sites = grown;
-		walk->site_capacity = capacity;
-	}
+	if (GROW_ARRAY(walk->sites, walk->site_capacity, walk->site_count, 16) != 0)
+		return gate_error_oom(err);
 	pushed = &walk->sites[walk->site_count];
 	pushed->location = dhat_copy_text(walk->frames[walk->frame_ids[site]].text);
 	pushed->stack = dhat_join_stack(walk, site, region);
