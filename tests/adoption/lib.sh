@@ -30,6 +30,22 @@ adoption_setup() {
   fi
 }
 
+# adoption_host NAME EXAMPLE COSTGATE_SOURCE_DIR PREFIX: a host's test set up from its two
+# arguments (a usage error without them): $example, examples/EXAMPLE of that source; $work and
+# $prefix (adoption_setup); the installed pkg-config modules on PKG_CONFIG_PATH.
+adoption_host() {
+  local name=$1 project=$2
+  shift 2
+  if [ $# -ne 2 ]; then
+    echo "usage: $0 COSTGATE_SOURCE_DIR PREFIX" >&2
+    exit 2
+  fi
+  # shellcheck disable=SC2034 # the host tests read it
+  example=$(realpath -- "$1")/examples/$project
+  adoption_setup "$name" "$2"
+  export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+}
+
 # quietly NAME COMMAND...: runs COMMAND with its output in the log; shows the log on failure.
 quietly() {
   local name=$1

@@ -15,13 +15,7 @@ set -u
 here=$(dirname -- "$(realpath -- "$0")")
 # shellcheck source=tests/adoption/lib.sh
 source "$here/lib.sh"
-if [ $# -ne 2 ]; then
-  echo "usage: $0 COSTGATE_SOURCE_DIR PREFIX" >&2
-  exit 2
-fi
-example=$(realpath -- "$1")/examples/crc32-make
-adoption_setup make-host "$2"
-export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+adoption_host make-host crc32-make "$@"
 repo=$work/crc32
 
 # The module gives the installed harness and the gate beside it.

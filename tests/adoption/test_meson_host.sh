@@ -14,13 +14,7 @@ set -u
 here=$(dirname -- "$(realpath -- "$0")")
 # shellcheck source=tests/adoption/lib.sh
 source "$here/lib.sh"
-if [ $# -ne 2 ]; then
-  echo "usage: $0 COSTGATE_SOURCE_DIR PREFIX" >&2
-  exit 2
-fi
-example=$(realpath -- "$1")/examples/base64-meson
-adoption_setup meson-host "$2"
-export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+adoption_host meson-host base64-meson "$@"
 repo=$work/base64
 
 # shellcheck disable=SC2329 # called by gate_host

@@ -9,11 +9,7 @@ source "$(dirname "$0")/common.sh"
 
 repo=$work/repo
 
-if ! new_repo "$repo" || ! build "$repo"; then
-  fail "setup: cannot make and build the demo repository"
-  finish
-  exit
-fi
+built_repo "$repo"
 
 # 6. No baseline: none committed on main (a copy in the working tree does not count), no ref.
 started=$(date +%s%N)

@@ -44,15 +44,21 @@ new_repo() {
     git -C "$repo" add -A && git -C "$repo" commit -q -m "demo project"
 }
 
-# repo_with_baseline DIR: the demo repository made and built, its baseline of main saved and
-# committed; a step that fails ends the test as a failed set-up.
-repo_with_baseline() {
-  local repo=$1
-  if ! new_repo "$repo" || ! build "$repo"; then
+# built_repo DIR: the demo repository made and built; when it cannot be, the test ends as a
+# failed set-up.
+built_repo() {
+  if ! new_repo "$1" || ! build "$1"; then
     fail "setup: cannot make and build the demo repository"
     finish
     exit
   fi
+}
+
+# repo_with_baseline DIR: the demo repository made and built, its baseline of main saved and
+# committed; a step that fails ends the test as a failed set-up.
+repo_with_baseline() {
+  local repo=$1
+  built_repo "$repo"
   run_gate "$repo" --save-baseline main
   if [ "$code" -ne 0 ] || ! commit "$repo" "baseline of main"; then
     fail "setup: no baseline on main (exit $code)"

@@ -42,6 +42,18 @@ run() {
 }
 
 row="[r for r in d['costgate']['verdict']['rows'] if r['name'] == 'bytes_tenfold'][0]"
+
+# accepted GATE DIR BASELINE METRIC VALUE: GATE on DIR's build against the baseline BASELINE
+# (a name run gave), with one acceptance of METRIC up to VALUE: it must pass, as accepted.
+accepted() {
+  local run_gate=$1 dir=$2 baseline=$3 metric=$4 value=$5
+  printf '{ "accepted": [ { "scenario": "bytes_tenfold", "metric": "%s", "value": %s, "reason": "%s" } ] }\n' \
+    "$metric" "$value" "on purpose, in this test" >"$tmp/accept_$metric.json"
+  run "$run_gate" "$dir" "accepted_$metric" --baseline-file "$tmp/$baseline.json" \
+    --accepted "$tmp/accept_$metric.json"
+  check "accepted by the key $metric, it passes (exit 0)" \
+    test "$status:$(json_value "$tmp/accepted_$metric.json" "${row}['state']")" = "0:accepted"
+}
 asked=-DGATE_METRICS='"test_asked_bytes"'
 if ! scenario asked_base 64 "$asked" || ! scenario asked_tenfold 640 "$asked" ||
   ! scenario plain_base 64 || ! scenario plain_tenfold 640; then
@@ -76,14 +88,7 @@ check "dropping the request against a baseline that had it is a breach (exit 1)"
 check "named as the setting it is" \
   grep -q "^bytes_tenfold: heap bytes of the whole process not gated, but the baseline gates them: .*(metric 'gate_test_asked_bytes', value 0)$" \
   "$tmp/dropped.stdout"
-cat >"$tmp/accepted_drop.json" <<'EOF'
-{ "accepted": [ { "scenario": "bytes_tenfold", "metric": "gate_test_asked_bytes", "value": 0,
-                  "reason": "the process's heap is not this scenario's to hold" } ] }
-EOF
-run "$opt_in_gate" plain_base dropped_accepted --baseline-file "$tmp/asked_base.json" \
-  --accepted "$tmp/accepted_drop.json"
-check "accepted by the key gate_test_asked_bytes, it passes (exit 0)" \
-  test "$status:$(json_value "$tmp/dropped_accepted.json" "${row}['state']")" = "0:accepted"
+accepted "$opt_in_gate" plain_base asked_base gate_test_asked_bytes 0
 
 run "$gate" asked_base stock_asked
 check "gate without the entry refuses a scenario asking for it (exit 3), naming the key" \
@@ -115,14 +120,7 @@ run "$floor_gate" floor_raised raised --baseline-file "$tmp/floor_base.json"
 check "a floor raised above the baseline's is a breach (exit 1)" \
   test "$status:$(json_value "$tmp/raised.json" "${row}['breaches']")" = \
   "1:['steady_test_floored_bytes_floor_raised']"
-cat >"$tmp/accepted_raise.json" <<'EOF'
-{ "accepted": [ { "scenario": "bytes_tenfold", "metric": "steady_test_floored_bytes_floor",
-                  "value": 700, "reason": "room for a larger block" } ] }
-EOF
-run "$floor_gate" floor_raised raised_accepted --baseline-file "$tmp/floor_base.json" \
-  --accepted "$tmp/accepted_raise.json"
-check "accepted by the key steady_test_floored_bytes_floor, it passes (exit 0)" \
-  test "$status:$(json_value "$tmp/raised_accepted.json" "${row}['state']")" = "0:accepted"
+accepted "$floor_gate" floor_raised floor_base steady_test_floored_bytes_floor 700
 
 run "$gate" floor_base stock_floor
 check "gate without the entry refuses the floor (exit 3), naming it" \
