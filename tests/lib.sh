@@ -124,6 +124,37 @@ document = json.load(open(sys.argv[1]))
 print(eval(sys.argv[2], {"d": document}))' "$1" "$2"
 }
 
+# bare_scenario FILE NAME WHAT REGION [TOP]: writes FILE, the C source of a scenario without the
+# harness (what gate must survive, not what it measures): it describes itself as NAME, "test only:
+# WHAT", gated, with floors of 0, and its measured region runs the statements REGION; TOP, C put
+# before the region (a variable it uses).
+bare_scenario() {
+  cat >"$1" <<SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+${5:-}
+/* The region gate checks for in the executable before it runs it. */
+__attribute__((noinline, used)) void costgate_measured_region(void)
+{
+	$4
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && strcmp(argv[1], "--describe") == 0) {
+		puts("{\\"name\\":\\"$2\\",\\"title\\":\\"test only: $3\\",\\"gated\\":true,"
+		     "\\"region\\":\\"costgate_measured_region\\",\\"snapshots\\":true,"
+		     "\\"floors\\":{\\"steady_allocations\\":0,\\"cold_allocations\\":0}}");
+		return 0;
+	}
+	costgate_measured_region();
+	return 0;
+}
+SOURCE
+}
+
 # manifest DIR NAME=PATH...: a build directory of its own, DIR, whose manifest has the compiler
 # and flags of $build's and lists just these executables.
 manifest() {

@@ -90,31 +90,8 @@ fi
 
 # --- a scenario that never ends: a real executable that describes itself, then spins
 mkdir -p "$tmp/hang/bin"
-cat >"$tmp/hang/hangs.c" <<'EOF'
-#include <stdio.h>
-#include <string.h>
-
-static volatile unsigned long spin;
-
-/* The region gate checks for in the executable before it runs it. */
-__attribute__((noinline, used)) void costgate_measured_region(void)
-{
-	for (;;)
-		spin++;
-}
-
-int main(int argc, char **argv)
-{
-	if (argc == 2 && strcmp(argv[1], "--describe") == 0) {
-		puts("{\"name\":\"hangs\",\"title\":\"test only: never ends\",\"gated\":true,"
-		     "\"region\":\"costgate_measured_region\",\"snapshots\":true,"
-		     "\"floors\":{\"steady_allocations\":0,\"cold_allocations\":0}}");
-		return 0;
-	}
-	costgate_measured_region();
-	return 0;
-}
-EOF
+bare_scenario "$tmp/hang/hangs.c" hangs "never ends" "for (;;) spin++;" \
+  "static volatile unsigned long spin;"
 if ! "$compiler" -O1 -o "$tmp/hang/bin/hangs" "$tmp/hang/hangs.c" 2>"$tmp/stderr"; then
   fail "timeout_should_kill_a_run_that_never_ends: cannot compile: $(cat "$tmp/stderr")"
 else

@@ -232,29 +232,7 @@ damaged dhat_output_not_written no-output dhat.out.consume_json.2 \
 mv "$tmp/bin" "$tmp/bin.off"
 
 mkdir -p "$tmp/programs"
-cat >"$tmp/programs/aborts.c" <<'EOF'
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-/* The region gate checks for in the executable before it runs it. */
-__attribute__((noinline, used)) void costgate_measured_region(void)
-{
-	abort();
-}
-
-int main(int argc, char **argv)
-{
-	if (argc == 2 && strcmp(argv[1], "--describe") == 0) {
-		puts("{\"name\":\"aborts\",\"title\":\"test only: aborts\",\"gated\":true,"
-		     "\"region\":\"costgate_measured_region\",\"snapshots\":true,"
-		     "\"floors\":{\"steady_allocations\":0,\"cold_allocations\":0}}");
-		return 0;
-	}
-	costgate_measured_region();
-	return 0;
-}
-EOF
+bare_scenario "$tmp/programs/aborts.c" aborts aborts "abort();"
 if "$compiler" -O1 -o "$tmp/programs/aborts" "$tmp/programs/aborts.c" 2>"$tmp/compile.err"; then
   manifest "$tmp/aborting" "aborts=$tmp/programs/aborts"
   run_gate scenario_aborts --build-dir "$tmp/aborting"
