@@ -10,24 +10,22 @@ gate=$(realpath -- "$1") build=$(realpath -- "$2") own=$(realpath -- "$3")
 unset GITHUB_ACTIONS GITHUB_STEP_SUMMARY
 work=$(temp_dir crosscheck) || exit 2
 
-# run NAME BUILD ARGS...: gate --cross-check, stdout and stderr kept under NAME.
+# run NAME BUILD ARGS...: gate --cross-check, stdout and stderr kept under NAME ($out, $err),
+# its exit status in $code (for check_run).
 run() {
   local name=$1 directory=$2
   shift 2
+  out=$work/$name.out err=$work/$name.err
   "$gate" --cross-check --build-dir "$directory" --messages 100 --json "$work/$name.json" \
-    --raw-dir "$work/raw-$name" "$@" >"$work/$name.out" 2>"$work/$name.err"
+    --raw-dir "$work/raw-$name" "$@" >"$out" 2>"$err"
+  code=$?
 }
 
 run suite "$build"
-code=$?
-if [ "$code" -eq 0 ] && grep -qx 'gate: second opinion: 7 of 7 scenarios behave alike natively' "$work/suite.err"; then
-  pass "native_counts_should_equal_dhat_for_every_scenario"
-else
-  fail "native_counts_should_equal_dhat_for_every_scenario: exit $code: $(cat "$work/suite.out") $(tail -n 3 "$work/suite.err")"
-fi
+check_run native_counts_should_equal_dhat_for_every_scenario 0 \
+  'err:^gate: second opinion: 7 of 7 scenarios behave alike natively$'
 
 run reallocates "$own" -s reallocates
-code=$?
 row=$(awk '$1 == "reallocates"' "$work/reallocates.out")
 if [ "$code" -eq 0 ] && awk '{ exit !($3 == "5.000" && $(NF - 2) == 6 && $NF == "ok") }' <<<"$row"; then
   pass "every_kind_of_realloc_should_count_as_dhat_counts_it (5 a message, 6 cold)"
@@ -42,21 +40,13 @@ else
 fi
 
 run disagrees "$own" -s disagrees
-code=$?
-if [ "$code" -eq 3 ] && grep -qE "^disagrees: failed to measure: behaves differently when measured: 2\.000 heap blocks per message and 2 cold natively \(address randomisation on, no pins, N on stdin, at most 3 messages waiting\), against 1\.000 and 1 measured \(2 / 200 / 400 at 1 / N / 2N, against 1 / 100 / 200\)$" "$work/disagrees.out"; then
-  pass "a_disagreement_should_be_a_measurement_failure_naming_both_figures"
-else
-  fail "a_disagreement_should_be_a_measurement_failure_naming_both_figures: exit $code: $(cat "$work/disagrees.out")"
-fi
+check_run a_disagreement_should_be_a_measurement_failure_naming_both_figures 3 \
+  "^disagrees: failed to measure: behaves differently when measured: 2\.000 heap blocks per message and 2 cold natively \(address randomisation on, no pins, N on stdin, at most 3 messages waiting\), against 1\.000 and 1 measured \(2 / 200 / 400 at 1 / N / 2N, against 1 / 100 / 200\)$"
 
 mkdir -p "$work/no-native/scenarios"
 cp "$own/scenarios/manifest.txt" "$work/no-native/scenarios/manifest.txt"
 run no_native "$work/no-native" -s reallocates
-code=$?
-if [ "$code" -eq 3 ] && grep -q "gate: error: --cross-check: no native scenarios" "$work/no_native.err"; then
-  pass "missing_native_scenarios_should_be_a_measurement_failure"
-else
-  fail "missing_native_scenarios_should_be_a_measurement_failure: exit $code: $(cat "$work/no_native.err")"
-fi
+check_run missing_native_scenarios_should_be_a_measurement_failure 3 \
+  "err:gate: error: --cross-check: no native scenarios"
 
 finish
