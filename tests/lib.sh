@@ -22,6 +22,19 @@ check() {
   if "$@"; then pass "$name"; else fail "$name"; fi
 }
 
+# check_grep NAME FILE [GREP_OPTION...] PATTERN: passes NAME when grep, with those options,
+# finds PATTERN in FILE; else fails it and shows FILE.
+check_grep() {
+  local name=$1 file=$2
+  shift 2
+  if grep -q "$@" "$file"; then
+    pass "$name"
+  else
+    fail "$name: '${*: -1}' is not in $file"
+    show "$file"
+  fi
+}
+
 # check_run NAME CODE [PATTERN...]: the last run (its exit status in $code, its output in the
 # files $out and $err) exited CODE and matched every extended regular expression: on stdout, or
 # on stderr for a pattern written "err:PATTERN"; "!PATTERN" must not match stdout.

@@ -37,16 +37,10 @@ expected=$(awk -v one="$one" -v n="$at_n" -v twice="$at_2n" 'BEGIN {
   early = (n - one) / 99; late = (twice - n) / 100
   printf "warms_up: failed to measure: not linear: instructions per message are %.3f from 1 to N and %.3f from N to 2N (N = 100), %.2f %% apart, above the 5 %% limit",
     early, late, (early - late) / late * 100 }')
-if grep -qxF -- "$expected" "$tmp/100.out"; then
-  pass "failure_should_name_both_slopes_as_callgrind_annotate_gives_them"
-else
-  fail "failure_should_name_both_slopes_as_callgrind_annotate_gives_them: expected '$expected' in $(cat "$tmp/100.out")"
-fi
-if grep -qF "::error title=costgate%3A warms_up failed::warms_up: failed to measure: not linear:" "$tmp/100.out"; then
-  pass "failure_should_be_an_error_annotation"
-else
-  fail "failure_should_be_an_error_annotation: $(cat "$tmp/100.out")"
-fi
+check_grep failure_should_name_both_slopes_as_callgrind_annotate_gives_them "$tmp/100.out" \
+  -xF -- "$expected"
+check_grep failure_should_be_an_error_annotation "$tmp/100.out" \
+  -F "::error title=costgate%3A warms_up failed::warms_up: failed to measure: not linear:"
 row=$(awk '$1 == "warms_up_declared" { print; exit }' "$tmp/100.out")
 if [ "$(awk '{ print $NF }' <<<"$row")" = ok ] &&
   grep -qE '^warms_up_declared: warning: not quite linear: .* \(failure above 25 %\)' "$tmp/100.out"; then
@@ -66,16 +60,9 @@ if [ "$code" -eq 0 ] && grep -qE "^$warning" "$tmp/1000.out"; then
 else
   fail "slight_nonlinearity_should_pass_with_a_warning: exit $code: $(cat "$tmp/1000.out" "$tmp/1000.err")"
 fi
-if grep -qE "^- $warning" "$tmp/1000.md"; then
-  pass "warning_should_be_a_line_of_the_markdown_summary"
-else
-  fail "warning_should_be_a_line_of_the_markdown_summary: $(cat "$tmp/1000.md")"
-fi
-if grep -qE '^::warning title=costgate%3A warms_up not quite linear::warms_up: warning: not quite linear: .* 1\.[0-9]+ %25 apart' "$tmp/1000.out"; then
-  pass "warning_should_be_a_warning_annotation"
-else
-  fail "warning_should_be_a_warning_annotation: $(cat "$tmp/1000.out")"
-fi
+check_grep warning_should_be_a_line_of_the_markdown_summary "$tmp/1000.md" -E "^- $warning"
+check_grep warning_should_be_a_warning_annotation "$tmp/1000.out" \
+  -E '^::warning title=costgate%3A warms_up not quite linear::warms_up: warning: not quite linear: .* 1\.[0-9]+ %25 apart'
 
 # --- A head at another N than its baseline, not linear enough to compare across N
 "$gate" --build-dir "$tmp/build" --scenario warms_up --messages 2000 \
