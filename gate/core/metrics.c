@@ -171,7 +171,7 @@ const struct metric metric_table[METRIC_COUNT] = {
 		.gating = METRIC_RISE, .limit_percent = 0, .limit_setting = METRIC_LIMIT_FIXED,
 		.floors = true,
 		.limit_note = "a system call costs far more than its instructions (the kernel's work "
-			      "is not counted): declare floors to allow them",
+			      "is not counted): a floor declared for them is accepted as a setting",
 	},
 #ifdef GATE_TEST_METRIC /* a metric gated at a limit */
 	[METRIC_TEST] = {

@@ -291,6 +291,42 @@ static void apply_settings(struct verdict_row *row, const struct acceptance *acc
 		row->cold_floor = base->info.cold_floor;
 }
 
+/* What the baseline holds a figure of a metric with floors to, into *floor: its declared floor;
+ * where it declares none, for a METRIC_RISE metric, its own figure (no rise). Returns false when
+ * it holds the figure to nothing (a METRIC_FLOORS metric without a floor). */
+static bool baseline_floor(const struct measurement *base, enum metric_id metric, bool cold,
+			   double *floor)
+{
+	*floor = metric_floor(&base->info, metric, cold);
+	if (*floor > 0)
+		return true;
+	if (metric_table[metric].gating != METRIC_RISE || !base->has[metric])
+		return false;
+	*floor = cold ? (double)base->slopes[metric].cold : base->slopes[metric].per_message;
+	return true;
+}
+
+/* A figure's optional floor: the head's, or what the baseline held it to where the head loosened
+ * that without an acceptance. Where the baseline declares none, a floor is looser only if the
+ * baseline held the figure without one: a METRIC_RISE metric, at no rise over its figure, so that
+ * a change cannot declare a floor for the system calls it adds. */
+static void apply_floor(struct verdict_row *row, const struct acceptance *acceptance,
+			enum metric_id metric, bool cold)
+{
+	double here = metric_floor(&row->head->info, metric, cold), there = 0;
+	bool declared = row->baseline != NULL &&
+			metric_floor(&row->baseline->info, metric, cold) > 0;
+
+	row->floors[metric][cold] = here;
+	if (row->baseline == NULL || !baseline_floor(row->baseline, metric, cold, &there))
+		return; /* the baseline holds the figure to nothing: any floor is stricter */
+	if (here == 0 && !declared)
+		return; /* no floor, as in the baseline: the figure is compared with the baseline's */
+	if (!compare_setting(row, acceptance, METRIC_FLOOR_ACCEPTANCE(metric, cold),
+			     here == 0 ? INFINITY : here, there))
+		row->floors[metric][cold] = declared ? there : 0;
+}
+
 /* The settings of the metrics beyond instructions and allocations: the metrics gated on request
  * and the optional floors. Not declaring a floor the baseline declares is raising it without
  * bound. */
@@ -309,17 +345,8 @@ static void apply_metric_settings(struct verdict_row *row, const struct acceptan
 				     metric_opted_in(metric, &head->info) ? 0 : 1,
 				     metric_opted_in(metric, &base->info) ? 0 : 1))
 			row->opted_in |= 1u << metric;
-		for (cold = 0; cold < VERDICT_FIGURES && entry->floors; cold++) {
-			double here = metric_floor(&head->info, metric, cold != 0);
-			double there = base != NULL ? metric_floor(&base->info, metric, cold != 0) : 0;
-
-			row->floors[metric][cold] = here;
-			if (there == 0)
-				continue; /* the baseline declares none: any floor is stricter */
-			if (!compare_setting(row, acceptance, METRIC_FLOOR_ACCEPTANCE(metric, cold != 0),
-					     here == 0 ? INFINITY : here, there))
-				row->floors[metric][cold] = there;
-		}
+		for (cold = 0; cold < VERDICT_FIGURES && entry->floors; cold++)
+			apply_floor(row, acceptance, metric, cold != 0);
 	}
 }
 

@@ -290,7 +290,16 @@ static void print_metric_breaches(FILE *out, const struct verdict_row *row)
 			here = metric_floor(&head->info, metric, cold);
 			there = metric_floor(&base->info, metric, cold);
 			metric_floor_key(key, sizeof(key), metric, cold);
-			if (here == 0)
+			if (there == 0)
+				fprintf(out,
+					"%s: the floor '%s' is %g, where the baseline declares none and "
+					"holds %s to no rise over its %g: loosening a setting is a breach "
+					"unless accepted (metric '%s_floor')\n",
+					row->name, key, here, metric_table[metric].title,
+					cold ? (double)base->slopes[metric].cold
+					     : base->slopes[metric].per_message,
+					key);
+			else if (here == 0)
 				fprintf(out, "%s: the floor '%s' is no longer declared (the baseline's: %g): "
 					"loosening a setting is a breach unless accepted (metric "
 					"'%s_floor', value 0)\n", row->name, key, there, key);
@@ -310,7 +319,10 @@ static const char *limit_words(const struct verdict_row *row, size_t metric, boo
 
 	if (metric_table[metric].gating == METRIC_RISE) {
 		metric_floor_key(key, sizeof(key), metric, cold);
-		snprintf(text, size, "a rise, where no floor is declared ('%s')", key);
+		if (metric_floor(&row->head->info, metric, cold) > 0)
+			snprintf(text, size, "a rise, its floor '%s' not accepted", key);
+		else
+			snprintf(text, size, "a rise, where no floor is declared ('%s')", key);
 	} else {
 		snprintf(text, size, "above the %g %% limit", verdict_limit(row, metric));
 	}

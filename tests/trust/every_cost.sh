@@ -2,7 +2,7 @@
 # Every cost a message adds is counted (docs/design.md rule 9). Each change below keeps the
 # program's own instructions per message within the 2 % limit, or moves work where that figure
 # does not look, and each must fail (exit 1) naming what it made dearer, with and without
-# --vary-n: a system call per message; glibc malloc told to map every block (system calls, and
+# --vary-n: a system call per message, also with a floor declared for it; glibc malloc told to map every block (system calls, and
 # the allocator's own instructions); work in a project function named like one of glibc's
 # allocator internals; a check against every earlier message (a cost per message that grows with
 # the messages handled); work moved to exit. The unchanged tree passes both ways, and so does a
@@ -137,6 +137,17 @@ if change syscall_per_message work.c \
     "^work: 1\.000 system calls per message against 0\.000 in the baseline: \+100\.00 %, a rise, where no floor is declared \('steady_syscalls'\)" \
     "^work: project functions whose system calls per message, own \+ system-library callees, changed:" \
     "^ +1\.000 +0\.000 +\+1\.000 +handle" "^fail: 1 regressed \(work\)\$"
+fi
+
+# 1b. The same with floors declared for the calls it adds: where the baseline declares none it
+# allows no rise, so declaring one loosens a setting and is compared as without it.
+if change syscall_with_its_floor work.c \
+  's|^#include <string.h>$|#include <fcntl.h>\n#include <string.h>\n#include <unistd.h>|; s|^	COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));$|&\n	{ static int log = -1; if (log < 0) log = open("/dev/null", O_WRONLY); if (write(log, body, length) < 0) return -1; }|; s|^	.cold_allocations = 0,$|&\n	.steady_syscalls = 1,\n	.cold_syscalls = 100,|' \
+  'write(log, body, length)' '.steady_syscalls = 1,'; then
+  both a_floor_declared_for_added_system_calls_should_regress \
+    "^work: the floor 'steady_syscalls' is 1, where the baseline declares none and holds system calls to no rise over its 0: loosening a setting is a breach unless accepted \(metric 'steady_syscalls_floor'\)" \
+    "^work: 1\.000 system calls per message against 0\.000 in the baseline: \+100\.00 %, a rise, its floor 'steady_syscalls' not accepted" \
+    "^fail: 1 regressed \(work\)\$"
 fi
 
 # 2. glibc malloc told to give every block back at once: each malloc and free a system call.

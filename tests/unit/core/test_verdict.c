@@ -630,8 +630,10 @@ static void verdict_should_fail_any_rise_in_system_calls_unless_a_floor_allows_i
 	/* Fewer is an improvement. */
 	with_syscalls(&head, 0, 2);
 	decide_one(NULL, &head, &base, NULL, VERDICT_IMPROVED, 0, GATE_EXIT_PASS);
-	/* A declared floor holds instead of the baseline, both ways. */
+	/* A floor declared on both sides holds instead of the baseline's figure, both ways; so does
+	 * one without a baseline. */
 	scenario_set_floor(&head.info, "steady_syscalls", 2, NULL);
+	scenario_set_floor(&base.info, "steady_syscalls", 2, NULL);
 	with_syscalls(&head, 2, 3);
 	decide_one(NULL, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
 	with_syscalls(&head, 2.5, 3);
@@ -639,6 +641,31 @@ static void verdict_should_fail_any_rise_in_system_calls_unless_a_floor_allows_i
 		   BREACH_FLOOR_OVER(METRIC_SYSCALLS, false), GATE_EXIT_REGRESSION);
 	decide_one(NULL, &head, NULL, NULL, VERDICT_REGRESSED,
 		   BREACH_FLOOR_OVER(METRIC_SYSCALLS, false), GATE_EXIT_REGRESSION);
+	/* Where the baseline declares none it allows no rise: a change that declares a floor for the
+	 * calls it adds loosens that, a breach unless accepted, and is compared as without it. */
+	scenario_set_floor(&base.info, "steady_syscalls", 0, NULL);
+	with_syscalls(&head, 2, 3);
+	decide_one(&verdict, &head, &base, NULL, VERDICT_REGRESSED,
+		   BREACH_FLOOR_RAISED(METRIC_SYSCALLS, false) | BREACH_LIMIT(METRIC_SYSCALLS, false),
+		   GATE_EXIT_REGRESSION);
+	CHECK(verdict.rows[0].floors[METRIC_SYSCALLS][VERDICT_PER_MESSAGE] == 0);
+	verdict_release(&verdict);
+	{
+		struct acceptance_entry raised[] = {
+			{ (char *)"alpha", METRIC_FLOOR_ACCEPTANCE(METRIC_SYSCALLS, false), 2,
+			  (char *)"a log line a message" },
+		};
+		struct acceptance allowed = accepting(raised, 1);
+
+		decide_one(&verdict, &head, &base, &allowed, VERDICT_ACCEPTED,
+			   BREACH_FLOOR_RAISED(METRIC_SYSCALLS, false), GATE_EXIT_PASS);
+		CHECK(verdict.rows[0].floors[METRIC_SYSCALLS][VERDICT_PER_MESSAGE] == 2);
+		verdict_release(&verdict);
+	}
+	/* A floor at or below the baseline's figure is no looser. */
+	with_syscalls(&base, 2, 3);
+	decide_one(NULL, &head, &base, NULL, VERDICT_OK, 0, GATE_EXIT_PASS);
+	with_syscalls(&base, 0, 3);
 	scenario_set_floor(&head.info, "steady_syscalls", 0, NULL);
 	/* Across two N: a write every 300 messages is 0.005 at N = 200 and 0.004 or 0.008 at 250,
 	 * as the writes fall; within one call over each N, not a rise. Beyond it, one. */
