@@ -8,13 +8,7 @@
 
 #include <costgate/harness.h>
 
-static size_t body(unsigned char *buffer, size_t capacity)
-{
-	if (capacity < 1)
-		return 0;
-	buffer[0] = 'x';
-	return 1;
-}
+#include "../scenarios/test_only.h"
 
 static bool under_valgrind(void)
 {
@@ -38,12 +32,7 @@ static int handle(struct costgate_service *service, const unsigned char *message
 	return 0;
 }
 
-const struct costgate_scenario costgate_scenario = {
-	.name = "disagrees",
-	.title = "allocates one block more per message when valgrind is not there",
-	.gated = false,
-	.steady_allocations = 1,
-	.cold_allocations = 1,
-	.body = body,
-	.handle = handle,
-};
+TEST_ONLY_DECLARATION("disagrees",
+		      "allocates one block more per message when valgrind is not there",
+		      .gated = false, .steady_allocations = 1, .cold_allocations = 1,
+		      .body = one_byte_body, .handle = handle);

@@ -86,6 +86,18 @@ build() {
   fi
 }
 
+# add_scenarios DIR NAME...: the demo project in DIR builds scenarios/NAME.c too (the caller
+# writes them), beside tests/scenarios/test_only.h, with which a test's own scenarios declare
+# themselves.
+add_scenarios() {
+  local repo=$1 name sources=
+  shift
+  for name in "$@"; do sources+=" scenarios/$name.c"; done
+  cp "$costgate_source/tests/scenarios/test_only.h" "$repo/scenarios/" &&
+    sed -i "s|SOURCES scenarios/work.c scenarios/steady.c|&$sources|" "$repo/CMakeLists.txt" &&
+    grep -qF "$sources)" "$repo/CMakeLists.txt"
+}
+
 # commit DIR MESSAGE: commits everything in DIR's working tree.
 commit() { git -C "$1" add -A && git -C "$1" commit -q -m "$2"; }
 

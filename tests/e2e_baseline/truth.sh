@@ -38,9 +38,10 @@ write_chain() {
  * loads, and far less time. */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <costgate/harness.h>
+
+#include "test_only.h"
 
 #define CHAIN_TABLE 1
 #define CHAIN_SIZE (1u << 21)
@@ -48,9 +49,7 @@ write_chain() {
 
 static size_t body(unsigned char *buffer, size_t capacity)
 {
-	(void)capacity;
-	memcpy(buffer, "step", 4);
-	return 4;
+	return text_body(buffer, capacity, "step");
 }
 
 struct chain {
@@ -113,17 +112,9 @@ static void stop(struct costgate_service *service)
 	free(chain);
 }
 
-const struct costgate_scenario costgate_scenario = {
-	.name = "chain",
-	.title = "a walk of 64 steps through an 8 MiB table",
-	.gated = true,
-	.steady_allocations = 0,
-	.cold_allocations = 2,
-	.body = body,
-	.start = start,
-	.handle = handle,
-	.stop = stop,
-};
+TEST_ONLY_DECLARATION("chain", "a walk of 64 steps through an 8 MiB table", .gated = true,
+		      .steady_allocations = 0, .cold_allocations = 2, .body = body, .start = start,
+		      .handle = handle, .stop = stop);
 EOF
 }
 
@@ -131,10 +122,7 @@ EOF
 setup() {
   new_repo "$repo" &&
     cp "$costgate_source/tests/scenarios/varied_heap.c" "$repo/scenarios/" &&
-    write_chain "$repo" &&
-    sed -i 's|SOURCES scenarios/work.c scenarios/steady.c)|SOURCES scenarios/work.c scenarios/steady.c scenarios/varied_heap.c scenarios/chain.c)|' \
-      "$repo/CMakeLists.txt" &&
-    grep -q 'scenarios/chain.c' "$repo/CMakeLists.txt" &&
+    write_chain "$repo" && add_scenarios "$repo" varied_heap chain &&
     commit "$repo" "varied_heap and chain" && build "$repo"
 }
 

@@ -35,7 +35,7 @@ for name in "${names[@]}"; do
 done
 
 # --describe escapes what JSON must escape, and the harness adds no library to the executable.
-odd_title=$'say "hi" \\ tab\there, bell\a, line\nbreak, caf\xc3\xa9'
+odd_title="test only: "$'say "hi" \\ tab\there, bell\a, line\nbreak, caf\xc3\xa9'
 if "$test_scenarios/odd_title" --describe | "$describe_check" odd_title "$odd_title" 0.5; then
   pass "describe_should_escape_every_character_json_must"
 else

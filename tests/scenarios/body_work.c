@@ -8,6 +8,8 @@
 
 #include <costgate/harness.h>
 
+#include "test_only.h"
+
 #ifndef BODY_ROUNDS
 #define BODY_ROUNDS 1
 #endif
@@ -54,12 +56,7 @@ static int body_handle(struct costgate_service *service, const unsigned char *bo
 	return 0;
 }
 
-const struct costgate_scenario costgate_scenario = {
-	.name = "body_work",
-	.title = "a body generator that encodes each message; a handler that reads four bytes",
-	.gated = true,
-	.steady_allocations = 0,
-	.cold_allocations = 0,
-	.body = body_make,
-	.handle = body_handle,
-};
+TEST_ONLY_DECLARATION("body_work",
+		      "a body generator that encodes each message; a handler that reads four bytes",
+		      .gated = true, .steady_allocations = 0, .cold_allocations = 0,
+		      .body = body_make, .handle = body_handle);

@@ -4,9 +4,10 @@
  * GATE_METRICS it asks for metrics gated on request by key, and with FLOOR_KEY and FLOOR_VALUE it
  * declares one more floor by key (tests/metrics). */
 #include <stdlib.h>
-#include <string.h>
 
 #include <costgate/harness.h>
+
+#include "test_only.h"
 
 #ifndef BLOCK_BYTES
 #define BLOCK_BYTES 64
@@ -16,15 +17,20 @@
 #ifndef BYTES_FLOOR
 #define BYTES_FLOOR 64
 #endif
+/* The rest it declares only when told: 0 and NULL are none. */
+#ifndef COLD_PEAK_FLOOR
+#define COLD_PEAK_FLOOR 0
+#endif
+#ifndef GATE_METRICS
+#define GATE_METRICS NULL
+#endif
 
 /* Read at run time: the size never becomes a constant the compiler could fold differently. */
 static volatile size_t block_bytes = BLOCK_BYTES;
 
 static size_t tenfold_body(unsigned char *buffer, size_t capacity)
 {
-	(void)capacity;
-	memcpy(buffer, "bytes", 5);
-	return 5;
+	return text_body(buffer, capacity, "bytes");
 }
 
 static int tenfold_handle(struct costgate_service *service, const unsigned char *body,
@@ -44,25 +50,14 @@ static int tenfold_handle(struct costgate_service *service, const unsigned char 
 
 #ifdef FLOOR_KEY
 static const struct costgate_floor more_floors[] = { { FLOOR_KEY, FLOOR_VALUE }, { NULL, 0 } };
+#define MORE_FLOORS more_floors
+#else
+#define MORE_FLOORS NULL
 #endif
 
-const struct costgate_scenario costgate_scenario = {
-	.name = "bytes_tenfold",
-	.title = "one heap block a message: 64 bytes, or ten times that",
-	.gated = true,
-	.steady_allocations = 1,
-	.cold_allocations = 1,
-	.steady_bytes = BYTES_FLOOR,
-	.cold_bytes = BYTES_FLOOR,
-#ifdef COLD_PEAK_FLOOR
-	.cold_peak_bytes = COLD_PEAK_FLOOR,
-#endif
-	.body = tenfold_body,
-	.handle = tenfold_handle,
-#ifdef GATE_METRICS
-	.gate_metrics = GATE_METRICS,
-#endif
-#ifdef FLOOR_KEY
-	.floors = more_floors,
-#endif
-};
+TEST_ONLY_DECLARATION("bytes_tenfold", "one heap block a message: 64 bytes, or ten times that",
+		      .gated = true, .steady_allocations = 1, .cold_allocations = 1,
+		      .steady_bytes = BYTES_FLOOR, .cold_bytes = BYTES_FLOOR,
+		      .cold_peak_bytes = COLD_PEAK_FLOOR, .body = tenfold_body,
+		      .handle = tenfold_handle, .gate_metrics = GATE_METRICS,
+		      .floors = MORE_FLOORS);

@@ -6,11 +6,12 @@
  * id, so no two runs of the program count the same instructions outside the region. */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <costgate/harness.h>
+
+#include "test_only.h"
 
 #ifndef WALK_STRIDE
 #define WALK_STRIDE 1
@@ -56,9 +57,7 @@ static volatile uint32_t walk_stride = WALK_STRIDE;
 
 static size_t walk_body(unsigned char *buffer, size_t capacity)
 {
-	(void)capacity;
-	memcpy(buffer, "walk", 4);
-	return 4;
+	return text_body(buffer, capacity, "walk");
 }
 
 static int walk_start(struct costgate_service *service)
@@ -107,15 +106,8 @@ static void walk_stop(struct costgate_service *service)
 	free(walk);
 }
 
-const struct costgate_scenario costgate_scenario = {
-	.name = "list_walk",
-	.title = "a list walk over 8 MiB: the same instructions, in order or scattered",
-	.gated = true,
-	.steady_allocations = 0,
-	.cold_allocations = 2,
-	.gate_cycles = WALK_GATE_CYCLES,
-	.body = walk_body,
-	.start = walk_start,
-	.handle = walk_handle,
-	.stop = walk_stop,
-};
+TEST_ONLY_DECLARATION("list_walk",
+		      "a list walk over 8 MiB: the same instructions, in order or scattered",
+		      .gated = true, .steady_allocations = 0, .cold_allocations = 2,
+		      .gate_cycles = WALK_GATE_CYCLES, .body = walk_body, .start = walk_start,
+		      .handle = walk_handle, .stop = walk_stop);

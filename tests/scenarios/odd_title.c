@@ -5,12 +5,5 @@
 
 #include "test_only.h"
 
-const struct costgate_scenario costgate_scenario = {
-	.name = "odd_title",
-	.title = "say \"hi\" \\ tab\there, bell\a, line\nbreak, caf\xc3\xa9",
-	.gated = true,
-	.steady_allocations = 0.5,
-	.cold_allocations = 3,
-	.body = one_byte_body,
-	.handle = ignore_message,
-};
+TEST_ONLY_SCENARIO("odd_title", "say \"hi\" \\ tab\there, bell\a, line\nbreak, caf\xc3\xa9",
+		   .steady_allocations = 0.5, .cold_allocations = 3, .handle = ignore_message);

@@ -20,7 +20,7 @@ write_nodes() {
 #include <stdlib.h>
 #include <string.h>
 
-#include <costgate/harness.h>
+#include "test_only.h"
 
 struct node {
 	struct node *next;
@@ -62,22 +62,14 @@ static int handle(struct costgate_service *service, const unsigned char *body, s
 	return 0;
 }
 
-const struct costgate_scenario costgate_scenario = {
-	.name = "nodes",
-	.title = "eight nodes a message, linked, walked and freed",
-	.gated = true,
-	.steady_allocations = 8,
-	.cold_allocations = 8,
-	.body = body,
-	.handle = handle,
-};
+TEST_ONLY_DECLARATION("nodes", "eight nodes a message, linked, walked and freed", .gated = true,
+		      .steady_allocations = 8, .cold_allocations = 8, .body = body, .handle = handle);
 SCENARIO
 }
 
-if ! new_repo "$repo"; then end_setup "cannot make the demo repository"; fi
-write_nodes
-sed -i 's|SOURCES scenarios/work.c scenarios/steady.c|SOURCES scenarios/work.c scenarios/steady.c scenarios/nodes.c|' \
-  "$repo/CMakeLists.txt"
+if ! new_repo "$repo" || ! write_nodes || ! add_scenarios "$repo" nodes; then
+  end_setup "cannot make the demo repository"
+fi
 # 16,000 steps a message (about 144,000 instructions with GCC 12, 240,000 with clang 14): an O(n)
 # check of a few instructions an earlier message then stays within the 2 % limit at N = 200, as a
 # real one does at a real N.

@@ -69,8 +69,7 @@ fi
 
 # costgate_add_scenarios() refuses such a scenario file before anything is built.
 cp "$repo/scenarios/steady.c" "$repo/scenarios/Steady-Two.c"
-sed -i 's|SOURCES scenarios/work.c scenarios/steady.c|SOURCES scenarios/work.c scenarios/steady.c scenarios/Steady-Two.c|' \
-  "$repo/CMakeLists.txt"
+add_scenarios "$repo" Steady-Two
 if ! cmake -S "$repo" -B "$repo/build" >"$work/configure.log" 2>&1 &&
   grep -q "scenario 'Steady-Two' (scenarios/Steady-Two.c)" "$work/configure.log"; then
   pass "a_scenario_file_outside_the_alphabet_should_stop_the_configure"

@@ -12,7 +12,6 @@ source "$(dirname "$0")/common.sh"
 # A scenario whose program exits 1 when asked to describe itself: glibc hands a constructor argv.
 # The rest of it is any test-only scenario's (tests/scenarios/test_only.h).
 add_describe_failure() {
-  cp "$costgate_source/tests/scenarios/test_only.h" "$1/scenarios/" || return 1
   cat >"$1/scenarios/no_describe.c" <<'C'
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +26,7 @@ __attribute__((constructor)) static void refuse(int argc, char **argv)
 
 TEST_ONLY_SCENARIO("no_describe", "exits when asked to describe itself", .handle = ignore_message);
 C
-  sed -i 's|SOURCES scenarios/work.c|SOURCES scenarios/work.c scenarios/no_describe.c|' \
-    "$1/CMakeLists.txt"
+  add_scenarios "$1" no_describe
 }
 
 { new_repo "$repo" && add_describe_failure "$repo" && build "$repo"; } ||
