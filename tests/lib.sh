@@ -181,12 +181,14 @@ manifest() {
 }
 
 # fixture_project FIXTURE PROJECT SOURCE_DIR: a copy in PROJECT of a test project (FIXTURE's lib/,
-# scenarios/ and CMakeLists.txt.in, whose @COSTGATE_SOURCE@ becomes SOURCE_DIR); then
-# fixture_build (again after each change) configures and builds it in PROJECT/build, or ends the
-# test as a failed set-up showing the end of the build's log.
+# scenarios/ and CMakeLists.txt.in, whose @COSTGATE_SOURCE@ becomes SOURCE_DIR), with
+# tests/scenarios/test_only.h beside its scenarios; then fixture_build (again after each change)
+# configures and builds it in PROJECT/build, or ends the test as a failed set-up showing the end of
+# the build's log.
 fixture_project() {
   mkdir -p "$2"
   cp -r "$1/lib" "$1/scenarios" "$2/"
+  cp "$3/tests/scenarios/test_only.h" "$2/scenarios/"
   sed "s|@COSTGATE_SOURCE@|$3|" "$1/CMakeLists.txt.in" >"$2/CMakeLists.txt"
 }
 fixture_build() {

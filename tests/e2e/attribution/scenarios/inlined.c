@@ -1,17 +1,10 @@
 /* Test fixture: parses a number with the library's fixture_parse (digits_value inlined). */
-#include <string.h>
-
 #include "../lib/fixture.h"
-#include <costgate/harness.h>
+#include "test_only.h"
 
 static size_t body(unsigned char *buffer, size_t capacity)
 {
-	static const char digits[] = "1234567890123456789012345678901234567890";
-
-	if (sizeof(digits) - 1 > capacity)
-		return 0;
-	memcpy(buffer, digits, sizeof(digits) - 1);
-	return sizeof(digits) - 1;
+	return text_body(buffer, capacity, "1234567890123456789012345678901234567890");
 }
 
 static int handle(struct costgate_service *service, const unsigned char *message, size_t length)
@@ -21,10 +14,5 @@ static int handle(struct costgate_service *service, const unsigned char *message
 	return 0;
 }
 
-const struct costgate_scenario costgate_scenario = {
-	.name = "inlined",
-	.title = "test fixture: a number parsed by a function -O2 inlines",
-	.gated = true,
-	.body = body,
-	.handle = handle,
-};
+TEST_ONLY_DECLARATION("inlined", "a number parsed by a function -O2 inlines", .gated = true,
+		      .body = body, .handle = handle);

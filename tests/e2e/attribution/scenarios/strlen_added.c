@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "../lib/fixture.h"
-#include <costgate/harness.h>
+#include "test_only.h"
 
 #define SPIN_ROUNDS 10
 
@@ -30,10 +30,5 @@ static int handle(struct costgate_service *service, const unsigned char *message
 	return 0;
 }
 
-const struct costgate_scenario costgate_scenario = {
-	.name = "strlen_added",
-	.title = "test fixture: spaces counted in a 300-byte text",
-	.gated = true,
-	.body = body,
-	.handle = handle,
-};
+TEST_ONLY_DECLARATION("strlen_added", "spaces counted in a 300-byte text", .gated = true,
+		      .body = body, .handle = handle);

@@ -3,19 +3,13 @@
 #ifndef BY_ADDRESS_SCENARIO_H
 #define BY_ADDRESS_SCENARIO_H
 
-#include <string.h>
-
 #include "../lib/by_address.h"
-#include <costgate/harness.h>
+#include "test_only.h"
 
 static size_t body(unsigned char *buffer, size_t capacity)
 {
-	static const char text[] = "the quick brown fox jumps over the lazy dog 0123456789";
-
-	if (sizeof(text) - 1 > capacity)
-		return 0;
-	memcpy(buffer, text, sizeof(text) - 1);
-	return sizeof(text) - 1;
+	return text_body(buffer, capacity,
+			 "the quick brown fox jumps over the lazy dog 0123456789");
 }
 
 /* BY_ADDRESS_SCENARIO(NAME, TITLE, CALL, ...): the scenario NAME, its handler `handle` keeping
@@ -28,9 +22,7 @@ static size_t body(unsigned char *buffer, size_t capacity)
 		COSTGATE_KEEP(call);                                                             \
 		return 0;                                                                        \
 	}                                                                                        \
-	const struct costgate_scenario costgate_scenario = {                                    \
-		.name = name_text, .title = "test fixture: " title_text, .gated = true,         \
-		.body = body, .handle = handle, __VA_ARGS__                                      \
-	}
+	TEST_ONLY_DECLARATION(name_text, title_text, .gated = true, .body = body,                \
+			      .handle = handle, __VA_ARGS__)
 
 #endif
