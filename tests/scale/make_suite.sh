@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
 # Writes a synthetic suite of K scenarios into DIR and builds it there with costgate's own
 # cmake/costgate.cmake (costgate_add_scenarios), as a project that adopted costgate would.
-# Scenario i hashes a 16-byte body (i % 13) + 1 times: each has its own cost, none allocates.
+# Scenario i hashes a 16-byte body (i % 13) + 1 times: each has its own cost, none allocates; it
+# declares itself as the test-only scenarios do (tests/scenarios/test_only.h, copied beside it).
 # The measured executables only (no native variants): the scale tests measure, never time.
 # Usage: make_suite.sh COSTGATE_SOURCE_DIR K DIR  (then: gate --build-dir DIR/build)
 set -euo pipefail
 source_dir=$(cd "$1" && pwd) count=$2 dir=$3
 
 mkdir -p "$dir/src"
+cp "$source_dir/tests/scenarios/test_only.h" "$dir/src/"
 sources=()
 for ((i = 1; i <= count; i++)); do
   name=$(printf 's%05d' "$i")
   sources+=("$name.c")
   cat >"$dir/src/$name.c" <<SCENARIO
 /* Synthetic scenario $i of $count. */
-#include <costgate/harness.h>
+#include "test_only.h"
 
 static size_t body(unsigned char *buffer, size_t capacity)
 {
@@ -38,15 +40,8 @@ static int handle(struct costgate_service *service, const unsigned char *message
 	return 0;
 }
 
-const struct costgate_scenario costgate_scenario = {
-	.name = "$name",
-	.title = "synthetic scenario $i",
-	.gated = true,
-	.steady_allocations = 0,
-	.cold_allocations = 0,
-	.body = body,
-	.handle = handle,
-};
+TEST_ONLY_DECLARATION("$name", "synthetic scenario $i", .gated = true, .steady_allocations = 0,
+		      .cold_allocations = 0, .body = body, .handle = handle);
 SCENARIO
 done
 
