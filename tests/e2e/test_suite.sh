@@ -19,12 +19,31 @@ cd "$tmp" || exit 2
 raw=$tmp/raw
 
 # field NAME COLUMN: a cell of the table row of NAME (plain layout: scenario, instr/msg,
-# alloc/msg, bytes/msg, cold instr, cold alloc, floors msg/cold, state).
-# field NAME COLUMN: a cell of the table; a COLUMN of -K counts from the end of the row (the
-# state is -0; the metric columns between allocations and the cold figures vary).
+# alloc/msg, bytes/msg, cold instr, cold alloc, floors msg/cold, state); a COLUMN of -K counts
+# from the end of the row (the state is -0; the metric columns between allocations and the cold
+# figures vary).
 field() {
   awk -v name="$1" -v column="$2" \
     '$1 == name { print (column < 0 || column == "-0") ? $(NF + column) : $column; exit }' "$tmp/stdout"
+}
+
+# check_figure NAME COLUMN EXPECTED HOW: passes NAME when the exact scenario's COLUMN of the table
+# is EXPECTED, found here by HOW; else fails it, naming both.
+check_figure() {
+  local actual
+  actual=$(field "$exact" "$2")
+  if [ "$actual" = "$3" ]; then pass "$1 ($3)"; else fail "$1: gate $actual, $4"; fi
+}
+
+# slope AT_N AT_2N: a count per message by the slope rule, from its counts at N and 2N.
+slope() { awk -v n="$1" -v twice="$2" -v m="$messages" 'BEGIN { printf "%.3f", (twice - n) / m }'; }
+
+# results_counts KEY: the exact scenario's counts of KEY at 1, N and 2N in results.json ("A,B,C").
+results_counts() {
+  awk -v name="$exact" -v key="$1" '
+    /^\t\t\t"name":/ { current = index($0, "\"" name "\"") > 0 }
+    current && $0 ~ "^\t\t\t\t\"" key "\":[[:space:]]*\\[" { print; exit }' "$tmp/results.json" |
+    sed 's/.*\[\(.*\)\].*/\1/; s/[[:space:]]//g'
 }
 
 # code_names FILE: the names of the entries of the "code" array of a results.json.
@@ -116,32 +135,18 @@ at_2n=$(callgrind_sum program_own "$raw" "$exact" "$twice" "$messages")
 if [ -z "$cold" ] || [ -z "$at_n" ] || [ -z "$at_2n" ]; then
   fail "callgrind_annotate_should_read_the_raw_files: '$cold' '$at_n' '$at_2n'"
 else
-  per_message=$(awk -v n="$at_n" -v twice="$at_2n" -v m="$messages" \
-    'BEGIN { printf "%.3f", (twice - n) / m }')
-  if [ "$(field "$exact" -3)" = "$cold" ]; then
-    pass "cold_instructions_should_equal_callgrind_annotate ($cold)"
-  else
-    fail "cold_instructions_should_equal_callgrind_annotate: gate $(field "$exact" -3), annotate $cold"
-  fi
-  if [ "$(field "$exact" 2)" = "$per_message" ]; then
-    pass "instructions_per_message_should_equal_the_annotated_slope ($per_message)"
-  else
-    fail "instructions_per_message_should_equal_the_annotated_slope: gate $(field "$exact" 2), annotate ($at_2n - $at_n) / $messages = $per_message"
-  fi
-  counts=$(awk -v name="$exact" '
-    /^\t\t\t"name":/ { current = index($0, "\"" name "\"") > 0 }
-    current && /^\t\t\t\t"instructions":[[:space:]]*\[/ { print; exit }' "$tmp/results.json" |
-    sed 's/.*\[\(.*\)\].*/\1/; s/[[:space:]]//g')
+  per_message=$(slope "$at_n" "$at_2n")
+  check_figure cold_instructions_should_equal_callgrind_annotate -3 "$cold" "annotate $cold"
+  check_figure instructions_per_message_should_equal_the_annotated_slope 2 "$per_message" \
+    "annotate ($at_2n - $at_n) / $messages = $per_message"
+  counts=$(results_counts instructions)
   if [ "$counts" = "$cold,$at_n,$at_2n" ]; then
     pass "results_json_counts_should_equal_the_annotated_totals"
   else
     fail "results_json_counts_should_equal_the_annotated_totals: '$counts', annotate '$cold,$at_n,$at_2n'"
   fi
   # The program's and the allocator's add up to the region's, to the digit.
-  allocator=$(awk -v name="$exact" '
-    /^\t\t\t"name":/ { current = index($0, "\"" name "\"") > 0 }
-    current && /^\t\t\t\t"allocator_instructions":[[:space:]]*\[/ { print; exit }' "$tmp/results.json" |
-    sed 's/.*\[\(.*\)\].*/\1/; s/[[:space:]]//g')
+  allocator=$(results_counts allocator_instructions)
   totals=$(for run in 1 "$messages" "$twice"; do
       callgrind_sum program_total "$raw" "$exact" "$run" "$messages"
     done | paste -sd,)
@@ -163,18 +168,11 @@ twice_blocks=$(region_blocks "$raw/dhat.out.$exact.$twice" "${region:-costgate_m
 if ! [[ $cold_blocks =~ ^[0-9]+$ && $n_blocks =~ ^[0-9]+$ && $twice_blocks =~ ^[0-9]+$ ]]; then
   fail "dhat_files_should_be_countable: '$cold_blocks' '$n_blocks' '$twice_blocks'"
 else
-  allocations=$(awk -v n="$n_blocks" -v twice="$twice_blocks" -v m="$messages" \
-    'BEGIN { printf "%.3f", (twice - n) / m }')
-  if [ "$(field "$exact" -2)" = "$cold_blocks" ]; then
-    pass "cold_allocations_should_equal_the_blocks_under_the_region ($cold_blocks)"
-  else
-    fail "cold_allocations_should_equal_the_blocks_under_the_region: gate $(field "$exact" -2), counted $cold_blocks"
-  fi
-  if [ "$(field "$exact" 3)" = "$allocations" ]; then
-    pass "allocations_per_message_should_equal_the_counted_slope ($allocations)"
-  else
-    fail "allocations_per_message_should_equal_the_counted_slope: gate $(field "$exact" 3), counted ($twice_blocks - $n_blocks) / $messages = $allocations"
-  fi
+  allocations=$(slope "$n_blocks" "$twice_blocks")
+  check_figure cold_allocations_should_equal_the_blocks_under_the_region -2 "$cold_blocks" \
+    "counted $cold_blocks"
+  check_figure allocations_per_message_should_equal_the_counted_slope 3 "$allocations" \
+    "counted ($twice_blocks - $n_blocks) / $messages = $allocations"
   # The count must not be vacuous: the scenario declares a non-zero floor that it meets exactly.
   if [ -n "$floor" ] && awk -v a="$allocations" -v f="$floor" 'BEGIN { exit !(f > 0 && a == f) }'; then
     pass "allocations_per_message_should_meet_the_declared_floor ($floor)"
