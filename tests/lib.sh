@@ -196,6 +196,30 @@ fixture_build() {
     setup_fail "cannot build the fixture project: $(tail -n 5 "$1/build.log")"
 }
 
+# fixture_gate DIR SIDE MESSAGES [OPTION...]: $gate on the fixture project built in $project, quiet,
+# at MESSAGES messages, with the OPTIONs: its results in DIR/SIDE.json, its raw files in
+# DIR/raw-SIDE, its stdout and stderr in DIR/SIDE.out and DIR/SIDE.err. Sets $code and returns it.
+# shellcheck disable=SC2154 # gate and project are the calling test's
+fixture_gate() {
+  local dir=$1 side=$2 messages=$3
+  shift 3
+  "$gate" --build-dir "$project/build" --messages "$messages" --quiet --json "$dir/$side.json" \
+    --raw-dir "$dir/raw-$side" "$@" >"$dir/$side.out" 2>"$dir/$side.err"
+  code=$?
+  return "$code"
+}
+
+# fixture_baseline FIXTURE DIR SOURCE_DIR MESSAGES: $project, FIXTURE's project copied into
+# DIR/project and built, measured unchanged as the base (fixture_gate DIR base MESSAGES); when it
+# does not build or does not pass, the test ends as a failed set-up.
+fixture_baseline() {
+  project=$2/project
+  fixture_project "$1" "$project" "$3"
+  fixture_build "$project"
+  fixture_gate "$2" base "$4" ||
+    setup_fail "the unchanged project does not pass: exit $code: $(cat "$2/base.out" "$2/base.err")"
+}
+
 # setup_gate: makes $gate and $build (set from the test's arguments) absolute, since the cases may
 # run from another directory, or ends the test as a failed set-up when there is no gate or no
 # manifest of scenarios in the build.

@@ -12,22 +12,8 @@
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh"
 gate=$(realpath -- "$1") source_dir=$(realpath -- "$2")
-fixture=$source_dir/tests/e2e/attribution
-
 tmp=$(temp_dir attribution) || exit 2
-project=$tmp/project
-fixture_project "$fixture" "$project" "$source_dir"
-build() { fixture_build "$project"; }
-
-build
-"$gate" --build-dir "$project/build" --messages 500 --quiet --json "$tmp/base.json" \
-  --raw-dir "$tmp/raw-base" >"$tmp/base.out" 2>"$tmp/base.err"
-code=$?
-if [ "$code" -ne 0 ]; then
-  echo "FAIL setup: the unchanged library does not pass: exit $code: $(cat "$tmp/base.out" "$tmp/base.err")"
-  echo "$passed passed, 1 failed"
-  exit 1
-fi
+fixture_baseline "$source_dir/tests/e2e/attribution" "$tmp" "$source_dir" 500
 
 # The changes, at the markers of lib/fixture.c and in the spinning scenario.
 library=$project/lib/fixture.c
@@ -43,21 +29,12 @@ if [ "$(grep -c 'a line inserted above every site' "$library")" -ne 10 ] ||
   ! grep -q 'value ^= ' "$library" || ! grep -q 'strlen(text)' "$library" ||
   ! grep -q 'char \*extra = malloc' "$library" ||
   ! grep -q '^#define SPIN_ROUNDS 25$' "$project/scenarios/strlen_added.c"; then
-  echo "FAIL setup: the changes did not apply"
-  echo "$passed passed, 1 failed"
-  exit 1
+  setup_fail "the changes did not apply"
 fi
-build
-"$gate" --build-dir "$project/build" --messages 500 --quiet --json "$tmp/head.json" \
-  --raw-dir "$tmp/raw-head" --baseline-file "$tmp/base.json" --explain \
-  --markdown "$tmp/head.md" >"$tmp/head.out" 2>"$tmp/head.err"
-code=$?
-out=$tmp/head.out
-if [ "$code" -eq 1 ]; then
-  pass "changed_library_should_regress"
-else
-  fail "changed_library_should_regress: exit $code: $(cat "$tmp/head.out" "$tmp/head.err")"
-fi
+fixture_build "$project"
+fixture_gate "$tmp" head 500 --baseline-file "$tmp/base.json" --explain --markdown "$tmp/head.md"
+out=$tmp/head.out err=$tmp/head.err
+check_run changed_library_should_regress 1
 
 # first_row SCENARIO TITLE: the first row under SCENARIO's table whose title starts with TITLE.
 first_row() {

@@ -13,15 +13,8 @@
 # shellcheck source=tests/lib.sh disable=SC2016 # the conditions given to eval expand when it runs them
 source "$(dirname "$0")/../lib.sh"
 gate=$(realpath -- "$1") source_dir=$(realpath -- "$2")
-fixture=$source_dir/tests/e2e/by_address
 tmp=$(temp_dir by_address) || exit 2
-project=$tmp/project
-fixture_project "$fixture" "$project" "$source_dir"
-build() { fixture_build "$project"; }
-build
-"$gate" --build-dir "$project/build" --messages 300 --quiet --json "$tmp/base.json" \
-  --raw-dir "$tmp/raw-base" >"$tmp/base.out" 2>&1 ||
-  setup_fail "the unchanged libraries do not pass: $(cat "$tmp/base.out")"
+fixture_baseline "$source_dir/tests/e2e/by_address" "$tmp" "$source_dir" 300
 sed -i 's/^#define SUM_B_ROUNDS 1$/#define SUM_B_ROUNDS 2/' "$project/lib/one_line.c"
 sed -i 's/^#define SUM_Y_ROUNDS 1$/#define SUM_Y_ROUNDS 2/' "$project/lib/macro.c"
 sed -i 's/^#define ADD_ROUNDS 1$/#define ADD_ROUNDS 2/' "$project/lib/shop.cpp"
@@ -29,11 +22,9 @@ sed -i 's/^#define LTO_ROUNDS 1$/#define LTO_ROUNDS 2/' "$project/lib/lto_sum.c"
 sed -i 's/^#define TWIN_ROUNDS 1$/#define TWIN_ROUNDS 2/' "$project/lib/twins_b.c"
 [ "$(cat "$project/lib/"*.c "$project/lib/shop.cpp" | grep -c '_ROUNDS 2$')" -eq 5 ] ||
   setup_fail "the changes did not apply"
-build
+fixture_build "$project"
+fixture_gate "$tmp" head 300 --baseline-file "$tmp/base.json" --explain
 out=$tmp/head.out
-"$gate" --build-dir "$project/build" --messages 300 --quiet --json "$tmp/head.json" \
-  --raw-dir "$tmp/raw-head" --baseline-file "$tmp/base.json" --explain >"$out" 2>&1
-code=$?
 check "every changed library regresses its scenario (exit $code)" \
   eval '[ "$code" -eq 1 ] && grep -q "^fail: 5 regressed (lto, macro, member, one_line, twins)" "$out"'
 

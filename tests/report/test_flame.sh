@@ -14,25 +14,16 @@ gate=$(realpath -- "$1") source_dir=$(realpath -- "$2") artifacts=$3
 mkdir -p "$artifacts"
 artifacts=$(realpath -- "$artifacts")
 work=$(temp_dir flame) || exit 2
-fixture=$source_dir/tests/e2e/attribution
 messages=400
 
 if [ -z "$browser" ]; then
   setup_fail "no chromium on PATH (tools/install-deps.sh installs Debian's chromium)"
 fi
-project=$work/project
-fixture_project "$fixture" "$project" "$source_dir"
-build() { fixture_build "$project"; }
-build
-"$gate" --build-dir "$project/build" --messages "$messages" --quiet --json "$work/base.json" \
-  --raw-dir "$work/raw-base" >"$work/base.out" 2>&1 ||
-  setup_fail "the unchanged library does not pass: $(cat "$work/base.out")"
+fixture_baseline "$source_dir/tests/e2e/attribution" "$work" "$source_dir" "$messages"
 sed -i 's|^\t/\* STRLEN-CHANGE \*/$|\tcount += strlen(text) > 4096;|' "$project/lib/fixture.c"
 grep -q 'strlen(text)' "$project/lib/fixture.c" || setup_fail "the change did not apply"
-build
-"$gate" --build-dir "$project/build" --messages "$messages" --quiet --json "$work/head.json" \
-  --raw-dir "$work/raw-head" --baseline-file "$work/base.json" >"$work/head.out" 2>&1
-code=$?
+fixture_build "$project"
+fixture_gate "$work" head "$messages" --baseline-file "$work/base.json"
 raw=$work/raw-head
 states=$(python3 -c 'import json, sys
 print(" ".join(row["name"] + ":" + row["state"]
