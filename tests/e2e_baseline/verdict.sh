@@ -12,6 +12,26 @@ repo=$work/repo
 # in_range VALUE LOW HIGH: LOW <= VALUE <= HIGH, as numbers.
 in_range() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v + 0 >= lo && v + 0 <= hi) }'; }
 
+# dearer_work NAME ITERATIONS LOW HIGH: `work` at ITERATIONS steps a message, built and gated
+# against main's baseline; sets $head, its figure per message, and $change, the percentage gate
+# prints. Returns 0 when the change is between LOW and HIGH %; else fails NAME, for the build or
+# for a change that is not the one the case is about, and returns 1.
+dearer_work() {
+  local name=$1
+  head=
+  if ! set_iterations "$repo" "$2" || ! build "$repo"; then
+    fail "$name: cannot build the change"
+    return 1
+  fi
+  run_gate "$repo" --baseline=main
+  head=$(per_message work)
+  change=$(percent "$head" "$base")
+  if ! in_range "$change" "$3" "$4"; then
+    fail "$name: the change is '$change' %, not between $3 and $4 % (fix K)"
+    return 1
+  fi
+}
+
 built_repo "$repo"
 
 # main: measure, write baselines/main.json, commit it.
@@ -46,50 +66,31 @@ check_run "different_message_counts_should_compare_per_message_and_say_so" 0 \
 
 # 2a. About 1 % dearer per message: within the 2 % limit.
 git -C "$repo" checkout -q -b one-percent main
-if set_iterations "$repo" 2020 && build "$repo"; then
-  run_gate "$repo" --baseline=main
-  head1=$(per_message work)
-  change=$(percent "$head1" "$base")
-  if ! in_range "$change" 0.5 1.5; then
-    fail "one_percent_dearer_should_pass: the change is '$change' %, not about 1 % (fix K)"
-  else
-    check_run "one_percent_dearer_should_pass" 0 \
-      "^work +$(regex_escape "$head1") +$base_re +$(regex_escape "$change") % .* ok\$" \
-      "^pass: 2 scenarios"
-  fi
-else
-  fail "one_percent_dearer_should_pass: cannot build the change"
+if dearer_work one_percent_dearer_should_pass 2020 0.5 1.5; then
+  check_run "one_percent_dearer_should_pass" 0 \
+    "^work +$(regex_escape "$head") +$base_re +$(regex_escape "$change") % .* ok\$" \
+    "^pass: 2 scenarios"
 fi
 
 # 2b. About 3 % dearer per message: a regression naming the scenario, both figures, the change.
 git -C "$repo" checkout -q -- . && git -C "$repo" checkout -q -b three-percent main
-head3=
-if set_iterations "$repo" 2060 && build "$repo"; then
-  run_gate "$repo" --baseline=main
-  head3=$(per_message work)
-  change=$(percent "$head3" "$base")
-  if ! in_range "$change" 2.5 3.5; then
-    fail "three_percent_dearer_should_regress: the change is '$change' %, not about 3 % (fix K)"
+if dearer_work three_percent_dearer_should_regress 2060 2.5 3.5; then
+  check_run "three_percent_dearer_should_regress" 1 \
+    "^work: $(regex_escape "$head") instructions per message against $base_re in the baseline: $(regex_escape "$change") %, above the 2 % limit\$" \
+    "^work +$(regex_escape "$head") +$base_re +$(regex_escape "$change") % .* regressed: instructions\$" \
+    "^steady .* ok\$" \
+    "^fail: 1 regressed \(work\)\$"
+  # Why: the function the change made dearer is the first row of the attribution.
+  first=$(awk '/^work: project functions whose instructions per message/ {
+    getline; getline; print; exit }' "$out")
+  if [[ $first =~ [[:space:]]work_compute$ ]]; then
+    pass "attribution_should_name_the_function_that_got_dearer_first"
   else
-    check_run "three_percent_dearer_should_regress" 1 \
-      "^work: $(regex_escape "$head3") instructions per message against $base_re in the baseline: $(regex_escape "$change") %, above the 2 % limit\$" \
-      "^work +$(regex_escape "$head3") +$base_re +$(regex_escape "$change") % .* regressed: instructions\$" \
-      "^steady .* ok\$" \
-      "^fail: 1 regressed \(work\)\$"
-    # Why: the function the change made dearer is the first row of the attribution.
-    first=$(awk '/^work: project functions whose instructions per message/ {
-      getline; getline; print; exit }' "$out")
-    if [[ $first =~ [[:space:]]work_compute$ ]]; then
-      pass "attribution_should_name_the_function_that_got_dearer_first"
-    else
-      fail "attribution_should_name_the_function_that_got_dearer_first: first row '$first'"
-      show "$out"
-    fi
+    fail "attribution_should_name_the_function_that_got_dearer_first: first row '$first'"
+    show "$out"
   fi
-else
-  fail "three_percent_dearer_should_regress: cannot build the change"
 fi
-head3_re=$(regex_escape "$head3")
+head3=$head head3_re=$(regex_escape "$head")
 
 # 4. The change rewrites its own baselines/main.json and commits it: main's copy still rules.
 run_gate "$repo" --save-baseline main
