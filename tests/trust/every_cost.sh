@@ -101,31 +101,37 @@ change() {
   build "$repo" || { fail "$branch: cannot build the change"; return 1; }
 }
 
-# both NAME PATTERN...: gate fails the change (exit 1) at the baseline's N and with --vary-n,
-# stdout matching every PATTERN both times.
+# gated NAME CODE [--vary-n] PATTERN...: gate on the working tree against main's baseline, at the
+# baseline's N or with --vary-n, exits CODE, its stdout matching every PATTERN; the case is NAME,
+# with _with_vary_n after it for --vary-n.
+gated() {
+  local name=$1 expected=$2 vary=()
+  shift 2
+  if [ "${1:-}" = --vary-n ]; then
+    vary=(--vary-n) name+=_with_vary_n
+    shift
+  fi
+  run_gate "$repo" --baseline=main --base-commit "$base" "${vary[@]}"
+  check_run "$name" "$expected" "$@"
+}
+
+# both NAME CODE PATTERN...: gated both ways, each run matching every PATTERN.
 both() {
-  local name=$1
-  shift
-  run_gate "$repo" --baseline=main --base-commit "$base"
-  check_run "${name}" 1 "$@"
-  run_gate "$repo" --baseline=main --base-commit "$base" --vary-n
-  check_run "${name}_with_vary_n" 1 "$@"
+  gated "$@"
+  gated "$1" "$2" --vary-n "${@:3}"
 }
 
 # 0. The unchanged tree, both ways: every new figure is compared and nothing moved.
 git -C "$repo" checkout -q -f -B unchanged main
-run_gate "$repo" --baseline=main --base-commit "$base"
-check_run an_unchanged_tree_should_pass 0 "^pass: 3 scenarios within their limits\$" \
+gated an_unchanged_tree_should_pass 0 "^pass: 3 scenarios within their limits\$" \
   "^nodes +[0-9.]+ +[0-9.]+ +\+0\.00 % .* 8\.000 .* [0-9.]+ \(\+0\.00 %\) +0\.000 \(\+0\.00 %\) "
-run_gate "$repo" --baseline=main --base-commit "$base" --vary-n
-check_run an_unchanged_tree_should_pass_with_vary_n 0 "^pass: 3 scenarios within their limits\$" \
+gated an_unchanged_tree_should_pass 0 --vary-n "^pass: 3 scenarios within their limits\$" \
   "!the whole process is not compared"
 
 # 1. A system call per message: a log line written for each one (to /dev/null, opened once).
-if change syscall_per_message work.c \
-  's|^#include <string.h>$|#include <fcntl.h>\n#include <string.h>\n#include <unistd.h>|; s|^	COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));$|&\n	{ static int log = -1; if (log < 0) log = open("/dev/null", O_WRONLY); if (write(log, body, length) < 0) return -1; }|' \
-  'write(log, body, length)'; then
-  both a_system_call_per_message_should_regress \
+log_each_message='s|^#include <string.h>$|#include <fcntl.h>\n#include <string.h>\n#include <unistd.h>|; s|^	COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));$|&\n	{ static int log = -1; if (log < 0) log = open("/dev/null", O_WRONLY); if (write(log, body, length) < 0) return -1; }|'
+if change syscall_per_message work.c "$log_each_message" 'write(log, body, length)'; then
+  both a_system_call_per_message_should_regress 1 \
     "^work: 1\.000 system calls per message against 0\.000 in the baseline: \+100\.00 %, a rise, where no floor is declared \('steady_syscalls'\)" \
     "^work: project functions whose system calls per message, own \+ system-library callees, changed:" \
     "^ +1\.000 +0\.000 +\+1\.000 +handle" "^fail: 1 regressed \(work\)\$"
@@ -134,9 +140,9 @@ fi
 # 1b. The same with floors declared for the calls it adds: where the baseline declares none it
 # allows no rise, so declaring one loosens a setting and is compared as without it.
 if change syscall_with_its_floor work.c \
-  's|^#include <string.h>$|#include <fcntl.h>\n#include <string.h>\n#include <unistd.h>|; s|^	COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));$|&\n	{ static int log = -1; if (log < 0) log = open("/dev/null", O_WRONLY); if (write(log, body, length) < 0) return -1; }|; s|^	.cold_allocations = 0,$|&\n	.steady_syscalls = 1,\n	.cold_syscalls = 100,|' \
+  "$log_each_message"'; s|^	.cold_allocations = 0,$|&\n	.steady_syscalls = 1,\n	.cold_syscalls = 100,|' \
   'write(log, body, length)' '.steady_syscalls = 1,'; then
-  both a_floor_declared_for_added_system_calls_should_regress \
+  both a_floor_declared_for_added_system_calls_should_regress 1 \
     "^work: the floor 'steady_syscalls' is 1, where the baseline declares none and holds system calls to no rise over its 0: loosening a setting is a breach unless accepted \(metric 'steady_syscalls_floor'\)" \
     "^work: 1\.000 system calls per message against 0\.000 in the baseline: \+100\.00 %, a rise, its floor 'steady_syscalls' not accepted" \
     "^fail: 1 regressed \(work\)\$"
@@ -146,7 +152,7 @@ fi
 if change mmap_every_block nodes.c \
   's|^/\* NODE-HELPER \*/$|#include <malloc.h>\n\n__attribute__((constructor)) static void give_back_at_once(void)\n{\n	mallopt(M_MMAP_THRESHOLD, 0);\n}|' \
   'mallopt(M_MMAP_THRESHOLD, 0)'; then
-  both malloc_mapping_every_block_should_regress \
+  both malloc_mapping_every_block_should_regress 1 \
     "^nodes: 16\.000 system calls per message against 0\.000 in the baseline" \
     "^nodes: [0-9.]+ allocator instructions per message against [0-9.]+ in the baseline: \+[0-9.]+ %, above the 10 % limit" \
     "^ +16\.000 +0\.000 +\+16\.000 +handle" "^fail: 1 regressed \(nodes\)\$" \
@@ -157,7 +163,7 @@ fi
 if change named_like_the_allocator nodes.c \
   's|^/\* NODE-HELPER \*/$|__attribute__((noinline)) void alloc_perturb(unsigned char *bytes, size_t size);\n\n__attribute__((noinline)) void alloc_perturb(unsigned char *bytes, size_t size)\n{\n	for (int round = 0; round < 2; round++)\n		for (size_t k = 0; k < size; k++) {\n			bytes[k] = (unsigned char)(bytes[k] * 31 + round);\n			COSTGATE_KEEP(bytes[k]);\n		}\n}|; s|^		/\* NODE-EXTRA \*/$|		alloc_perturb(node->bytes, sizeof(node->bytes));|' \
   'alloc_perturb(node->bytes, sizeof(node->bytes));'; then
-  both work_in_a_function_named_like_the_allocator_should_regress \
+  both work_in_a_function_named_like_the_allocator_should_regress 1 \
     "^nodes: [0-9.]+ instructions per message against [0-9.]+ in the baseline: \+[0-9.]+ %, above the 2 % limit" \
     "^ +[0-9.]+ +0\.000 +\+[0-9.]+ +\+[0-9.]+ +\+[0-9.]+ +[0-9.]+ % +alloc_perturb" \
     "^nodes +[0-9.]+ +[0-9.]+ +\+[0-9.]+ % .* [0-9.]+ \(\+0\.00 %\) " "^fail: 1 regressed \(nodes\)\$"
@@ -175,12 +181,10 @@ if change checks_every_earlier_message work.c \
     "^work: project functions whose instructions per message, own \+ system-library callees, are higher from N to 2N than from 1 to N:"
     "^ +[0-9.]+ +[0-9.]+ +\+[0-9.]+ +seen_before" "^fail: 1 regressed \(work\)\$")
   # At the baseline's N the figure per message is within its limit: only the growth fails.
-  run_gate "$repo" --baseline=main --base-commit "$base"
-  check_run a_cost_growing_with_the_messages_should_regress 1 "${grows[@]}" \
+  gated a_cost_growing_with_the_messages_should_regress 1 "${grows[@]}" \
     "^work +[0-9.]+ +[0-9.]+ +\+[01]\.[0-9]{2} % .* regressed: growth with the messages handled\$"
   # A drawn N shows more of it, on its own and beside the per message figure.
-  run_gate "$repo" --baseline=main --base-commit "$base" --vary-n
-  check_run a_cost_growing_with_the_messages_should_regress_with_vary_n 1 "${grows[@]}" \
+  gated a_cost_growing_with_the_messages_should_regress 1 --vary-n "${grows[@]}" \
     "^work .* regressed: (instructions, )?growth with the messages handled\$"
 fi
 
@@ -188,7 +192,7 @@ fi
 if change work_left_for_exit work.c \
   's|^static int handle(|static unsigned long pending;\n\n__attribute__((destructor)) static void settle(void)\n{\n	for (unsigned long m = 0; m < pending; m++)\n		COSTGATE_KEEP(work_compute((const unsigned char *)"settle", 6, 800));\n}\n\nstatic int handle(|; s|^	COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));$|&\n	pending++;|' \
   'pending++;'; then
-  both work_moved_to_exit_should_regress \
+  both work_moved_to_exit_should_regress 1 \
     "^work: [0-9.]+ instructions per message in the whole process against [0-9.]+ in the baseline: \+[0-9.]+ %, \+[0-9.]+ % outside the region, above the 2 % limit \(work done at fill time, on another thread or at exit; at exit [0-9.]+ a message handled beyond the baseline's exit\)" \
     "^work +[0-9.]+ +[0-9.]+ +[-+]0\.00 % " "^fail: 1 regressed \(work\)\$"
 fi
@@ -199,11 +203,7 @@ fi
 if change strlen_in_the_region work.c \
   's|^	COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));$|&\n	{ static char text[4001]; if (text[0] == 0) memset(text, 0x78, 4000); COSTGATE_KEEP(strlen(text)); }|' \
   'COSTGATE_KEEP(strlen(text));'; then
-  run_gate "$repo" --baseline=main --base-commit "$base"
-  check_run a_string_function_added_in_the_region_within_the_limit_should_pass 0 \
-    "^pass: 3 scenarios within their limits\$" "!outside the region"
-  run_gate "$repo" --baseline=main --base-commit "$base" --vary-n
-  check_run a_string_function_added_in_the_region_within_the_limit_should_pass_with_vary_n 0 \
+  both a_string_function_added_in_the_region_within_the_limit_should_pass 0 \
     "^pass: 3 scenarios within their limits\$" "!outside the region"
 fi
 
