@@ -89,10 +89,12 @@ finish() {
   [ "$skipped" -eq 0 ] || return 77
 }
 
-# setup_fail WHY: ends the test as a failed set-up, as the suite's logs count it.
+# setup_fail WHY [FILE]: a step the cases need failed: says so, with FILE shown under it, and ends
+# the test with its summary, which counts the cases that ran before.
 setup_fail() {
-  echo "FAIL setup: $*"
-  echo "0 passed, 1 failed"
+  fail "setup: $1"
+  [ $# -lt 2 ] || show "$2"
+  finish
   exit 1
 }
 

@@ -126,9 +126,7 @@ new_repo() {
     git -C "$repo" add -A && git -C "$repo" commit -q -m "querystring"
 }
 if ! new_repo; then
-  fail "setup: cannot make the repository"
-  finish
-  exit
+  setup_fail "cannot make the repository"
 fi
 
 build_command='cmake -S . -B build && cmake --build build -j 2'

@@ -24,9 +24,7 @@ adoption_setup() {
   out=$work/stdout err=$work/stderr log=$work/build.log
   gate=$prefix/bin/gate
   if [ ! -x "$gate" ]; then
-    fail "setup: no costgate install in $prefix (the adoption_install test makes it)"
-    finish
-    exit 1
+    setup_fail "no costgate install in $prefix (the adoption_install test makes it)"
   fi
 }
 

@@ -105,9 +105,7 @@ else
 fi
 
 if ! example_repo || ! build build; then
-  fail "setup: cannot make and build the example's repository"
-  finish
-  exit
+  setup_fail "cannot make and build the example's repository"
 fi
 found=$(sed -n 's/^costgate_DIR:PATH=//p' "$repo/build/CMakeCache.txt")
 if [ "$found" = "$prefix/lib/cmake/costgate" ]; then
@@ -124,9 +122,7 @@ if check_run "save_baseline_should_pass_and_write_baselines_main_json" 0 \
   [ -s "$repo/baselines/main.json" ]; then
   commit "$repo" "baseline of main"
 else
-  fail "setup: no baseline on main"
-  finish
-  exit
+  setup_fail "no baseline on main"
 fi
 base_find=$(per_message find_param) base_parse=$(per_message parse_query)
 main_find_row=$(row find_param) main_parse_row=$(row parse_query)

@@ -128,9 +128,7 @@ plant_bitwise() {
 mkdir -p "$repo/build" && printf 'the project keeps its own files here\n' >"$repo/build/NOTES"
 if ! new_repo "$repo" "$example"/. || ! git -C "$repo" add -f build/NOTES ||
   ! commit "$repo" "a tracked build folder" || ! rebuild; then
-  fail "setup: cannot make and build the example's repository"
-  finish
-  exit
+  setup_fail "cannot make and build the example's repository"
 fi
 manifest=$repo/out/scenarios/manifest.txt
 if grep -qx "flags -O2 -g -Wall -Wextra" "$manifest" &&

@@ -49,9 +49,7 @@ static char sextet(unsigned long value)\
 
 if ! new_repo "$repo" "$example"/. || ! rm -rf "$repo/builddir" ||
   ! quietly "meson setup" meson setup "$repo/builddir" "$repo" || ! rebuild; then
-  fail "setup: cannot make and build the example's repository"
-  finish
-  exit
+  setup_fail "cannot make and build the example's repository"
 fi
 manifest=$repo/builddir/scenarios/manifest.txt
 if grep -qx "flags -O2 -g -std=c99" "$manifest" &&

@@ -16,10 +16,7 @@ started=$(date +%s%N)
 run_gate "$repo" --save-baseline main
 save_ms=$((($(date +%s%N) - started) / 1000000))
 if [ "$code" -ne 0 ] || [ ! -s "$repo/baselines/main.json" ]; then
-  fail "setup: --save-baseline main exited $code"
-  show "$err"
-  finish
-  exit
+  setup_fail "--save-baseline main exited $code" "$err"
 fi
 valid=$work/valid.json
 cp "$repo/baselines/main.json" "$valid"

@@ -11,9 +11,7 @@ source "$(dirname "$0")/common.sh"
 repo=$work/repo
 
 if ! new_repo "$repo" || ! git -C "$repo" branch -m main master || ! build "$repo"; then
-  fail "setup: cannot make and build the demo repository on master"
-  finish
-  exit
+  setup_fail "cannot make and build the demo repository on master"
 fi
 
 # Names that are not a branch: refused (exit 2) before any run, naming the option and the name.
@@ -40,9 +38,7 @@ if check_run "save_baseline_master_should_write_baselines_master_json" 0 \
   "err:wrote the baseline baselines/master\.json" && [ -s "$repo/baselines/master.json" ]; then
   commit "$repo" "baseline of master"
 else
-  fail "setup: no baseline on master"
-  finish
-  exit
+  setup_fail "no baseline on master"
 fi
 
 # A tag `master` on another commit is never read: the branch is.

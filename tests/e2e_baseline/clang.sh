@@ -33,17 +33,9 @@ rebuild() {
 dwarf_versions() { readelf --debug-dump=info "$1" 2>/dev/null | awk '$1 == "Version:" { print $2 }' | sort | uniq -c | tr -s ' ' | sed 's/^ //'; }
 
 if ! new_repo "$repo" || ! rebuild "$repo" gcc; then
-  fail "setup: cannot make and build the demo repository with gcc"
-  finish
-  exit
+  setup_fail "cannot make and build the demo repository with gcc"
 fi
-run_gate "$repo" --save-baseline main
-if [ "$code" -ne 0 ] || ! commit "$repo" "baseline of main, from gcc"; then
-  fail "setup: no baseline of main (exit $code)"
-  show "$err"
-  finish
-  exit
-fi
+baseline_of_main "$repo" "baseline of main, from gcc"
 
 # 1. Built with clang and nothing else: DWARF 4 in every unit, clang's flags recorded.
 if rebuild "$repo" clang; then

@@ -48,24 +48,26 @@ new_repo() {
 # failed set-up.
 built_repo() {
   if ! new_repo "$1" || ! build "$1"; then
-    fail "setup: cannot make and build the demo repository"
-    finish
-    exit
+    setup_fail "cannot make and build the demo repository"
+  fi
+}
+
+# baseline_of_main DIR [MESSAGE]: the baseline of main saved in DIR, built, and committed with
+# MESSAGE ("baseline of main" unless given); when it cannot be, the test ends as a failed set-up
+# showing what gate said.
+baseline_of_main() {
+  run_gate "$1" --save-baseline main
+  if [ "$code" -ne 0 ] || [ ! -s "$1/baselines/main.json" ] ||
+    ! commit "$1" "${2:-baseline of main}"; then
+    setup_fail "no baseline on main (exit $code)" "$err"
   fi
 }
 
 # repo_with_baseline DIR: the demo repository made and built, its baseline of main saved and
 # committed; a step that fails ends the test as a failed set-up.
 repo_with_baseline() {
-  local repo=$1
-  built_repo "$repo"
-  run_gate "$repo" --save-baseline main
-  if [ "$code" -ne 0 ] || ! commit "$repo" "baseline of main"; then
-    fail "setup: no baseline on main (exit $code)"
-    show "$err"
-    finish
-    exit
-  fi
+  built_repo "$1"
+  baseline_of_main "$1"
 }
 
 # The demo builds, and gate's builds of their baselines (which inherit the environment and the

@@ -15,10 +15,7 @@ built_repo "$repo"
 run_gate "$repo" --save-baseline main
 base=$(per_message work)
 if [ "$code" -ne 0 ] || [ -z "$base" ] || [ ! -s "$repo/baselines/main.json" ]; then
-  fail "setup: --save-baseline main exited $code"
-  show "$err"
-  finish
-  exit
+  setup_fail "--save-baseline main exited $code" "$err"
 fi
 base_re=$(regex_escape "$base")
 
@@ -30,9 +27,7 @@ other=1.0.0
 sed -i -E "s/(\"valgrind\":[[:space:]]*)\"$(regex_escape "$version")\"/\\1\"$other\"/" \
   "$repo/baselines/main.json"
 if [ -z "$version" ] || ! grep -qE "\"valgrind\":[[:space:]]*\"$other\"" "$repo/baselines/main.json"; then
-  fail "setup: cannot change the baseline's valgrind version '$version'"
-  finish
-  exit
+  setup_fail "cannot change the baseline's valgrind version '$version'"
 fi
 commit "$repo" "baseline of main, from another valgrind"
 main_commit=$(git -C "$repo" rev-parse --short=12 main)

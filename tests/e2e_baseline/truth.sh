@@ -127,9 +127,7 @@ setup() {
 }
 
 if ! setup; then
-  fail "setup: cannot make and build the demo repository"
-  finish
-  exit
+  setup_fail "cannot make and build the demo repository"
 fi
 
 # 1. The same figure at any N.
@@ -190,15 +188,7 @@ if [ "${#programs[@]}" -eq 3 ]; then
 fi
 
 # 2. A baseline saved at N = 200; the head with the default N, as the action runs it.
-run_gate "$repo" --save-baseline main
-if [ "$code" -eq 0 ] && [ -s "$repo/baselines/main.json" ]; then
-  commit "$repo" "baseline of main at N = 200"
-else
-  fail "setup: no baseline on main (exit $code)"
-  show "$err"
-  finish
-  exit
-fi
+baseline_of_main "$repo" "baseline of main at N = 200"
 (cd "$repo" && exec "$gate" --build-dir build -j 2 --baseline=main) >"$out" 2>"$err"
 code=$?
 check_run "unchanged_head_with_the_default_n_should_pass_against_a_baseline_at_200" 0 \

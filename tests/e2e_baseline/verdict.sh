@@ -41,9 +41,7 @@ if check_run "save_baseline_should_write_baselines_main_json" 0 "^work +[0-9]+\.
   "err:wrote the baseline baselines/main\.json" && [ -s "$repo/baselines/main.json" ]; then
   commit "$repo" "baseline of main"
 else
-  fail "setup: no baseline on main"
-  finish
-  exit
+  setup_fail "no baseline on main"
 fi
 base_re=$(regex_escape "$base")
 

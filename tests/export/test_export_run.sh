@@ -24,10 +24,7 @@ results=$work/results.json
   --messages 200 --quiet --json "$results" --raw-dir "$work/raw") >"$work/run.out" 2>"$work/run.err"
 code=$?
 if [ "$code" -ne 0 ] || [ ! -s "$results" ]; then
-  fail "setup: gate exited $code"
-  show "$work/run.err"
-  echo "$passed passed, $failures failed"
-  exit 1
+  setup_fail "gate exited $code" "$work/run.err"
 fi
 
 "$gate" export --format bmf "$results" >"$work/bmf.json" 2>"$work/bmf.err"

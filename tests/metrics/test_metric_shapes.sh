@@ -57,8 +57,7 @@ accepted() {
 asked=-DGATE_METRICS='"test_asked_bytes"'
 if ! scenario asked_base 64 "$asked" || ! scenario asked_tenfold 640 "$asked" ||
   ! scenario plain_base 64 || ! scenario plain_tenfold 640; then
-  fail "setup: cannot build the scenarios"
-  finish
+  setup_fail "cannot build the scenarios"
 fi
 
 # Gated on request.
@@ -101,8 +100,7 @@ floor_key=-DFLOOR_KEY='"steady_test_floored_bytes"'
 if ! scenario floor_base 64 "$floor_key" -DFLOOR_VALUE=100 ||
   ! scenario floor_tenfold 640 "$floor_key" -DFLOOR_VALUE=100 ||
   ! scenario floor_raised 64 "$floor_key" -DFLOOR_VALUE=700; then
-  fail "setup: cannot build the floored scenarios"
-  finish
+  setup_fail "cannot build the floored scenarios"
 fi
 run "$floor_gate" floor_base floor_base
 check "a floor above the figure holds (exit 0)" test "$status" = 0

@@ -48,9 +48,7 @@ run_gate() { # run_gate DIR [options...]: exit code in $status
 
 if ! variant base 1 1 64 || ! variant scattered 40503 1 640 || ! variant plain_base 1 0 64 ||
   ! variant plain_scattered 40503 0 64; then
-  fail "setup: cannot build the scenarios"
-  echo "$passed passed, $failures failed"
-  exit 1
+  setup_fail "cannot build the scenarios"
 fi
 
 run_gate base

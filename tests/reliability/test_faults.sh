@@ -161,9 +161,7 @@ run_gate recorded "${scenario[@]}"
 mv "$tmp/bin.off" "$tmp/bin"
 mv "$tmp/recorded.raw" "$tmp/recorded"
 if [ "$code" -ne 0 ] || ! grep -q '^consume_json .* ok$' "$tmp/recorded.out"; then
-  fail "setup: the live measurement of consume_json exited $code: $(cat "$tmp/recorded.out" "$tmp/recorded.err")"
-  echo "$passed passed, $failures failed"
-  exit 1
+  setup_fail "the live measurement of consume_json exited $code: $(cat "$tmp/recorded.out" "$tmp/recorded.err")"
 fi
 
 fault replay none

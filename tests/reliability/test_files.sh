@@ -51,9 +51,7 @@ run_gate() {
 # The reference: a lone run. Its results.json is the same bytes on every run of this tree.
 run_gate reference "${selection[@]}" --json "$tmp/reference.json" --raw-dir "$tmp/reference.raw"
 if [ "$code" -ne 0 ] || [ ! -s "$tmp/reference.json" ]; then
-  fail "setup: the reference run exited $code: $(cat "$tmp/reference.err")"
-  echo "$passed passed, $failures failed"
-  exit 1
+  setup_fail "the reference run exited $code: $(cat "$tmp/reference.err")"
 fi
 
 # --- output paths that cannot be written. A regular file stands in the way: that stops root too.

@@ -20,7 +20,7 @@ execute_process(COMMAND git tag -f main HEAD WORKING_DIRECTORY ${CMAKE_SOURCE_DI
 CMAKE
 { commit "$repo" "dearer, with its own baseline and a tag" && build "$repo" &&
   [ "$(git -C "$repo" rev-parse 'refs/tags/main^{commit}')" = "$(git -C "$repo" rev-parse HEAD)" ]; } ||
-  end_setup "the build did not plant the tag main on the change's commit"
+  setup_fail "the build did not plant the tag main on the change's commit"
 
 # CI: a clone of the pull request has origin/main and no local main. git's own rules would read
 # `main` as the tag (the change's baseline) and pass.

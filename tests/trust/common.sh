@@ -8,13 +8,6 @@ source "$(dirname "$0")/../e2e_baseline/common.sh"
 
 repo=$work/repo
 
-# end_setup WHY: a step the cases need failed: says so and ends the test with its summary.
-end_setup() {
-  fail "setup: $1"
-  finish
-  exit
-}
-
 # dearer BRANCH: a new branch BRANCH from main on which `work` is about 3 % dearer per message
 # (2,060 steps of its loop for 2,000), not yet committed.
 dearer() { git -C "$repo" checkout -q -b "$1" main && set_iterations "$repo" 2060; }

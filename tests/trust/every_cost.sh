@@ -68,20 +68,16 @@ SCENARIO
 }
 
 if ! new_repo "$repo" || ! write_nodes || ! add_scenarios "$repo" nodes; then
-  end_setup "cannot make the demo repository"
+  setup_fail "cannot make the demo repository"
 fi
 # 16,000 steps a message (about 144,000 instructions with GCC 12, 240,000 with clang 14): an O(n)
 # check of a few instructions an earlier message then stays within the 2 % limit at N = 200, as a
 # real one does at a real N.
-set_iterations "$repo" 16000 || end_setup "cannot set the iterations"
+set_iterations "$repo" 16000 || setup_fail "cannot set the iterations"
 if ! commit "$repo" "nodes, and work at 8000 steps" || ! build "$repo"; then
-  end_setup "cannot build the demo repository"
+  setup_fail "cannot build the demo repository"
 fi
-run_gate "$repo" --save-baseline main
-if [ "$code" -ne 0 ] || ! commit "$repo" "baseline of main"; then
-  show "$err"
-  end_setup "no baseline on main (exit $code)"
-fi
+baseline_of_main "$repo"
 base=$(git -C "$repo" rev-parse main)
 
 # change BRANCH FILE SED_SCRIPT STRING...: FILE (under scenarios/) on a fresh branch BRANCH from

@@ -8,7 +8,7 @@
 source "$(dirname "$0")/common.sh"
 
 repo_with_baseline "$repo"
-{ dearer change && build "$repo"; } || end_setup "cannot build the dearer change"
+{ dearer change && build "$repo"; } || setup_fail "cannot build the dearer change"
 accepted=$repo/baselines/accepted.json
 
 # accept REASON_JSON: an acceptance of the change's cost with that reason (a JSON string body).

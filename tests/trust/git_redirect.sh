@@ -22,7 +22,7 @@ execute_process(COMMAND git replace -f ${base} HEAD WORKING_DIRECTORY ${CMAKE_SO
 CMAKE
 { commit "$repo" "dearer, with its own baseline and a replace ref" && build "$repo" &&
   [ "$(git -C "$repo" show "$base:scenarios/work.c" | grep -c 'WORK_ITERATIONS 2060')" -eq 1 ]; } ||
-  end_setup "the build did not make the base commit read as the change"
+  setup_fail "the build did not make the base commit read as the change"
 
 run_gate "$repo" --baseline=main --base-commit "$base"
 check_run "planted_replace_ref_should_not_redirect_the_base_commit" 1 \

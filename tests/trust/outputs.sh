@@ -30,7 +30,7 @@ C
 }
 
 { new_repo "$repo" && add_describe_failure "$repo" && build "$repo"; } ||
-  end_setup "cannot make and build the demo repository"
+  setup_fail "cannot make and build the demo repository"
 
 # wait_for_lock FILE PID: until FILE holds PID (the first gate has its outputs), at most 60 s.
 wait_for_lock() {

@@ -44,7 +44,7 @@ set_target_properties(cheap_work PROPERTIES OUTPUT_NAME work
                       RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/cheap)
 CMAKE
 { commit "$repo" "dearer, swapping in a cheaper build at --describe" && build "$repo" &&
-  [ -x "$repo/build/cheap/work" ]; } || end_setup "no cheaper copy built beside the scenario"
+  [ -x "$repo/build/cheap/work" ]; } || setup_fail "no cheaper copy built beside the scenario"
 built=$(sha256sum <"$repo/build/scenarios/work")
 
 run_gate "$repo" --baseline=main --base-commit "$base" -v

@@ -76,7 +76,7 @@ sed -i 's|COSTGATE_KEEP(work_compute(body, length, WORK_ITERATIONS));|COSTGATE_K
 sed -i 's|^static int handle(|static int known_count;\n\nstatic int handle(|' "$repo/scenarios/work.c"
 sed -i '0,/^static int known_count;$/!{/^static int known_count;$/d}' "$repo/scenarios/work.c"
 { grep -q 'known_count ? 2000' "$repo/scenarios/work.c" && commit "$repo" "cheap at known counts" &&
-  build "$repo"; } || end_setup "cannot build the change"
+  build "$repo"; } || setup_fail "cannot build the change"
 
 run_gate "$repo" --baseline=main --base-commit "$base" -s work
 check_run "work_skipped_at_the_known_counts_passes_at_those_counts" 0 \
