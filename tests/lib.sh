@@ -74,6 +74,31 @@ check_run() {
   pass "$name"
 }
 
+# first_row HEADING [FILE]: the first row of the table whose heading line starts with HEADING in
+# FILE, $out unless given: the line two below the heading, under the column names.
+first_row() {
+  awk -v heading="$1" 'index($0, heading) == 1 { getline; getline; print; exit }' "${2:-$out}"
+}
+
+# table_rows HEADING [FILE]: every row of that table, the indented lines under its column names.
+table_rows() {
+  awk -v heading="$1" 'index($0, heading) == 1 { inside = 1; getline; next }
+    inside && /^  / { print; next } { inside = 0 }' "${2:-$out}"
+}
+
+# check_first_row NAME HEADING REGEX: passes NAME when first_row HEADING matches the extended
+# regular expression REGEX; else fails it, naming that row, and shows $out.
+check_first_row() {
+  local row
+  row=$(first_row "$2")
+  if [[ $row =~ $3 ]]; then
+    pass "$1"
+  else
+    fail "$1: first row '$row'"
+    show "$out"
+  fi
+}
+
 # show FILE: the file indented under a failure.
 show() { sed 's/^/    | /' "$1"; }
 

@@ -140,14 +140,9 @@ if trim_spaces && commit "$repo" "trim encoded spaces" && build build; then
     "^parse_query: $(regex_escape "$head") instructions per message against $(regex_escape "$base_parse") in the baseline: $(regex_escape "$change") %, above the 2 % limit\$" \
     "^baseline: baselines/main\.json at refs/heads/main \([0-9a-f]{12}\)\$" \
     "^fail: .*parse_query"; then
-    first=$(awk '/^parse_query: project functions whose instructions per message/ {
-      getline; getline; print; exit }' "$out")
-    if [[ $first =~ [[:space:]]qs_decode([[:space:]]|$) ]]; then
-      pass "five_percent_dearer_should_name_qs_decode_first"
-    else
-      fail "five_percent_dearer_should_name_qs_decode_first: first row '$first'"
-      show "$out"
-    fi
+    check_first_row five_percent_dearer_should_name_qs_decode_first \
+      "parse_query: project functions whose instructions per message" \
+      '[[:space:]]qs_decode([[:space:]]|$)'
   fi
 else
   fail "five_percent_dearer_should_regress: cannot make or build the change"
@@ -175,7 +170,7 @@ if one_line && commit "$repo" "a loop on one line" && build build; then
     --messages "$messages" --baseline=main) >"$out" 2>"$err"
   code=$?
   line=$(grep -n 'volatile size_t spin' "$library" | cut -d: -f1)
-  first=$(awk '/^parse_query: source lines whose instructions per message/ { getline; getline; print; exit }' "$out")
+  first=$(first_row "parse_query: source lines whose instructions per message")
   if [[ $first =~ ^\ +[0-9.]+\ +[0-9.]+\ +\+[0-9.]+\ +querystring\.c:$line\ \ \(new\)\ \ \{\ volatile\ size_t\ spin ]]; then
     check_run "a_regression_on_one_line_should_be_annotated_on_that_line" 1 \
       "^::error file=querystring\.c,line=$line,title=costgate%3A parse_query costs more here::parse_query: \+[0-9.]+ instructions per message on this line \(" \

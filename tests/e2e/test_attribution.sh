@@ -36,53 +36,40 @@ fixture_gate "$tmp" head 500 --baseline-file "$tmp/base.json" --explain --markdo
 out=$tmp/head.out err=$tmp/head.err
 check_run changed_library_should_regress 1
 
-# first_row SCENARIO TITLE: the first row under SCENARIO's table whose title starts with TITLE.
-first_row() {
-  awk -v title="$1: $2" 'index($0, title) == 1 { getline; getline; print; exit }' "$out"
-}
-# rows SCENARIO TITLE: every row of that table.
-rows() {
-  awk -v title="$1: $2" 'index($0, title) == 1 { inside = 1; getline; next }
-    inside && /^  / { print; next } { inside = 0 }' "$out"
-}
-
-row=$(first_row inlined "project functions")
+row=$(first_row "inlined: project functions")
 if [[ $row =~ [[:space:]]digits_value\ \(inlined\ into\ fixture_parse\)$ ]]; then
   pass "change_inside_an_inlined_function_should_be_named_with_inlined_into ($row)"
 else
   fail "change_inside_an_inlined_function_should_be_named_with_inlined_into: first row '$row'"
-  sed 's/^/    | /' "$out"
+  show "$out"
 fi
 # shellcheck disable=SC2016 # the backquotes are Markdown's, not a command substitution
-if grep -qF '| `digits_value (inlined into fixture_parse)` |' "$tmp/head.md"; then
-  pass "markdown_should_name_the_inlined_function"
-else
-  fail "markdown_should_name_the_inlined_function"
-fi
+check_grep markdown_should_name_the_inlined_function "$tmp/head.md" -F \
+  '| `digits_value (inlined into fixture_parse)` |'
 
-row=$(first_row strlen_added "project functions")
-spin=$(rows strlen_added "project functions" | awk '$NF == "fixture_spin" { print $4 }')
-count_own=$(rows strlen_added "project functions" | awk '$NF == "fixture_count" { print $4 }')
-leaf=$(first_row strlen_added "system-library functions")
+row=$(first_row "strlen_added: project functions")
+spin=$(table_rows "strlen_added: project functions" | awk '$NF == "fixture_spin" { print $4 }')
+count_own=$(table_rows "strlen_added: project functions" | awk '$NF == "fixture_count" { print $4 }')
+leaf=$(first_row "strlen_added: system-library functions")
 if [[ $row =~ [[:space:]]fixture_count$ ]] && [ -n "$spin" ] && [ -n "$count_own" ] &&
   awk -v spin="$spin" -v own="$count_own" 'BEGIN { exit !(spin > own) }' &&
   [[ $leaf =~ [[:space:]]__strlen[a-z0-9_]*\ +\(new\)$ ]]; then
   pass "added_strlen_should_rank_its_project_function_first (fixture_count first; fixture_spin's own change $spin above fixture_count's $count_own; strlen a leaf)"
 else
   fail "added_strlen_should_rank_its_project_function_first: first '$row', leaf '$leaf', spin '$spin', own '$count_own'"
-  sed 's/^/    | /' "$out"
+  show "$out"
 fi
 
 # The library's file as the compiler named it in the line table: fixture.c from GCC,
 # lib/fixture.c, from the project's root, from clang.
-sites=$(rows allocates "allocation sites")
+sites=$(table_rows "allocates: allocation sites")
 file='(lib/)?fixture\.c'
 if [ "$(grep -c . <<<"$sites")" -eq 1 ] && ! grep -q '(gone)' <<<"$sites" &&
   grep -Eq "^ +3\.000 +2\.000 +\+1\.000 .* fixture_allocate( < [a-z_]+)* +at head $file:[0-9]+, $file:[0-9]+, $file:[0-9]+, baseline $file:[0-9]+, $file:[0-9]+\$" <<<"$sites"; then
   pass "added_malloc_with_lines_inserted_above_should_be_one_changed_site_and_none_gone"
 else
   fail "added_malloc_with_lines_inserted_above_should_be_one_changed_site_and_none_gone: '$sites'"
-  sed 's/^/    | /' "$out"
+  show "$out"
 fi
 
 finish

@@ -29,10 +29,7 @@ check "every changed library regresses its scenario (exit $code)" \
   eval '[ "$code" -eq 1 ] && grep -q "^fail: 5 regressed (lto, macro, member, one_line, twins)" "$out"'
 
 # rows SCENARIO: the rows of its table of project functions; total SCENARIO: its "in all".
-rows() {
-  awk -v title="$1: project functions" 'index($0, title) == 1 { inside = 1; getline; next }
-    inside && /^  / { print; next } { inside = 0 }' "$out"
-}
+rows() { table_rows "$1: project functions"; }
 total() { sed -n "s/^$1: project functions.*changed most (\\([-+][0-9.]*\\) in all):\$/\\1/p" "$out"; }
 
 # named SCENARIO FUNCTION: the first row is FUNCTION alone, at about twice its baseline (its

@@ -79,14 +79,8 @@ if dearer_work three_percent_dearer_should_regress 2060 2.5 3.5; then
     "^steady .* ok\$" \
     "^fail: 1 regressed \(work\)\$"
   # Why: the function the change made dearer is the first row of the attribution.
-  first=$(awk '/^work: project functions whose instructions per message/ {
-    getline; getline; print; exit }' "$out")
-  if [[ $first =~ [[:space:]]work_compute$ ]]; then
-    pass "attribution_should_name_the_function_that_got_dearer_first"
-  else
-    fail "attribution_should_name_the_function_that_got_dearer_first: first row '$first'"
-    show "$out"
-  fi
+  check_first_row attribution_should_name_the_function_that_got_dearer_first \
+    "work: project functions whose instructions per message" '[[:space:]]work_compute$'
 fi
 head3=$head head3_re=$(regex_escape "$head")
 
