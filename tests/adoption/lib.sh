@@ -71,6 +71,21 @@ new_repo() {
 
 commit() { git -C "$1" add -A && git -C "$1" commit -q -m "$2"; }
 
+# check_lines NAME FILE LINE...: passes NAME when every LINE is a whole line of FILE; else fails
+# it, naming the first that is not, and shows FILE.
+check_lines() {
+  local name=$1 file=$2 line
+  shift 2
+  for line in "$@"; do
+    if ! grep -qxF -- "$line" "$file"; then
+      fail "$name: no line '$line'"
+      show "$file"
+      return 1
+    fi
+  done
+  pass "$name"
+}
+
 # run_gate DIR ARGS...: gate from the repository's top DIR, as a user runs it; sets $code. What
 # it writes for people and tools (stdout, stderr, results.json, the Markdown report) is kept in
 # $work/outputs.txt, which no_machine_paths reads.

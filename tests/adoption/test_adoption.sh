@@ -89,6 +89,16 @@ one_line() {
 length_limit() {
   insert_after qs_split '\tsize_t count = 0;' '\n\tif (length > 8192)\n\t\treturn -1;'
 }
+# changed_branch NAME BRANCH CHANGE MESSAGE: a new branch BRANCH from main on which CHANGE (one of
+# the functions above) is committed with MESSAGE and built; when it cannot be, fails the case NAME
+# and returns 1.
+changed_branch() {
+  git -C "$repo" checkout -q -b "$2" main
+  if ! "$3" || ! commit "$repo" "$4" || ! build build; then
+    fail "$1: cannot make or build the change"
+    return 1
+  fi
+}
 
 # 1. The install, and a project of its own built against the prefix.
 missing=
@@ -128,8 +138,7 @@ base_find=$(per_message find_param) base_parse=$(per_message parse_query)
 main_find_row=$(row find_param) main_parse_row=$(row parse_query)
 
 # 3a. About 5 % dearer per message in qs_decode: a regression that names the function.
-git -C "$repo" checkout -q -b trim-spaces main
-if trim_spaces && commit "$repo" "trim encoded spaces" && build build; then
+if changed_branch five_percent_dearer_should_regress trim-spaces trim_spaces "trim encoded spaces"; then
   gate_example --baseline=main
   head=$(per_message parse_query)
   change=$(percent "$head" "$base_parse")
@@ -144,13 +153,11 @@ if trim_spaces && commit "$repo" "trim encoded spaces" && build build; then
       "parse_query: project functions whose instructions per message" \
       '[[:space:]]qs_decode([[:space:]]|$)'
   fi
-else
-  fail "five_percent_dearer_should_regress: cannot make or build the change"
 fi
 
 # 3b. One more allocation per message in qs_split: both floors fail, the site is named.
-git -C "$repo" checkout -q -b scratch-copy main
-if scratch_copy && commit "$repo" "a scratch copy of the query" && build build; then
+if changed_branch extra_allocation_should_regress_and_name_the_site scratch-copy scratch_copy \
+  "a scratch copy of the query"; then
   gate_example --baseline=main
   line=$(grep -n 'char \*scratch = malloc' "$library" | cut -d: -f1)
   check_run "extra_allocation_should_regress_and_name_the_site" 1 \
@@ -158,14 +165,12 @@ if scratch_copy && commit "$repo" "a scratch copy of the query" && build build; 
     "^parse_query: 2\.000 allocations per message, above the declared floor of 1\$" \
     "^ +1\.000 +0\.000 +\+1\.000 +\+[0-9.]+ +qs_split < handle( < [a-z_]+)*( +\(new\))? +at head querystring\.c:$line\b" \
     "^fail: 2 regressed \(find_param, parse_query\)\$"
-else
-  fail "extra_allocation_should_regress_and_name_the_site: cannot make or build the change"
 fi
 
 # 3c. A regression on one line: the per-line table lists that line first, and inside GitHub
 # Actions its annotation carries the file and the line, so it shows on the pull request's diff.
-git -C "$repo" checkout -q -b one-line main
-if one_line && commit "$repo" "a loop on one line" && build build; then
+if changed_branch a_regression_on_one_line_should_be_annotated_on_that_line one-line one_line \
+  "a loop on one line"; then
   (cd "$repo" && exec env GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY= "$gate" -j 2 \
     --messages "$messages" --baseline=main) >"$out" 2>"$err"
   code=$?
@@ -179,13 +184,11 @@ if one_line && commit "$repo" "a loop on one line" && build build; then
     fail "a_regression_on_one_line_should_be_listed_first_by_line: '$first' (line $line)"
     show "$out"
   fi
-else
-  fail "a_regression_on_one_line_should_be_annotated_on_that_line: cannot make or build the change"
 fi
 
 # 3d. Under 1 % dearer: within the limit.
-git -C "$repo" checkout -q -b length-limit main
-if length_limit && commit "$repo" "refuse overlong queries" && build build; then
+if changed_branch under_one_percent_should_pass length-limit length_limit \
+  "refuse overlong queries"; then
   gate_example --baseline=main
   change_find=$(percent "$(per_message find_param)" "$base_find")
   change_parse=$(percent "$(per_message parse_query)" "$base_parse")
@@ -198,8 +201,6 @@ if length_limit && commit "$repo" "refuse overlong queries" && build build; then
       "^parse_query .* $(regex_escape "$change_parse") % .* ok\$" \
       "^pass: 2 scenarios within their limits\$"
   fi
-else
-  fail "under_one_percent_should_pass: cannot make or build the change"
 fi
 
 # 4. The example's own flags: -std=c89 reaches the library and the scenarios and is recorded;

@@ -130,16 +130,10 @@ if ! new_repo "$repo" "$example"/. || ! git -C "$repo" add -f build/NOTES ||
   ! commit "$repo" "a tracked build folder" || ! rebuild; then
   setup_fail "cannot make and build the example's repository"
 fi
-manifest=$repo/out/scenarios/manifest.txt
-if grep -qx "flags -O2 -g -Wall -Wextra" "$manifest" &&
-  grep -qx "scenario checksum $repo/out/scenarios/checksum" "$manifest" &&
-  grep -qx "build checksum -O2 -g -Wall -Wextra | link:" "$manifest" &&
-  grep -qxF "build-command make BUILD=\"\${COSTGATE_BUILD_DIR:-out}\" CC='cc' CFLAGS='-O2 -g -Wall -Wextra' LDFLAGS=''" "$manifest"; then
-  pass "make_should_write_the_manifest_with_gate_manifest"
-else
-  fail "make_should_write_the_manifest_with_gate_manifest"
-  show "$manifest"
-fi
+check_lines make_should_write_the_manifest_with_gate_manifest "$repo/out/scenarios/manifest.txt" \
+  "flags -O2 -g -Wall -Wextra" "scenario checksum $repo/out/scenarios/checksum" \
+  "build checksum -O2 -g -Wall -Wextra | link:" \
+  "build-command make BUILD=\"\${COSTGATE_BUILD_DIR:-out}\" CC='cc' CFLAGS='-O2 -g -Wall -Wextra' LDFLAGS=''"
 gate_host make "$repo" out rebuild plant_bitwise change_flags build_unoptimised \
   "compile it with -O2 \(in the flags the build passes the compiler: CFLAGS for make\)"
 

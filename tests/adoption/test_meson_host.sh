@@ -51,15 +51,10 @@ if ! new_repo "$repo" "$example"/. || ! rm -rf "$repo/builddir" ||
   ! quietly "meson setup" meson setup "$repo/builddir" "$repo" || ! rebuild; then
   setup_fail "cannot make and build the example's repository"
 fi
-manifest=$repo/builddir/scenarios/manifest.txt
-if grep -qx "flags -O2 -g -std=c99" "$manifest" &&
-  grep -qx "scenario encode $repo/builddir/scenarios/encode" "$manifest" &&
-  grep -qxF "build-command CC='cc' meson setup \"\${COSTGATE_BUILD_DIR:-builddir}\" -Doptimization=2 -Ddebug=true -Dc_std=c99 -Dcostgate=enabled && meson compile -C \"\${COSTGATE_BUILD_DIR:-builddir}\"" "$manifest"; then
-  pass "meson_should_write_the_manifest_with_gate_manifest"
-else
-  fail "meson_should_write_the_manifest_with_gate_manifest"
-  show "$manifest"
-fi
+check_lines meson_should_write_the_manifest_with_gate_manifest \
+  "$repo/builddir/scenarios/manifest.txt" "flags -O2 -g -std=c99" \
+  "scenario encode $repo/builddir/scenarios/encode" \
+  "build-command CC='cc' meson setup \"\${COSTGATE_BUILD_DIR:-builddir}\" -Doptimization=2 -Ddebug=true -Dc_std=c99 -Dcostgate=enabled && meson compile -C \"\${COSTGATE_BUILD_DIR:-builddir}\""
 # An optional feature: a machine where pkg-config finds no costgate builds the library alone.
 if PKG_CONFIG_PATH=/nonexistent quietly "meson setup without costgate" meson setup "$work/plain" "$repo" &&
   quietly "meson compile without costgate" meson compile -C "$work/plain" &&
