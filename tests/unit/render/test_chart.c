@@ -64,20 +64,12 @@ static void chart_should_draw_higher_figures_higher(void)
 
 static void chart_should_format_figures_and_percentages(void)
 {
-	char text[64];
-
-	chart_format_value(text, sizeof(text), 17412.48);
-	CHECK_STR(text, "17412.48");
-	chart_format_value(text, sizeof(text), 17312);
-	CHECK_STR(text, "17312");
-	chart_format_value(text, sizeof(text), 27040.155);
-	CHECK_STR(text, "27040.155");
-	chart_format_percent(text, sizeof(text), 1.9);
-	CHECK_STR(text, "+1.90 %");
-	chart_format_percent(text, sizeof(text), -3.8831);
-	CHECK_STR(text, "-3.88 %");
-	chart_format_percent(text, sizeof(text), 0);
-	CHECK_STR(text, "0.00 %");
+	CHECK_FORMAT(chart_format_value, 17412.48, "17412.48");
+	CHECK_FORMAT(chart_format_value, 17312, "17312");
+	CHECK_FORMAT(chart_format_value, 27040.155, "27040.155");
+	CHECK_FORMAT(chart_format_percent, 1.9, "+1.90 %");
+	CHECK_FORMAT(chart_format_percent, -3.8831, "-3.88 %");
+	CHECK_FORMAT(chart_format_percent, 0, "0.00 %");
 }
 
 int main(void)

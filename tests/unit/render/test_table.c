@@ -373,21 +373,14 @@ static void table_should_format_figures_exactly(void)
 {
 	char text[64];
 
-	table_format_per_message(text, sizeof(text), 17312.0);
-	CHECK_STR(text, "17312.000");
-	table_format_per_message(text, sizeof(text), 1.001);
-	CHECK_STR(text, "1.001");
-	table_format_change(text, sizeof(text), 3.41);
-	CHECK_STR(text, "+3.41 %");
-	table_format_change(text, sizeof(text), -0.02);
-	CHECK_STR(text, "-0.02 %");
-	table_format_change(text, sizeof(text), 0.0);
-	CHECK_STR(text, "+0.00 %");
+	CHECK_FORMAT(table_format_per_message, 17312.0, "17312.000");
+	CHECK_FORMAT(table_format_per_message, 1.001, "1.001");
+	CHECK_FORMAT(table_format_change, 3.41, "+3.41 %");
+	CHECK_FORMAT(table_format_change, -0.02, "-0.02 %");
+	CHECK_FORMAT(table_format_change, 0.0, "+0.00 %");
 	/* A change that rounds to nothing has no minus sign before it. */
-	table_format_change(text, sizeof(text), -0.004);
-	CHECK_STR(text, "+0.00 %");
-	table_format_change(text, sizeof(text), -0.005001);
-	CHECK_STR(text, "-0.01 %");
+	CHECK_FORMAT(table_format_change, -0.004, "+0.00 %");
+	CHECK_FORMAT(table_format_change, -0.005001, "-0.01 %");
 	CHECK_STR(table_format_signed(text, sizeof(text), -0.0004, 3), "+0.000");
 	CHECK_STR(table_format_signed(text, sizeof(text), -1.5, 3), "-1.500");
 	CHECK_STR(table_format_signed(text, sizeof(text), 96.0, 3), "+96.000");
