@@ -20,17 +20,14 @@ while read -r name; do
 done < <(sed -n 's/^scenario \([^ ]*\) .*/\1/p' "$build/scenarios/manifest.txt" | sort)
 expected=${expected# }
 
+out=$tmp/stdout err=$tmp/stderr
 "$gate" --build-dir "$build" --scenario "$pattern" --messages 10 --json "$tmp/results.json" \
-  --raw-dir "$tmp/raw" --quiet >"$tmp/stdout" 2>"$tmp/stderr"
+  --raw-dir "$tmp/raw" --quiet >"$out" 2>"$err"
 code=$?
-if [ "$code" -eq 0 ]; then
-  pass "glob_should_measure_and_pass"
-else
-  fail "glob_should_measure_and_pass: exit $code: $(cat "$tmp/stderr" "$tmp/stdout")"
-fi
+check_run glob_should_measure_and_pass 0
 
 # Table rows: the lines after the header up to the first that is not a row of the table.
-rows=$(awk 'NR == 1 { next } NF < 8 || $1 ~ /:$/ { exit } { print $1 }' "$tmp/stdout" | xargs)
+rows=$(awk 'NR == 1 { next } NF < 8 || $1 ~ /:$/ { exit } { print $1 }' "$out" | xargs)
 if [ -z "$expected" ]; then
   fail "glob_should_table_only_the_matching_scenarios: no scenario of the build matches '$pattern'"
 elif [ "$rows" = "$expected" ]; then

@@ -19,45 +19,50 @@ failure_names() {
     inside && /"name":/ { print }' "$1" | sed 's/.*"name":[[:space:]]*"\([^"]*\)".*/\1/' | xargs
 }
 
-# row NAME: the table row of NAME on stdout of the last run.
-row() { awk -v name="$1" '$1 == name { print; exit }' "$tmp/stdout"; }
+out=$tmp/stdout err=$tmp/stderr
+
+# measure DIR MESSAGES [OPTION...]: gate, quiet, on the build directory DIR, its results and raw
+# files in DIR; sets $code.
+measure() {
+  local dir=$1 messages=$2
+  shift 2
+  "$gate" --build-dir "$dir" --messages "$messages" --json "$dir/results.json" --raw-dir "$dir/raw" \
+    --quiet "$@" >"$out" 2>"$err"
+  code=$?
+}
+
+# failed_to_measure SCENARIO WHY: the last run says SCENARIO failed to measure, for WHY (an
+# extended regular expression), and its row's state is failed.
+failed_to_measure() {
+  grep -qE "^$1: failed to measure: .*$2" "$out" &&
+    [ "$(awk -v name="$1" '$1 == name { print $NF; exit }' "$out")" = failed ]
+}
 
 # --- one good scenario beside a crash and a region never entered
 manifest "$tmp/mixed" "consume_raw=$build/scenarios/consume_raw" \
   "segfaults=$build/tests/scenarios/segfaults" \
   "never_enters_region=$build/tests/scenarios/never_enters_region"
-"$gate" --build-dir "$tmp/mixed" --messages 100 --json "$tmp/mixed/results.json" \
-  --raw-dir "$tmp/mixed/raw" --quiet >"$tmp/stdout" 2>"$tmp/stderr"
-code=$?
-if [ "$code" -eq 3 ]; then
-  pass "failures_should_exit_3"
-else
-  fail "failures_should_exit_3: exit $code: $(cat "$tmp/stderr" "$tmp/stdout")"
-fi
-if grep -qE '^segfaults: failed to measure: .*signal 11' "$tmp/stdout" &&
-  [ "$(row segfaults | awk '{ print $NF }')" = failed ]; then
+measure "$tmp/mixed" 100
+check_run failures_should_exit_3 3
+if failed_to_measure segfaults 'signal 11'; then
   pass "crash_should_be_reported_as_failed_with_signal_11"
 else
-  fail "crash_should_be_reported_as_failed_with_signal_11: $(cat "$tmp/stdout")"
+  fail "crash_should_be_reported_as_failed_with_signal_11: $(cat "$out")"
 fi
-if grep -qE '^never_enters_region: failed to measure: .*never entered' "$tmp/stdout" &&
-  [ "$(row never_enters_region | awk '{ print $NF }')" = failed ]; then
+if failed_to_measure never_enters_region 'never entered'; then
   pass "region_never_entered_should_be_reported_as_failed"
 else
-  fail "region_never_entered_should_be_reported_as_failed: $(cat "$tmp/stdout")"
+  fail "region_never_entered_should_be_reported_as_failed: $(cat "$out")"
 fi
-good=$(row consume_raw)
+good=$(awk '$1 == "consume_raw" { print; exit }' "$out")
 if awk '{ exit !($NF == "ok" && $2 ~ /^[0-9]+\.[0-9][0-9][0-9]$/ && $2 > 0 && $5 ~ /^[0-9]+$/ && $5 > 0) }' \
   <<<"$good"; then
   pass "good_scenario_should_still_be_measured_beside_failures"
 else
   fail "good_scenario_should_still_be_measured_beside_failures: row '$good'"
 fi
-if grep -q '^fail: 2 failed to measure (never_enters_region, segfaults)$' "$tmp/stdout"; then
-  pass "summary_should_name_both_failures"
-else
-  fail "summary_should_name_both_failures: $(tail -n 1 "$tmp/stdout")"
-fi
+check_grep summary_should_name_both_failures "$out" \
+  '^fail: 2 failed to measure (never_enters_region, segfaults)$'
 listed=$(failure_names "$tmp/mixed/results.json")
 if [ "$listed" = "never_enters_region segfaults" ]; then
   pass "results_json_should_list_both_failures"
@@ -67,45 +72,37 @@ fi
 
 # --- a scenario the manifest lists but the build does not have
 manifest "$tmp/ghost" "ghost=$tmp/ghost/scenarios/ghost"
-"$gate" --build-dir "$tmp/ghost" --messages 2 --json "$tmp/ghost/results.json" \
-  --raw-dir "$tmp/ghost/raw" --quiet >"$tmp/stdout" 2>"$tmp/stderr"
-code=$?
-if [ "$code" -eq 3 ] && grep -qE "^ghost: failed to measure: .*cannot run '[^']*/ghost'" "$tmp/stdout" &&
+measure "$tmp/ghost" 2
+if [ "$code" -eq 3 ] && grep -qE "^ghost: failed to measure: .*cannot run '[^']*/ghost'" "$out" &&
   [ "$(failure_names "$tmp/ghost/results.json")" = ghost ]; then
   pass "missing_executable_should_be_a_measurement_failure"
 else
-  fail "missing_executable_should_be_a_measurement_failure: exit $code: $(cat "$tmp/stderr" "$tmp/stdout")"
+  fail "missing_executable_should_be_a_measurement_failure: exit $code: $(cat "$err" "$out")"
 fi
 
 # --- no valgrind on PATH (gate itself by absolute path)
 mkdir -p "$tmp/nobin"
 PATH="$tmp/nobin" "$gate" --build-dir "$build" --scenario consume_raw --messages 2 \
-  --json "$tmp/nobin.json" --raw-dir "$tmp/nobin-raw" >"$tmp/stdout" 2>"$tmp/stderr"
+  --json "$tmp/nobin.json" --raw-dir "$tmp/nobin-raw" >"$out" 2>"$err"
 code=$?
-if [ "$code" -eq 3 ] && grep -q '^gate: error: .*valgrind' "$tmp/stderr" && [ ! -s "$tmp/stdout" ]; then
-  pass "missing_valgrind_should_exit_3_and_say_so"
-else
-  fail "missing_valgrind_should_exit_3_and_say_so: exit $code: $(cat "$tmp/stderr" "$tmp/stdout")"
-fi
+# "!^": stdout has no line at all.
+check_run missing_valgrind_should_exit_3_and_say_so 3 'err:^gate: error: .*valgrind' '!^'
 
 # --- a scenario that never ends: a real executable that describes itself, then spins
 mkdir -p "$tmp/hang/bin"
 bare_scenario "$tmp/hang/hangs.c" hangs "never ends" "for (;;) spin++;" \
   "static volatile unsigned long spin;"
-if ! "$compiler" -O1 -o "$tmp/hang/bin/hangs" "$tmp/hang/hangs.c" 2>"$tmp/stderr"; then
-  fail "timeout_should_kill_a_run_that_never_ends: cannot compile: $(cat "$tmp/stderr")"
+if ! "$compiler" -O1 -o "$tmp/hang/bin/hangs" "$tmp/hang/hangs.c" 2>"$err"; then
+  fail "timeout_should_kill_a_run_that_never_ends: cannot compile: $(cat "$err")"
 else
   manifest "$tmp/hang" "hangs=$tmp/hang/bin/hangs"
   start=$SECONDS
-  "$gate" --build-dir "$tmp/hang" --messages 2 --timeout 2 --jobs 2 \
-    --json "$tmp/hang/results.json" --raw-dir "$tmp/hang/raw" --quiet >"$tmp/stdout" 2>"$tmp/stderr"
-  code=$?
+  measure "$tmp/hang" 2 --timeout 2 --jobs 2
   elapsed=$((SECONDS - start))
-  if [ "$code" -eq 3 ] && grep -qE '^hangs: failed to measure: .*timed out' "$tmp/stdout" &&
-    [ "$(row hangs | awk '{ print $NF }')" = failed ]; then
+  if [ "$code" -eq 3 ] && failed_to_measure hangs 'timed out'; then
     pass "timeout_should_kill_a_run_that_never_ends (${elapsed} s)"
   else
-    fail "timeout_should_kill_a_run_that_never_ends: exit $code: $(cat "$tmp/stderr" "$tmp/stdout")"
+    fail "timeout_should_kill_a_run_that_never_ends: exit $code: $(cat "$err" "$out")"
   fi
   if [ "$(failure_names "$tmp/hang/results.json")" = hangs ]; then
     pass "timeout_should_be_listed_under_failures"
