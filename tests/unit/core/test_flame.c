@@ -29,6 +29,25 @@ static void check_frame(const struct flame *flame, size_t index, const char *nam
 			     flame->frames[index].instructions, instructions);
 }
 
+/* A frame of a whole tree as check_tree expects it. */
+struct expected_frame {
+	const char *name;
+	uint64_t depth;
+	double instructions;
+};
+
+/* Checks that the tree is exactly `expected`: its `count` frames in order, and no other. */
+static void check_tree(const struct flame *flame, const struct expected_frame *expected,
+		       size_t count)
+{
+	size_t i;
+
+	CHECK_U64(flame->count, count);
+	for (i = 0; i < count; i++)
+		check_frame(flame, i, expected[i].name, expected[i].depth,
+			    expected[i].instructions);
+}
+
 /* real.c: main calls work (407, inlined code included) and even (18); even -> odd -> even'2 ->
  * odd'2 -> even'2 again, a cycle of callgrind's recursion levels. */
 static void flame_should_follow_every_call_path_from_the_region(void)
@@ -36,17 +55,19 @@ static void flame_should_follow_every_call_path_from_the_region(void)
 	struct cg_profile profile = CG_PROFILE_INIT;
 	struct gate_error err = GATE_ERROR_INIT;
 	struct flame flame;
+	const struct expected_frame tree[] = {
+		{ "main", 0, 435 },
+		{ "even", 1, 18 },
+		{ "odd", 2, 16 },
+		{ "even'2", 3, 12 },
+		/* even'2 costs 18 in all, 14 of it in odd'2; on this path it costs 12. */
+		{ "odd'2", 4, 12.0 * 14 / 18 },
+		{ "work", 1, 407 },
+	};
 
 	CHECK(cg_profile_parse(&profile, fixture("real.out"), &err) == 0);
 	CHECK(flame_from_profile(&flame, &profile, "main", 1) == 0);
-	CHECK_U64(flame.count, 6);
-	check_frame(&flame, 0, "main", 0, 435);
-	check_frame(&flame, 1, "even", 1, 18);
-	check_frame(&flame, 2, "odd", 2, 16);
-	check_frame(&flame, 3, "even'2", 3, 12);
-	/* even'2 costs 18 in all, 14 of it in odd'2; on this path it costs 12. */
-	check_frame(&flame, 4, "odd'2", 4, 12.0 * 14 / 18);
-	check_frame(&flame, 5, "work", 1, 407);
+	check_tree(&flame, tree, sizeof(tree) / sizeof(tree[0]));
 	CHECK(flame_frames_valid(flame.frames, flame.count));
 	flame_release(&flame);
 
@@ -82,17 +103,15 @@ static void flame_should_share_a_functions_calls_between_its_paths(void)
 	};
 	struct cg_profile profile = { .functions = functions, .function_count = 5, .total = 1000 };
 	struct flame flame;
-
-	CHECK(flame_from_profile(&flame, &profile, "region", 10) == 0);
 	/* shared's leaf (half of shared) splits 3 : 1 between the direct path and wrapper's; tiny,
 	 * 0.1 % of the region, is below the least share drawn. */
-	CHECK_U64(flame.count, 6);
-	check_frame(&flame, 0, "region", 0, 100);
-	check_frame(&flame, 1, "shared", 1, 30);
-	check_frame(&flame, 2, "leaf", 2, 15);
-	check_frame(&flame, 3, "wrapper", 1, 10);
-	check_frame(&flame, 4, "shared", 2, 10);
-	check_frame(&flame, 5, "leaf", 3, 5);
+	const struct expected_frame tree[] = {
+		{ "region", 0, 100 }, { "shared", 1, 30 }, { "leaf", 2, 15 },
+		{ "wrapper", 1, 10 }, { "shared", 2, 10 }, { "leaf", 3, 5 },
+	};
+
+	CHECK(flame_from_profile(&flame, &profile, "region", 10) == 0);
+	check_tree(&flame, tree, sizeof(tree) / sizeof(tree[0]));
 	flame_release(&flame);
 }
 
