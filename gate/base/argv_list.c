@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 /* Takes `owned` (a string this list now owns) as the next argument; NULL is a failure. */
 static void append(struct argv_list *list, char *owned)
 {
@@ -61,12 +63,8 @@ char *const *argv_list_vector(const struct argv_list *list)
 
 void argv_list_release(struct argv_list *list)
 {
-	size_t i;
-
 	if (list == NULL)
 		return;
-	for (i = 0; i < list->count; i++)
-		free(list->items[i]);
-	free(list->items);
+	free_strings(list->items, list->count);
 	*list = (struct argv_list)ARGV_LIST_INIT;
 }

@@ -1,4 +1,4 @@
-/* Growing arrays (grow.h). The array's pointer is read and written through memcpy, so that one
+/* Growing and releasing arrays (grow.h). The array's pointer is read and written through memcpy, so that one
  * function serves arrays of every element type without a cast of T ** to void **. */
 #include "grow.h"
 
@@ -23,4 +23,11 @@ int grow_array(void *array, size_t *capacity, size_t count, size_t size, size_t 
 	memcpy(array, &grown, sizeof(grown));
 	*capacity = wanted;
 	return 0;
+}
+
+void free_strings(char **strings, size_t count)
+{
+	for (size_t i = 0; strings != NULL && i < count; i++)
+		free(strings[i]);
+	free(strings);
 }

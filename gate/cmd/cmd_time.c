@@ -17,6 +17,7 @@
 #include "command.h"
 #include "environment.h"
 #include "exit_codes.h"
+#include "grow.h"
 #include "manifest.h"
 #include "native_runs.h"
 #include "results.h"
@@ -339,21 +340,19 @@ static int store(const struct timing *timing, struct gate_error *err)
 				       &timing->environment, err);
 }
 
+static void side_release(struct side *side)
+{
+	free(side->name);
+	free(side->path);
+	free(side->directory);
+	free(side->title);
+	free(side->counterpart);
+}
+
 static void timing_release(struct timing *timing)
 {
-	size_t i;
-
-	for (i = 0; i < timing->side_count; i++) {
-		free(timing->sides[i].name);
-		free(timing->sides[i].path);
-		free(timing->sides[i].directory);
-		free(timing->sides[i].title);
-		free(timing->sides[i].counterpart);
-	}
-	for (i = 0; timing->pairs != NULL && i < timing->native.entry_count; i++)
-		wall_pair_release(&timing->pairs[i]);
-	free(timing->sides);
-	free(timing->pairs);
+	RELEASE_ARRAY(timing->sides, timing->side_count, side_release);
+	RELEASE_ARRAY(timing->pairs, timing->native.entry_count, wall_pair_release);
 	manifest_release(&timing->native);
 	environment_release(&timing->environment);
 }

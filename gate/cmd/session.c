@@ -18,6 +18,7 @@
 
 #include "baseline.h"
 #include "command.h"
+#include "grow.h"
 #include "policy.h"
 #include "crosscheck.h"
 #include "telltales.h"
@@ -454,14 +455,8 @@ int session_run(struct session *session, struct measure_options *measure_options
 
 void session_release(struct session *session)
 {
-	size_t i;
-
-	for (i = 0; session->measurements != NULL && i < session->measurement_count; i++)
-		measurement_release(&session->measurements[i]);
-	for (i = 0; i < session->selected_count; i++)
-		free(session->selected[i]);
-	free(session->selected);
-	free(session->measurements);
+	RELEASE_ARRAY(session->measurements, session->measurement_count, measurement_release);
+	free_strings(session->selected, session->selected_count);
 	manifest_release(&session->manifest);
 	provenance_release(&session->provenance);
 	environment_release(&session->environment);
@@ -475,7 +470,7 @@ void session_release(struct session *session)
 	free(session->root);
 	free(session->raw_dir);
 	debugview_release(&session->debug_view);
-	for (i = 0; i < session->lock_count; i++) {
+	for (size_t i = 0; i < session->lock_count; i++) {
 		if (session->lock_paths[i] != NULL)
 			fs_unlock(session->lock_paths[i], session->locks[i]);
 		else

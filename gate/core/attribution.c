@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 /* One side's functions: a measurement's region functions or its fill functions. */
 struct function_list {
 	const struct function_cost *items;
@@ -213,13 +215,14 @@ static int group_sites(struct site_groups *groups, const struct measurement *mea
 	return 0;
 }
 
+static void site_group_release(struct site_group *group)
+{
+	free(group->chain);
+}
+
 static void release_groups(struct site_groups *groups)
 {
-	size_t i;
-
-	for (i = 0; groups->groups != NULL && i < groups->count; i++)
-		free(groups->groups[i].chain);
-	free(groups->groups);
+	RELEASE_ARRAY(groups->groups, groups->count, site_group_release);
 }
 
 static const struct site_group *find_group(const struct site_groups *groups, const char *chain)

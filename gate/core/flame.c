@@ -262,13 +262,14 @@ out:
 	return status;
 }
 
+static void flame_frame_release(struct flame_frame *frame)
+{
+	free(frame->name);
+}
+
 void flame_frames_release(struct flame_frame *frames, size_t count)
 {
-	size_t i;
-
-	for (i = 0; frames != NULL && i < count; i++)
-		free(frames[i].name);
-	free(frames);
+	RELEASE_ARRAY(frames, count, flame_frame_release);
 }
 
 void flame_release(struct flame *flame)

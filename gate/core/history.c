@@ -13,6 +13,7 @@
 #include "acceptance.h"
 #include "baseline.h"
 #include "environment.h"
+#include "grow.h"
 #include "json_record.h"
 #include "results.h"
 #include "slope.h"
@@ -206,11 +207,7 @@ out:
 
 static void commit_lines_free(struct history_commit *commits, size_t count)
 {
-	size_t i;
-
-	for (i = 0; commits != NULL && i < count; i++)
-		commit_release(&commits[i]);
-	free(commits);
+	RELEASE_ARRAY(commits, count, commit_release);
 }
 
 /* `git show COMMIT:PATH` into *text; -1 when the file is not in that commit. */
@@ -747,29 +744,36 @@ int history_from_json(struct history *history, const cJSON *document, const char
 	return -1;
 }
 
+static void version_release(struct history_version *version)
+{
+	commit_release(&version->commit);
+	free(version->fingerprint_change);
+}
+
+static void skip_release(struct history_skip *skip)
+{
+	commit_release(&skip->commit);
+	free(skip->problem);
+}
+
+static void point_release(struct history_point *point)
+{
+	free(point->accepted);
+}
+
+static void series_release(struct history_series *series)
+{
+	RELEASE_ARRAY(series->points, series->point_count, point_release);
+	free(series->scenario);
+}
+
 void history_release(struct history *history)
 {
-	size_t i, j;
-
 	if (history == NULL)
 		return;
-	for (i = 0; history->versions != NULL && i < history->version_count; i++) {
-		commit_release(&history->versions[i].commit);
-		free(history->versions[i].fingerprint_change);
-	}
-	for (i = 0; history->skipped != NULL && i < history->skipped_count; i++) {
-		commit_release(&history->skipped[i].commit);
-		free(history->skipped[i].problem);
-	}
-	for (i = 0; history->series != NULL && i < history->series_count; i++) {
-		for (j = 0; j < history->series[i].point_count; j++)
-			free(history->series[i].points[j].accepted);
-		free(history->series[i].points);
-		free(history->series[i].scenario);
-	}
-	free(history->versions);
-	free(history->skipped);
-	free(history->series);
+	RELEASE_ARRAY(history->versions, history->version_count, version_release);
+	RELEASE_ARRAY(history->skipped, history->skipped_count, skip_release);
+	RELEASE_ARRAY(history->series, history->series_count, series_release);
 	free(history->ref);
 	free(history->tip);
 	free(history->path);

@@ -143,11 +143,7 @@ static int compare_names(const void *left, const void *right)
 
 static void listing_release(struct listing *listing)
 {
-	size_t i;
-
-	for (i = 0; i < listing->count; i++)
-		free(listing->names[i]);
-	free(listing->names);
+	free_strings(listing->names, listing->count);
 	*listing = (struct listing){ 0 };
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fs.h"
+#include "grow.h"
 
 int measurement_compute(struct measurement *measurement, struct gate_error *err)
 {
@@ -36,10 +37,26 @@ double measurement_shown(const struct measurement *measurement, enum metric_id m
 	return metric_table[metric].shows_cold ? (double)slope->cold : slope->per_message;
 }
 
+static void function_cost_release(struct function_cost *function)
+{
+	free(function->name);
+}
+
+static void site_cost_release(struct site_cost *site)
+{
+	free(site->location);
+	free(site->stack);
+}
+
+static void line_cost_release(struct line_cost *line)
+{
+	free(line->file);
+	free(line->function);
+	free(line->text);
+}
+
 void measurement_release(struct measurement *measurement)
 {
-	size_t i, tool;
-
 	if (measurement == NULL)
 		return;
 	scenario_info_release(&measurement->info);
@@ -47,26 +64,14 @@ void measurement_release(struct measurement *measurement)
 	free(measurement->build);
 	free(measurement->source);
 	free(measurement->telltales);
-	for (i = 0; i < measurement->function_count; i++)
-		free(measurement->functions[i].name);
-	free(measurement->functions);
-	for (i = 0; i < measurement->fill_function_count; i++)
-		free(measurement->fill_functions[i].name);
-	free(measurement->fill_functions);
-	for (i = 0; i < measurement->site_count; i++) {
-		free(measurement->sites[i].location);
-		free(measurement->sites[i].stack);
-	}
-	free(measurement->sites);
-	for (i = 0; i < measurement->line_count; i++) {
-		free(measurement->lines[i].file);
-		free(measurement->lines[i].function);
-		free(measurement->lines[i].text);
-	}
-	free(measurement->lines);
+	RELEASE_ARRAY(measurement->functions, measurement->function_count, function_cost_release);
+	RELEASE_ARRAY(measurement->fill_functions, measurement->fill_function_count,
+		      function_cost_release);
+	RELEASE_ARRAY(measurement->sites, measurement->site_count, site_cost_release);
+	RELEASE_ARRAY(measurement->lines, measurement->line_count, line_cost_release);
 	flame_frames_release(measurement->frames, measurement->frame_count);
-	for (tool = 0; tool < TOOL_COUNT; tool++)
-		for (i = 0; i < SLOPE_RUNS; i++)
+	for (size_t tool = 0; tool < TOOL_COUNT; tool++)
+		for (size_t i = 0; i < SLOPE_RUNS; i++)
 			free(measurement->raw_files[tool][i]);
 	memset(measurement, 0, sizeof(*measurement));
 }

@@ -258,26 +258,23 @@ const struct owned_cost *ownership_find(const struct ownership *ownership, const
 	return bsearch(&key, ownership->costs, ownership->count, sizeof(key), compare_costs);
 }
 
+static void owned_cost_release(struct owned_cost *cost)
+{
+	free(cost->name);
+}
+
 void ownership_release(struct ownership *ownership)
 {
-	size_t i;
-
 	if (ownership == NULL)
 		return;
-	for (i = 0; i < ownership->count; i++)
-		free(ownership->costs[i].name);
-	free(ownership->costs);
+	RELEASE_ARRAY(ownership->costs, ownership->count, owned_cost_release);
 	*ownership = (struct ownership)OWNERSHIP_INIT;
 }
 
 void ownership_objects_release(struct ownership_objects *objects)
 {
-	size_t i;
-
 	if (objects == NULL)
 		return;
-	for (i = 0; i < objects->count; i++)
-		debuginfo_release(&objects->objects[i]);
-	free(objects->objects);
+	RELEASE_ARRAY(objects->objects, objects->count, debuginfo_release);
 	*objects = (struct ownership_objects){ 0 };
 }

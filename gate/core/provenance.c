@@ -11,6 +11,7 @@
 
 #include "callgrind.h"
 #include "debuginfo.h"
+#include "grow.h"
 #include "packages.h"
 
 /* What one object's units add, while it is read. */
@@ -156,13 +157,9 @@ int provenance_read(struct provenance *provenance, const struct manifest *manife
 
 void provenance_release(struct provenance *provenance)
 {
-	size_t i;
-
 	if (provenance == NULL)
 		return;
-	for (i = 0; i < provenance->count; i++)
-		free(provenance->unoptimised[i]);
-	free(provenance->unoptimised);
+	free_strings(provenance->unoptimised, provenance->count);
 	free(provenance->flags);
 	free(provenance->stale);
 	*provenance = (struct provenance)PROVENANCE_INIT;

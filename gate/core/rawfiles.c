@@ -150,16 +150,16 @@ out_of_memory:
 	return gate_error_oom(err);
 }
 
+static void rawfile_release(struct rawfile *file)
+{
+	free(file->name);
+	free(file->what);
+}
+
 void rawfiles_release(struct rawfiles *files)
 {
-	size_t i;
-
 	if (files == NULL)
 		return;
-	for (i = 0; i < files->count; i++) {
-		free(files->files[i].name);
-		free(files->files[i].what);
-	}
-	free(files->files);
+	RELEASE_ARRAY(files->files, files->count, rawfile_release);
 	*files = (struct rawfiles){ 0 };
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fs.h"
+#include "grow.h"
 #include "json_read.h"
 #include "json_write.h"
 #include "results_schema.h"
@@ -563,19 +564,11 @@ const struct measurement *results_find(const struct results *results, const char
 
 void results_release(struct results *results)
 {
-	size_t i;
-
 	if (results == NULL)
 		return;
-	for (i = 0; i < results->count; i++)
-		measurement_release(&results->measurements[i]);
-	free(results->measurements);
-	for (i = 0; i < results->failure_count; i++)
-		measurement_release(&results->failures[i]);
-	free(results->failures);
-	for (i = 0; i < results->selected_count; i++)
-		free(results->selected[i]);
-	free(results->selected);
+	RELEASE_ARRAY(results->measurements, results->count, measurement_release);
+	RELEASE_ARRAY(results->failures, results->failure_count, measurement_release);
+	free_strings(results->selected, results->selected_count);
 	environment_release(&results->fingerprint);
 	*results = (struct results)RESULTS_INIT;
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "json_record.h"
 #include "results_schema.h"
 #include "text.h"
@@ -176,16 +177,17 @@ static const struct json_field pair_fields[] = {
 static const struct json_record pair_record = JSON_RECORD("wall-clock pair", pair_fields,
 							  finish_pair);
 
+static void view_pair_release(struct results_wall_pair *pair)
+{
+	free(pair->loops);
+}
+
 void results_view_release(struct results_view *view)
 {
-	size_t i;
-
 	if (view == NULL)
 		return;
-	for (i = 0; view->pairs != NULL && i < view->pair_count; i++)
-		free(view->pairs[i].loops);
+	RELEASE_ARRAY(view->pairs, view->pair_count, view_pair_release);
 	results_release(&view->code);
-	free(view->pairs);
 	free(view->facts);
 	*view = (struct results_view){ 0 };
 }
@@ -402,19 +404,18 @@ static const struct json_field verdict_fields[] = {
 
 static const struct json_record verdict_record = JSON_RECORD("verdict", verdict_fields, NULL);
 
+static void verdict_row_release(struct results_verdict_row *row)
+{
+	free(row->breaches);
+	free(row->accepted_reasons);
+	flame_frames_release(row->baseline_frames, row->baseline_frame_count);
+}
+
 void results_verdict_release(struct results_verdict *verdict)
 {
-	size_t i;
-
 	if (verdict == NULL)
 		return;
-	for (i = 0; verdict->rows != NULL && i < verdict->row_count; i++) {
-		free(verdict->rows[i].breaches);
-		free(verdict->rows[i].accepted_reasons);
-		flame_frames_release(verdict->rows[i].baseline_frames,
-				     verdict->rows[i].baseline_frame_count);
-	}
-	free(verdict->rows);
+	RELEASE_ARRAY(verdict->rows, verdict->row_count, verdict_row_release);
 	*verdict = (struct results_verdict){ 0 };
 }
 

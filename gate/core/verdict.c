@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "exit_codes.h"
+#include "grow.h"
 #include "results_schema.h"
 #include "slope.h"
 
@@ -1006,17 +1007,17 @@ int verdict_explain(struct verdict *verdict, bool every_row, struct gate_error *
 	return 0;
 }
 
+static void verdict_row_release(struct verdict_row *row)
+{
+	free(row->attribution);
+	free(row->wall);
+}
+
 void verdict_release(struct verdict *verdict)
 {
-	size_t i;
-
 	if (verdict == NULL)
 		return;
-	for (i = 0; i < verdict->row_count; i++) {
-		free(verdict->rows[i].attribution);
-		free(verdict->rows[i].wall);
-	}
-	free(verdict->rows);
+	RELEASE_ARRAY(verdict->rows, verdict->row_count, verdict_row_release);
 	free(verdict->acceptance_used);
 	*verdict = (struct verdict)VERDICT_INIT;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fs.h"
+#include "grow.h"
 #include "json_read.h"
 #include "text.h"
 
@@ -231,17 +232,17 @@ const struct acceptance_entry *acceptance_find(const struct acceptance *acceptan
 	return NULL;
 }
 
+static void acceptance_entry_release(struct acceptance_entry *entry)
+{
+	free(entry->scenario);
+	free(entry->reason);
+}
+
 void acceptance_release(struct acceptance *acceptance)
 {
-	size_t i;
-
 	if (acceptance == NULL)
 		return;
-	for (i = 0; i < acceptance->count; i++) {
-		free(acceptance->entries[i].scenario);
-		free(acceptance->entries[i].reason);
-	}
-	free(acceptance->entries);
+	RELEASE_ARRAY(acceptance->entries, acceptance->count, acceptance_entry_release);
 	free(acceptance->path);
 	*acceptance = (struct acceptance)ACCEPTANCE_INIT;
 }

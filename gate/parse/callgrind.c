@@ -1091,35 +1091,29 @@ static int compare_functions(const void *left, const void *right)
 	return order != 0 ? order : strcmp(a->object, b->object);
 }
 
-static void cg_calls_release(struct cg_call *calls, size_t count)
+static void cg_call_release(struct cg_call *call)
 {
-	size_t i;
+	free(call->callee);
+	free(call->object);
+}
 
-	for (i = 0; i < count; i++) {
-		free(calls[i].callee);
-		free(calls[i].object);
-	}
-	free(calls);
+/* A function's strings, lines and calls, whether the parser's or the profile's. */
+static void cg_function_release(struct cg_function *function)
+{
+	free(function->name);
+	free(function->file);
+	free(function->object);
+	free(function->lines);
+	free(function->instrs);
+	RELEASE_ARRAY(function->calls, function->call_count, cg_call_release);
 }
 
 static void parser_release(struct cg_parser *parser)
 {
-	size_t i;
-
-	for (i = 0; i < CG_SPACE_COUNT; i++)
+	for (size_t i = 0; i < CG_SPACE_COUNT; i++)
 		names_release(&parser->names[i]);
-	for (i = 0; i < parser->function_count; i++) {
-		free(parser->functions[i].name);
-		free(parser->functions[i].file);
-		free(parser->functions[i].object);
-		free(parser->functions[i].lines);
-		free(parser->functions[i].instrs);
-		cg_calls_release(parser->functions[i].calls, parser->functions[i].call_count);
-	}
-	for (i = 0; i < parser->file_count; i++)
-		free(parser->files[i]);
-	free(parser->files);
-	free(parser->functions);
+	RELEASE_ARRAY(parser->functions, parser->function_count, cg_function_release);
+	free_strings(parser->files, parser->file_count);
 	free(parser->by_name);
 	free(parser->file);
 	free(parser->object);
@@ -1253,22 +1247,10 @@ const struct cg_function *cg_profile_find_in(const struct cg_profile *profile, c
 
 void cg_profile_release(struct cg_profile *profile)
 {
-	size_t i;
-
 	if (profile == NULL)
 		return;
-	for (i = 0; i < profile->function_count; i++) {
-		free(profile->functions[i].name);
-		free(profile->functions[i].file);
-		free(profile->functions[i].object);
-		free(profile->functions[i].lines);
-		free(profile->functions[i].instrs);
-		cg_calls_release(profile->functions[i].calls, profile->functions[i].call_count);
-	}
-	for (i = 0; i < profile->file_count; i++)
-		free(profile->files[i]);
-	free(profile->files);
-	free(profile->functions);
+	RELEASE_ARRAY(profile->functions, profile->function_count, cg_function_release);
+	free_strings(profile->files, profile->file_count);
 	free(profile->event);
 	free(profile->events);
 	*profile = (struct cg_profile)CG_PROFILE_INIT;

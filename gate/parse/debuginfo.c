@@ -571,26 +571,32 @@ const char *debuginfo_owner(const struct debuginfo *info, const char *file, uint
 	return NULL;
 }
 
+static void debuginfo_function_release(struct debuginfo_function *function)
+{
+	free(function->file);
+	free(function->name);
+}
+
+static void debuginfo_origin_release(struct debuginfo_origin *origin)
+{
+	free(origin->name);
+}
+
+static void unit_spans_release(struct debuginfo_unit_spans *unit)
+{
+	free(unit->spans);
+}
+
 void debuginfo_release(struct debuginfo *info)
 {
-	size_t i;
-
 	if (info == NULL)
 		return;
-	for (i = 0; i < info->count; i++) {
-		free(info->functions[i].file);
-		free(info->functions[i].name);
-	}
-	free(info->functions);
+	RELEASE_ARRAY(info->functions, info->count, debuginfo_function_release);
 	free(info->object);
 	free(info->places);
-	for (i = 0; i < info->origin_count; i++)
-		free(info->origins[i].name);
-	free(info->origins);
+	RELEASE_ARRAY(info->origins, info->origin_count, debuginfo_origin_release);
 	free(info->by_name);
-	for (i = 0; i < info->span_units; i++)
-		free(info->spans[i].spans);
-	free(info->spans);
+	RELEASE_ARRAY(info->spans, info->span_units, unit_spans_release);
 	if (info->dwarf != NULL)
 		dwarf_end(info->dwarf);
 	if (info->fd >= 0)

@@ -452,14 +452,16 @@ out:
 	return result;
 }
 
+static void dhat_site_release(struct dhat_site *site)
+{
+	free(site->location);
+	free(site->stack);
+}
+
 void dhat_profile_release(struct dhat_profile *profile)
 {
 	if (profile == NULL)
 		return;
-	for (size_t index = 0; index < profile->site_count; index++) {
-		free(profile->sites[index].location);
-		free(profile->sites[index].stack);
-	}
-	free(profile->sites);
+	RELEASE_ARRAY(profile->sites, profile->site_count, dhat_site_release);
 	*profile = (struct dhat_profile)DHAT_PROFILE_INIT;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fs.h"
+#include "grow.h"
 
 struct elf_object {
 	char *path;
@@ -273,13 +274,9 @@ out:
 
 void elf_dynamic_release(struct elf_dynamic *dynamic)
 {
-	size_t i;
-
 	if (dynamic == NULL)
 		return;
-	for (i = 0; i < dynamic->needed_count; i++)
-		free(dynamic->needed[i]);
-	free(dynamic->needed);
+	free_strings(dynamic->needed, dynamic->needed_count);
 	free(dynamic->runpath);
 	free(dynamic->rpath);
 	*dynamic = (struct elf_dynamic)ELF_DYNAMIC_INIT;

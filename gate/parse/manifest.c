@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "suggest.h"
 #include "text.h"
 
@@ -332,18 +333,18 @@ void manifest_shard(struct manifest *manifest, unsigned index, unsigned count)
 			remove_entry(manifest, i);
 }
 
+static void manifest_entry_release(struct manifest_entry *entry)
+{
+	free(entry->name);
+	free(entry->path);
+	free(entry->build);
+}
+
 void manifest_release(struct manifest *manifest)
 {
-	size_t i;
-
 	if (manifest == NULL)
 		return;
-	for (i = 0; i < manifest->entry_count; i++) {
-		free(manifest->entries[i].name);
-		free(manifest->entries[i].path);
-		free(manifest->entries[i].build);
-	}
-	free(manifest->entries);
+	RELEASE_ARRAY(manifest->entries, manifest->entry_count, manifest_entry_release);
 	free(manifest->costgate);
 	free(manifest->compiler);
 	free(manifest->flags);

@@ -7,6 +7,7 @@
 
 #include "callgrind.h"
 #include "elf_object.h"
+#include "grow.h"
 
 #include <dirent.h>
 #include <elf.h>
@@ -571,8 +572,6 @@ int program_check_reported(const char *path, const char *const *outputs, size_t 
 			status = read_reported(outputs[i], &objects, &count, err);
 	if (status == 0 && count > 0)
 		status = check_all(path, objects, region, err);
-	for (i = 0; i < count; i++)
-		free(objects[i]);
-	free(objects);
+	free_strings(objects, count);
 	return status;
 }

@@ -20,6 +20,7 @@
 #include "argv_list.h"
 #include "elf_object.h"
 #include "fs.h"
+#include "grow.h"
 #include "runner.h"
 
 #define PACKAGES_TIMEOUT 30.0
@@ -32,11 +33,7 @@ struct packages_names {
 
 static void names_release(struct packages_names *names)
 {
-	size_t i;
-
-	for (i = 0; i < names->count; i++)
-		free(names->items[i]);
-	free(names->items);
+	free_strings(names->items, names->count);
 	names->items = NULL;
 	names->count = 0;
 }
@@ -289,9 +286,7 @@ out:
 			free(texts[i]);
 			texts[i] = NULL;
 		}
-	for (i = 0; owners != NULL && i < count; i++)
-		free(owners[i]);
-	free(owners);
+	free_strings(owners, count);
 	argv_list_release(&argv);
 	free(listing);
 	free(dpkg);
@@ -360,9 +355,7 @@ static int cache_libraries(struct packages_cache *cache, char *const *libraries,
 	}
 	status = 0;
 out:
-	for (i = 0; texts != NULL && i < count; i++)
-		free(texts[i]);
-	free(texts);
+	free_strings(texts, count);
 	free(missing);
 	return status;
 }
@@ -539,19 +532,18 @@ out:
 		*objects = NULL;
 		*count = 0;
 	}
-	for (i = 0; i < files.count; i++)
-		free(files.items[i]);
-	free(files.items);
+	free_strings(files.items, files.count);
 	return status;
+}
+
+static void packages_object_release(struct packages_object *object)
+{
+	free(object->path);
 }
 
 void packages_objects_release(struct packages_object *objects, size_t count)
 {
-	size_t i;
-
-	for (i = 0; objects != NULL && i < count; i++)
-		free(objects[i].path);
-	free(objects);
+	RELEASE_ARRAY(objects, count, packages_object_release);
 }
 
 void packages_prefetch(struct packages_cache *cache, char *const *executables, size_t count)
@@ -637,15 +629,9 @@ struct packages_cache *packages_shared_cache(void)
 
 void packages_cache_release(struct packages_cache *cache)
 {
-	size_t i;
-
 	if (cache == NULL)
 		return;
-	for (i = 0; i < cache->count; i++) {
-		free(cache->paths[i]);
-		free(cache->owners[i]);
-	}
-	free(cache->paths);
-	free(cache->owners);
+	free_strings(cache->paths, cache->count);
+	free_strings(cache->owners, cache->count);
 	*cache = (struct packages_cache)PACKAGES_CACHE_INIT;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "callgrind.h"
+#include "grow.h"
 #include "packages.h"
 #include "program.h"
 
@@ -62,9 +63,7 @@ static int add_loadable(struct seal *seal, const char *executable, struct gate_e
 		grown[seal->count++].path = paths[i];
 		paths[i] = NULL;
 	}
-	for (i = 0; i < count; i++)
-		free(paths[i]);
-	free(paths);
+	free_strings(paths, count);
 	return status;
 }
 
@@ -228,14 +227,15 @@ int seal_compare(const cJSON *files, const char *name, const char *build_dir,
 	return 0;
 }
 
+static void seal_file_release(struct seal_file *file)
+{
+	free(file->path);
+}
+
 void seal_release(struct seal *seal)
 {
-	size_t i;
-
 	if (seal == NULL)
 		return;
-	for (i = 0; i < seal->count; i++)
-		free(seal->files[i].path);
-	free(seal->files);
+	RELEASE_ARRAY(seal->files, seal->count, seal_file_release);
 	*seal = (struct seal)SEAL_INIT;
 }

@@ -1,7 +1,9 @@
-/* Growing arrays: room made only when full, the capacity from the first size then doubled, and
- * the array kept whole when it cannot grow. */
+/* Arrays: room made only when full, the capacity from the first size then doubled, the array
+ * kept whole when it cannot grow; released element by element, a NULL array holding none. (The
+ * sanitized suite and the one under memcheck see that the memory itself is given back.) */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "grow.h"
@@ -39,8 +41,48 @@ static void grow_should_keep_the_array_when_it_cannot_grow(void)
 	free(bytes);
 }
 
+static size_t released_sum, released_calls;
+
+static void release_pair(struct pair *pair)
+{
+	released_sum += pair->a;
+	released_calls++;
+}
+
+static void release_should_release_each_element_then_the_array(void)
+{
+	struct pair *pairs = calloc(5, sizeof(*pairs));
+	char **strings = calloc(3, sizeof(*strings));
+	size_t i;
+
+	CHECK(pairs != NULL && strings != NULL);
+	for (i = 0; i < 5; i++)
+		pairs[i].a = i + 1;
+	released_sum = released_calls = 0;
+	/* Three of five filled: only those are released. */
+	RELEASE_ARRAY(pairs, 3, release_pair);
+	CHECK_U64(released_calls, 3);
+	CHECK_U64(released_sum, 1 + 2 + 3);
+	strings[0] = strdup("first");
+	strings[2] = strdup("third"); /* the one between is NULL */
+	CHECK(strings[0] != NULL && strings[2] != NULL);
+	free_strings(strings, 3);
+}
+
+static void release_should_take_a_null_array_as_empty(void)
+{
+	struct pair *none = NULL;
+
+	released_calls = 0;
+	RELEASE_ARRAY(none, 4, release_pair);
+	CHECK_U64(released_calls, 0);
+	free_strings(NULL, 4);
+}
+
 int main(void)
 {
 	return RUN_CASES(grow_should_double_only_when_full,
-			 grow_should_keep_the_array_when_it_cannot_grow);
+			 grow_should_keep_the_array_when_it_cannot_grow,
+			 release_should_release_each_element_then_the_array,
+			 release_should_take_a_null_array_as_empty);
 }
