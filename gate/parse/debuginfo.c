@@ -57,6 +57,23 @@ static bool debuginfo_defines(Dwarf_Die *die)
 		dwarf_hasattr(die, DW_AT_inline));
 }
 
+/* The compilation unit after the one at *offset (0: the first) into *unit, *offset moved past it;
+ * false after the last. A unit whose DIE cannot be read is passed over. */
+static bool debuginfo_next_unit(Dwarf *dwarf, Dwarf_Off *offset, Dwarf_Die *unit)
+{
+	Dwarf_Off next;
+	size_t header_size;
+
+	while (dwarf_nextcu(dwarf, *offset, &next, &header_size, NULL, NULL, NULL) == 0) {
+		bool read = dwarf_offdie(dwarf, *offset + header_size, unit) != NULL;
+
+		*offset = next;
+		if (read)
+			return true;
+	}
+	return false;
+}
+
 static int debuginfo_read_unit(struct debuginfo *info, size_t *capacity, Dwarf_Die *unit)
 {
 	Dwarf_Attribute attribute;
@@ -83,8 +100,9 @@ static int debuginfo_read_unit(struct debuginfo *info, size_t *capacity, Dwarf_D
 
 int debuginfo_read(struct debuginfo *info, const char *object)
 {
-	size_t capacity = 0, header_size;
-	Dwarf_Off offset = 0, next;
+	size_t capacity = 0;
+	Dwarf_Off offset = 0;
+	Dwarf_Die unit;
 	Dwarf *dwarf = NULL;
 	int fd, status = -1;
 
@@ -100,14 +118,9 @@ int debuginfo_read(struct debuginfo *info, const char *object)
 		status = 0;
 		goto out;
 	}
-	while (dwarf_nextcu(dwarf, offset, &next, &header_size, NULL, NULL, NULL) == 0) {
-		Dwarf_Die unit;
-
-		if (dwarf_offdie(dwarf, offset + header_size, &unit) != NULL &&
-		    debuginfo_read_unit(info, &capacity, &unit) != 0)
+	while (debuginfo_next_unit(dwarf, &offset, &unit))
+		if (debuginfo_read_unit(info, &capacity, &unit) != 0)
 			goto out;
-		offset = next;
-	}
 	if (info->count > 0)
 		qsort(info->functions, info->count, sizeof(*info->functions), debuginfo_compare);
 	/* Kept open for debuginfo_owner_at. */
@@ -173,17 +186,13 @@ static char *debuginfo_qualified_name(Dwarf_Die *die)
  * unit (an object without .debug_aranges). */
 static bool debuginfo_unit_at(Dwarf *dwarf, uint64_t address, Dwarf_Die *unit)
 {
-	Dwarf_Off offset = 0, next;
-	size_t header_size;
+	Dwarf_Off offset = 0;
 
 	if (dwarf_addrdie(dwarf, address, unit) != NULL)
 		return true;
-	while (dwarf_nextcu(dwarf, offset, &next, &header_size, NULL, NULL, NULL) == 0) {
-		if (dwarf_offdie(dwarf, offset + header_size, unit) != NULL &&
-		    dwarf_haspc(unit, address) > 0)
+	while (debuginfo_next_unit(dwarf, &offset, unit))
+		if (dwarf_haspc(unit, address) > 0)
 			return true;
-		offset = next;
-	}
 	return false;
 }
 
@@ -637,8 +646,8 @@ static int debuginfo_unit_variable(Dwarf_Die *unit, const char *variable, char *
 
 int debuginfo_variable_file(const char *object, const char *variable, char **file)
 {
-	size_t header_size;
-	Dwarf_Off offset = 0, next;
+	Dwarf_Off offset = 0;
+	Dwarf_Die unit;
 	Dwarf *dwarf;
 	int fd, found = 0;
 
@@ -647,14 +656,8 @@ int debuginfo_variable_file(const char *object, const char *variable, char **fil
 	if (fd < 0)
 		return 0;
 	dwarf = dwarf_begin(fd, DWARF_C_READ);
-	while (dwarf != NULL && found == 0 &&
-	       dwarf_nextcu(dwarf, offset, &next, &header_size, NULL, NULL, NULL) == 0) {
-		Dwarf_Die unit;
-
-		if (dwarf_offdie(dwarf, offset + header_size, &unit) != NULL)
-			found = debuginfo_unit_variable(&unit, variable, file);
-		offset = next;
-	}
+	while (dwarf != NULL && found == 0 && debuginfo_next_unit(dwarf, &offset, &unit))
+		found = debuginfo_unit_variable(&unit, variable, file);
 	if (dwarf != NULL)
 		dwarf_end(dwarf);
 	close(fd);
@@ -696,8 +699,8 @@ static bool debuginfo_unit_is_harness(Dwarf_Die *unit)
 int debuginfo_each_unit(const char *object,
 			int (*each)(const struct debuginfo_unit *unit, void *context), void *context)
 {
-	size_t header_size;
-	Dwarf_Off offset = 0, next;
+	Dwarf_Off offset = 0;
+	Dwarf_Die die;
 	Dwarf *dwarf;
 	int fd, status = 0;
 
@@ -705,33 +708,27 @@ int debuginfo_each_unit(const char *object,
 	if (fd < 0)
 		return -1;
 	dwarf = dwarf_begin(fd, DWARF_C_READ);
-	while (dwarf != NULL && status == 0 &&
-	       dwarf_nextcu(dwarf, offset, &next, &header_size, NULL, NULL, NULL) == 0) {
-		Dwarf_Die die;
+	while (dwarf != NULL && status == 0 && debuginfo_next_unit(dwarf, &offset, &die)) {
 		Dwarf_Attribute attribute;
 		struct debuginfo_unit unit = { 0 };
+		const char *name = dwarf_diename(&die);
+		const char *directory = dwarf_formstring(
+			dwarf_attr(&die, DW_AT_comp_dir, &attribute));
 		char *file = NULL;
 
-		if (dwarf_offdie(dwarf, offset + header_size, &die) != NULL) {
-			const char *name = dwarf_diename(&die);
-			const char *directory =
-				dwarf_formstring(dwarf_attr(&die, DW_AT_comp_dir, &attribute));
-
-			if (name != NULL && name[0] != '/' && directory != NULL) {
-				if (asprintf(&file, "%s/%s", directory, name) < 0) {
-					status = -1;
-					break;
-				}
-				unit.file = file;
-			} else {
-				unit.file = name;
+		if (name != NULL && name[0] != '/' && directory != NULL) {
+			if (asprintf(&file, "%s/%s", directory, name) < 0) {
+				status = -1;
+				break;
 			}
-			unit.producer = dwarf_formstring(dwarf_attr(&die, DW_AT_producer, &attribute));
-			unit.harness = debuginfo_unit_is_harness(&die);
-			status = each(&unit, context);
+			unit.file = file;
+		} else {
+			unit.file = name;
 		}
+		unit.producer = dwarf_formstring(dwarf_attr(&die, DW_AT_producer, &attribute));
+		unit.harness = debuginfo_unit_is_harness(&die);
+		status = each(&unit, context);
 		free(file);
-		offset = next;
 	}
 	if (dwarf != NULL)
 		dwarf_end(dwarf);
