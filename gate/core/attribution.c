@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "json_record.h"
 
 /* One side's functions: a measurement's region functions or its fill functions. */
 struct function_list {
@@ -579,54 +580,85 @@ int attribution_compute(struct attribution *attribution, const struct measuremen
 	return merge_sites(attribution, head, baseline);
 }
 
-static bool add_functions(cJSON *array, const struct attribution_function *rows, size_t count)
-{
-	size_t i;
+/* What attribution_to_json writes, described as records (json_record.h): a function's row, a
+ * line's, a site's, and the figures of the whole. */
+static const struct json_field function_fields[] = {
+	{ .key = "name", JSON_VIEW_MEMBER(struct attribution_function, name) },
+	{ .key = "head", JSON_NUMBER_MEMBER(struct attribution_function, head) },
+	{ .key = "baseline", JSON_NUMBER_MEMBER(struct attribution_function, baseline) },
+	{ .key = "change", JSON_NUMBER_MEMBER(struct attribution_function, change) },
+	{ .key = "exclusive_change",
+	  JSON_NUMBER_MEMBER(struct attribution_function, exclusive_change) },
+	{ .key = "inclusive_change",
+	  JSON_NUMBER_MEMBER(struct attribution_function, inclusive_change) },
+	{ .key = "share_percent", JSON_NUMBER_MEMBER(struct attribution_function, share_percent) },
+	{ .key = "appeared", JSON_BOOL_MEMBER(struct attribution_function, appeared) },
+	{ .key = "disappeared", JSON_BOOL_MEMBER(struct attribution_function, disappeared) },
+};
 
-	for (i = 0; i < count; i++) {
-		const struct attribution_function *row = &rows[i];
-		cJSON *item = cJSON_CreateObject();
+static const struct json_record function_record = JSON_RECORD("function that moved",
+							      function_fields, NULL);
 
-		if (!cJSON_AddItemToArray(array, item) ||
-		    cJSON_AddStringToObject(item, "name", row->name) == NULL ||
-		    cJSON_AddNumberToObject(item, "head", row->head) == NULL ||
-		    cJSON_AddNumberToObject(item, "baseline", row->baseline) == NULL ||
-		    cJSON_AddNumberToObject(item, "change", row->change) == NULL ||
-		    cJSON_AddNumberToObject(item, "exclusive_change", row->exclusive_change) == NULL ||
-		    cJSON_AddNumberToObject(item, "inclusive_change", row->inclusive_change) == NULL ||
-		    cJSON_AddNumberToObject(item, "share_percent", row->share_percent) == NULL ||
-		    cJSON_AddBoolToObject(item, "appeared", row->appeared) == NULL ||
-		    cJSON_AddBoolToObject(item, "disappeared", row->disappeared) == NULL)
-			return false;
-	}
-	return true;
-}
+static const struct json_field line_fields[] = {
+	{ .key = "file", JSON_VIEW_MEMBER(struct attribution_line, file) },
+	{ .key = "line", JSON_COUNT_MEMBER(struct attribution_line, line) },
+	{ .key = "function", JSON_VIEW_MEMBER(struct attribution_line, function) },
+	{ .key = "text", JSON_VIEW_MEMBER(struct attribution_line, text) },
+	{ .key = "head", JSON_NUMBER_MEMBER(struct attribution_line, head) },
+	{ .key = "baseline", JSON_NUMBER_MEMBER(struct attribution_line, baseline) },
+	{ .key = "change", JSON_NUMBER_MEMBER(struct attribution_line, change) },
+	{ .key = "appeared", JSON_BOOL_MEMBER(struct attribution_line, appeared) },
+	{ .key = "disappeared", JSON_BOOL_MEMBER(struct attribution_line, disappeared) },
+};
+
+static const struct json_record line_record = JSON_RECORD("line that moved", line_fields, NULL);
+
+static const struct json_field site_fields[] = {
+	{ .key = "chain", JSON_FIXED_MEMBER(struct attribution_site, chain) },
+	{ .key = "head_lines", JSON_FIXED_MEMBER(struct attribution_site, head_lines) },
+	{ .key = "baseline_lines", JSON_FIXED_MEMBER(struct attribution_site, baseline_lines) },
+	{ .key = "head_blocks", JSON_NUMBER_MEMBER(struct attribution_site, head_blocks) },
+	{ .key = "baseline_blocks", JSON_NUMBER_MEMBER(struct attribution_site, baseline_blocks) },
+	{ .key = "blocks_change", JSON_NUMBER_MEMBER(struct attribution_site, blocks_change) },
+	{ .key = "bytes_change", JSON_NUMBER_MEMBER(struct attribution_site, bytes_change) },
+	{ .key = "appeared", JSON_BOOL_MEMBER(struct attribution_site, appeared) },
+	{ .key = "disappeared", JSON_BOOL_MEMBER(struct attribution_site, disappeared) },
+};
+
+static const struct json_record site_record = JSON_RECORD("site that moved", site_fields, NULL);
+
+static const struct json_field figure_fields[] = {
+	{ .key = "syscall_change", JSON_NUMBER_MEMBER(struct attribution, syscall_change) },
+	{ .key = "total_change", JSON_NUMBER_MEMBER(struct attribution, total_change) },
+	{ .key = "rest_change", JSON_NUMBER_MEMBER(struct attribution, rest_change) },
+	{ .key = "rest_share_percent", JSON_NUMBER_MEMBER(struct attribution, rest_share_percent) },
+	{ .key = "allocator_change", JSON_NUMBER_MEMBER(struct attribution, allocator_change) },
+	{ .key = "harness_change", JSON_NUMBER_MEMBER(struct attribution, harness_change) },
+};
+
+static const struct json_record figure_record = JSON_RECORD("attribution", figure_fields, NULL);
+
+/* Adds the array `key` of `count` rows, each written as `record` says. */
+#define ADD_ROWS(object, key, record, rows, count) \
+	cJSON_AddItemToObject((object), (key),     \
+			      json_record_array((record), (rows), sizeof(*(rows)), (count)))
 
 cJSON *attribution_to_json(const struct attribution *attribution)
 {
-	cJSON *object = cJSON_CreateObject();
-	cJSON *functions = cJSON_AddArrayToObject(object, "functions");
-	cJSON *leaves = cJSON_AddArrayToObject(object, "leaves");
-	cJSON *sites = cJSON_AddArrayToObject(object, "sites");
-	cJSON *syscalls = cJSON_AddArrayToObject(object, "syscall_functions");
-	cJSON *growing = cJSON_AddArrayToObject(object, "growing_functions");
-	cJSON *lines = cJSON_AddArrayToObject(object, "lines");
-	cJSON *fill = NULL;
-	size_t i;
+	cJSON *object = cJSON_CreateObject(), *fill = NULL;
 
-	if (functions == NULL || leaves == NULL || sites == NULL || syscalls == NULL ||
-	    growing == NULL || lines == NULL ||
-	    cJSON_AddNumberToObject(object, "syscall_change", attribution->syscall_change) == NULL ||
-	    !add_functions(syscalls, attribution->syscalls, attribution->syscall_count) ||
-	    !add_functions(growing, attribution->growing, attribution->growing_count) ||
-	    cJSON_AddNumberToObject(object, "total_change", attribution->total_change) == NULL ||
-	    cJSON_AddNumberToObject(object, "rest_change", attribution->rest_change) == NULL ||
-	    cJSON_AddNumberToObject(object, "rest_share_percent",
-				    attribution->rest_share_percent) == NULL ||
-	    cJSON_AddNumberToObject(object, "allocator_change", attribution->allocator_change) == NULL ||
-	    cJSON_AddNumberToObject(object, "harness_change", attribution->harness_change) == NULL ||
-	    !add_functions(functions, attribution->functions, attribution->function_count) ||
-	    !add_functions(leaves, attribution->leaves, attribution->leaf_count))
+	if (object == NULL ||
+	    !ADD_ROWS(object, "functions", &function_record, attribution->functions,
+		      attribution->function_count) ||
+	    !ADD_ROWS(object, "leaves", &function_record, attribution->leaves,
+		      attribution->leaf_count) ||
+	    !ADD_ROWS(object, "sites", &site_record, attribution->sites, attribution->site_count) ||
+	    !ADD_ROWS(object, "syscall_functions", &function_record, attribution->syscalls,
+		      attribution->syscall_count) ||
+	    !ADD_ROWS(object, "growing_functions", &function_record, attribution->growing,
+		      attribution->growing_count) ||
+	    !ADD_ROWS(object, "lines", &line_record, attribution->lines, attribution->line_count) ||
+	    json_record_write(&figure_record, attribution, object) != 0)
 		goto failed;
 	if (attribution->has_fill &&
 	    ((fill = cJSON_AddObjectToObject(object, "fill")) == NULL ||
@@ -634,41 +666,9 @@ cJSON *attribution_to_json(const struct attribution *attribution)
 	     (attribution->has_fill_baseline
 		      ? cJSON_AddNumberToObject(fill, "baseline", attribution->fill_baseline)
 		      : cJSON_AddNullToObject(fill, "baseline")) == NULL ||
-	     !add_functions(cJSON_AddArrayToObject(fill, "functions"), attribution->fill,
-			    attribution->fill_count)))
+	     !ADD_ROWS(fill, "functions", &function_record, attribution->fill,
+		       attribution->fill_count)))
 		goto failed;
-	for (i = 0; i < attribution->line_count; i++) {
-		const struct attribution_line *row = &attribution->lines[i];
-		cJSON *item = cJSON_CreateObject();
-
-		if (!cJSON_AddItemToArray(lines, item) ||
-		    cJSON_AddStringToObject(item, "file", row->file) == NULL ||
-		    cJSON_AddNumberToObject(item, "line", (double)row->line) == NULL ||
-		    cJSON_AddStringToObject(item, "function", row->function) == NULL ||
-		    cJSON_AddStringToObject(item, "text", row->text) == NULL ||
-		    cJSON_AddNumberToObject(item, "head", row->head) == NULL ||
-		    cJSON_AddNumberToObject(item, "baseline", row->baseline) == NULL ||
-		    cJSON_AddNumberToObject(item, "change", row->change) == NULL ||
-		    cJSON_AddBoolToObject(item, "appeared", row->appeared) == NULL ||
-		    cJSON_AddBoolToObject(item, "disappeared", row->disappeared) == NULL)
-			goto failed;
-	}
-	for (i = 0; i < attribution->site_count; i++) {
-		const struct attribution_site *row = &attribution->sites[i];
-		cJSON *item = cJSON_CreateObject();
-
-		if (!cJSON_AddItemToArray(sites, item) ||
-		    cJSON_AddStringToObject(item, "chain", row->chain) == NULL ||
-		    cJSON_AddStringToObject(item, "head_lines", row->head_lines) == NULL ||
-		    cJSON_AddStringToObject(item, "baseline_lines", row->baseline_lines) == NULL ||
-		    cJSON_AddNumberToObject(item, "head_blocks", row->head_blocks) == NULL ||
-		    cJSON_AddNumberToObject(item, "baseline_blocks", row->baseline_blocks) == NULL ||
-		    cJSON_AddNumberToObject(item, "blocks_change", row->blocks_change) == NULL ||
-		    cJSON_AddNumberToObject(item, "bytes_change", row->bytes_change) == NULL ||
-		    cJSON_AddBoolToObject(item, "appeared", row->appeared) == NULL ||
-		    cJSON_AddBoolToObject(item, "disappeared", row->disappeared) == NULL)
-			goto failed;
-	}
 	return object;
 failed:
 	cJSON_Delete(object);

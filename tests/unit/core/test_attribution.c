@@ -1,9 +1,10 @@
 /* Unit tests of attribution: allocation sites are keyed by their chain of functions, not by line,
- * and the rows whose blocks per message changed come first. */
+ * and the rows whose blocks per message changed come first; what results.json holds of it. */
 #include "attribution.h"
 #include "check.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static struct measurement with_sites(struct site_cost *sites, size_t count)
@@ -265,10 +266,63 @@ static void harness_should_never_be_a_project_row_and_the_fill_merged(void)
 	CHECK_U64(why.fill_count, 1);
 }
 
+/* results.json's "attribution" member, member by member in its order: the page and readers of
+ * the document depend on its keys. */
+static void json_should_hold_every_row_and_figure_in_order(void)
+{
+	static struct attribution why;
+	const char *expected =
+		"{\"functions\":[{\"name\":\"parse\",\"head\":10,\"baseline\":4,\"change\":6,"
+		"\"exclusive_change\":5,\"inclusive_change\":6,\"share_percent\":60,"
+		"\"appeared\":false,\"disappeared\":false}],\"leaves\":[],"
+		"\"sites\":[{\"chain\":\"malloc < parse\",\"head_lines\":\"p.c:3\","
+		"\"baseline_lines\":\"\",\"head_blocks\":1,\"baseline_blocks\":0,"
+		"\"blocks_change\":1,\"bytes_change\":32,\"appeared\":true,\"disappeared\":false}],"
+		"\"syscall_functions\":[],\"growing_functions\":[],"
+		"\"lines\":[{\"file\":\"p.c\",\"line\":3,\"function\":\"parse\",\"text\":\"n++;\","
+		"\"head\":2,\"baseline\":1,\"change\":1,\"appeared\":false,\"disappeared\":false}],"
+		"\"syscall_change\":0,\"total_change\":10,\"rest_change\":4,\"rest_share_percent\":40,"
+		"\"allocator_change\":0.5,\"harness_change\":0,"
+		"\"fill\":{\"head\":3,\"baseline\":null,\"functions\":[]}}";
+	cJSON *json;
+	char *text;
+
+	why.total_change = 10;
+	why.rest_change = 4;
+	why.rest_share_percent = 40;
+	why.allocator_change = 0.5;
+	why.functions[0] = (struct attribution_function){ .name = "parse", .head = 10, .baseline = 4,
+							  .change = 6, .exclusive_change = 5,
+							  .inclusive_change = 6, .share_percent = 60 };
+	why.function_count = 1;
+	snprintf(why.sites[0].chain, sizeof(why.sites[0].chain), "malloc < parse");
+	snprintf(why.sites[0].head_lines, sizeof(why.sites[0].head_lines), "p.c:3");
+	why.sites[0].head_blocks = 1;
+	why.sites[0].blocks_change = 1;
+	why.sites[0].bytes_change = 32;
+	why.sites[0].appeared = true;
+	why.site_count = 1;
+	why.lines[0] = (struct attribution_line){ .file = "p.c", .line = 3, .function = "parse",
+						  .text = "n++;", .head = 2, .baseline = 1,
+						  .change = 1 };
+	why.line_count = 1;
+	why.has_fill = true;
+	why.fill_head = 3;
+	json = attribution_to_json(&why);
+	CHECK(json != NULL);
+	text = json != NULL ? cJSON_PrintUnformatted(json) : NULL;
+	CHECK(text != NULL);
+	if (text != NULL)
+		CHECK_STR(text, expected);
+	free(text);
+	cJSON_Delete(json);
+}
+
 int main(void)
 {
 	return RUN_CASES(sites_should_be_keyed_by_their_chain_of_functions,
 			 function_shares_should_add_up_to_the_whole_change,
 			 lines_should_be_matched_by_what_they_are_not_their_number,
-			 harness_should_never_be_a_project_row_and_the_fill_merged);
+			 harness_should_never_be_a_project_row_and_the_fill_merged,
+			 json_should_hold_every_row_and_figure_in_order);
 }
