@@ -419,29 +419,28 @@ static void list_found(const struct check *check, char *text, size_t size)
 		snprintf(text + used, size - used, ", ...");
 }
 
+/* visit_object on a copy of `path`. */
+static int visit_copy(struct check *check, const char *path)
+{
+	char *copy = strdup(path);
+
+	return copy != NULL ? visit_object(check, copy) : gate_error_oom(check->err);
+}
+
 /* Checks the executable at `path` and then each of `extra` (NULL-terminated; may be NULL). */
 static int check_all(const char *path, char *const *extra, const char *region,
 		     struct gate_error *err)
 {
 	struct check check = { .region = region, .err = err };
-	char *first = strdup(path), where[600];
+	char where[600];
 	size_t i;
 	int status = -1;
 
-	if (first == NULL)
-		return gate_error_oom(err);
-	if (visit_object(&check, first) != 0)
+	if (visit_copy(&check, path) != 0)
 		goto out;
-	for (i = 0; extra != NULL && extra[i] != NULL; i++) {
-		char *copy = strdup(extra[i]);
-
-		if (copy == NULL) {
-			gate_error_oom(err);
+	for (i = 0; extra != NULL && extra[i] != NULL; i++)
+		if (visit_copy(&check, extra[i]) != 0)
 			goto out;
-		}
-		if (visit_object(&check, copy) != 0)
-			goto out;
-	}
 	if (check.found_count == 0) {
 		gate_error_set(err, "'%s' has no function named '%s' (the measured region)",
 			       check.paths[0], region);
@@ -468,15 +467,12 @@ int program_check(const char *path, const char *region, struct gate_error *err)
 int program_objects(const char *path, char ***objects, size_t *count, struct gate_error *err)
 {
 	struct check check = { .region = "", .list_only = true, .err = err };
-	char *first = strdup(path);
 	size_t i;
 	int status = -1;
 
 	*objects = NULL;
 	*count = 0;
-	if (first == NULL)
-		return gate_error_oom(err);
-	if (visit_object(&check, first) != 0)
+	if (visit_copy(&check, path) != 0)
 		goto out;
 	*objects = calloc(check.path_count + 1, sizeof(**objects));
 	if (*objects == NULL) {
