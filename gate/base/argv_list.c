@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
+#include "array.h"
 
 /* Takes `owned` (a string this list now owns) as the next argument; NULL is a failure. */
 static void append(struct argv_list *list, char *owned)
@@ -65,6 +65,6 @@ void argv_list_release(struct argv_list *list)
 {
 	if (list == NULL)
 		return;
-	free_strings(list->items, list->count);
+	array_free_strings(list->items, list->count);
 	*list = (struct argv_list)ARGV_LIST_INIT;
 }

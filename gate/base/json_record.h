@@ -81,10 +81,12 @@ struct json_field {
 		sizeof(((type *)0)->member)
 #define JSON_TEXT_MEMBER(type, member) JSON_TEXT, JSON_AT(type, member, char *)
 #define JSON_VIEW_MEMBER(type, member) JSON_TEXT_VIEW, JSON_AT(type, member, const char *)
-#define JSON_FIXED_MEMBER(type, member)                                            \
-	JSON_TEXT_FIXED,                                                           \
-		offsetof(type, member) +                                           \
-			0 * sizeof(_Generic(&((type *)0)->member[0], char * : 1)), \
+/* A char array, not a pointer: the member's address must be that of an array of its size. */
+#define JSON_FIXED_MEMBER(type, member)                                                 \
+	JSON_TEXT_FIXED,                                                                \
+		offsetof(type, member) +                                                \
+			0 * sizeof(_Generic(&((type *)0)->member,                       \
+					    char(*)[sizeof(((type *)0)->member)] : 1)), \
 		sizeof(((type *)0)->member)
 #define JSON_COUNT_MEMBER(type, member) JSON_COUNT, JSON_AT(type, member, uint64_t)
 #define JSON_INDEX_MEMBER(type, member) JSON_INDEX, JSON_AT(type, member, size_t)

@@ -14,15 +14,15 @@
 #include <string.h>
 #include <time.h>
 
+#include "array.h"
 #include "command.h"
 #include "environment.h"
 #include "exit_codes.h"
-#include "grow.h"
+#include "json_read.h"
 #include "manifest.h"
 #include "native_runs.h"
-#include "results.h"
-#include "json_read.h"
 #include "optlayer.h"
+#include "results.h"
 #include "runner.h"
 #include "session.h"
 #include "verdict.h"
@@ -349,10 +349,12 @@ static void side_release(struct side *side)
 	free(side->counterpart);
 }
 
+/* Both arrays are released over every slot (they are zeroed when made): a side or a pair whose
+ * making failed half-way holds strings without being counted. */
 static void timing_release(struct timing *timing)
 {
-	RELEASE_ARRAY(timing->sides, timing->side_count, side_release);
-	RELEASE_ARRAY(timing->pairs, timing->native.entry_count, wall_pair_release);
+	ARRAY_RELEASE(timing->sides, timing->native.entry_count, side_release);
+	ARRAY_RELEASE(timing->pairs, timing->native.entry_count, wall_pair_release);
 	manifest_release(&timing->native);
 	environment_release(&timing->environment);
 }

@@ -16,21 +16,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "baseline.h"
 #include "command.h"
-#include "grow.h"
-#include "policy.h"
 #include "crosscheck.h"
-#include "telltales.h"
 #include "debuginfo.h"
 #include "exit_codes.h"
 #include "flamegraph.h"
 #include "fs.h"
 #include "manifest.h"
 #include "native_runs.h"
+#include "policy.h"
 #include "report.h"
 #include "runner.h"
 #include "table.h"
+#include "telltales.h"
 #include "wall_check.h"
 #include "wallclock.h"
 #include "worktree.h"
@@ -455,8 +455,8 @@ int session_run(struct session *session, struct measure_options *measure_options
 
 void session_release(struct session *session)
 {
-	RELEASE_ARRAY(session->measurements, session->measurement_count, measurement_release);
-	free_strings(session->selected, session->selected_count);
+	ARRAY_RELEASE(session->measurements, session->measurement_count, measurement_release);
+	array_free_strings(session->selected, session->selected_count);
 	manifest_release(&session->manifest);
 	provenance_release(&session->provenance);
 	environment_release(&session->environment);

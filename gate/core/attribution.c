@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
+#include "array.h"
 #include "json_record.h"
 
 /* One side's functions: a measurement's region functions or its fill functions. */
@@ -223,7 +223,7 @@ static void site_group_release(struct site_group *group)
 
 static void release_groups(struct site_groups *groups)
 {
-	RELEASE_ARRAY(groups->groups, groups->count, site_group_release);
+	ARRAY_RELEASE(groups->groups, groups->count, site_group_release);
 }
 
 static const struct site_group *find_group(const struct site_groups *groups, const char *chain)
@@ -638,10 +638,21 @@ static const struct json_field figure_fields[] = {
 
 static const struct json_record figure_record = JSON_RECORD("attribution", figure_fields, NULL);
 
-/* Adds the array `key` of `count` rows, each written as `record` says. */
+/* Adds the array `key` of `count` rows `size` bytes apart, each written as `record` says; false
+ * when out of memory. */
+static bool add_rows(cJSON *object, const char *key, const struct json_record *record,
+		     const void *rows, size_t size, size_t count)
+{
+	cJSON *array = json_record_array(record, rows, size, count);
+
+	if (array != NULL && cJSON_AddItemToObject(object, key, array))
+		return true;
+	cJSON_Delete(array);
+	return false;
+}
+
 #define ADD_ROWS(object, key, record, rows, count) \
-	cJSON_AddItemToObject((object), (key),     \
-			      json_record_array((record), (rows), sizeof(*(rows)), (count)))
+	add_rows((object), (key), (record), (rows), sizeof(*(rows)), (count))
 
 cJSON *attribution_to_json(const struct attribution *attribution)
 {

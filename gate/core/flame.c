@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
+#include "array.h"
 
 /* Deeper paths are cut: their cost stays in the deepest frame drawn. */
 #define FLAME_DEPTH_MAX 64
@@ -32,7 +32,7 @@ static int add_frame(struct flame_walk *walk, const char *name, size_t depth, do
 {
 	struct flame *flame = walk->flame;
 
-	if (GROW_ARRAY(flame->frames, walk->capacity, flame->count, 64) != 0)
+	if (ARRAY_GROW(flame->frames, walk->capacity, flame->count, 64) != 0)
 		return -1;
 	flame->frames[flame->count].name = strdup(name);
 	if (flame->frames[flame->count].name == NULL)
@@ -269,7 +269,7 @@ static void flame_frame_release(struct flame_frame *frame)
 
 void flame_frames_release(struct flame_frame *frames, size_t count)
 {
-	RELEASE_ARRAY(frames, count, flame_frame_release);
+	ARRAY_RELEASE(frames, count, flame_frame_release);
 }
 
 void flame_release(struct flame *flame)

@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "acceptance.h"
+#include "array.h"
 #include "baseline.h"
 #include "environment.h"
-#include "grow.h"
 #include "json_record.h"
 #include "results.h"
 #include "slope.h"
@@ -207,7 +207,7 @@ out:
 
 static void commit_lines_free(struct history_commit *commits, size_t count)
 {
-	RELEASE_ARRAY(commits, count, commit_release);
+	ARRAY_RELEASE(commits, count, commit_release);
 }
 
 /* `git show COMMIT:PATH` into *text; -1 when the file is not in that commit. */
@@ -763,7 +763,7 @@ static void point_release(struct history_point *point)
 
 static void series_release(struct history_series *series)
 {
-	RELEASE_ARRAY(series->points, series->point_count, point_release);
+	ARRAY_RELEASE(series->points, series->point_count, point_release);
 	free(series->scenario);
 }
 
@@ -771,9 +771,9 @@ void history_release(struct history *history)
 {
 	if (history == NULL)
 		return;
-	RELEASE_ARRAY(history->versions, history->version_count, version_release);
-	RELEASE_ARRAY(history->skipped, history->skipped_count, skip_release);
-	RELEASE_ARRAY(history->series, history->series_count, series_release);
+	ARRAY_RELEASE(history->versions, history->version_count, version_release);
+	ARRAY_RELEASE(history->skipped, history->skipped_count, skip_release);
+	ARRAY_RELEASE(history->series, history->series_count, series_release);
 	free(history->ref);
 	free(history->tip);
 	free(history->path);

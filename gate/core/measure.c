@@ -19,12 +19,12 @@
 #include <unistd.h>
 
 #include "argv_list.h"
+#include "array.h"
 #include "callgrind.h"
 #include "debuginfo.h"
 #include "dhat.h"
 #include "environment.h"
 #include "fs.h"
-#include "grow.h"
 #include "ownership.h"
 #include "program.h"
 #include "runner.h"
@@ -143,7 +143,7 @@ static int compare_names(const void *left, const void *right)
 
 static void listing_release(struct listing *listing)
 {
-	free_strings(listing->names, listing->count);
+	array_free_strings(listing->names, listing->count);
 	*listing = (struct listing){ 0 };
 }
 
@@ -160,7 +160,7 @@ static int listing_read(struct listing *listing, const char *directory)
 	while ((entry = readdir(entries)) != NULL) {
 		if (entry->d_name[0] == '.')
 			continue;
-		if (GROW_ARRAY(listing->names, capacity, listing->count, 256) != 0)
+		if (ARRAY_GROW(listing->names, capacity, listing->count, 256) != 0)
 			goto failed;
 		listing->names[listing->count] = strdup(entry->d_name);
 		if (listing->names[listing->count] == NULL)
@@ -721,6 +721,11 @@ static int compare_line_entries(const void *left, const void *right)
  * function outside the system's libraries, at N and at 2N, own instructions and system-library
  * callees' but the allocator's, as ownership.h counts a function. The file names are callgrind's
  * (absolute); measurement_place_lines names them in the repository. */
+static void line_entry_release(struct line_entry *entry)
+{
+	free(entry->function);
+}
+
 static int compute_lines(struct measurement *measurement, const struct cg_profile *profiles)
 {
 	const struct cg_profile *runs[2] = { &profiles[SLOPE_N], &profiles[SLOPE_TWICE_N] };
@@ -741,7 +746,7 @@ static int compute_lines(struct measurement *measurement, const struct cg_profil
 				if (line->line == 0 || line->file >= runs[run]->file_count ||
 				    runs[run]->files[line->file][0] != '/')
 					continue;
-				if (GROW_ARRAY(entries, capacity, count, 256) != 0)
+				if (ARRAY_GROW(entries, capacity, count, 256) != 0)
 					goto out;
 				entry = &entries[count];
 				entry->file = runs[run]->files[line->file];
@@ -790,9 +795,7 @@ static int compute_lines(struct measurement *measurement, const struct cg_profil
 	}
 	status = 0;
 out:
-	for (i = 0; i < count; i++)
-		free(entries[i].function);
-	free(entries);
+	ARRAY_RELEASE(entries, count, line_entry_release);
 	return status;
 }
 
@@ -1900,9 +1903,7 @@ static int seal_scenarios(struct measurement *measurements, const struct manifes
 	refused = debugview_probe_sealed(sealed);
 	if (refused != 0) {
 		sealed->read_only = NULL;
-		for (i = 0; i < count; i++)
-			free(directories[i]);
-		free(directories);
+		array_free_strings(directories, count);
 	}
 	for (i = 0; i < manifest->entry_count; i++)
 		measurements[i].sealed_read_only = refused == 0;
@@ -1914,9 +1915,7 @@ static int seal_scenarios(struct measurement *measurements, const struct manifes
 			 "namespace: %s), its files hashed around every run", strerror(refused));
 	return 0;
 no_memory:
-	for (i = 0; i < count; i++)
-		free(directories[i]);
-	free(directories);
+	array_free_strings(directories, count);
 	return gate_error_oom(err);
 }
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "fs.h"
-#include "grow.h"
 
 int measurement_compute(struct measurement *measurement, struct gate_error *err)
 {
@@ -64,11 +64,11 @@ void measurement_release(struct measurement *measurement)
 	free(measurement->build);
 	free(measurement->source);
 	free(measurement->telltales);
-	RELEASE_ARRAY(measurement->functions, measurement->function_count, function_cost_release);
-	RELEASE_ARRAY(measurement->fill_functions, measurement->fill_function_count,
+	ARRAY_RELEASE(measurement->functions, measurement->function_count, function_cost_release);
+	ARRAY_RELEASE(measurement->fill_functions, measurement->fill_function_count,
 		      function_cost_release);
-	RELEASE_ARRAY(measurement->sites, measurement->site_count, site_cost_release);
-	RELEASE_ARRAY(measurement->lines, measurement->line_count, line_cost_release);
+	ARRAY_RELEASE(measurement->sites, measurement->site_count, site_cost_release);
+	ARRAY_RELEASE(measurement->lines, measurement->line_count, line_cost_release);
 	flame_frames_release(measurement->frames, measurement->frame_count);
 	for (size_t tool = 0; tool < TOOL_COUNT; tool++)
 		for (size_t i = 0; i < SLOPE_RUNS; i++)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
+#include "array.h"
 
 static struct debuginfo *object_info(struct ownership_objects *objects, const char *object)
 {
@@ -59,7 +59,7 @@ static struct owned_cost *add_cost(struct ownership *ownership, size_t *capacity
 
 	if (name == NULL)
 		return NULL;
-	if (GROW_ARRAY(ownership->costs, *capacity, ownership->count, 64) != 0) {
+	if (ARRAY_GROW(ownership->costs, *capacity, ownership->count, 64) != 0) {
 		free(name);
 		return NULL;
 	}
@@ -267,7 +267,7 @@ void ownership_release(struct ownership *ownership)
 {
 	if (ownership == NULL)
 		return;
-	RELEASE_ARRAY(ownership->costs, ownership->count, owned_cost_release);
+	ARRAY_RELEASE(ownership->costs, ownership->count, owned_cost_release);
 	*ownership = (struct ownership)OWNERSHIP_INIT;
 }
 
@@ -275,6 +275,6 @@ void ownership_objects_release(struct ownership_objects *objects)
 {
 	if (objects == NULL)
 		return;
-	RELEASE_ARRAY(objects->objects, objects->count, debuginfo_release);
+	ARRAY_RELEASE(objects->objects, objects->count, debuginfo_release);
 	*objects = (struct ownership_objects){ 0 };
 }

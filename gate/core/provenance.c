@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "array.h"
 #include "callgrind.h"
 #include "debuginfo.h"
-#include "grow.h"
 #include "packages.h"
 
 /* What one object's units add, while it is read. */
@@ -159,7 +159,7 @@ void provenance_release(struct provenance *provenance)
 {
 	if (provenance == NULL)
 		return;
-	free_strings(provenance->unoptimised, provenance->count);
+	array_free_strings(provenance->unoptimised, provenance->count);
 	free(provenance->flags);
 	free(provenance->stale);
 	*provenance = (struct provenance)PROVENANCE_INIT;

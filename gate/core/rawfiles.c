@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
+#include "array.h"
 
 /* The kinds of file, by the prefix before the scenario's name. */
 static const struct {
@@ -130,7 +130,7 @@ int rawfiles_list(struct rawfiles *files, const char *directory,
 
 		if (kind < 0)
 			continue;
-		if (GROW_ARRAY(files->files, capacity, files->count, 16) != 0)
+		if (ARRAY_GROW(files->files, capacity, files->count, 16) != 0)
 			goto out_of_memory;
 		file = &files->files[files->count];
 		file->name = strdup(entry->d_name);
@@ -160,6 +160,6 @@ void rawfiles_release(struct rawfiles *files)
 {
 	if (files == NULL)
 		return;
-	RELEASE_ARRAY(files->files, files->count, rawfile_release);
+	ARRAY_RELEASE(files->files, files->count, rawfile_release);
 	*files = (struct rawfiles){ 0 };
 }

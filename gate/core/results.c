@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "fs.h"
-#include "grow.h"
 #include "json_read.h"
 #include "json_write.h"
 #include "results_schema.h"
@@ -566,9 +566,9 @@ void results_release(struct results *results)
 {
 	if (results == NULL)
 		return;
-	RELEASE_ARRAY(results->measurements, results->count, measurement_release);
-	RELEASE_ARRAY(results->failures, results->failure_count, measurement_release);
-	free_strings(results->selected, results->selected_count);
+	ARRAY_RELEASE(results->measurements, results->count, measurement_release);
+	ARRAY_RELEASE(results->failures, results->failure_count, measurement_release);
+	array_free_strings(results->selected, results->selected_count);
 	environment_release(&results->fingerprint);
 	*results = (struct results)RESULTS_INIT;
 }

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
+#include "array.h"
 #include "json_record.h"
 #include "results_schema.h"
 #include "text.h"
@@ -186,7 +186,7 @@ void results_view_release(struct results_view *view)
 {
 	if (view == NULL)
 		return;
-	RELEASE_ARRAY(view->pairs, view->pair_count, view_pair_release);
+	ARRAY_RELEASE(view->pairs, view->pair_count, view_pair_release);
 	results_release(&view->code);
 	free(view->facts);
 	*view = (struct results_view){ 0 };
@@ -415,7 +415,7 @@ void results_verdict_release(struct results_verdict *verdict)
 {
 	if (verdict == NULL)
 		return;
-	RELEASE_ARRAY(verdict->rows, verdict->row_count, verdict_row_release);
+	ARRAY_RELEASE(verdict->rows, verdict->row_count, verdict_row_release);
 	*verdict = (struct results_verdict){ 0 };
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "argv_list.h"
+#include "array.h"
 #include "elf_object.h"
 #include "program.h"
 #include "runner.h"
@@ -159,8 +160,6 @@ int telltales_find(const char *path, char **text, struct gate_error *err)
 	status = 0;
 out:
 	free(finding.text);
-	for (i = 0; i < count; i++)
-		free(objects[i]);
-	free(objects);
+	array_free_strings(objects, count);
 	return status;
 }

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "exit_codes.h"
-#include "grow.h"
 #include "results_schema.h"
 #include "slope.h"
 
@@ -1017,7 +1017,7 @@ void verdict_release(struct verdict *verdict)
 {
 	if (verdict == NULL)
 		return;
-	RELEASE_ARRAY(verdict->rows, verdict->row_count, verdict_row_release);
+	ARRAY_RELEASE(verdict->rows, verdict->row_count, verdict_row_release);
 	free(verdict->acceptance_used);
 	*verdict = (struct verdict)VERDICT_INIT;
 }

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "fs.h"
-#include "grow.h"
 #include "json_read.h"
 #include "text.h"
 
@@ -242,7 +242,7 @@ void acceptance_release(struct acceptance *acceptance)
 {
 	if (acceptance == NULL)
 		return;
-	RELEASE_ARRAY(acceptance->entries, acceptance->count, acceptance_entry_release);
+	ARRAY_RELEASE(acceptance->entries, acceptance->count, acceptance_entry_release);
 	free(acceptance->path);
 	*acceptance = (struct acceptance)ACCEPTANCE_INIT;
 }

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "grow.h"
+#include "array.h"
 
 #define CG_NO_FUNCTION SIZE_MAX
 
@@ -439,7 +439,7 @@ static int enter_function(struct cg_parser *parser, const char *name)
 		parser->current = *slot - 1;
 		return 0;
 	}
-	if (GROW_ARRAY(parser->functions, parser->function_capacity, parser->function_count, 32))
+	if (ARRAY_GROW(parser->functions, parser->function_capacity, parser->function_count, 32))
 		return out_of_memory(parser);
 	function = &parser->functions[parser->function_count];
 	memset(function, 0, sizeof(*function));
@@ -542,7 +542,7 @@ static int cost_file_index(struct cg_parser *parser, size_t *index)
 			return 0;
 		}
 	}
-	if (GROW_ARRAY(parser->files, parser->file_capacity, parser->file_count, 16) != 0)
+	if (ARRAY_GROW(parser->files, parser->file_capacity, parser->file_count, 16) != 0)
 		return out_of_memory(parser);
 	parser->files[parser->file_count] = strdup(name);
 	if (parser->files[parser->file_count] == NULL)
@@ -1105,15 +1105,15 @@ static void cg_function_release(struct cg_function *function)
 	free(function->object);
 	free(function->lines);
 	free(function->instrs);
-	RELEASE_ARRAY(function->calls, function->call_count, cg_call_release);
+	ARRAY_RELEASE(function->calls, function->call_count, cg_call_release);
 }
 
 static void parser_release(struct cg_parser *parser)
 {
 	for (size_t i = 0; i < CG_SPACE_COUNT; i++)
 		names_release(&parser->names[i]);
-	RELEASE_ARRAY(parser->functions, parser->function_count, cg_function_release);
-	free_strings(parser->files, parser->file_count);
+	ARRAY_RELEASE(parser->functions, parser->function_count, cg_function_release);
+	array_free_strings(parser->files, parser->file_count);
 	free(parser->by_name);
 	free(parser->file);
 	free(parser->object);
@@ -1249,8 +1249,8 @@ void cg_profile_release(struct cg_profile *profile)
 {
 	if (profile == NULL)
 		return;
-	RELEASE_ARRAY(profile->functions, profile->function_count, cg_function_release);
-	free_strings(profile->files, profile->file_count);
+	ARRAY_RELEASE(profile->functions, profile->function_count, cg_function_release);
+	array_free_strings(profile->files, profile->file_count);
 	free(profile->event);
 	free(profile->events);
 	*profile = (struct cg_profile)CG_PROFILE_INIT;

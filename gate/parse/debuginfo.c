@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "grow.h"
+#include "array.h"
 
 static int debuginfo_compare(const void *left, const void *right)
 {
@@ -30,7 +30,7 @@ static int debuginfo_add(struct debuginfo *info, size_t *capacity, const char *d
 {
 	struct debuginfo_function *entry;
 
-	if (GROW_ARRAY(info->functions, *capacity, info->count, 64) != 0)
+	if (ARRAY_GROW(info->functions, *capacity, info->count, 64) != 0)
 		return -1;
 	entry = &info->functions[info->count];
 	entry->line = line;
@@ -57,8 +57,9 @@ static bool debuginfo_defines(Dwarf_Die *die)
 		dwarf_hasattr(die, DW_AT_inline));
 }
 
-/* The compilation unit after the one at *offset (0: the first) into *unit, *offset moved past it;
- * false after the last. A unit whose DIE cannot be read is passed over. */
+/* The first compilation unit whose header is at *offset or after (0: the first of all) into *unit,
+ * *offset moved past it; false when there is none. A unit whose DIE cannot be read is passed
+ * over. */
 static bool debuginfo_next_unit(Dwarf *dwarf, Dwarf_Off *offset, Dwarf_Die *unit)
 {
 	Dwarf_Off next;
@@ -318,7 +319,7 @@ static int debuginfo_collect_spans(Dwarf_Die *parent, struct debuginfo_unit_span
 		if (tag != DW_TAG_subprogram)
 			continue;
 		while ((offset = dwarf_ranges(&child, offset, &base, &start, &end)) > 0) {
-			if (GROW_ARRAY(index->spans, *capacity, index->count, 64) != 0)
+			if (ARRAY_GROW(index->spans, *capacity, index->count, 64) != 0)
 				return -1;
 			index->spans[index->count++] = (struct debuginfo_span){
 				.low = start, .high = end, .die = dwarf_dieoffset(&child) };
@@ -600,12 +601,12 @@ void debuginfo_release(struct debuginfo *info)
 {
 	if (info == NULL)
 		return;
-	RELEASE_ARRAY(info->functions, info->count, debuginfo_function_release);
+	ARRAY_RELEASE(info->functions, info->count, debuginfo_function_release);
 	free(info->object);
 	free(info->places);
-	RELEASE_ARRAY(info->origins, info->origin_count, debuginfo_origin_release);
+	ARRAY_RELEASE(info->origins, info->origin_count, debuginfo_origin_release);
 	free(info->by_name);
-	RELEASE_ARRAY(info->spans, info->span_units, unit_spans_release);
+	ARRAY_RELEASE(info->spans, info->span_units, unit_spans_release);
 	if (info->dwarf != NULL)
 		dwarf_end(info->dwarf);
 	if (info->fd >= 0)

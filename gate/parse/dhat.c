@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "fs.h"
-#include "grow.h"
 #include "json_read.h"
 
 #define DHAT_FILE_VERSION 2
@@ -247,7 +247,7 @@ static int dhat_push_site(struct dhat_walk *walk, size_t site, size_t region, ui
 {
 	struct dhat_site *pushed;
 
-	if (GROW_ARRAY(walk->sites, walk->site_capacity, walk->site_count, 16) != 0)
+	if (ARRAY_GROW(walk->sites, walk->site_capacity, walk->site_count, 16) != 0)
 		return gate_error_oom(err);
 	pushed = &walk->sites[walk->site_count];
 	pushed->location = dhat_copy_text(walk->frames[walk->frame_ids[site]].text);
@@ -462,6 +462,6 @@ void dhat_profile_release(struct dhat_profile *profile)
 {
 	if (profile == NULL)
 		return;
-	RELEASE_ARRAY(profile->sites, profile->site_count, dhat_site_release);
+	ARRAY_RELEASE(profile->sites, profile->site_count, dhat_site_release);
 	*profile = (struct dhat_profile)DHAT_PROFILE_INIT;
 }

@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "fs.h"
-#include "grow.h"
 
 struct elf_object {
 	char *path;
@@ -276,7 +276,7 @@ void elf_dynamic_release(struct elf_dynamic *dynamic)
 {
 	if (dynamic == NULL)
 		return;
-	free_strings(dynamic->needed, dynamic->needed_count);
+	array_free_strings(dynamic->needed, dynamic->needed_count);
 	free(dynamic->runpath);
 	free(dynamic->rpath);
 	*dynamic = (struct elf_dynamic)ELF_DYNAMIC_INIT;

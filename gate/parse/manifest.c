@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
+#include "array.h"
 #include "suggest.h"
 #include "text.h"
 
@@ -198,6 +198,11 @@ static int parse_line(struct manifest *manifest, struct manifest_reading *readin
 			      line, text);
 }
 
+static void pending_build_release(struct pending_build *build)
+{
+	free(build->name_and_text);
+}
+
 int manifest_read(struct manifest *manifest, const char *path, struct gate_error *err)
 {
 	FILE *file = fopen(path, "r");
@@ -237,9 +242,7 @@ int manifest_read(struct manifest *manifest, const char *path, struct gate_error
 		      compare_entries);
 	status = 0;
 out:
-	for (i = 0; i < reading.build_count; i++)
-		free(reading.builds[i].name_and_text);
-	free(reading.builds);
+	ARRAY_RELEASE(reading.builds, reading.build_count, pending_build_release);
 	free(text);
 	fclose(file);
 	if (status != 0)
@@ -344,7 +347,7 @@ void manifest_release(struct manifest *manifest)
 {
 	if (manifest == NULL)
 		return;
-	RELEASE_ARRAY(manifest->entries, manifest->entry_count, manifest_entry_release);
+	ARRAY_RELEASE(manifest->entries, manifest->entry_count, manifest_entry_release);
 	free(manifest->costgate);
 	free(manifest->compiler);
 	free(manifest->flags);

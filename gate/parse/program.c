@@ -5,9 +5,9 @@
 #define _GNU_SOURCE
 #include "program.h"
 
+#include "array.h"
 #include "callgrind.h"
 #include "elf_object.h"
-#include "grow.h"
 
 #include <dirent.h>
 #include <elf.h>
@@ -568,6 +568,6 @@ int program_check_reported(const char *path, const char *const *outputs, size_t 
 			status = read_reported(outputs[i], &objects, &count, err);
 	if (status == 0 && count > 0)
 		status = check_all(path, objects, region, err);
-	free_strings(objects, count);
+	array_free_strings(objects, count);
 	return status;
 }

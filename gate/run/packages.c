@@ -18,9 +18,9 @@
 #include <unistd.h>
 
 #include "argv_list.h"
+#include "array.h"
 #include "elf_object.h"
 #include "fs.h"
-#include "grow.h"
 #include "runner.h"
 
 #define PACKAGES_TIMEOUT 30.0
@@ -33,7 +33,7 @@ struct packages_names {
 
 static void names_release(struct packages_names *names)
 {
-	free_strings(names->items, names->count);
+	array_free_strings(names->items, names->count);
 	names->items = NULL;
 	names->count = 0;
 }
@@ -286,7 +286,7 @@ out:
 			free(texts[i]);
 			texts[i] = NULL;
 		}
-	free_strings(owners, count);
+	array_free_strings(owners, count);
 	argv_list_release(&argv);
 	free(listing);
 	free(dpkg);
@@ -355,7 +355,7 @@ static int cache_libraries(struct packages_cache *cache, char *const *libraries,
 	}
 	status = 0;
 out:
-	free_strings(texts, count);
+	array_free_strings(texts, count);
 	free(missing);
 	return status;
 }
@@ -532,7 +532,7 @@ out:
 		*objects = NULL;
 		*count = 0;
 	}
-	free_strings(files.items, files.count);
+	array_free_strings(files.items, files.count);
 	return status;
 }
 
@@ -543,7 +543,7 @@ static void packages_object_release(struct packages_object *object)
 
 void packages_objects_release(struct packages_object *objects, size_t count)
 {
-	RELEASE_ARRAY(objects, count, packages_object_release);
+	ARRAY_RELEASE(objects, count, packages_object_release);
 }
 
 void packages_prefetch(struct packages_cache *cache, char *const *executables, size_t count)
@@ -631,7 +631,7 @@ void packages_cache_release(struct packages_cache *cache)
 {
 	if (cache == NULL)
 		return;
-	free_strings(cache->paths, cache->count);
-	free_strings(cache->owners, cache->count);
+	array_free_strings(cache->paths, cache->count);
+	array_free_strings(cache->owners, cache->count);
 	*cache = (struct packages_cache)PACKAGES_CACHE_INIT;
 }

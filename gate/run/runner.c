@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "grow.h"
+#include "array.h"
 
 /* Every child process group alive, for runner_kill_all in a signal handler. */
 #define TRACKED_MAX 512
@@ -152,7 +152,7 @@ static size_t list_processes(struct process **list)
 		    sscanf(close_paren + 1, " %c %d %d %d", &state, &parent, &group, &session) != 4 ||
 		    state == 'Z' || state == 'X')
 			continue;
-		if (GROW_ARRAY(*list, capacity, count, 64) != 0)
+		if (ARRAY_GROW(*list, capacity, count, 64) != 0)
 			break;
 		process = (struct process){ pid, parent, group, session, false };
 		(*list)[count++] = process;

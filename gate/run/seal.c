@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "callgrind.h"
-#include "grow.h"
 #include "packages.h"
 #include "program.h"
 
@@ -63,7 +63,7 @@ static int add_loadable(struct seal *seal, const char *executable, struct gate_e
 		grown[seal->count++].path = paths[i];
 		paths[i] = NULL;
 	}
-	free_strings(paths, count);
+	array_free_strings(paths, count);
 	return status;
 }
 
@@ -236,6 +236,6 @@ void seal_release(struct seal *seal)
 {
 	if (seal == NULL)
 		return;
-	RELEASE_ARRAY(seal->files, seal->count, seal_file_release);
+	ARRAY_RELEASE(seal->files, seal->count, seal_file_release);
 	*seal = (struct seal)SEAL_INIT;
 }

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "check.h"
-#include "grow.h"
 
 struct pair {
 	uint64_t a, b;
@@ -18,7 +18,7 @@ static void grow_should_double_only_when_full(void)
 	size_t capacity = 0, count;
 
 	for (count = 0; count < 20; count++) {
-		CHECK(GROW_ARRAY(pairs, capacity, count, 4) == 0);
+		CHECK(ARRAY_GROW(pairs, capacity, count, 4) == 0);
 		pairs[count] = (struct pair){ count, 2 * count };
 		CHECK_U64(capacity, count < 4 ? 4 : count < 8 ? 8 : count < 16 ? 16 : 32);
 	}
@@ -35,9 +35,9 @@ static void grow_should_keep_the_array_when_it_cannot_grow(void)
 
 	CHECK(bytes != NULL);
 	/* Twice the capacity of elements this large would overflow a size_t. */
-	CHECK(grow_array(&bytes, &capacity, 8, SIZE_MAX / 8, 1) == -1);
+	CHECK(array_grow(&bytes, &capacity, 8, SIZE_MAX / 8, 1) == -1);
 	CHECK(bytes == before && capacity == 8);
-	CHECK(grow_array(&bytes, &capacity, 7, SIZE_MAX, 1) == 0); /* room already */
+	CHECK(array_grow(&bytes, &capacity, 7, SIZE_MAX, 1) == 0); /* room already */
 	free(bytes);
 }
 
@@ -60,13 +60,13 @@ static void release_should_release_each_element_then_the_array(void)
 		pairs[i].a = i + 1;
 	released_sum = released_calls = 0;
 	/* Three of five filled: only those are released. */
-	RELEASE_ARRAY(pairs, 3, release_pair);
+	ARRAY_RELEASE(pairs, 3, release_pair);
 	CHECK_U64(released_calls, 3);
 	CHECK_U64(released_sum, 1 + 2 + 3);
 	strings[0] = strdup("first");
 	strings[2] = strdup("third"); /* the one between is NULL */
 	CHECK(strings[0] != NULL && strings[2] != NULL);
-	free_strings(strings, 3);
+	array_free_strings(strings, 3);
 }
 
 static void release_should_take_a_null_array_as_empty(void)
@@ -74,9 +74,9 @@ static void release_should_take_a_null_array_as_empty(void)
 	struct pair *none = NULL;
 
 	released_calls = 0;
-	RELEASE_ARRAY(none, 4, release_pair);
+	ARRAY_RELEASE(none, 4, release_pair);
 	CHECK_U64(released_calls, 0);
-	free_strings(NULL, 4);
+	array_free_strings(NULL, 4);
 }
 
 int main(void)

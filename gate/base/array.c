@@ -1,12 +1,13 @@
-/* Growing and releasing arrays (grow.h). The array's pointer is read and written through memcpy, so that one
- * function serves arrays of every element type without a cast of T ** to void **. */
-#include "grow.h"
+/* Growing and releasing arrays (array.h). The array's pointer is read and written through
+ * memcpy, so that one function serves arrays of every element type without a cast of T ** to
+ * void **. */
+#include "array.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-int grow_array(void *array, size_t *capacity, size_t count, size_t size, size_t first)
+int array_grow(void *array, size_t *capacity, size_t count, size_t size, size_t first)
 {
 	void *items, *grown;
 	size_t wanted;
@@ -25,7 +26,7 @@ int grow_array(void *array, size_t *capacity, size_t count, size_t size, size_t 
 	return 0;
 }
 
-void free_strings(char **strings, size_t count)
+void array_free_strings(char **strings, size_t count)
 {
 	for (size_t i = 0; strings != NULL && i < count; i++)
 		free(strings[i]);
