@@ -90,13 +90,14 @@ build() {
 
 # add_scenarios DIR NAME...: the demo project in DIR builds scenarios/NAME.c too (the caller
 # writes them), beside tests/scenarios/test_only.h, with which a test's own scenarios declare
-# themselves.
+# themselves; the new sources go at the end of its list, however many it has already.
 add_scenarios() {
   local repo=$1 name sources=
   shift
   for name in "$@"; do sources+=" scenarios/$name.c"; done
   cp "$costgate_source/tests/scenarios/test_only.h" "$repo/scenarios/" &&
-    sed -i "s|SOURCES scenarios/work.c scenarios/steady.c|&$sources|" "$repo/CMakeLists.txt" &&
+    sed -i "s|\(SOURCES scenarios/work.c scenarios/steady.c[^)]*\))|\1$sources)|" \
+      "$repo/CMakeLists.txt" &&
     grep -qF "$sources)" "$repo/CMakeLists.txt"
 }
 

@@ -67,7 +67,7 @@ static inline void check_failed(const char *file, int line, const char *format, 
 /* Checks that format(text, size, value), one of gate's formatters into a buffer, writes expected. */
 #define CHECK_FORMAT(format, value, expected)                                             \
 	do {                                                                              \
-		char check_text_[64];                                                     \
+		char check_text_[64] = "";                                                \
 		format(check_text_, sizeof(check_text_), value);                          \
 		if (strcmp(check_text_, expected) != 0)                                   \
 			check_failed(__FILE__, __LINE__, "%s(%s) is \"%s\", expected \"%s\"", \

@@ -266,24 +266,41 @@ static void harness_should_never_be_a_project_row_and_the_fill_merged(void)
 	CHECK_U64(why.fill_count, 1);
 }
 
+/* A function's row of the attribution, its figures drawn from `head`, and the JSON it is
+ * written as. */
+static struct attribution_function function_row(const char *name, double head)
+{
+	return (struct attribution_function){ .name = name, .head = head, .baseline = 4,
+					      .change = head - 4, .exclusive_change = 5,
+					      .inclusive_change = 6, .share_percent = 60,
+					      .appeared = true };
+}
+
+#define FUNCTION_JSON(name, head, change)                                                     \
+	"{\"name\":\"" name "\",\"head\":" head ",\"baseline\":4,\"change\":" change ","       \
+	"\"exclusive_change\":5,\"inclusive_change\":6,\"share_percent\":60,\"appeared\":true," \
+	"\"disappeared\":false}"
+
 /* results.json's "attribution" member, member by member in its order: the page and readers of
- * the document depend on its keys. */
+ * the document depend on its keys. Every array holds a row of its own, so that one written from
+ * another's rows would show. */
 static void json_should_hold_every_row_and_figure_in_order(void)
 {
 	static struct attribution why;
 	const char *expected =
-		"{\"functions\":[{\"name\":\"parse\",\"head\":10,\"baseline\":4,\"change\":6,"
-		"\"exclusive_change\":5,\"inclusive_change\":6,\"share_percent\":60,"
-		"\"appeared\":false,\"disappeared\":false}],\"leaves\":[],"
+		"{\"functions\":[" FUNCTION_JSON("parse", "10", "6") "],"
+		"\"leaves\":[" FUNCTION_JSON("memcpy", "11", "7") "],"
 		"\"sites\":[{\"chain\":\"malloc < parse\",\"head_lines\":\"p.c:3\","
 		"\"baseline_lines\":\"\",\"head_blocks\":1,\"baseline_blocks\":0,"
 		"\"blocks_change\":1,\"bytes_change\":32,\"appeared\":true,\"disappeared\":false}],"
-		"\"syscall_functions\":[],\"growing_functions\":[],"
+		"\"syscall_functions\":[" FUNCTION_JSON("log_line", "12", "8") "],"
+		"\"growing_functions\":[" FUNCTION_JSON("seen_before", "13", "9") "],"
 		"\"lines\":[{\"file\":\"p.c\",\"line\":3,\"function\":\"parse\",\"text\":\"n++;\","
-		"\"head\":2,\"baseline\":1,\"change\":1,\"appeared\":false,\"disappeared\":false}],"
-		"\"syscall_change\":0,\"total_change\":10,\"rest_change\":4,\"rest_share_percent\":40,"
-		"\"allocator_change\":0.5,\"harness_change\":0,"
-		"\"fill\":{\"head\":3,\"baseline\":null,\"functions\":[]}}";
+		"\"head\":2,\"baseline\":1,\"change\":1,\"appeared\":false,\"disappeared\":true}],"
+		"\"syscall_change\":1,\"total_change\":10,\"rest_change\":4,\"rest_share_percent\":40,"
+		"\"allocator_change\":0.5,\"harness_change\":-2,"
+		"\"fill\":{\"head\":3,\"baseline\":2.5,\"functions\":[" FUNCTION_JSON("fill_queue", "14", "10")
+		"]}}";
 	cJSON *json;
 	char *text;
 
@@ -291,10 +308,12 @@ static void json_should_hold_every_row_and_figure_in_order(void)
 	why.rest_change = 4;
 	why.rest_share_percent = 40;
 	why.allocator_change = 0.5;
-	why.functions[0] = (struct attribution_function){ .name = "parse", .head = 10, .baseline = 4,
-							  .change = 6, .exclusive_change = 5,
-							  .inclusive_change = 6, .share_percent = 60 };
-	why.function_count = 1;
+	why.harness_change = -2;
+	why.syscall_change = 1;
+	why.functions[why.function_count++] = function_row("parse", 10);
+	why.leaves[why.leaf_count++] = function_row("memcpy", 11);
+	why.syscalls[why.syscall_count++] = function_row("log_line", 12);
+	why.growing[why.growing_count++] = function_row("seen_before", 13);
 	snprintf(why.sites[0].chain, sizeof(why.sites[0].chain), "malloc < parse");
 	snprintf(why.sites[0].head_lines, sizeof(why.sites[0].head_lines), "p.c:3");
 	why.sites[0].head_blocks = 1;
@@ -304,10 +323,13 @@ static void json_should_hold_every_row_and_figure_in_order(void)
 	why.site_count = 1;
 	why.lines[0] = (struct attribution_line){ .file = "p.c", .line = 3, .function = "parse",
 						  .text = "n++;", .head = 2, .baseline = 1,
-						  .change = 1 };
+						  .change = 1, .disappeared = true };
 	why.line_count = 1;
 	why.has_fill = true;
+	why.has_fill_baseline = true;
 	why.fill_head = 3;
+	why.fill_baseline = 2.5;
+	why.fill[why.fill_count++] = function_row("fill_queue", 14);
 	json = attribution_to_json(&why);
 	CHECK(json != NULL);
 	text = json != NULL ? cJSON_PrintUnformatted(json) : NULL;
